@@ -51,6 +51,22 @@ final class MetricsOptionTest {
   }
 
   @Test
+  void simulate_draExample_metricsFileHoldsTheClaimControllerSeries(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("metrics.prom");
+    int code = run("simulate", examples().resolve("dra").toString(), "--duration", "1m", "--metrics",
+        file.toString());
+    assertThat(code).as(err.toString()).isZero();
+    Exposition e = Exposition.parse(Files.readString(file));
+    // three pods, one claim each from a template without admin access; two claims allocated, one waiting
+    assertThat(e.value("dynamic_resource_allocation_resourceclaim_creates_total",
+        Map.of("status", "success", "admin_access", "false"))).contains(3.0);
+    assertThat(e.value("dynamic_resource_allocation_resource_claims",
+        Map.of("allocated", "true", "admin_access", "false", "source", "resource_claim_template"))).contains(2.0);
+    assertThat(e.value("dynamic_resource_allocation_resource_claims",
+        Map.of("allocated", "false", "admin_access", "false", "source", "resource_claim_template"))).contains(1.0);
+  }
+
+  @Test
   void schedule_unwritableMetricsFile_exit1NamingTheFile(@TempDir Path dir) {
     Path file = dir.resolve("missing-dir").resolve("metrics.prom");
     assertThat(run("schedule", examples().resolve("gpu-cluster").toString(), "--metrics", file.toString()))

@@ -203,7 +203,7 @@ public final class Simulation implements AutoCloseable {
       }
       if (b.resourceClaims && creates(b, Simulation::isDraObject)) {
         // only then: a scenario without Dynamic Resource Allocation runs exactly the controllers it always ran
-        factories.add(resourceClaimController());
+        factories.add(resourceClaimController(b.metrics));
       }
       if (b.ttlAfterFinished && (creates(b, CronJob.class)
           || creates(b, o -> o instanceof Job j && j.spec().ttlSecondsAfterFinished() != null))) {
@@ -433,9 +433,9 @@ public final class Simulation implements AutoCloseable {
    * that are gone or done released, their generated claims deleted). A pod whose sync fails (its template missing)
    * stays marked and is tried again next period.
    */
-  private static SimulatedController.Factory resourceClaimController() {
+  private static SimulatedController.Factory resourceClaimController(MetricsRegistry metrics) {
     return (store, clock, seed) -> {
-      ResourceClaimController claims = ResourceClaimController.of(store, new Random(seed));
+      ResourceClaimController claims = ResourceClaimController.of(store, new Random(seed), metrics);
       return PeriodicController.following("resource-claim", clock, RESOURCE_CLAIM_PERIOD, claims::follow,
           claims::syncChanged);
     };

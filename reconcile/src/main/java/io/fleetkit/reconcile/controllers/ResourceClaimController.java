@@ -7,6 +7,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodResourceClaim;
 import io.fleetkit.api.core.PodResourceClaimStatus;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimConsumerReference;
@@ -68,14 +69,16 @@ public final class ResourceClaimController {
 
   private final ObjectStore store;
   private final Random random;
+  private final ResourceClaimMetrics metrics;
   /** Keys ({@code ns/name}) of the pods {@link #syncChanged} syncs next. */
   private final Set<String> changedPods = ConcurrentHashMap.newKeySet();
   /** Keys ({@code ns/name}) of the claims {@link #syncChanged} syncs next. */
   private final Set<String> changedClaims = ConcurrentHashMap.newKeySet();
 
-  private ResourceClaimController(ObjectStore store, Random random) {
+  private ResourceClaimController(ObjectStore store, Random random, MetricsRegistry metrics) {
     this.store = store;
     this.random = random;
+    this.metrics = new ResourceClaimMetrics(metrics);
   }
 
   /** A controller on {@code store}, naming claims with a random suffix. */
@@ -85,8 +88,16 @@ public final class ResourceClaimController {
 
   /** A controller on {@code store} whose name suffixes come from {@code random} (seed it for reproducible runs). */
   public static ResourceClaimController of(ObjectStore store, Random random) {
+    return of(store, random, MetricsRegistry.NOOP);
+  }
+
+  /**
+   * As {@link #of(ObjectStore, Random)}, recording upstream's claim metrics into {@code metrics} (see
+   * {@link ResourceClaimMetrics}: the create counter always, the claims gauge while the controller follows the store).
+   */
+  public static ResourceClaimController of(ObjectStore store, Random random, MetricsRegistry metrics) {
     return new ResourceClaimController(Objects.requireNonNull(store, "store"), Objects.requireNonNull(random,
-        "random"));
+        "random"), Objects.requireNonNull(metrics, "metrics"));
   }
 
   /**
@@ -106,6 +117,7 @@ public final class ResourceClaimController {
       ListResult<ResourceClaim> claims = store.list(ResourceClaim.class);
       for (ResourceClaim c : claims.items()) {
         changedClaims.add(c.metadata().key());
+        metrics.claim(c.metadata().key(), c);
       }
       claimWatch = store.watch(ResourceClaim.class, claims.resourceVersion(), e -> onClaim(e.type(), e.object()));
     } catch (RuntimeException e) {
@@ -135,6 +147,7 @@ public final class ResourceClaimController {
   }
 
   private void onClaim(WatchEventType type, ResourceClaim claim) {
+    metrics.claim(claim.metadata().key(), type == WatchEventType.DELETED ? null : claim);
     if (type == WatchEventType.DELETED) {
       OwnerReference owner = claim.metadata().controllerRef();
       if (owner != null && owner.kind().equals(Pod.KIND)) {
@@ -262,7 +275,15 @@ public final class ResourceClaimController {
         .labels(t.spec().labels()).annotations(annotations)
         .ownerReference(new OwnerReference("v1", Pod.KIND, pod.metadata().name(), pod.metadata().uid(), true, true))
         .build();
-    return store.create(ResourceClaim.of(meta, t.spec().spec())).metadata().name();
+    ResourceClaim created;
+    try {
+      created = store.create(ResourceClaim.of(meta, t.spec().spec()));
+    } catch (RuntimeException e) {
+      metrics.created(t.spec().spec(), false);
+      throw e;
+    }
+    metrics.created(t.spec().spec(), true);
+    return created.metadata().name();
   }
 
   /**

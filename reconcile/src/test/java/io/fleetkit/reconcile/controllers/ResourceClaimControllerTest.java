@@ -12,7 +12,14 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.dra.AllocationResult;
+import io.fleetkit.api.metrics.Counter;
+import io.fleetkit.api.metrics.Gauge;
+import io.fleetkit.api.metrics.Histogram;
+import io.fleetkit.api.metrics.MetricDescriptor;
+import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.api.resource.dra.DeviceAllocationMode;
 import io.fleetkit.api.resource.dra.DeviceRequest;
+import io.fleetkit.api.resource.dra.DeviceSubRequest;
 import io.fleetkit.api.resource.dra.ExactDeviceRequest;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimConsumerReference;
@@ -23,9 +30,12 @@ import io.fleetkit.api.resource.dra.ResourceClaimTemplateSpec;
 import io.fleetkit.api.store.ForwardingObjectStore;
 import io.fleetkit.api.store.ObjectStore;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -38,8 +48,9 @@ import org.junit.jupiter.api.Test;
  * characters, so a generated claim is checked by its name pattern, annotation, owner and spec, and the status by
  * naming it. Upstream's fake client keeps a deleted object whose finalizers are all removed; the store lets it go, so
  * the two deleted-claim cases keep a second finalizer to observe the result. Left out: find-created-claim-in-cache
- * (there is no informer cache: claims are read from the store, the path of find-existing-claim-by-label); the
- * expected-metrics column (no create counters).
+ * (there is no informer cache: claims are read from the store, the path of find-existing-claim-by-label). The
+ * expected-metrics column is checked as the newer table (commit b51d68bb) has it: the create counter's four series
+ * after each case.
  */
 final class ResourceClaimControllerTest {
   private static final String POD = "test-pod";
@@ -54,7 +65,8 @@ final class ResourceClaimControllerTest {
   private static final String GENERATED_PATTERN = "test-pod-acme-resource-[bcdfghjklmnpqrstvwxz2456789]{5}";
 
   private final ObjectStore store = ObjectStore.builder().directDelivery().build();
-  private final ResourceClaimController controller = ResourceClaimController.of(store, new Random(7));
+  private final MetricValues metrics = new MetricValues();
+  private final ResourceClaimController controller = ResourceClaimController.of(store, new Random(7), metrics);
 
   private static Pod.Builder pod(String name, String uid) {
     return Pod.builder().namespace(NS).name(name).uid(uid).container("c", "img", ResourceList.EMPTY);
@@ -179,6 +191,7 @@ final class ResourceClaimControllerTest {
     ResourceClaim c = assertOneGeneratedClaim();
     assertThat(claims()).hasSize(1);
     assertThat(statuses(POD)).containsExactly(new PodResourceClaimStatus(ENTRY, c.metadata().name()));
+    expectMetrics(1, 0, 0, 0);
   }
 
   @Test
@@ -189,6 +202,7 @@ final class ResourceClaimControllerTest {
     assertThat(controller.syncPod(NS, POD)).isEmpty();
     assertThat(claims()).extracting(c -> c.metadata().name()).containsExactly("test-pod-acme-resource-1");
     assertThat(statuses(POD)).containsExactly(new PodResourceClaimStatus(ENTRY, "test-pod-acme-resource-1"));
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -198,6 +212,7 @@ final class ResourceClaimControllerTest {
     assertThat(controller.syncPod(NS, POD)).isEmpty();
     ResourceClaim c = assertOneGeneratedClaim();
     assertThat(statuses(POD)).containsExactly(new PodResourceClaimStatus(ENTRY, c.metadata().name()));
+    expectMetrics(1, 0, 0, 0);
   }
 
   @Test
@@ -207,6 +222,7 @@ final class ResourceClaimControllerTest {
         .isEqualTo("pod my-namespace/test-pod, resource claim acme-resource: resource claim template "
             + "\"my-template\": not found"));
     assertThat(claims()).isEmpty();
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -216,12 +232,14 @@ final class ResourceClaimControllerTest {
     assertThat(controller.syncPod(NS, POD)).isEmpty();
     assertThat(claims()).extracting(c -> c.metadata().name()).containsExactly("test-pod-acme-resource-1");
     assertThat(statuses(POD)).containsExactly(new PodResourceClaimStatus(ENTRY, "test-pod-acme-resource-1"));
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
   void noSuchPod_nothing() {
     assertThat(controller.syncPod(NS, POD)).isEmpty();
     assertThat(claims()).isEmpty();
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -232,6 +250,7 @@ final class ResourceClaimControllerTest {
     store.delete(Pod.class, NS, POD);
     assertThat(controller.syncPod(NS, POD)).isEmpty();
     assertThat(claims()).isEmpty();
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -240,6 +259,7 @@ final class ResourceClaimControllerTest {
     assertThat(controller.syncPod(NS, POD)).isEmpty();
     assertThat(claims()).isEmpty();
     assertThat(statuses(POD)).isEmpty();
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -252,6 +272,7 @@ final class ResourceClaimControllerTest {
     assertThat(claims()).hasSize(2);
     assertSameClaim(stored(OTHER_NS, CLAIM), OTHER_NAMESPACE_CLAIM);
     assertThat(statuses(POD)).containsExactly(new PodResourceClaimStatus(ENTRY, c.metadata().name()));
+    expectMetrics(1, 0, 0, 0);
   }
 
   @Test
@@ -262,6 +283,7 @@ final class ResourceClaimControllerTest {
     assertThat(claims()).hasSize(1);
     assertSameClaim(stored(NS, CLAIM), CONFLICTING_CLAIM);
     assertThat(statuses(POD)).isEmpty();
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -277,10 +299,11 @@ final class ResourceClaimControllerTest {
     };
     put(TEST_POD_WITH_RESOURCE);
     put(TEMPLATE_OBJ);
-    Optional<String> err = ResourceClaimController.of(failing, new Random(7)).syncPod(NS, POD);
+    Optional<String> err = ResourceClaimController.of(failing, new Random(7), metrics).syncPod(NS, POD);
     assertThat(err).hasValueSatisfying(e -> assertThat(e).contains("fake conflict"));
     assertThat(claims()).isEmpty();
     assertThat(statuses(POD)).isEmpty();
+    expectMetrics(0, 0, 1, 0);
   }
 
   @Test
@@ -289,6 +312,7 @@ final class ResourceClaimControllerTest {
     put(testClaimReserved(p));
     assertThat(controller.syncClaim(NS, CLAIM)).isEmpty();
     assertSameClaim(stored(NS, CLAIM), testClaimReserved(p));
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -298,6 +322,7 @@ final class ResourceClaimControllerTest {
     put(testClaimReserved(p));
     assertThat(controller.syncClaim(NS, CLAIM)).isEmpty();
     assertSameClaim(stored(NS, CLAIM), testClaimReserved(p));
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -308,6 +333,7 @@ final class ResourceClaimControllerTest {
     assertThat(c.status()).isEqualTo(ResourceClaimStatus.INITIAL);
     assertThat(c.metadata().finalizers()).isEmpty();
     assertThat(c.metadata().ownerReferences()).containsExactly(owner(TEST_POD_WITH_RESOURCE));
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -316,6 +342,7 @@ final class ResourceClaimControllerTest {
     put(reserve(structured(testClaimReserved(p)), OTHER_TEST_POD));
     assertThat(controller.syncClaim(NS, CLAIM)).isEmpty();
     assertSameClaim(stored(NS, CLAIM), structured(testClaimReserved(p)));
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -328,6 +355,7 @@ final class ResourceClaimControllerTest {
     assertThat(c.metadata().deletionTimestamp()).isNotNull();
     assertThat(c.metadata().finalizers()).containsExactly("example.com/keep");
     assertThat(c.status()).isEqualTo(ResourceClaimStatus.INITIAL);
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -339,6 +367,7 @@ final class ResourceClaimControllerTest {
     ResourceClaim c = stored(NS, CLAIM);
     assertThat(c.metadata().finalizers()).containsExactly("example.com/keep");
     assertThat(c.status().allocation()).isNull();
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -351,6 +380,7 @@ final class ResourceClaimControllerTest {
     ResourceClaim c = stored(NS, CLAIM);
     assertThat(c.status()).isEqualTo(new ResourceClaimStatus(ALLOCATION, List.of()));
     assertThat(c.metadata().ownerReferences()).isEmpty();
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -359,6 +389,7 @@ final class ResourceClaimControllerTest {
     put(reserve(testClaimReserved(p), OTHER_TEST_POD));
     assertThat(controller.syncClaim(NS, CLAIM)).isEmpty();
     assertSameClaim(stored(NS, CLAIM), testClaimReserved(p));
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -368,6 +399,7 @@ final class ResourceClaimControllerTest {
     put(testClaimReserved(done));
     assertThat(controller.syncClaim(NS, CLAIM)).isEmpty();
     assertThat(claims()).isEmpty();
+    expectMetrics(0, 0, 0, 0);
   }
 
   @Test
@@ -380,6 +412,249 @@ final class ResourceClaimControllerTest {
     assertThat(stored(NS, "test-pod-acme-resource-1").status())
         .isEqualTo(reserve(allocate(generated("x", p)), p).status());
     assertThat(statuses(POD)).containsExactly(new PodResourceClaimStatus(ENTRY, "test-pod-acme-resource-1"));
+    expectMetrics(0, 0, 0, 0);
+  }
+
+  /** Upstream's case from the newer table (commit b51d68bb), "create with admin and feature gate on". */
+  @Test
+  void createWithAdminAccess_claimFromTemplate_countedWithAdminAccess() {
+    put(TEST_POD_WITH_RESOURCE);
+    put(new ResourceClaimTemplate(ObjectMeta.builder().namespace(NS).name(TEMPLATE).build(),
+        ResourceClaimTemplateSpec.of(adminSpec())));
+    assertThat(controller.syncPod(NS, POD)).isEmpty();
+    List<ResourceClaim> made = claims();
+    assertThat(made).singleElement().satisfies(c -> {
+      assertThat(c.metadata().name()).matches(GENERATED_PATTERN);
+      assertThat(c.spec()).isEqualTo(adminSpec());
+    });
+    assertThat(statuses(POD)).containsExactly(new PodResourceClaimStatus(ENTRY, made.get(0).metadata().name()));
+    expectMetrics(0, 1, 0, 0);
+  }
+
+  /** Upstream's expectMetrics: the create counter's four series. */
+  private void expectMetrics(int created, int createdWithAdmin, int failures, int failuresWithAdmin) {
+    String name = ResourceClaimMetrics.CREATES_TOTAL;
+    assertThat(metrics.get(name, "success", "false")).as("created").isEqualTo(created);
+    assertThat(metrics.get(name, "success", "true")).as("created with admin access").isEqualTo(createdWithAdmin);
+    assertThat(metrics.get(name, "failure", "false")).as("failed").isEqualTo(failures);
+    assertThat(metrics.get(name, "failure", "true")).as("failed with admin access").isEqualTo(failuresWithAdmin);
+  }
+
+  private static ResourceClaimSpec adminSpec() {
+    return ResourceClaimSpec.of(new DeviceRequest("req-0", new ExactDeviceRequest(CLASS, List.of(),
+        DeviceAllocationMode.EXACT_COUNT, 1, true)));
+  }
+
+  // ---- TestResourceClaimEventHandler: the claims gauge --------------------------------------------------------------
+
+  /**
+   * Ported from upstream's {@code TestResourceClaimEventHandler} (controller_test.go, commit b51d68bb): each step
+   * writes a claim and the gauge {@code dynamic_resource_allocation_resource_claims} must show upstream's counts
+   * (label-only changes move nothing). Upstream also checks which keys its work queue holds after each step; here
+   * {@code follow_syncsOnlyWhatChanged_andTheOwnerOfADeletedClaim} covers what is marked.
+   */
+  @Test
+  void claimsGauge_followsCreateAllocateDeallocateDelete() throws Exception {
+    Map<String, Double> expected = new HashMap<>();
+    try (AutoCloseable following = controller.follow()) {
+      assertGauge(expected);
+      ResourceClaim plain = testClaim(TEST_POD_WITH_RESOURCE);
+      store.create(plain); // create claim
+      change(expected, "false", "false", "", 1);
+      assertGauge(expected);
+      ResourceClaim stored = stored(NS, CLAIM); // modify claim (labels only)
+      store.update(stored.withMetadata(stored.metadata().toBuilder().label("foo", "bar").build()));
+      assertGauge(expected);
+      stored = stored(NS, CLAIM); // allocate claim
+      store.updateStatus(stored.withStatus(stored.status().withAllocation(ALLOCATION)));
+      change(expected, "false", "false", "", -1);
+      change(expected, "true", "false", "", 1);
+      assertGauge(expected);
+      stored = stored(NS, CLAIM); // modify claim
+      store.update(stored.withMetadata(stored.metadata().toBuilder().label("foo", "bar2").build()));
+      assertGauge(expected);
+      store.create(allocate(claim(CLAIM + "2", NS, owner(TEST_POD_WITH_RESOURCE)))); // create allocated claim
+      change(expected, "true", "false", "", 1);
+      assertGauge(expected);
+      stored = stored(NS, CLAIM); // deallocate claim
+      store.updateStatus(stored.withStatus(ResourceClaimStatus.INITIAL));
+      change(expected, "false", "false", "", 1);
+      change(expected, "true", "false", "", -1);
+      assertGauge(expected);
+      store.delete(ResourceClaim.class, NS, CLAIM); // delete deallocated claim
+      change(expected, "false", "false", "", -1);
+      assertGauge(expected);
+      store.delete(ResourceClaim.class, NS, CLAIM + "2"); // delete allocated claim
+      change(expected, "true", "false", "", -1);
+      assertGauge(expected);
+
+      ResourceClaim admin = ResourceClaim.of(ObjectMeta.builder().namespace(NS).name("test-pod-acme-resource-1")
+          .annotation(ResourceClaimController.POD_CLAIM_NAME_ANNOTATION, ENTRY)
+          .ownerReference(owner(TEST_POD_WITH_RESOURCE)).build(), adminSpec());
+      store.create(admin); // create claim with admin access
+      change(expected, "false", "true", "resource_claim_template", 1);
+      assertGauge(expected);
+      stored = stored(NS, "test-pod-acme-resource-1"); // modify claim
+      store.update(stored.withMetadata(stored.metadata().toBuilder().label("foo", "bar").build()));
+      assertGauge(expected);
+      stored = stored(NS, "test-pod-acme-resource-1"); // allocate claim with admin access
+      store.updateStatus(stored.withStatus(stored.status().withAllocation(ALLOCATION)));
+      change(expected, "false", "true", "resource_claim_template", -1);
+      change(expected, "true", "true", "resource_claim_template", 1);
+      assertGauge(expected);
+      stored = stored(NS, "test-pod-acme-resource-1"); // modify claim
+      store.update(stored.withMetadata(stored.metadata().toBuilder().label("foo", "bar2").build()));
+      assertGauge(expected);
+      store.create(allocate(ResourceClaim.of(admin.metadata().toBuilder().name("test-pod-acme-resource-12").build(),
+          adminSpec()))); // create allocated claim with admin access
+      change(expected, "true", "true", "resource_claim_template", 1);
+      assertGauge(expected);
+      stored = stored(NS, "test-pod-acme-resource-1"); // deallocate claim with admin access
+      store.updateStatus(stored.withStatus(ResourceClaimStatus.INITIAL));
+      change(expected, "false", "true", "resource_claim_template", 1);
+      change(expected, "true", "true", "resource_claim_template", -1);
+      assertGauge(expected);
+      store.delete(ResourceClaim.class, NS, "test-pod-acme-resource-1"); // delete deallocated claim with admin access
+      change(expected, "false", "true", "resource_claim_template", -1);
+      assertGauge(expected);
+      store.delete(ResourceClaim.class, NS, "test-pod-acme-resource-12"); // delete allocated claim with admin access
+      change(expected, "true", "true", "resource_claim_template", -1);
+      assertGauge(expected);
+
+      ResourceClaim extended = ResourceClaim.of(ObjectMeta.builder().namespace(NS).name("test-pod-extended-resources")
+          .annotation(ResourceClaimMetrics.EXTENDED_RESOURCE_CLAIM_ANNOTATION, "true")
+          .ownerReference(owner(TEST_POD_WITH_RESOURCE)).build(), spec());
+      store.create(extended); // create extended resource claim
+      change(expected, "false", "false", "extended_resource", 1);
+      assertGauge(expected);
+      stored = stored(NS, "test-pod-extended-resources"); // allocate extended resource claim
+      store.updateStatus(stored.withStatus(stored.status().withAllocation(ALLOCATION)));
+      change(expected, "false", "false", "extended_resource", -1);
+      change(expected, "true", "false", "extended_resource", 1);
+      assertGauge(expected);
+      stored = stored(NS, "test-pod-extended-resources"); // deallocate extended resource claim
+      store.updateStatus(stored.withStatus(ResourceClaimStatus.INITIAL));
+      change(expected, "false", "false", "extended_resource", 1);
+      change(expected, "true", "false", "extended_resource", -1);
+      assertGauge(expected);
+      store.delete(ResourceClaim.class, NS, "test-pod-extended-resources"); // delete extended resource claim
+      change(expected, "false", "false", "extended_resource", -1);
+      assertGauge(expected);
+    }
+  }
+
+  @Test
+  void claimsGauge_countsTheClaimsAlreadyStoredWhenFollowingStarts_andNothingWithoutARegistry() throws Exception {
+    put(allocate(testClaim(TEST_POD_WITH_RESOURCE)));
+    put(claim(CLAIM + "2", NS, null));
+    try (AutoCloseable following = controller.follow()) {
+      assertThat(metrics.get(ResourceClaimMetrics.RESOURCE_CLAIMS, "true", "false", "")).isEqualTo(1);
+      assertThat(metrics.get(ResourceClaimMetrics.RESOURCE_CLAIMS, "false", "false", "")).isEqualTo(1);
+    }
+    MetricValues disabled = new MetricValues(false);
+    try (AutoCloseable following = ResourceClaimController.of(store, new Random(7), disabled).follow()) {
+      store.delete(ResourceClaim.class, NS, CLAIM);
+      assertThat(disabled.values).isEmpty();
+    }
+  }
+
+  private static void change(Map<String, Double> expected, String allocated, String admin, String source,
+      double delta) {
+    expected.merge(MetricValues.key(ResourceClaimMetrics.RESOURCE_CLAIMS, allocated, admin, source), delta,
+        Double::sum);
+  }
+
+  /** Every series of the gauge as expected; a series at 0 may be absent (upstream emits only those with claims). */
+  private void assertGauge(Map<String, Double> expected) {
+    Map<String, Double> actual = new HashMap<>();
+    metrics.values.forEach((k, v) -> {
+      if (k.startsWith(ResourceClaimMetrics.RESOURCE_CLAIMS + "{") && v != 0) {
+        actual.put(k, v);
+      }
+    });
+    Map<String, Double> nonZero = new HashMap<>(expected);
+    nonZero.values().removeIf(v -> v == 0);
+    assertThat(actual).isEqualTo(nonZero);
+  }
+
+  // ---- TestGetAdminAccessMetricLabel ------------------------------------------------------------------------------
+
+  /**
+   * Ported from upstream's {@code TestGetAdminAccessMetricLabel} (controller_test.go, commit b51d68bb), 6 of 7 cases:
+   * "nil claim" has no counterpart (a claim spec is never null here).
+   */
+  @Test
+  void adminAccessLabel_upstreamCases() {
+    ExactDeviceRequest off = new ExactDeviceRequest(CLASS, List.of(), DeviceAllocationMode.EXACT_COUNT, 1, false);
+    ExactDeviceRequest on = new ExactDeviceRequest(CLASS, List.of(), DeviceAllocationMode.EXACT_COUNT, 1, true);
+    assertThat(ResourceClaimMetrics.adminAccess(ResourceClaimSpec.of())).as("no requests").isFalse();
+    assertThat(ResourceClaimMetrics.adminAccess(ResourceClaimSpec.of(new DeviceRequest("a", off))))
+        .as("admin access false").isFalse();
+    assertThat(ResourceClaimMetrics.adminAccess(ResourceClaimSpec.of(new DeviceRequest("a", on))))
+        .as("admin access true").isTrue();
+    assertThat(ResourceClaimMetrics.adminAccess(ResourceClaimSpec.of(DeviceRequest.firstAvailable("a",
+        DeviceSubRequest.count("s", CLASS, 1))))).as("prioritized list").isFalse();
+    assertThat(ResourceClaimMetrics.adminAccess(ResourceClaimSpec.of(new DeviceRequest("a", off),
+        new DeviceRequest("b", on)))).as("multiple requests, one with admin access true").isTrue();
+    assertThat(ResourceClaimMetrics.adminAccess(ResourceClaimSpec.of(new DeviceRequest("a", off),
+        new DeviceRequest("b", ExactDeviceRequest.count(CLASS, 1)))))
+        .as("multiple requests, all admin access false or nil").isFalse();
+  }
+
+  /** A registry that keeps counter and gauge values by name and label values. */
+  private static final class MetricValues implements MetricsRegistry {
+    final Map<String, Double> values = new ConcurrentHashMap<>();
+    private final boolean enabled;
+
+    MetricValues() {
+      this(true);
+    }
+
+    MetricValues(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    static String key(String name, String... labelValues) {
+      return name + "{" + String.join(",", labelValues) + "}";
+    }
+
+    double get(String name, String... labelValues) {
+      return values.getOrDefault(key(name, labelValues), 0.0);
+    }
+
+    @Override
+    public boolean enabled() {
+      return enabled;
+    }
+
+    @Override
+    public Counter counter(MetricDescriptor metric, String... labelValues) {
+      metric.checkLabelValues(labelValues);
+      String key = key(metric.name(), labelValues);
+      return amount -> values.merge(key, amount, Double::sum);
+    }
+
+    @Override
+    public Gauge gauge(MetricDescriptor metric, String... labelValues) {
+      metric.checkLabelValues(labelValues);
+      String key = key(metric.name(), labelValues);
+      return new Gauge() {
+        @Override
+        public void set(double value) {
+          values.put(key, value);
+        }
+
+        @Override
+        public void add(double delta) {
+          values.merge(key, delta, Double::sum);
+        }
+      };
+    }
+
+    @Override
+    public Histogram histogram(MetricDescriptor metric, String... labelValues) {
+      return value -> { };
+    }
   }
 
   // ---- FleetKit's own cases --------------------------------------------------------------------------------------
