@@ -80,6 +80,17 @@ public final class QueueAdmissionController implements AutoCloseable {
   /** Progressing pods per workload and node, as last reported to the engine. */
   private final java.util.Map<java.util.List<String>, Integer> progressing = new java.util.HashMap<>();
 
+  /**
+   * The pods annotated with a workload ({@value QueueLabels#WORKLOAD}), by {@code namespace/workload} and pod name,
+   * from the pod watch: the topology ungater reads a workload's pods here (Kueue's field index on the annotation)
+   * instead of listing its namespace's pods.
+   */
+  private final java.util.Map<String, java.util.NavigableMap<String, io.fleetkit.api.core.Pod>> workloadPods =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** The {@code namespace/workload} each indexed pod (by key) is filed under. */
+  private final java.util.Map<String, String> workloadOfPod = new java.util.concurrent.ConcurrentHashMap<>();
+
   private record PodSeen(String workload, String node, boolean progressing) {}
 
   private QueueAdmissionController(Builder b) {
@@ -87,7 +98,8 @@ public final class QueueAdmissionController implements AutoCloseable {
     this.engine = b.engine;
     this.followNodes = b.followNodes;
     this.nodeFailureDelay = b.engine.nodeFailureDelay();
-    QueueAdmissionReconciler reconciler = new QueueAdmissionReconciler(b.engine, b.maxCycles, k -> enqueue(k));
+    QueueAdmissionReconciler reconciler = new QueueAdmissionReconciler(b.engine, b.maxCycles, k -> enqueue(k),
+        this::podsOfWorkload);
     this.reconciler = reconciler;
     ControllerBuilder<Job> cb = Controller.builder(b.store, Job.class).name(b.name).reconciler(reconciler);
     if (b.clock != null) {
@@ -125,20 +137,45 @@ public final class QueueAdmissionController implements AutoCloseable {
     }
     if (podWatch == null) {
       io.fleetkit.api.store.ListResult<io.fleetkit.api.core.Pod> podsNow = store.list(io.fleetkit.api.core.Pod.class);
-      if (followNodes) {
-        for (io.fleetkit.api.core.Pod p : podsNow.items()) {
+      for (io.fleetkit.api.core.Pod p : podsNow.items()) {
+        if (followNodes) {
           pod(p.metadata().key(), p);
         }
+        indexWorkloadPod(p, false);
       }
       podWatch = store.watch(io.fleetkit.api.core.Pod.class, podsNow.resourceVersion(), e -> {
         boolean deleted = e.type() == io.fleetkit.api.store.WatchEventType.DELETED;
         if (followNodes) {
           pod(e.object().metadata().key(), deleted ? null : e.object());
         }
+        indexWorkloadPod(e.object(), deleted);
         topologyPod(e.object(), deleted);
       });
     }
     return controller.start();
+  }
+
+  private void indexWorkloadPod(io.fleetkit.api.core.Pod pod, boolean deleted) {
+    String podKey = pod.metadata().key();
+    String workload = deleted ? null : pod.metadata().annotations().get(QueueLabels.WORKLOAD);
+    String key = workload == null ? null : pod.metadata().namespace() + "/" + workload;
+    String before = key == null ? workloadOfPod.remove(podKey) : workloadOfPod.put(podKey, key);
+    if (before != null && !before.equals(key)) {
+      workloadPods.computeIfPresent(before, (k, byName) -> {
+        byName.remove(pod.metadata().name());
+        return byName.isEmpty() ? null : byName;
+      });
+    }
+    if (key != null) {
+      workloadPods.computeIfAbsent(key, k -> new java.util.concurrent.ConcurrentSkipListMap<>())
+          .put(pod.metadata().name(), pod);
+    }
+  }
+
+  /** The indexed pods of {@code namespace}'s {@code workload}, by name. */
+  private java.util.List<io.fleetkit.api.core.Pod> podsOfWorkload(String namespace, String workload) {
+    java.util.NavigableMap<String, io.fleetkit.api.core.Pod> byName = workloadPods.get(namespace + "/" + workload);
+    return byName == null ? java.util.List.of() : java.util.List.copyOf(byName.values());
   }
 
   /**

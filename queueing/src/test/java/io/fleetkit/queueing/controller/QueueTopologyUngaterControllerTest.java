@@ -304,4 +304,49 @@ final class QueueTopologyUngaterControllerTest {
       assertThat(attached.scheduler()).isSameAs(scheduler);
     }
   }
+
+  /**
+   * The ungater reads a workload's pods from the controller's index on the workload annotation (Kueue's field index),
+   * kept from its pod watch: ungating lists no namespace's pods from the store, and a pod created later is in the
+   * index for the next reconcile.
+   */
+  @Test
+  void ungater_readsTheWorkloadsPodsFromTheIndex_notFromANamespaceList() {
+    int[] namespacePodLists = {0};
+    ObjectStore counting = new io.fleetkit.api.store.ForwardingObjectStore(store) {
+      @Override
+      public <T extends io.fleetkit.api.meta.ApiObject<T>> io.fleetkit.api.store.ListResult<T> list(Class<T> kind,
+          String namespace, java.util.function.Predicate<? super T> filter) {
+        if (kind == Pod.class && !namespace.isEmpty()) {
+          namespacePodLists[0]++;
+        }
+        return super.list(kind, namespace, filter);
+      }
+    };
+    nodes();
+    engine = AdmissionEngine.builder().clock(clock.asClock())
+        .topology(Topology.of("dc", BLOCK, RACK, Topology.HOSTNAME_LABEL))
+        .resourceFlavor(new ResourceFlavor("batch", QueueFixtures.POOL).withTopologyName("dc"))
+        .clusterQueue(ClusterQueue.builder("cq")
+            .resourceGroup(FlavorQuotas.of("batch", FlavorResourceQuota.of("cpu", "8"))).build())
+        .localQueue(LocalQueue.of(NS, "lq", "cq"))
+        .build();
+    ctl = QueueAdmissionController.builder(counting, engine).clock(clock).stepping().followNodes().build();
+    ctl.start().join();
+    store.create(job("a", 2, "1", 0, Map.of(PodSetTopologyRequest.REQUIRED_ANNOTATION, RACK)));
+    ctl.runUntilIdle();
+    Job a = get("a");
+    for (int i = 0; i < 2; i++) { // the pods the Job controller makes from the gated template
+      store.create(Pod.builder().metadata(a.spec().template().metadata().toBuilder().namespace(NS).name("a-" + i)
+          .build()).spec(a.spec().template().spec()).build());
+    }
+    ctl.runUntilIdle();
+
+    assertThat(store.list(Pod.class, NS).items()).as("both ungated onto hosts of the assignment")
+        .allSatisfy(p -> {
+          assertThat(p.spec().schedulingGates()).isEmpty();
+          assertThat(p.spec().nodeSelector()).containsKey(Topology.HOSTNAME_LABEL);
+        });
+    assertThat(namespacePodLists[0]).isZero();
+  }
 }

@@ -46,6 +46,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
   private final AdmissionEngine engine;
   private final AdmissionBook book;
   private final Consumer<ObjectKey> enqueue;
+  private final TopologyUngater.@Nullable WorkloadPods workloadPods;
 
   /**
    * @param engine the admission engine this reconciler owns (its LocalQueues and flavors are read from it)
@@ -53,9 +54,20 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
    * @param enqueue requeues another Job whose admission state changed
    */
   public QueueAdmissionReconciler(AdmissionEngine engine, int maxCyclesPerReconcile, Consumer<ObjectKey> enqueue) {
+    this(engine, maxCyclesPerReconcile, enqueue, null);
+  }
+
+  /**
+   * As {@link #QueueAdmissionReconciler(AdmissionEngine, int, Consumer)}, with the topology ungater reading a
+   * workload's pods from {@code workloadPods} (an index kept from a pod watch, as Kueue's field index on the workload
+   * annotation) instead of listing the namespace's pods in the store; {@code null} lists the store.
+   */
+  public QueueAdmissionReconciler(AdmissionEngine engine, int maxCyclesPerReconcile, Consumer<ObjectKey> enqueue,
+      TopologyUngater.@Nullable WorkloadPods workloadPods) {
     this.engine = Objects.requireNonNull(engine, "engine");
     this.book = new AdmissionBook(engine, maxCyclesPerReconcile);
     this.enqueue = Objects.requireNonNull(enqueue, "enqueue");
+    this.workloadPods = workloadPods;
   }
 
   /**
@@ -302,7 +314,8 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         job.metadata().name(), admission, true,
         Map.of(JobWorkloads.POD_SET, JobWorkloads.topologyRequest(JobEdits.withoutEdits(job))),
         new java.util.HashSet<>(engine.unhealthyNodes(key)));
-    return TopologyUngater.reconcile(ctx.store(), view).error();
+    return (workloadPods == null ? TopologyUngater.reconcile(ctx.store(), view)
+        : TopologyUngater.reconcile(ctx.store(), view, workloadPods)).error();
   }
 
   /**

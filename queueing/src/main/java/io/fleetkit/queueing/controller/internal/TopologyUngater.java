@@ -131,6 +131,13 @@ public final class TopologyUngater {
     return pod.spec().schedulingGates().contains(QueueLabels.TOPOLOGY_SCHEDULING_GATE);
   }
 
+  /** The pods annotated with a workload ({@value QueueLabels#WORKLOAD}) in a namespace. */
+  @FunctionalInterface
+  public interface WorkloadPods {
+    /** The pods of {@code namespace} whose workload annotation is {@code workload}, in any order. */
+    List<Pod> of(String namespace, String workload);
+  }
+
   /**
    * Ungates the workload's pods in {@code store} as {@link #plan} decides, one update per pod (re-read and retried on
    * a conflict).
@@ -138,12 +145,20 @@ public final class TopologyUngater {
    * @return the plan carried out (its error, if any, means nothing was ungated)
    */
   public static Plan reconcile(ObjectStore store, WorkloadView wl) {
+    return reconcile(store, wl, (ns, workload) -> store.list(Pod.class, ns,
+        (Pod p) -> workload.equals(p.metadata().annotations().get(QueueLabels.WORKLOAD))).items());
+  }
+
+  /**
+   * As {@link #reconcile(ObjectStore, WorkloadView)}, with the workload's pods from {@code pods} (an index such as
+   * Kueue's on the workload annotation; its view may trail the store, as an informer's does: an update of a pod
+   * that changed since fails on its resourceVersion and is retried on the stored pod).
+   */
+  public static Plan reconcile(ObjectStore store, WorkloadView wl, WorkloadPods pods) {
     if (!wl.admittedByTas()) {
       return new Plan(List.of(), null); // a safeguard, as Kueue's: e.g. evicted before this reconcile
     }
-    List<Pod> pods = store.list(Pod.class, wl.namespace(),
-        (Pod p) -> wl.name().equals(p.metadata().annotations().get(QueueLabels.WORKLOAD))).items();
-    Plan plan = plan(wl, pods);
+    Plan plan = plan(wl, pods.of(wl.namespace(), wl.name()));
     if (plan.error() != null) {
       LOG.debug("topology ungater: workload {}/{}: {}", wl.namespace(), wl.name(), plan.error());
       return plan;
