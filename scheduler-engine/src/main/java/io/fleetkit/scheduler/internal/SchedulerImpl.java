@@ -846,15 +846,20 @@ public final class SchedulerImpl implements Scheduler {
 
   /**
    * Unreserves (every Reserve plugin, in reverse order), forgets the assumed pod, clears its nomination (kube's
-   * {@code clearNominatedNode}) and re-queues it. A rejection in the scheduling cycle is worded as kube's FitError
-   * for one node; binding-cycle failures keep their message.
+   * {@code clearNominatedNode}) and re-queues it; after a binding-cycle failure (a Permit wait, PreBind, Bind) the
+   * parked pods are moved as for an assigned pod's deletion. A rejection in the scheduling cycle is worded as kube's
+   * FitError for one node; binding-cycle failures keep their message.
    */
   private ScheduleResult undo(QueuedPod qp, Framework fw, ArrayCycleState state, EnginePodInfo assumed,
       String nodeName, Status why, boolean schedulingCycle, long now) {
     unreserve(fw, state, assumed, nodeName);
     cache.forget(assumed.key());
     clearNomination(qp); // kube's clearNominatedNode for Reserve, Permit and binding failures
-    queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
+    if (!schedulingCycle) {
+      // kube's handleBindingCycleError: forgetting a pod assumed across cycles is a PodDelete for the pods other
+      // cycles rejected meanwhile. Within its own cycle no other pod saw it, and kube moves nothing.
+      queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
+    }
     String message = why.code() == Status.Code.ERROR || !schedulingCycle
         ? why.message()
         : Diagnosis.fitError(1, null, Diagnosis.reasonCounts(why), null);
