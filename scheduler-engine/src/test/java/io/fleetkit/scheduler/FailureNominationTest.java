@@ -25,6 +25,7 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.scheduler.plugins.defaultpreemption.DefaultPreemptionPlugin;
 import java.time.Duration;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -53,9 +54,9 @@ final class FailureNominationTest {
   /** A plugin at PreFilter, Filter, Score, Reserve and Permit that fails at one of them, for pod {@code p} only. */
   static final class Inject implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, PermitPlugin {
     static final String NAME = "Inject";
-    private final Point point;
+    private final Supplier<Point> point;
 
-    Inject(Point point) {
+    Inject(Supplier<Point> point) {
       this.point = point;
     }
 
@@ -65,7 +66,7 @@ final class FailureNominationTest {
     }
 
     private boolean at(Point p, PodInfo pod) {
-      return point == p && pod.pod().metadata().name().equals("p");
+      return point.get() == p && pod.pod().metadata().name().equals("p");
     }
 
     @Override
@@ -159,7 +160,7 @@ final class FailureNominationTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void failedAttempt_clearsOrKeepsTheNomination_asKube(Case c) {
-    PluginRegistry reg = PluginRegistry.defaults().with(Inject.NAME, h -> new Inject(c.point()));
+    PluginRegistry reg = PluginRegistry.defaults().with(Inject.NAME, h -> new Inject(c::point));
     SchedulerProfile.Builder profile = DefaultPlugins.profile().toBuilder().plugin(Inject.NAME);
     if (c.postFilters() == PostFilters.NONE) {
       profile.disableAt(ExtensionPoint.POST_FILTER, "*"); // DefaultPreemption and DynamicResources' PostFilter
