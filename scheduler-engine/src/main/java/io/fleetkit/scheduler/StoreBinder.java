@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * {@code status.nominatedNodeName}, retrying on write conflicts. A failed scheduling attempt is recorded on the pod
  * as kube-scheduler's {@code updatePod} does ({@link #schedulingFailed}): {@code PodScheduled=False} with the reason
  * and the diagnosis, and the nomination, written only when they change. As an {@link Evictor} it deletes preemption
- * victims from the store. Thread-safe.
+ * victims from the store and clears the nomination of the lower-priority pods preemption displaced
+ * ({@link #clearNominatedNodeName}). Thread-safe.
  */
 public final class StoreBinder implements Binder, Evictor {
   private static final Logger LOG = LoggerFactory.getLogger(StoreBinder.class);
@@ -129,6 +130,41 @@ public final class StoreBinder implements Binder, Evictor {
     }
     LOG.debug("recording the scheduling failure of pod {}: gave up after {} write conflicts", pod.metadata().key(),
         ATTEMPTS);
+  }
+
+  /**
+   * Clears the stored pod's {@code status.nominatedNodeName}, as kube's {@code util.ClearNominatedNodeName} patches
+   * it away when preemption takes the node a lower-priority pod was nominated to: nothing is written when the stored
+   * pod has no nomination. One {@link ObjectStore#updateStatus}, compare-and-swap on the resourceVersion just read,
+   * retried on a write conflict up to {@value #ATTEMPTS} times. A pod that is gone, was recreated under the same name
+   * (another uid) or is bound is left alone. Never throws for those outcomes; they are logged at DEBUG.
+   */
+  @Override
+  public void clearNominatedNodeName(Pod pod, Pod preemptor, String nodeName) {
+    String ns = pod.metadata().namespace();
+    String name = pod.metadata().name();
+    String uid = pod.metadata().uid();
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      Pod c = store.get(Pod.class, ns, name).orElse(null);
+      if (c == null || c.isBound() || (!uid.isEmpty() && !uid.equals(c.metadata().uid()))) {
+        LOG.debug("clearing the nomination of pod {}: gone, recreated or bound meanwhile; left alone",
+            pod.metadata().key());
+        return;
+      }
+      if (c.status().nominatedNodeName().isEmpty()) {
+        return;
+      }
+      try {
+        store.updateStatus(c.withStatus(c.status().withNominatedNodeName("")));
+        return;
+      } catch (ConflictException e) {
+        LOG.debug("clearing the nomination of pod {}: conflict, retrying", pod.metadata().key());
+      } catch (NotFoundException e) {
+        LOG.debug("clearing the nomination of pod {}: gone meanwhile", pod.metadata().key());
+        return;
+      }
+    }
+    LOG.debug("clearing the nomination of pod {}: gave up after {} write conflicts", pod.metadata().key(), ATTEMPTS);
   }
 
   /**

@@ -400,14 +400,30 @@ final class SchedulerTest {
   }
 
   @Test
-  void fail_podNominatedEarlier_resultReportsTheKeptNomination() {
+  void fail_podNominatedEarlier_postFilterWithoutResult_resultReportsTheKeptNomination() {
+    PluginRegistry reg = registry().with("EvictAll", h -> new EvictAllPostFilter());
+    try (Scheduler s = scheduler(reg, profile("default-scheduler").plugin("EvictAll").build())) {
+      s.addNode(node("n1", 1000, 8192, 110));
+      Pod p = pod("big", 2000, 10, 100);
+      s.addPod(p.withStatus(p.status().withNominatedNodeName("n1")));
+      ScheduleResult r = s.scheduleOne();
+      assertThat(r.isBound()).isFalse();
+      assertThat(r.nominatedNodeName()).as("PostFilter nominated nothing and cleared nothing: the nomination stands")
+          .isEqualTo("n1");
+      assertThat(r.victims()).isEmpty();
+    }
+  }
+
+  @Test
+  void fail_podNominatedEarlier_noPostFilterPlugins_nominationDropped() {
+    // kube's schedulingCycle: "No PostFilter plugins are registered" answers clearNominatedNode
     try (Scheduler s = scheduler(registry(), profile("default-scheduler").build())) {
       s.addNode(node("n1", 1000, 8192, 110));
       Pod p = pod("big", 2000, 10, 100);
       s.addPod(p.withStatus(p.status().withNominatedNodeName("n1")));
       ScheduleResult r = s.scheduleOne();
       assertThat(r.isBound()).isFalse();
-      assertThat(r.nominatedNodeName()).as("no PostFilter ran; the nomination stands").isEqualTo("n1");
+      assertThat(r.nominatedNodeName()).isNull();
       assertThat(r.victims()).isEmpty();
     }
   }
@@ -509,9 +525,11 @@ final class SchedulerTest {
 
   @Test
   void nominatedPod_countedOnNodeInFilterForLowerPriority() {
+    // EvictAll finds no victim on the empty n1 and leaves the nomination (a profile without PostFilter would drop it)
     PluginRegistry reg = registry().with("OnlyLow", h -> LambdaPlugins.filter("OnlyLow",
-        (p, n) -> p.priority() >= 100 ? Status.unschedulable("high waits") : Status.success()));
-    try (Scheduler s = scheduler(reg, profile("default-scheduler").plugin("OnlyLow").build())) {
+        (p, n) -> p.priority() >= 100 ? Status.unschedulable("high waits") : Status.success()))
+        .with("EvictAll", h -> new EvictAllPostFilter());
+    try (Scheduler s = scheduler(reg, profile("default-scheduler").plugin("OnlyLow").plugin("EvictAll").build())) {
       s.addNode(node("n1", 1000, 8192, 110));
       s.addNode(node("n2", 1000, 8192, 110));
       Pod nominated = pod("nom", 800, 10, 100);

@@ -457,7 +457,7 @@ public final class SchedulerImpl implements Scheduler {
     cache.updateSnapshot(snapshot);
     int numAll = snapshot.size();
     if (numAll == 0) {
-      return fail(qp, Status.Code.UNSCHEDULABLE, Diagnosis.NO_NODES_AVAILABLE, null, List.of(), Set.of(), now);
+      return failClearingNomination(qp, Status.Code.UNSCHEDULABLE, Diagnosis.NO_NODES_AVAILABLE, now);
     }
     ArrayCycleState state = new ArrayCycleState();
     state.recordPluginMetrics = obs != null && obs.samplePluginMetrics();
@@ -470,7 +470,7 @@ public final class SchedulerImpl implements Scheduler {
           ? preStatus.code() : Status.Code.SUCCESS, fw.schedulerName(), preFilterStart, state, true);
     }
     if (preStatus.code() == Status.Code.ERROR) {
-      return fail(qp, Status.Code.ERROR, preStatus.message(), null, List.of(), Set.of(), now);
+      return failClearingNomination(qp, Status.Code.ERROR, preStatus.message(), now);
     }
     if (preStatus.isRejected()) {
       return postFilterAndFail(qp, fw, state, Map.of(), preStatus.code(), numAll, preStatus.message(), Map.of(),
@@ -484,7 +484,7 @@ public final class SchedulerImpl implements Scheduler {
           filterStart, state, false);
     }
     if (found < 0) {
-      return fail(qp, Status.Code.ERROR, feasibleNodes.error().message(), null, List.of(), Set.of(), now);
+      return failClearingNomination(qp, Status.Code.ERROR, feasibleNodes.error().message(), now);
     }
     if (found == 0) {
       FeasibleNodes.Rejections why = feasibleNodes.rejections(fw, pre.narrowedBy());
@@ -512,7 +512,7 @@ public final class SchedulerImpl implements Scheduler {
       }
       if (!s.isSuccess()) {
         feasibleNodes.clear();
-        return fail(qp, Status.Code.ERROR, s.message(), null, List.of(), Set.of(), now);
+        return failClearingNomination(qp, Status.Code.ERROR, s.message(), now);
       }
       host = feasibleNodes.node(hostSelection.selectHost(found));
     }
@@ -528,6 +528,17 @@ public final class SchedulerImpl implements Scheduler {
   private ScheduleResult fail(QueuedPod qp, Status.Code code, String message, @Nullable String nominated,
       List<String> victims, Set<String> rejectors, long now) {
     return fail(qp, code, message, nominated, victims, rejectors, Set.of(), now);
+  }
+
+  /**
+   * Fails an attempt that ends without a FitError PostFilter could act on (no nodes at all, an error at PreFilter,
+   * Filter, PreScore or Score) and drops the pod's nomination, as kube's {@code schedulingCycle} answers these with
+   * {@code clearNominatedNode} (mode Override, no node): the nominator forgets the pod and the binder clears its
+   * {@code status.nominatedNodeName}.
+   */
+  private ScheduleResult failClearingNomination(QueuedPod qp, Status.Code code, String message, long now) {
+    clearNomination(qp);
+    return fail(qp, code, message, null, List.of(), Set.of(), now);
   }
 
   /** Re-queues and reports a failed attempt; {@code pending} are the rejectors that answered PENDING. */
@@ -562,7 +573,11 @@ public final class SchedulerImpl implements Scheduler {
     }
   }
 
-  /** Runs PostFilter (preemption) when the profile has it, then fails the pod with kube's FitError. */
+  /**
+   * Runs PostFilter (preemption) when the profile has it, then fails the pod with kube's FitError. Without PostFilter
+   * plugins the pod's nomination is dropped, as kube's {@code schedulingCycle} does; with them it follows PostFilter's
+   * answer (a node nominated, cleared when no node can be made to fit, else kept).
+   */
   private ScheduleResult postFilterAndFail(QueuedPod qp, Framework fw, ArrayCycleState state,
       Map<String, Status> nodeStatuses, Status.Code absentCode, int numAll, @Nullable String preFilterMsg,
       Map<String, Integer> reasons, boolean allUnresolvable, Set<String> rejectors, Set<String> pending, long now) {
@@ -586,6 +601,8 @@ public final class SchedulerImpl implements Scheduler {
         }
       }
       postMsg = post.message();
+    } else {
+      clearNomination(qp); // kube: "No PostFilter plugins are registered, so no preemption will be performed"
     }
     String message = Diagnosis.fitError(numAll, preFilterMsg, reasons, postMsg);
     Status.Code code = allUnresolvable && nominated == null
@@ -629,16 +646,21 @@ public final class SchedulerImpl implements Scheduler {
     String node = r.nominatedNodeName();
     if (node != null && !node.isEmpty()) {
       List<PodInfo> others = nominator.forNode(node);
+      List<Pod> cleared = null;
       if (others != null) {
         for (PodInfo other : List.copyOf(others)) {
           if (other.priority() < qp.info.priority()) {
             nominator.remove(other.key());
             QueuedPod oq = queue.get(other.key());
+            Pod before = oq != null ? oq.info.pod() : other.pod();
             if (oq != null) {
-              Pod p = oq.info.pod();
-              oq.info = oq.info.withPod(p.withStatus(p.status().withNominatedNodeName("")));
+              oq.info = oq.info.withPod(before.withStatus(before.status().withNominatedNodeName("")));
               oq.refresh();
             }
+            if (cleared == null) {
+              cleared = new ArrayList<>(2);
+            }
+            cleared.add(before);
           }
         }
       }
@@ -646,11 +668,29 @@ public final class SchedulerImpl implements Scheduler {
       qp.info = qp.info.withPod(p.withStatus(p.status().withNominatedNodeName(node)));
       qp.refresh();
       nominator.addNominated(qp.info, node, handlers::currentPod);
+      if (cleared != null) {
+        clearNominatedNodeNames(cleared, qp.info.pod(), node);
+      }
     }
     if (!victims.isEmpty()) {
       queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
     }
     return victims;
+  }
+
+  /**
+   * kube's {@code prepareCandidate} clearing the lower-priority pods nominated to {@code node} in the API
+   * ({@code util.ClearNominatedNodeName}): hands each to the evictor, after the engine's own bookkeeping, so that
+   * the update events a synchronous store delivers find the engine already consistent.
+   */
+  private void clearNominatedNodeNames(List<Pod> pods, Pod preemptor, String node) {
+    for (Pod pod : pods) {
+      try {
+        config.evictor().clearNominatedNodeName(pod, preemptor, node);
+      } catch (RuntimeException e) {
+        LOG.warn("clearing the nominated node name of pod {} failed", pod.metadata().key(), e);
+      }
+    }
   }
 
   // ---------------------------------------------------------------------------- reserve, permit, binding
@@ -806,15 +846,20 @@ public final class SchedulerImpl implements Scheduler {
 
   /**
    * Unreserves (every Reserve plugin, in reverse order), forgets the assumed pod, clears its nomination (kube's
-   * {@code clearNominatedNode}) and re-queues it. A rejection in the scheduling cycle is worded as kube's FitError
-   * for one node; binding-cycle failures keep their message.
+   * {@code clearNominatedNode}) and re-queues it; after a binding-cycle failure (a Permit wait, PreBind, Bind) the
+   * parked pods are moved as for an assigned pod's deletion. A rejection in the scheduling cycle is worded as kube's
+   * FitError for one node; binding-cycle failures keep their message.
    */
   private ScheduleResult undo(QueuedPod qp, Framework fw, ArrayCycleState state, EnginePodInfo assumed,
       String nodeName, Status why, boolean schedulingCycle, long now) {
     unreserve(fw, state, assumed, nodeName);
     cache.forget(assumed.key());
     clearNomination(qp); // kube's clearNominatedNode for Reserve, Permit and binding failures
-    queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
+    if (!schedulingCycle) {
+      // kube's handleBindingCycleError: forgetting a pod assumed across cycles is a PodDelete for the pods other
+      // cycles rejected meanwhile. Within its own cycle no other pod saw it, and kube moves nothing.
+      queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, now);
+    }
     String message = why.code() == Status.Code.ERROR || !schedulingCycle
         ? why.message()
         : Diagnosis.fitError(1, null, Diagnosis.reasonCounts(why), null);

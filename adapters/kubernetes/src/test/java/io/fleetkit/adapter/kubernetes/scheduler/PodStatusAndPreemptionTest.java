@@ -268,6 +268,52 @@ final class PodStatusAndPreemptionTest {
     assertThat(evicted.drainResyncs()).as("the engine must count the victim again").containsExactly("default/low");
   }
 
+  /**
+   * kube's {@code prepareCandidate} clears the nomination of the lower-priority pods nominated to the node it takes
+   * ({@code util.ClearNominatedNodeName}, upstream's {@code TestRemoveNominatedNodeName}: a patch when there is a
+   * nomination, none when it is already cleared); a pod recreated under the same name, or a replica that does not
+   * lead, is not written.
+   */
+  @Test
+  void clearNominatedNodeName_patchesTheNominationAwayOnce() {
+    cluster.node("n1", "1", "8Gi");
+    cluster.create(pod("mid", "500m", "other-scheduler").editSpec().withPriority(500).endSpec());
+    Pod high = cluster.create(pod("high", "800m", "fleetkit").editSpec().withPriority(1000).endSpec());
+    ApiRequests api = new ApiRequests(cluster.client, () -> true, 3, Duration.ofMillis(10), Duration.ofMillis(50),
+        Duration.ofSeconds(5));
+    PodStatusWriter status = new PodStatusWriter(api, Clock.systemUTC());
+    status.schedulingFailed(get("mid"), "Unschedulable", "0/1 nodes are available: 1 Insufficient cpu.", "n1");
+    Pod nominated = get("mid");
+    assertThat(nominated.getStatus().getNominatedNodeName()).isEqualTo("n1");
+    io.fleetkit.api.core.Pod engineCopy = LiveConverter.toCore(io.fleetkit.api.core.Pod.KIND, nominated);
+    io.fleetkit.api.core.Pod preemptor = LiveConverter.toCore(io.fleetkit.api.core.Pod.KIND, high);
+    try (SchedulingEvents events = new SchedulingEvents(cluster.client, "fleetkit", "test", Clock.systemUTC())) {
+      PreemptionEvictor notLeading = new PreemptionEvictor(new ApiRequests(cluster.client, () -> false, 3,
+          Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofSeconds(5)), status, new EvictedPods(), events,
+          "fleetkit", key -> get("mid"));
+      notLeading.clearNominatedNodeName(engineCopy, preemptor, "n1");
+      assertThat(writes("mid/status", "PATCH")).as("not the leader").hasSize(1);
+
+      PreemptionEvictor evictor = new PreemptionEvictor(api, status, new EvictedPods(), events, "fleetkit",
+          key -> get("mid"));
+      io.fleetkit.api.core.Pod older = engineCopy.withMetadata(engineCopy.metadata().toBuilder()
+          .uid("uid-of-an-older-pod").build());
+      evictor.clearNominatedNodeName(older, preemptor, "n1");
+      assertThat(writes("mid/status", "PATCH")).as("another pod of that name").hasSize(1);
+
+      evictor.clearNominatedNodeName(engineCopy, preemptor, "n1");
+      assertThat(writes("mid/status", "PATCH")).hasSize(2);
+      assertThat(writes("mid/status", "PATCH").get(1).body()).contains("\"nominatedNodeName\":\"\"")
+          .contains("\"uid\":\"" + nominated.getMetadata().getUid() + "\"").doesNotContain("conditions");
+      assertThat(get("mid").getStatus().getNominatedNodeName()).isNull();
+      assertThat(condition(get("mid"), "PodScheduled")).as("the condition is kept")
+          .isEqualTo(condition(nominated, "PodScheduled"));
+
+      evictor.clearNominatedNodeName(engineCopy, preemptor, "n1");
+      assertThat(writes("mid/status", "PATCH")).as("already cleared: no patch").hasSize(2);
+    }
+  }
+
   private static int attempts(KubernetesScheduler s, String key) {
     return s.scheduler().pending().stream().filter(p -> p.podKey().equals(key)).mapToInt(p -> p.attempts())
         .findFirst().orElse(0);

@@ -104,6 +104,30 @@ public final class PodStatusWriter {
   }
 
   /**
+   * Clears {@code status.nominatedNodeName} of a pod that preemption displaced from the node it was nominated to, as
+   * kube's {@code util.ClearNominatedNodeName}: a patch of the nomination alone, naming the pod's uid. Nothing is
+   * written when the informer's copy is gone, bound or has no nomination. Forgets this writer's last patch on the pod,
+   * so that its next failed attempt compares with the informer's copy only.
+   *
+   * @param current the informer's copy of the pod
+   * @return the outcome; {@link ApiRequests.Kind#OK} with code 0 when nothing needed writing
+   */
+  public ApiRequests.Outcome clearNominatedNodeName(@Nullable Pod current) {
+    if (current == null || current.getMetadata() == null
+        || (current.getSpec() != null && !orEmpty(current.getSpec().getNodeName()).isEmpty())
+        || current.getStatus() == null || orEmpty(current.getStatus().getNominatedNodeName()).isEmpty()) {
+      return new ApiRequests.Outcome(ApiRequests.Kind.OK, 0, "no nomination");
+    }
+    String ns = current.getMetadata().getNamespace();
+    String name = current.getMetadata().getName();
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("nominatedNodeName", "");
+    written.remove(ns + "/" + name);
+    return patch(ns, name, orEmpty(current.getMetadata().getUid()), status,
+        "clearing the nominated node name of pod " + ns + "/" + name);
+  }
+
+  /**
    * Marks a preemption victim {@code DisruptionTarget=True} with {@code reason} and {@code message}, unless the
    * informer's copy has that already.
    *

@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
  * Deletes preemption victims through the API as kube-scheduler's {@code prepareCandidate} does: first the victim's
  * status gets {@code DisruptionTarget=True} (reason {@value #REASON_PREEMPTION}, the message naming the preemptor),
  * then the pod is deleted with its uid as a precondition (a pod recreated under the same name is not deleted), and a
- * {@code Preempted} event is posted on the victim. Requests are retried as bindings are ({@link ApiRequests}).
+ * {@code Preempted} event is posted on the victim. The lower-priority pods nominated to the node preemption took lose
+ * their {@code status.nominatedNodeName} at once ({@link #clearNominatedNodeName}). Requests are retried as bindings
+ * are ({@link ApiRequests}).
  *
  * <p>404 (the victim is gone) and 409 (the uid precondition failed: the victim was replaced) mean the victim no
  * longer runs, which is what preemption wants. Any other failure (including losing the lease) is undone: the victim
@@ -108,6 +110,33 @@ public final class PreemptionEvictor implements Evictor {
     }
     LOG.warn("preemption victim {}: deleting it failed ({} {}); it stays", key, out.kind(), out.detail());
     evicted.undo(key);
+  }
+
+  /**
+   * Clears the nomination of a lower-priority pod nominated to the node preemption took, as kube's
+   * {@code prepareCandidate} does through {@code util.ClearNominatedNodeName}: one {@code pods/status} patch
+   * ({@link PodStatusWriter#clearNominatedNodeName}), unless the informer's copy has no nomination, is bound, or is
+   * another pod recreated under the same name. A replica that is not the leader writes nothing. Failures are logged:
+   * the pod's next failed attempt writes its nomination again.
+   */
+  @Override
+  public void clearNominatedNodeName(Pod pod, Pod preemptor, String nodeName) {
+    String key = pod.metadata().key();
+    if (!api.leading()) {
+      LOG.debug("not clearing the nominated node name of pod {}: this replica is not the leader", key);
+      return;
+    }
+    io.fabric8.kubernetes.api.model.Pod current = informerCopy.apply(key);
+    String uid = pod.metadata().uid();
+    if (current != null && !uid.isEmpty() && !uid.equals(current.getMetadata().getUid())) {
+      LOG.debug("not clearing the nominated node name of pod {}: recreated under the same name", key);
+      return;
+    }
+    ApiRequests.Outcome out = status.clearNominatedNodeName(current);
+    if (!out.ok() && !gone(out)) {
+      LOG.debug("clearing the nominated node name of pod {} (displaced by {} on node {}) failed: {} {}", key,
+          preemptor.metadata().key(), nodeName, out.kind(), out.detail());
+    }
   }
 
   private static boolean gone(ApiRequests.Outcome out) {
