@@ -26,6 +26,17 @@ public interface FrameworkHandle {
    */
   Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node);
 
+  /**
+   * kube's {@code RunFilterPluginsWithNominatedPods}, which preemption's victim search uses: the pods nominated to
+   * {@code node} with a priority at least {@code pod}'s (other than {@code pod}) are added to it (with the PreFilter
+   * extensions' addPod on a copy of {@code state}) and the Filter plugins must pass there; if any were added, they
+   * must pass on {@code node} as it is too. A handle without nominations runs {@link #runFilterPlugins} once, as
+   * this default does.
+   */
+  default Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
+    return runFilterPlugins(state, pod, node);
+  }
+
   /** Runs every PreFilter extension's addPod, for dry runs that add {@code other} to {@code node}. */
   Status runPreFilterExtensionAddPod(CycleState state, PodInfo podToSchedule, PodInfo other, NodeInfo node);
 

@@ -11,6 +11,7 @@ import io.fleetkit.api.framework.ExtensionPoint;
 import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.FrameworkHandle;
 import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.NodeToStatus;
 import io.fleetkit.api.framework.PermitPlugin;
 import io.fleetkit.api.framework.PermitResult;
@@ -84,6 +85,7 @@ public final class Framework implements FrameworkHandle {
   private final Binder binder;
   /** Where {@link #activate} goes; connected by the scheduler, which builds its queue after the frameworks. */
   private volatile java.util.function.Consumer<List<String>> activator = keys -> { };
+  private java.util.function.@Nullable Function<String, @Nullable List<PodInfo>> nominatedPods;
 
   final QueueSortPlugin queueSort;
   private final String queueSortName;
@@ -1631,6 +1633,43 @@ public final class Framework implements FrameworkHandle {
 
   void activator(java.util.function.Consumer<List<String>> activator) {
     this.activator = activator;
+  }
+
+  /** Where {@link #runFilterPluginsWithNominatedPods} finds the pods nominated to a node (the engine's nominator). */
+  void nominatedPods(java.util.function.Function<String, @Nullable List<PodInfo>> nominatedPods) {
+    this.nominatedPods = nominatedPods;
+  }
+
+  @Override
+  public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
+    List<PodInfo> nominated = nominatedPods == null ? null : nominatedPods.apply(node.name());
+    List<PodInfo> added = null;
+    if (nominated != null) {
+      for (PodInfo np : nominated) {
+        if (np.priority() >= pod.priority() && !np.key().equals(pod.key())) {
+          if (added == null) {
+            added = new ArrayList<>(2);
+          }
+          added.add(np);
+        }
+      }
+    }
+    if (added == null) {
+      return runFilterPlugins(state, pod, node);
+    }
+    List<PodInfo> all = new ArrayList<>(node.pods().size() + added.size());
+    all.addAll(node.pods());
+    all.addAll(added);
+    NodeInfo withNominated = NodeInfos.of(node.node(), all);
+    CycleState copy = state.copy();
+    for (PodInfo np : added) {
+      Status s = runPreFilterExtensionAddPod(copy, pod, np, withNominated);
+      if (!s.isSuccess()) {
+        return s.code() == Status.Code.ERROR ? s : Status.error(s.message()); // upstream's AsStatus(err)
+      }
+    }
+    Status s = runFilterPlugins(copy, pod, withNominated);
+    return s.isSuccess() ? runFilterPlugins(state, pod, node) : s;
   }
 
   @Override

@@ -169,6 +169,7 @@ public final class SchedulerImpl implements Scheduler {
     this.queue.observe(obs);
     for (Framework fw : frameworks.values()) {
       fw.activator(keys -> lock.submit("activate", keys, () -> queue.activate(keys, nanos.getAsLong())));
+      fw.nominatedPods(nominator::forNode);
     }
     this.handlers = new EventHandlers(cache, queue, nominator, waiting, objects, frameworks, nanos);
     this.runner = new ParallelRunner(config.parallelism());

@@ -14,7 +14,9 @@ import java.util.List;
 /**
  * Finds the fewest, least important victims on one node (upstream {@code SelectVictimsOnNode}): remove every pod the
  * preemptor may preempt, check that the preemptor then fits, and add back (reprieve) as many as possible, the
- * PDB-violating ones first, each group from the most important pod down. Not thread-safe: one per attempt.
+ * PDB-violating ones first, each group from the most important pod down. Each fit check counts the pods nominated to
+ * the node with a priority at least the preemptor's, as upstream's ({@code RunFilterPluginsWithNominatedPods}). Not
+ * thread-safe: one per attempt.
  */
 final class VictimSelector {
   static final String NO_VICTIMS = "No preemption victims found for incoming pod";
@@ -68,7 +70,7 @@ final class VictimSelector {
     }
     // If the pod does not fit even without every lower-priority pod, this node cannot help. (Affinity of the
     // preemptor to one of the victims is deliberately not considered, as upstream.)
-    Status fits = handle.runFilterPlugins(state, preemptor, current);
+    Status fits = handle.runFilterPluginsWithNominatedPods(state, preemptor, current);
     if (!fits.isSuccess()) {
       return Selection.rejected(fits);
     }
@@ -88,7 +90,7 @@ final class VictimSelector {
         if (!s.isSuccess()) {
           return Selection.rejected(asError(s));
         }
-        if (handle.runFilterPlugins(state, preemptor, added).isSuccess()) {
+        if (handle.runFilterPluginsWithNominatedPods(state, preemptor, added).isSuccess()) {
           kept = with;
           current = added;
           continue;
