@@ -14,7 +14,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A DeviceTaintRule ({@code resource.k8s.io/v1beta2}, cluster-scoped): adds one taint to every published device its
+ * A DeviceTaintRule ({@code resource.k8s.io/v1}, cluster-scoped): adds one taint to every published device its
  * selector matches, as if the driver had put it in the device's ResourceSlice. The allocator then keeps the device
  * from claims that do not tolerate a NoSchedule or NoExecute taint, and the device taint eviction controller evicts
  * the pods using a device it taints with NoExecute unless their claim tolerates it.
@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record DeviceTaintRule(ObjectMeta metadata, DeviceTaintRuleSpec spec, DeviceTaintRuleStatus status)
     implements ApiObject<DeviceTaintRule> {
-  public static final String API_VERSION = "resource.k8s.io/v1beta2";
+  public static final String API_VERSION = "resource.k8s.io/v1";
   public static final String KIND = "DeviceTaintRule";
 
   public DeviceTaintRule {
