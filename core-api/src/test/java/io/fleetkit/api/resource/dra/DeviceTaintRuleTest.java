@@ -86,6 +86,12 @@ final class DeviceTaintRuleTest {
   }
 
   @Test
+  void goodAnnotations_accepted() {
+    ObjectMeta meta = ObjectMeta.of(GOOD).toBuilder().annotation("foo", "bar").build();
+    assertThatCode(() -> rule(meta, SELECTOR, TAINT)).doesNotThrowAnyException();
+  }
+
+  @Test
   void badLabels_labelValueMessage() {
     ObjectMeta meta = ObjectMeta.of(GOOD).withLabels(Map.of("hello-world", "spaces not allowed"));
     List<String> vs = violations(meta, SELECTOR, TAINT);
