@@ -181,6 +181,7 @@ public final class DeviceTaintEvictionController implements AutoCloseable {
       seen.add(id);
       return firstSeen.computeIfAbsent(id, k -> now);
     };
+    rememberTaintsWithoutTime(slices, rules, fallback);
     DeviceTaintEvictions math = DeviceTaintEvictions.of(slices, rules, fallback);
     List<Pod> pods = store.list(Pod.class, "", p -> !p.spec().resourceClaims().isEmpty()).items();
     Set<String> present = new HashSet<>();
@@ -210,6 +211,30 @@ public final class DeviceTaintEvictionController implements AutoCloseable {
     }
     firstSeen.keySet().retainAll(seen);
     return writes;
+  }
+
+  /**
+   * Notes the first sighting of every NoExecute taint without {@code timeAdded}, whether or not a claim uses its
+   * device yet, so that its delay counts from when it appeared.
+   */
+  private static void rememberTaintsWithoutTime(List<ResourceSlice> slices, List<DeviceTaintRule> rules,
+      Function<String, Instant> fallback) {
+    for (DeviceTaintRule r : rules) {
+      DeviceTaint t = r.spec().taint();
+      if (t.effect() == DeviceTaintEffect.NO_EXECUTE && t.timeAdded() == null) {
+        fallback.apply(DeviceTaintEvictions.ruleTaintId(r));
+      }
+    }
+    for (ResourceSlice s : slices) {
+      for (var d : s.spec().devices()) {
+        List<DeviceTaint> taints = d.taints();
+        for (int i = 0; i < taints.size(); i++) {
+          if (taints.get(i).effect() == DeviceTaintEffect.NO_EXECUTE && taints.get(i).timeAdded() == null) {
+            fallback.apply(DeviceTaintEvictions.sliceTaintId(s.spec().driver(), s.spec().pool().name(), d.name(), i));
+          }
+        }
+      }
+    }
   }
 
   private void schedule(Pod pod, Eviction e, Instant now) {

@@ -759,6 +759,22 @@ final class DeviceTaintEvictionControllerTest {
   }
 
   @Test
+  void ruleWithoutTime_seenBeforeAnyPodUsesTheDevice_countsFromThen() {
+    h.put(slice());
+    h.put(rule("gpu-broken", DeviceTaintSelector.device(DRIVER, NODE, "instance"),
+        DeviceTaint.of(TAINT_KEY, "", DeviceTaintEffect.NO_EXECUTE)));
+    h.step();
+    h.advance(Duration.ofSeconds(100));
+    h.put(inUseClaim(noExecute(TAINT_KEY, 120L)));
+    h.put(podWithClaimName(), POD_UID);
+    h.step();
+    assertThat(h.controller.scheduledEviction(POD_KEY)).contains(T0.plusSeconds(120));
+    h.advance(Duration.ofSeconds(20));
+    h.step();
+    assertThat(h.pods()).isEmpty();
+  }
+
+  @Test
   void ruleRemovedBeforeTheDelay_podKept() {
     h.put(slice());
     h.put(inUseClaim(noExecute(TAINT_KEY, 120L)));

@@ -106,7 +106,7 @@ public final class DeviceTaintEvictions {
 
     /** A stable identity of the taint, for remembering when it was first seen. */
     public String id() {
-      return rule != null ? "rule/" + rule : "slice/" + driver + "/" + pool + "/" + device + "/" + taintIndex;
+      return rule != null ? "rule/" + rule : sliceTaintId(driver, pool, device, taintIndex);
     }
 
     @Override
@@ -120,6 +120,16 @@ public final class DeviceTaintEvictions {
       return rule != null ? "DeviceTaintRule " + rule
           : "ResourceSlice " + slice + " " + driver + "/" + pool + "/" + device + " taint #" + taintIndex;
     }
+  }
+
+  /** The {@link Reason#id()} of {@code rule}'s taint. */
+  public static String ruleTaintId(DeviceTaintRule rule) {
+    return "rule/" + rule.metadata().name();
+  }
+
+  /** The {@link Reason#id()} of taint number {@code index} of a published device. */
+  public static String sliceTaintId(String driver, String pool, String device, int index) {
+    return "slice/" + driver + "/" + pool + "/" + device + "/" + index;
   }
 
   /** When pods must be evicted and every taint that causes it ({@code evictionAndReason}), reasons sorted. */
