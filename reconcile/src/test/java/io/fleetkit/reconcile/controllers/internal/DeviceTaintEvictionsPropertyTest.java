@@ -28,7 +28,6 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.Size;
 
 /**
  * Invariants of the device taint eviction arithmetic: a claim with one more toleration without seconds is never
