@@ -439,7 +439,7 @@ public final class Simulation implements AutoCloseable {
   private static SimulatedController.Factory deviceTaintEvictionController(EventRecorder events) {
     return (store, clock, seed) -> {
       DeviceTaintEvictionController c = DeviceTaintEvictionController.create(store, clock, events);
-      return SimulatedController.of("device-taint-eviction", c::start, c::sync, c);
+      return SimulatedController.of(DeviceTaintEvictionController.NAME, c::start, c::sync, c);
     };
   }
 
