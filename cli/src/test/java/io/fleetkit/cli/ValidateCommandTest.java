@@ -64,6 +64,7 @@ final class ValidateCommandTest {
             + " greater than or equal to 0 (at line 17)",
         gizmo + ": document 1 (line 1): Gizmo g: kind \"Gizmo\" is not a supported kind (supported: AnalysisRun,"
             + " AnalysisTemplate, ConfigMap, ControllerRevision, CronJob, DaemonSet, Deployment, DeviceClass,"
+            + " DeviceTaintRule,"
             + " EndpointSlice, Gateway, GatewayClass,"
             + " HTTPRoute, HorizontalPodAutoscaler, Ingress, IngressClass, Job, LimitRange, Namespace, Node, NodePool,"
             + " PersistentVolume, PersistentVolumeClaim, Pod, PodDisruptionBudget, PodGroup, PriorityClass,"

@@ -8,6 +8,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.core.VolumeSource;
 import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.DeviceTaintRule;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimTemplate;
 import io.fleetkit.api.resource.dra.ResourceSlice;
@@ -108,8 +109,8 @@ final class ManifestScheduling {
   }
 
   /**
-   * An object store holding the manifests' DeviceClasses, ResourceSlices, ResourceClaims, ResourceClaimTemplates and
-   * nodes, and the pending pods with resource claims, after the resource-claim controller made the claims of their
+   * An object store holding the manifests' DeviceClasses, ResourceSlices, DeviceTaintRules, ResourceClaims,
+   * ResourceClaimTemplates and nodes, and the pending pods with resource claims, after the resource-claim controller made the claims of their
    * templates (named in the pods' {@code status.resourceClaimStatuses}); the DynamicResources plugin reads the claims
    * there and writes their allocations. {@code null} when no pod asks for a claim.
    */
@@ -120,7 +121,8 @@ final class ManifestScheduling {
     }
     ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build();
     for (ApiObject<?> o : loaded.objects()) {
-      if (o instanceof DeviceClass || o instanceof ResourceSlice || o instanceof ResourceClaim
+      if (o instanceof DeviceClass || o instanceof ResourceSlice || o instanceof DeviceTaintRule
+          || o instanceof ResourceClaim
           || o instanceof ResourceClaimTemplate || o instanceof Node
           || o instanceof Pod p && !p.spec().resourceClaims().isEmpty() && !p.isTerminal()) {
         createRaw(store, o);

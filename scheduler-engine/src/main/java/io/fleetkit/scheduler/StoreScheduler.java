@@ -6,6 +6,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.DeviceTaintRule;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.scheduling.PriorityClass;
@@ -25,8 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Feeds a {@link Scheduler} from an {@link ObjectStore}, like kube-scheduler's informers: lists then watches
  * priority classes (first, so that pods resolve their priority), disruption budgets, namespaces, the Dynamic Resource
- * Allocation kinds (ResourceClaims, ResourceSlices, DeviceClasses: their changes re-queue pods waiting for devices or
- * for their claims to be created) and other requested kinds, nodes, and pods. Optionally runs the scheduler on a background thread ({@link #start()}).
+ * Allocation kinds (ResourceClaims, ResourceSlices, DeviceClasses, DeviceTaintRules: their changes re-queue pods
+ * waiting for devices or for their claims to be created) and other requested kinds, nodes, and pods. Optionally runs the scheduler on a background thread ({@link #start()}).
  *
  * <p>Thread-safe. Watch events arrive on the store's delivery threads and call the scheduler, which applies them in
  * order without making the delivery thread wait for a running cycle.
@@ -65,6 +66,7 @@ public final class StoreScheduler implements AutoCloseable {
     s.feedObjects(store, ResourceClaim.class);
     s.feedObjects(store, ResourceSlice.class);
     s.feedObjects(store, DeviceClass.class);
+    s.feedObjects(store, DeviceTaintRule.class);
     for (Class<? extends ApiObject<?>> k : extraKinds) {
       s.feedObjectsRaw(store, k);
     }

@@ -187,8 +187,15 @@ public final class ClusterSimulation {
       } else if (f.type() == FaultType.GpuDeviceFault && !nodes.contains(f.target())) {
         problems.add("spec.faults[" + i + "].gpuDeviceFault: no node " + f.target() + " among the manifests");
       } else if (f.type() == FaultType.GpuDeviceFault && gpus.getOrDefault(f.target(), 0L) < f.devices()) {
-        problems.add("spec.faults[" + i + "].devices: node " + f.target() + " has " + gpus.get(f.target())
-            + " allocatable nvidia.com/gpu, fewer than the " + f.devices() + " to fail");
+        long gpu = gpus.getOrDefault(f.target(), 0L);
+        int dra = gpu == 0 ? DraDeviceFaults.count(objects, f.target()) : 0;
+        if (dra == 0) {
+          problems.add("spec.faults[" + i + "].devices: node " + f.target() + " has " + gpu
+              + " allocatable nvidia.com/gpu, fewer than the " + f.devices() + " to fail");
+        } else if (dra < f.devices()) {
+          problems.add("spec.faults[" + i + "].devices: node " + f.target() + " publishes " + dra
+              + " DRA device(s) in its ResourceSlices, fewer than the " + f.devices() + " to fail");
+        }
       }
     }
     if (scenario.spec().features().provisioner() && pools.isEmpty()) {

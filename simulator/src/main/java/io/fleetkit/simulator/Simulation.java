@@ -36,9 +36,11 @@ import io.fleetkit.api.store.ObjectStoreBuilder;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.DeviceTaintRule;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimTemplate;
 import io.fleetkit.api.resource.dra.ResourceSlice;
+import io.fleetkit.reconcile.controllers.DeviceTaintEvictionController;
 import io.fleetkit.reconcile.controllers.ResourceClaimController;
 import io.fleetkit.reconcile.GarbageCollector;
 import io.fleetkit.reconcile.GarbageCollectorBuilder;
@@ -86,8 +88,8 @@ import org.jspecify.annotations.Nullable;
  * A whole cluster in simulated time: the embedded store (direct delivery), the workload controllers (ReplicaSet,
  * Deployment, StatefulSet, Job, Disruption, garbage collector; the DaemonSet controller when the objects contain a
  * DaemonSet; the TTL-after-finished controller when they contain a Job with {@code ttlSecondsAfterFinished} or a
- * CronJob; the resource-claim controller when they contain Dynamic Resource Allocation objects, unless
- * {@link Builder#withoutResourceClaimController}; plus any {@linkplain Builder#controller registered} ones), the real
+ * CronJob; the resource-claim and device taint eviction controllers when they contain Dynamic Resource Allocation
+ * objects, unless {@link Builder#withoutResourceClaimController}; plus any {@linkplain Builder#controller registered} ones), the real
  * scheduler
  * ({@link StoreScheduler} over the default profile), the {@link NodeLifecycleController}, the
  * {@link TaintEvictionController}, the {@link PodGcController} (kube's pod garbage collector, with
@@ -204,6 +206,7 @@ public final class Simulation implements AutoCloseable {
       if (b.resourceClaims && creates(b, Simulation::isDraObject)) {
         // only then: a scenario without Dynamic Resource Allocation runs exactly the controllers it always ran
         factories.add(resourceClaimController(b.metrics));
+        factories.add(deviceTaintEvictionController(timeline.controllerEvents()));
       }
       if (b.ttlAfterFinished && (creates(b, CronJob.class)
           || creates(b, o -> o instanceof Job j && j.spec().ttlSecondsAfterFinished() != null))) {
@@ -424,7 +427,20 @@ public final class Simulation implements AutoCloseable {
   /** Whether {@code o} is one of Dynamic Resource Allocation's kinds. */
   private static boolean isDraObject(ApiObject<?> o) {
     return o instanceof DeviceClass || o instanceof ResourceSlice || o instanceof ResourceClaim
-        || o instanceof ResourceClaimTemplate;
+        || o instanceof ResourceClaimTemplate || o instanceof DeviceTaintRule;
+  }
+
+  /**
+   * Kubernetes' device taint eviction controller ({@link DeviceTaintEvictionController}): pods using allocated devices
+   * with a NoExecute taint (of their ResourceSlice or of a DeviceTaintRule) that their claim does not tolerate are
+   * deleted on the simulated clock, at the taint's time plus the smallest matching {@code tolerationSeconds}; its
+   * {@code DeviceTaintManagerEviction} events go to the timeline.
+   */
+  private static SimulatedController.Factory deviceTaintEvictionController(EventRecorder events) {
+    return (store, clock, seed) -> {
+      DeviceTaintEvictionController c = DeviceTaintEvictionController.create(store, clock, events);
+      return SimulatedController.of(DeviceTaintEvictionController.NAME, c::start, c::sync, c);
+    };
   }
 
   /**
@@ -1053,7 +1069,8 @@ public final class Simulation implements AutoCloseable {
 
     /**
      * Leaves the resource-claim controller out (kube-controller-manager's {@code --controllers=-resourceclaim}): pods
-     * that ask for a claim from a template wait for it, and claims stay reserved for pods that are gone or done.
+     * that ask for a claim from a template wait for it, and claims stay reserved for pods that are gone or done. The
+     * device taint eviction controller goes with it: pods on NoExecute-tainted devices keep running.
      */
     public Builder withoutResourceClaimController() {
       resourceClaims = false;

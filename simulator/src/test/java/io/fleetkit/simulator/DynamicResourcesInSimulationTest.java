@@ -4,13 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.dra.DeviceTaint;
+import io.fleetkit.api.resource.dra.DeviceTaintEffect;
+import io.fleetkit.api.resource.dra.DeviceTaintRule;
+import io.fleetkit.api.resource.dra.DeviceTaintSelector;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.controllers.DeviceTaintEvictionController;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,6 +83,98 @@ final class DynamicResourcesInSimulationTest {
     assertThat(end.pods()).containsExactly("train-1 Running dra-gpu-1", "train-2 Running dra-gpu-1");
     assertThat(run.timeline()).anyMatch(e -> e.kind().equals("PodScheduled") && e.object().equals("Pod/default/train-2")
         && e.at().compareTo(Duration.ofMinutes(1)) >= 0);
+  }
+
+  /**
+   * A DeviceTaintRule taking gpu-0 out of service with NoExecute at one minute: the device taint eviction controller
+   * deletes train-0 (which holds it) at that instant, with DisruptionTarget, and train-2 does not get the freed device
+   * (its claim does not tolerate the taint).
+   */
+  @Test
+  void noExecuteRuleOnADevice_evictsItsPod_andTheDeviceIsNotReallocated() {
+    ObjectStore[] store = new ObjectStore[1];
+    List<Sample> samples = new ArrayList<>();
+    List<String> disruption = new ArrayList<>();
+    ClusterSimulation.Builder b = ClusterSimulation.builder().objects(example())
+        .scenario(scenario(Duration.ofMinutes(2), ScenarioFeatures.ALL))
+        .store((clock, uids, admission) -> {
+          store[0] = ObjectStore.builder().directDelivery().clock(clock).uidGenerator(uids).admission(admission)
+              .build();
+          store[0].watch(Pod.class, "0", e -> {
+            var c = e.object().status().condition(PodCondition.DISRUPTION_TARGET);
+            if (c != null && !disruption.contains(e.object().metadata().name() + " " + c.reason())) {
+              disruption.add(e.object().metadata().name() + " " + c.reason());
+            }
+          });
+          return store[0];
+        })
+        .progress(p -> {
+          samples.add(sample(store[0], p.simulated()));
+          if (p.simulated().equals(Duration.ofMinutes(1))) { // as kubectl apply would
+            store[0].create(DeviceTaintRule.of("gpu-0-broken", DeviceTaintSelector.device("gpu.example.com",
+                "dra-gpu-1", "gpu-0"), DeviceTaint.of("example.com/unhealthy", "", DeviceTaintEffect.NO_EXECUTE)));
+          }
+        });
+    SimulationRun run = b.build().run();
+
+    assertThat(disruption).containsExactly("train-0 " + DeviceTaintEvictionController.REASON);
+    assertThat(run.timeline()).filteredOn(e -> e.kind().equals("PodEvicted")).singleElement().satisfies(e -> {
+      assertThat(e.object()).isEqualTo("Pod/default/train-0");
+      assertThat(e.at()).isEqualTo(Duration.ofMinutes(1));
+      assertThat(e.message()).contains(DeviceTaintEvictionController.REASON);
+    });
+    Sample end = samples.get(samples.size() - 1);
+    assertThat(end.pods()).containsExactly("train-1 Running dra-gpu-1", "train-2 Pending -");
+    assertThat(end.claims()).containsExactlyInAnyOrder("train-1 gpu-1 train-1", "train-2 - -");
+  }
+
+  /**
+   * The scenario's GPU device fault on a node whose GPUs are DRA devices: a NoExecute DeviceTaintRule on its first
+   * device (gpu-0) at one minute evicts train-0; the waiting train-2 gets gpu-0 only once the fault heals (the rule is
+   * deleted) 30 s later.
+   */
+  @Test
+  void gpuDeviceFaultOnADraNode_taintsTheDevice_untilItHeals() {
+    ObjectStore[] store = new ObjectStore[1];
+    List<Sample> samples = new ArrayList<>();
+    List<String> rules = new ArrayList<>();
+    Scenario s = new Scenario(ObjectMeta.builder().name("dra").build(), new ScenarioSpec(Duration.ofMinutes(2), 0,
+        Duration.ofSeconds(10), List.of(), List.of(ScenarioFault.gpuDeviceFault(Duration.ofMinutes(1), "dra-gpu-1", 1,
+        Duration.ofSeconds(30))), ScenarioFeatures.ALL));
+    SimulationRun run = ClusterSimulation.builder().objects(example()).scenario(s)
+        .store((clock, uids, admission) -> {
+          store[0] = ObjectStore.builder().directDelivery().clock(clock).uidGenerator(uids).admission(admission)
+              .build();
+          return store[0];
+        })
+        .progress(p -> {
+          samples.add(sample(store[0], p.simulated()));
+          rules.add(p.simulated().toSeconds() + "s " + store[0].list(DeviceTaintRule.class).items().size());
+        }).build().run();
+
+    assertThat(run.timeline()).filteredOn(e -> e.kind().equals("GpuDeviceFailed")).singleElement().satisfies(e -> {
+      assertThat(e.at()).isEqualTo(Duration.ofMinutes(1));
+      assertThat(e.message()).isEqualTo("1 DRA device(s) tainted NoExecute by DeviceTaintRule gpu-fault-dra-gpu-1-gpu-0");
+    });
+    assertThat(run.timeline()).filteredOn(e -> e.kind().equals("PodEvicted")).singleElement()
+        .satisfies(e -> assertThat(e.object()).isEqualTo("Pod/default/train-0"));
+    Sample during = samples.stream().filter(x -> x.at().equals(Duration.ofSeconds(80))).findFirst().orElseThrow();
+    assertThat(during.pods()).containsExactly("train-1 Running dra-gpu-1", "train-2 Pending -");
+    assertThat(run.timeline()).anyMatch(e -> e.kind().equals("GpuDeviceRecovered") && e.at().equals(Duration.ofSeconds(90)));
+    assertThat(run.timeline()).anyMatch(e -> e.kind().equals("PodScheduled") && e.object().equals("Pod/default/train-2")
+        && e.at().compareTo(Duration.ofSeconds(90)) >= 0);
+    assertThat(rules).contains("50s 0", "60s 1", "80s 1", "120s 0");
+  }
+
+  @Test
+  void gpuDeviceFaultOnADraNode_moreDevicesThanPublished_refused() {
+    Scenario s = new Scenario(ObjectMeta.builder().name("dra").build(), new ScenarioSpec(Duration.ofMinutes(1), 0,
+        Duration.ofSeconds(10), List.of(), List.of(ScenarioFault.gpuDeviceFault(Duration.ofSeconds(30), "dra-gpu-1", 3,
+        null)), ScenarioFeatures.ALL));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ClusterSimulation.builder().objects(example())
+        .scenario(s).build().run())
+        .hasMessageContaining("spec.faults[0].devices: node dra-gpu-1 publishes 2 DRA device(s) in its "
+            + "ResourceSlices, fewer than the 3 to fail");
   }
 
   @Test

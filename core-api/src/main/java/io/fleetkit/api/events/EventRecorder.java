@@ -38,6 +38,14 @@ public interface EventRecorder {
    */
   String NODE_NOT_READY = "NodeNotReady";
 
+  /**
+   * Device taint eviction controller: a pod using a device with a NoExecute taint its claim does not tolerate is
+   * being deleted (Normal, on the pod, action {@code Delete}, note {@code Marking for deletion}), or its scheduled
+   * deletion was cancelled because the taint went away or became tolerated (action {@code Cancel}, note
+   * {@code Cancelling deletion}).
+   */
+  String DEVICE_TAINT_MANAGER_EVICTION = "DeviceTaintManagerEviction";
+
   /** Drops every event. */
   EventRecorder NOOP = (regarding, related, type, reason, action, note) -> { };
 

@@ -35,8 +35,8 @@ public enum ClusterEvent {
   STORAGE,
   /**
    * A ResourceClaim, ResourceSlice or DeviceClass (Dynamic Resource Allocation) was added, changed or deleted:
-   * upstream's {@code ResourceClaim}, {@code ResourceSlice} and {@code DeviceClass} events in one, which the
-   * queueing hints tell apart by the objects.
+   * upstream's {@code ResourceClaim}, {@code ResourceSlice} and {@code DeviceClass} events in one (and DeviceTaintRule
+   * changes, which upstream sees as ResourceSlice updates), which the queueing hints tell apart by the objects.
    */
   DYNAMIC_RESOURCES,
   /** Any other cluster object the scheduler was given changed. */

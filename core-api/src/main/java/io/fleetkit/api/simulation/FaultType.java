@@ -9,7 +9,8 @@ public enum FaultType {
   /**
    * {@code devices} GPUs of one node (target: the node name) turn unhealthy, as a device plugin reports them: the
    * node's allocatable {@code nvidia.com/gpu} drops by that many (its capacity stays), and the pods holding them are
-   * evicted.
+   * evicted. On a node without {@code nvidia.com/gpu} whose GPUs are Dynamic Resource Allocation devices, each failed
+   * device gets a NoExecute DeviceTaintRule instead, and the device taint eviction controller evicts its pods.
    */
   GpuDeviceFault,
   /** The API answers {@code latency} late (no target): the scheduler's bindings and the controllers' writes wait. */

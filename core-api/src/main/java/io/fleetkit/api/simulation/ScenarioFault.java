@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
  * @param target a node name ({@link FaultType#NodeFailure}, {@link FaultType#GpuDeviceFault}, {@link
  *     FaultType#KubeletRestart}), a zone
  *     ({@link FaultType#ZoneFailure}), or {@code ""} ({@link FaultType#ApiSlowness})
- * @param devices how many GPUs fail ({@link FaultType#GpuDeviceFault}; 0 for the other types)
+ * @param devices how many GPUs fail ({@link FaultType#GpuDeviceFault}: {@code nvidia.com/gpu} devices, or on a node
+ *     without them its Dynamic Resource Allocation devices; 0 for the other types)
  * @param latency how late the API answers ({@link FaultType#ApiSlowness}; {@code null} for the other types)
  */
 public record ScenarioFault(Duration at, FaultType type, String target, @Nullable Duration recoverAfter,

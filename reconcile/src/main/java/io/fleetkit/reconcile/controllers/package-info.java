@@ -14,7 +14,10 @@
  * {@code ttlSecondsAfterFinished} has passed) and the {@link io.fleetkit.reconcile.controllers.DisruptionController}
  * (PodDisruptionBudget status), the {@link io.fleetkit.reconcile.controllers.ResourceClaimController} (one
  * ResourceClaim per template entry of a pod's {@code spec.resourceClaims}, reservations of pods that are gone removed,
- * unused claims deallocated or deleted) with the
+ * unused claims deallocated or deleted), the {@link io.fleetkit.reconcile.controllers.DeviceTaintEvictionController}
+ * (deletes pods whose allocated devices carry a NoExecute taint, of their ResourceSlice or of a DeviceTaintRule,
+ * that their claim does not tolerate; maintains the rules' {@code EvictionInProgress} condition; single-threaded,
+ * driven by {@code sync()} like the node taint eviction controller) with the
  * eviction rules of {@link io.fleetkit.reconcile.controllers.Evictions}. Label and annotation names are in
  * {@link io.fleetkit.reconcile.controllers.WorkloadLabels}. {@link io.fleetkit.reconcile.controllers.DaemonSetPlacement}
  * answers where a DaemonSet runs a pod and what pod (the DaemonSet controller's decision, also used by the cluster

@@ -14,6 +14,7 @@ import io.fleetkit.api.resource.dra.DeviceSelector;
 import io.fleetkit.api.resource.dra.DeviceSelectorException;
 import io.fleetkit.api.resource.dra.DeviceSubRequest;
 import io.fleetkit.api.resource.dra.DeviceTaint;
+import io.fleetkit.api.resource.dra.DeviceTaintRule;
 import io.fleetkit.api.resource.dra.DeviceToleration;
 import io.fleetkit.api.resource.dra.ExactDeviceRequest;
 import io.fleetkit.api.resource.dra.ResourceClaim;
@@ -55,7 +56,8 @@ import org.jspecify.annotations.Nullable;
  * allocated for them, but not a device already chosen for the same claim; its devices do not count as in use.
  *
  * <p>A device with a NoSchedule or NoExecute taint that none of the request's (or alternative's) tolerations
- * tolerates is not allocated, even for admin access; taints with effect None are ignored. Each result carries a copy
+ * tolerates is not allocated, even for admin access; taints with effect None are ignored. A DeviceTaintRule's taint
+ * counts as a taint of each device it matches. Each result carries a copy
  * of the tolerations of the request it was allocated for.
  *
  * <p>A device that consumes counters is allocated only while every counter of its pool's counter sets still covers
@@ -68,12 +70,14 @@ import org.jspecify.annotations.Nullable;
 public final class StructuredAllocator {
   private final Map<String, DeviceClass> classes;
   private final List<ResourceSlice> slices;
+  private final List<DeviceTaintRule> taintRules;
   private final Set<DeviceId> allocatedDevices;
 
   private StructuredAllocator(Map<String, DeviceClass> classes, List<ResourceSlice> slices,
-      Set<DeviceId> allocatedDevices) {
+      List<DeviceTaintRule> taintRules, Set<DeviceId> allocatedDevices) {
     this.classes = classes;
     this.slices = slices;
+    this.taintRules = taintRules;
     this.allocatedDevices = allocatedDevices;
   }
 
@@ -85,6 +89,18 @@ public final class StructuredAllocator {
    */
   public static StructuredAllocator of(Collection<DeviceClass> classes, List<ResourceSlice> slices,
       Set<DeviceId> allocatedDevices) {
+    return of(classes, slices, List.of(), allocatedDevices);
+  }
+
+  /**
+   * An allocator over the cluster's device classes, published slices, DeviceTaintRules (each rule's taint counts as a
+   * taint of every device it matches, as upstream's slice tracker adds it) and the devices already allocated to
+   * other claims.
+   *
+   * @throws IllegalArgumentException when two classes have the same name
+   */
+  public static StructuredAllocator of(Collection<DeviceClass> classes, List<ResourceSlice> slices,
+      Collection<DeviceTaintRule> taintRules, Set<DeviceId> allocatedDevices) {
     Map<String, DeviceClass> byName = new HashMap<>();
     for (DeviceClass c : classes) {
       DeviceClass old = byName.put(c.metadata().name(), c);
@@ -92,7 +108,8 @@ public final class StructuredAllocator {
         throw new IllegalArgumentException("device classes: duplicate name " + c.metadata().name());
       }
     }
-    return new StructuredAllocator(Map.copyOf(byName), List.copyOf(slices), Set.copyOf(allocatedDevices));
+    return new StructuredAllocator(Map.copyOf(byName), List.copyOf(slices), List.copyOf(taintRules),
+        Set.copyOf(allocatedDevices));
   }
 
   /**
@@ -469,7 +486,7 @@ public final class StructuredAllocator {
       if (!cand.device().consumesCounters().isEmpty() && !consumeCounters(cand)) {
         return false;
       }
-      if (taintPreventsAllocation(cand.device(), rd)) {
+      if (taintPreventsAllocation(cand.id(), cand.device(), rd)) {
         releaseCounters(cand);
         return false;
       }
@@ -493,9 +510,12 @@ public final class StructuredAllocator {
       return true;
     }
 
-    /** {@code taintPreventsAllocation}: a NoSchedule or NoExecute taint the request does not tolerate. */
-    private static boolean taintPreventsAllocation(Device device, RequestData rd) {
-      for (DeviceTaint t : device.taints()) {
+    /**
+     * {@code taintPreventsAllocation}: a NoSchedule or NoExecute taint, of the device or of a DeviceTaintRule matching
+     * it, that the request does not tolerate.
+     */
+    private boolean taintPreventsAllocation(DeviceId id, Device device, RequestData rd) {
+      for (DeviceTaint t : DeviceTaintRule.deviceTaints(id.driver(), id.pool(), device, taintRules)) {
         if (t.preventsAllocation(rd.tolerations)) {
           return true;
         }
@@ -638,7 +658,7 @@ public final class StructuredAllocator {
               matching++;
               if (allocatedDevices.contains(cand.id())) {
                 taken++;
-              } else if (taintPreventsAllocation(d, rd)) {
+              } else if (taintPreventsAllocation(cand.id(), d, rd)) {
                 tainted++;
               } else if (!fitsAlone(cand)) {
                 shortOfCounters++;

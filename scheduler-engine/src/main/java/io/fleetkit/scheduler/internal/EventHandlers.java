@@ -170,8 +170,8 @@ final class EventHandlers {
 
   /**
    * A change of a cluster object; a Namespace, storage (PersistentVolumeClaim, PersistentVolume...) or Dynamic Resource
-   * Allocation change (ResourceClaim, ResourceSlice, DeviceClass) is offered to the plugins' per-pod queueing hints
-   * with its objects.
+   * Allocation change (ResourceClaim, ResourceSlice, DeviceClass, DeviceTaintRule) is offered to the plugins' per-pod
+   * queueing hints with its objects.
    */
   private void onObjectEvent(@Nullable Object before, @Nullable Object after) {
     Object object = after != null ? after : Objects.requireNonNull(before);
@@ -180,7 +180,7 @@ final class EventHandlers {
       case "Namespace" -> ClusterEvent.NAMESPACE_UPDATE;
       case "PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode", "CSIDriver",
           "CSIStorageCapacity", "VolumeAttachment" -> ClusterEvent.STORAGE;
-      case "ResourceClaim", "ResourceSlice", "DeviceClass" -> ClusterEvent.DYNAMIC_RESOURCES;
+      case "ResourceClaim", "ResourceSlice", "DeviceClass", "DeviceTaintRule" -> ClusterEvent.DYNAMIC_RESOURCES;
       default -> ClusterEvent.OTHER;
     };
     if (event == ClusterEvent.NAMESPACE_UPDATE || event == ClusterEvent.STORAGE

@@ -21,6 +21,8 @@ import io.fleetkit.api.resource.dra.DeviceSelector;
 import io.fleetkit.api.resource.dra.DeviceSubRequest;
 import io.fleetkit.api.resource.dra.DeviceTaint;
 import io.fleetkit.api.resource.dra.DeviceTaintEffect;
+import io.fleetkit.api.resource.dra.DeviceTaintRule;
+import io.fleetkit.api.resource.dra.DeviceTaintSelector;
 import io.fleetkit.api.resource.dra.DeviceToleration;
 import io.fleetkit.api.resource.dra.ExactDeviceRequest;
 import io.fleetkit.api.resource.dra.ResourceClaim;
@@ -174,7 +176,13 @@ final class StructuredAllocatorTest {
     List<DeviceId> allocated = List.of();
     List<DeviceClass> classes = List.of();
     List<ResourceSlice> slices = List.of();
+    List<DeviceTaintRule> rules = List.of();
     Node node = StructuredAllocatorTest.node(NODE1, REGION1);
+
+    Case rules(DeviceTaintRule... rs) {
+      rules = List.of(rs);
+      return this;
+    }
 
     Case claims(ResourceClaim... cs) {
       claims = List.of(cs);
@@ -202,7 +210,7 @@ final class StructuredAllocatorTest {
     }
 
     AllocationOutcome run() {
-      return StructuredAllocator.of(classes, slices, Set.copyOf(allocated)).allocate(node, claims);
+      return StructuredAllocator.of(classes, slices, rules, Set.copyOf(allocated)).allocate(node, claims);
     }
 
     void expectResults(Expected... expected) {
@@ -1241,6 +1249,38 @@ final class StructuredAllocatorTest {
             device(DEVICE2).withTaints(TAINT_NO_EXECUTE)))
         .expectResults(allocation(localNodeSelector(NODE1),
             result(REQ0_SUB1, DRIVER_A, POOL1, DEVICE2, false, TOLERATION_NO_EXECUTE)));
+  }
+
+  // FleetKit's own: a DeviceTaintRule's taint counts as the device's (upstream's slice tracker adds it to the slice).
+
+  @Test
+  void taintRule_noExecuteOnFirstDevice_secondDeviceChosen() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1), device(DEVICE2)))
+        .rules(DeviceTaintRule.of("broken", DeviceTaintSelector.device(DRIVER_A, POOL1, DEVICE1), TAINT_NO_EXECUTE))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE2)));
+  }
+
+  @Test
+  void taintRule_allDevicesOfTheDriver_noAllocationUnlessTolerated() {
+    DeviceTaintRule rule = DeviceTaintRule.of("drain", DeviceTaintSelector.driver(DRIVER_A), TAINT_NO_EXECUTE);
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1), device(DEVICE2))).rules(rule)
+        .expectNoAllocation();
+    tc().claims(withTolerations(claimWithRequest(CLAIM0, REQ0, CLASS_A), TOLERATION_NO_EXECUTE))
+        .classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1), device(DEVICE2))).rules(rule)
+        .expectResults(allocation(localNodeSelector(NODE1),
+            result(REQ0, DRIVER_A, POOL1, DEVICE1, false, TOLERATION_NO_EXECUTE)));
+  }
+
+  @Test
+  void taintRule_otherDriverOrNoneEffect_ignored() {
+    tc().claims(claimWithRequest(CLAIM0, REQ0, CLASS_A)).classes(deviceClass(CLASS_A, DRIVER_A))
+        .slices(taintedSlice(device(DEVICE1)))
+        .rules(DeviceTaintRule.of("other", DeviceTaintSelector.driver("other.example.com"), TAINT_NO_EXECUTE),
+            DeviceTaintRule.of("none", DeviceTaintSelector.ALL, TAINT_NONE))
+        .expectResults(allocation(localNodeSelector(NODE1), result(REQ0, DRIVER_A, POOL1, DEVICE1)));
   }
 
   @Test

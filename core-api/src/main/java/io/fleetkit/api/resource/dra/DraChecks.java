@@ -131,12 +131,15 @@ final class DraChecks {
       v.add(field, tooMany(DeviceTaint.MAX_PER_DEVICE), taints.size());
     }
     for (int i = 0; i < taints.size(); i++) {
-      DeviceTaint t = taints.get(i);
-      String path = field + "[" + i + "]";
-      v.qualifiedName(path + ".key", t.key()); // includes the check for an empty key
-      if (!t.value().isEmpty()) {
-        labelValue(v, path + ".value", t.value());
-      }
+      taint(v, field + "[" + i + "]", taints.get(i));
+    }
+  }
+
+  /** {@code validateDeviceTaint}: the key a label name, the value (if any) a label value. */
+  static void taint(Violations v, String path, DeviceTaint t) {
+    v.qualifiedName(path + ".key", t.key()); // includes the check for an empty key
+    if (!t.value().isEmpty()) {
+      labelValue(v, path + ".value", t.value());
     }
   }
 

@@ -16,11 +16,14 @@
  *       {@code matchAttribute} constraints, or a prioritized list of
  *       {@link io.fleetkit.api.resource.dra.DeviceSubRequest} alternatives) and, once allocated, the chosen
  *       devices.</li>
+ *   <li>{@link io.fleetkit.api.resource.dra.DeviceTaintRule}: a taint an administrator adds to the devices a
+ *       {@link io.fleetkit.api.resource.dra.DeviceTaintSelector} matches (by driver, pool and device name), with the
+ *       eviction controller's {@code EvictionInProgress} condition in its status.</li>
  *   <li>{@link io.fleetkit.api.resource.dra.DeviceSelectorExpression}: the bounded subset of CEL that selectors may
  *       use; anything outside it is refused when the object is built.</li>
  * </ul>
  *
- * <p>Not modelled yet: request and class configuration, DeviceTaintRules, consumable capacity, binding
+ * <p>Not modelled yet: request and class configuration, consumable capacity, binding
  * conditions and list-valued attributes.
  *
  * <p>All types are immutable and thread-safe. Constructors of the kinds validate with Kubernetes' rules and throw

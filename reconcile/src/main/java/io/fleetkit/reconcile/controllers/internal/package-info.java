@@ -16,7 +16,9 @@
  * Kubernetes' {@code deployment_util.go} and {@code rolling.go}, StatefulSet pod identity ({@code
  * stateful_set_utils.go}) and the claim owner references of its retention policy ({@link
  * io.fleetkit.reconcile.controllers.internal.StatefulSetClaimOwnership}), DaemonSet placement and revisions ({@code daemonset_util.go}, {@code update.go}) with its
- * node event handler, and template hashing. Not part of the contract.
+ * node event handler, template hashing, and the device taint eviction arithmetic and rule conditions of Kubernetes'
+ * {@code device_taint_eviction.go} ({@link io.fleetkit.reconcile.controllers.internal.DeviceTaintEvictions},
+ * {@link io.fleetkit.reconcile.controllers.internal.DeviceTaintRuleConditions}). Not part of the contract.
  *
  * <p>Threading: {@link io.fleetkit.reconcile.controllers.internal.ControllerExpectations} and {@link
  * io.fleetkit.reconcile.controllers.internal.OrphanEvents} are thread-safe; a {@code ControllerRefManager} serves

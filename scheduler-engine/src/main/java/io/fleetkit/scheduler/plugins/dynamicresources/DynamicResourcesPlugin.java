@@ -26,6 +26,7 @@ import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.dra.AllocationResult;
 import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.DeviceTaintRule;
 import io.fleetkit.api.resource.dra.DeviceRequest;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
 import io.fleetkit.api.resource.dra.DeviceSubRequest;
@@ -93,7 +94,10 @@ import org.jspecify.annotations.Nullable;
  * ({@link ClusterEvent#DYNAMIC_RESOURCES}) only when {@link #isSchedulableAfterClaimChange} says so (a claim of
  * another pod deallocated, or one of this pod's claims created or its status changed, once all of its claims
  * exist); after a ResourceSlice or DeviceClass is added or updated. Deletions of these objects leave the pod where
- * it is (upstream registers no Delete for them: a claim is deallocated, an update, before it goes).
+ * it is (upstream registers no Delete for them: a claim is deallocated, an update, before it goes). Any change of a
+ * DeviceTaintRule re-queues (upstream sees it as updates of the slices it taints).
+ *
+ * <p>DeviceTaintRules taint the devices they match for the allocator, as the devices' own taints.
  * Thread-safe.
  */
 public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilterPlugin, FilterPlugin,
@@ -192,7 +196,7 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
   /**
    * Node events re-queue. For {@link ClusterEvent#DYNAMIC_RESOURCES}: a claim added or updated is judged by
    * {@link #isSchedulableAfterClaimChange}; a slice or class added or updated re-queues (upstream has no hint for
-   * them); a deletion of any of the three does not. An event without objects, or with objects of another type,
+   * them); a deletion of any of the three does not; any change of a DeviceTaintRule re-queues. An event without objects, or with objects of another type,
    * re-queues.
    */
   @Override
@@ -207,6 +211,9 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
     }
     if (changed instanceof ResourceSlice || changed instanceof DeviceClass) {
       return newObject != null;
+    }
+    if (changed instanceof DeviceTaintRule) {
+      return true; // upstream's slice tracker turns any rule change, removal too, into ResourceSlice updates
     }
     return true;
   }
@@ -386,7 +393,8 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
     }
     StructuredAllocator allocator = null;
     if (!toAllocate.isEmpty()) {
-      allocator = StructuredAllocator.of(list(DeviceClass.class), list(ResourceSlice.class), devicesInUse(podInfo));
+      allocator = StructuredAllocator.of(list(DeviceClass.class), list(ResourceSlice.class),
+          list(DeviceTaintRule.class), devicesInUse(podInfo));
     }
     state.write(KEY, new State(List.copyOf(claims), List.copyOf(toAllocate),
         Collections.unmodifiableList(allocatedOn), allocator));

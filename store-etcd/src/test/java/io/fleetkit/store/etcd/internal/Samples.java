@@ -31,6 +31,8 @@ import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.ObjectReference;
 import io.fleetkit.api.gateway.GatewayClass;
 import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.Condition;
+import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.networking.IngressClass;
 import io.fleetkit.api.resource.ResourceList;
@@ -41,6 +43,9 @@ import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.api.resource.dra.Device;
 import io.fleetkit.api.resource.dra.DeviceTaint;
 import io.fleetkit.api.resource.dra.DeviceTaintEffect;
+import io.fleetkit.api.resource.dra.DeviceTaintRule;
+import io.fleetkit.api.resource.dra.DeviceTaintRuleStatus;
+import io.fleetkit.api.resource.dra.DeviceTaintSelector;
 import io.fleetkit.api.resource.dra.ResourcePool;
 import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.resource.dra.ResourceSliceSpec;
@@ -105,7 +110,14 @@ final class Samples {
         ResourceSlice.of("node-1-gpu.example.com", ResourceSliceSpec.builder("gpu.example.com",
             ResourcePool.of("node-1")).nodeName("node-1").devices(List.of(Device.of("gpu-0"),
             Device.builder("gpu-1").taint(DeviceTaint.of("example.com/unhealthy", "ecc", DeviceTaintEffect.NO_SCHEDULE))
-                .build())).build()));
+                .build())).build()),
+        DeviceTaintRule.builder().name("gpu-0-broken")
+            .deviceSelector(DeviceTaintSelector.device("gpu.example.com", "node-1", "gpu-0"))
+            .taint("example.com/unhealthy", "ecc", DeviceTaintEffect.NO_EXECUTE)
+            .timeAdded(Instant.ofEpochSecond(1_700_000_000L)).build()
+            .withStatus(new DeviceTaintRuleStatus(List.of(new Condition(DeviceTaintRuleStatus.EVICTION_IN_PROGRESS,
+                ConditionStatus.True, 1, Instant.ofEpochSecond(1_700_000_010L),
+                DeviceTaintRuleStatus.PODS_PENDING_EVICTION, "1 pod needs to be evicted in 1 namespace.")))));
   }
 
   static JobSpec jobSpec() {

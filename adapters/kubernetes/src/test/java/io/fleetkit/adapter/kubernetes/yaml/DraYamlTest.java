@@ -7,6 +7,9 @@ import io.fleetkit.api.resource.dra.CounterSet;
 import io.fleetkit.api.resource.dra.DeviceAllocationMode;
 import io.fleetkit.api.resource.dra.DeviceAttribute;
 import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.DeviceTaintRule;
+import io.fleetkit.api.resource.dra.DeviceTaintRuleStatus;
+import io.fleetkit.api.resource.dra.DeviceTaintSelector;
 import io.fleetkit.api.resource.dra.DeviceConstraint;
 import io.fleetkit.api.resource.dra.DeviceCounterConsumption;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
@@ -373,5 +376,43 @@ final class DraYamlTest {
         .contains("spec.selectors[0].cel", "is required");
     assertThat(problems(cls + "  config: [{opaque: {driver: a.example.com, parameters: {}}}]\n"))
         .contains("spec.config", "is not supported");
+  }
+
+  @Test
+  void deviceTaintRule_loaded_selectorTaintAndCondition() {
+    List<DeviceTaintRule> rules = KubernetesYaml.parse(RoundTripTest.resource("roundtrip/devicetaintrule.yaml"),
+        "r.yaml").ofType(DeviceTaintRule.class);
+    assertThat(rules).hasSize(3);
+    DeviceTaintRule broken = rules.get(0);
+    assertThat(broken.spec().deviceSelector()).isEqualTo(DeviceTaintSelector.device("gpu.example.com", "node-1",
+        "gpu-0"));
+    assertThat(broken.spec().taint()).isEqualTo(new DeviceTaint("example.com/unhealthy", "ecc",
+        DeviceTaintEffect.NO_EXECUTE, Instant.parse("2026-01-01T00:00:00Z")));
+    assertThat(broken.status().condition(DeviceTaintRuleStatus.EVICTION_IN_PROGRESS).reason())
+        .isEqualTo(DeviceTaintRuleStatus.COMPLETED);
+    assertThat(broken.matches("gpu.example.com", "node-1", "gpu-0")).isTrue();
+    assertThat(rules.get(1).spec().deviceSelector()).isEqualTo(DeviceTaintSelector.driver("gpu.example.com"));
+    assertThat(rules.get(2).spec().deviceSelector()).isNull();
+    assertThat(rules.get(2).matches("gpu.example.com", "node-1", "gpu-0")).isFalse();
+  }
+
+  @Test
+  void deviceTaintRule_badFields_refusedWithTheirPaths() {
+    String rule = """
+        apiVersion: resource.k8s.io/v1
+        kind: DeviceTaintRule
+        metadata: {name: r}
+        spec:
+          deviceSelector: {driver: gpu.example.com, device: GPU_0}
+          taint: {key: example.com/t, effect: NoExecute}
+        """;
+    assertThat(problems(rule)).contains("DeviceTaintRule r", "spec.deviceSelector.device",
+        "a lowercase RFC 1123 label");
+    assertThat(problems(rule.replace("device: GPU_0", "device: gpu-0").replace("effect: NoExecute",
+        "effect: Evict"))).contains("spec.taint.effect", "Unsupported value: \"Evict\"");
+    assertThat(problems(rule.replace("device: GPU_0", "device: gpu-0").replace(", effect: NoExecute", "")))
+        .contains("spec.taint.effect", "is required");
+    assertThat(problems(rule.replace("  taint: {key: example.com/t, effect: NoExecute}\n", "")))
+        .contains("spec.taint", "is required");
   }
 }

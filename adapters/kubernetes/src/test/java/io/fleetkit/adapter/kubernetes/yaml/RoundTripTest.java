@@ -40,6 +40,7 @@ final class RoundTripTest {
       "VerticalPodAutoscaler, roundtrip/verticalpodautoscaler.yaml, 2",
       "VerticalPodAutoscalerCheckpoint, roundtrip/verticalpodautoscalercheckpoint.yaml, 2",
       "DeviceClass, roundtrip/deviceclass.yaml, 2",
+      "DeviceTaintRule, roundtrip/devicetaintrule.yaml, 3",
       "ResourceSlice, roundtrip/resourceslice.yaml, 6",
       "ResourceClaim, roundtrip/resourceclaim.yaml, 4",
       "ResourceClaimTemplate, roundtrip/resourceclaimtemplate.yaml, 4",

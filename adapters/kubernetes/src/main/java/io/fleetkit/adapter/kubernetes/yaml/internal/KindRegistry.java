@@ -6,6 +6,7 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ControllerRevisionConv
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.CronJobConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DaemonSetConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeviceClassConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeviceTaintRuleConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointSliceConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.GatewayClassConverter;
@@ -89,6 +90,7 @@ public final class KindRegistry {
       new SecretConverter(),
       new ServiceAccountConverter(),
       new DeviceClassConverter(),
+      new DeviceTaintRuleConverter(),
       new ResourceSliceConverter(),
       new ResourceClaimConverter(),
       new ResourceClaimTemplateConverter(),

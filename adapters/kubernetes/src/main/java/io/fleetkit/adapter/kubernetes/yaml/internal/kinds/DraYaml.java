@@ -155,27 +155,33 @@ final class DraYaml {
   /** A device's taints; the effect is required. */
   static List<DeviceTaint> taints(@Nullable List<io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint> in,
       String path, DocumentContext ctx) {
-    return Fabric8Scheduling.list(in, path, ctx, (t, p, cx) -> {
-      if (t.getEffect() == null || t.getEffect().isEmpty()) {
-        cx.error(p + ".effect", "is required (None, NoSchedule or NoExecute)", null);
-        return null;
-      }
-      DeviceTaintEffect effect = effect(t.getEffect(), p + ".effect", cx);
-      Instant added = Values.instant(t.getTimeAdded(), p + ".timeAdded", cx);
-      return effect == null ? null : new DeviceTaint(Values.orEmpty(t.getKey()), Values.orEmpty(t.getValue()), effect,
-          added);
-    });
+    return Fabric8Scheduling.list(in, path, ctx, DraYaml::taint);
+  }
+
+  /** One taint (of a device or a DeviceTaintRule); the effect is required. */
+  static @Nullable DeviceTaint taint(io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint t, String p,
+      DocumentContext cx) {
+    if (t.getEffect() == null || t.getEffect().isEmpty()) {
+      cx.error(p + ".effect", "is required (None, NoSchedule or NoExecute)", null);
+      return null;
+    }
+    DeviceTaintEffect effect = effect(t.getEffect(), p + ".effect", cx);
+    Instant added = Values.instant(t.getTimeAdded(), p + ".timeAdded", cx);
+    return effect == null ? null : new DeviceTaint(Values.orEmpty(t.getKey()), Values.orEmpty(t.getValue()), effect,
+        added);
   }
 
   static @Nullable List<io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint> taints(List<DeviceTaint> in) {
-    return Fabric8Scheduling.out(in, t -> {
-      var f = new io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint();
-      f.setKey(t.key());
-      f.setValue(Values.emptyToNull(t.value()));
-      f.setEffect(t.effect().wireName());
-      f.setTimeAdded(Values.instant(t.timeAdded()));
-      return f;
-    });
+    return Fabric8Scheduling.out(in, DraYaml::taint);
+  }
+
+  static io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint taint(DeviceTaint t) {
+    var f = new io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint();
+    f.setKey(t.key());
+    f.setValue(Values.emptyToNull(t.value()));
+    f.setEffect(t.effect().wireName());
+    f.setTimeAdded(Values.instant(t.timeAdded()));
+    return f;
   }
 
   private static @Nullable DeviceTaintEffect effect(String name, String path, DocumentContext ctx) {
