@@ -206,7 +206,7 @@ public final class Simulation implements AutoCloseable {
       if (b.resourceClaims && creates(b, Simulation::isDraObject)) {
         // only then: a scenario without Dynamic Resource Allocation runs exactly the controllers it always ran
         factories.add(resourceClaimController(b.metrics));
-        factories.add(deviceTaintEvictionController(timeline.controllerEvents()));
+        factories.add(deviceTaintEvictionController(timeline.controllerEvents(), b.metrics));
       }
       if (b.ttlAfterFinished && (creates(b, CronJob.class)
           || creates(b, o -> o instanceof Job j && j.spec().ttlSecondsAfterFinished() != null))) {
@@ -436,9 +436,10 @@ public final class Simulation implements AutoCloseable {
    * deleted on the simulated clock, at the taint's time plus the smallest matching {@code tolerationSeconds}; its
    * {@code DeviceTaintManagerEviction} events go to the timeline.
    */
-  private static SimulatedController.Factory deviceTaintEvictionController(EventRecorder events) {
+  private static SimulatedController.Factory deviceTaintEvictionController(EventRecorder events,
+      MetricsRegistry metrics) {
     return (store, clock, seed) -> {
-      DeviceTaintEvictionController c = DeviceTaintEvictionController.create(store, clock, events);
+      DeviceTaintEvictionController c = DeviceTaintEvictionController.create(store, clock, events, metrics);
       return SimulatedController.of(DeviceTaintEvictionController.NAME, c::start, c::sync, c);
     };
   }

@@ -18,7 +18,11 @@ import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.DeletePreconditions;
+import io.fleetkit.api.metrics.Counter;
+import io.fleetkit.api.metrics.Histogram;
+import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.metrics.DeviceTaintEvictionMetrics;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.api.time.TimerClock;
@@ -91,19 +95,34 @@ public final class DeviceTaintEvictionController implements AutoCloseable {
   private TimerClock.@Nullable Timer statusTimer;
   private @Nullable Instant statusAt;
   private long evicted;
+  private final Counter deletions;
+  private final Histogram deletionLatency;
 
   /** A scheduled eviction of the pod with {@code uid} (upstream's {@code deletePodAt} entry). */
   private record Scheduled(String uid, Eviction eviction, TimerClock.Timer timer) {}
 
-  private DeviceTaintEvictionController(ObjectStore store, TimerClock clock, EventRecorder events) {
+  private DeviceTaintEvictionController(ObjectStore store, TimerClock clock, EventRecorder events,
+      MetricsRegistry metrics) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.events = Objects.requireNonNull(events, "events");
+    this.deletions = metrics.counter(DeviceTaintEvictionMetrics.POD_DELETIONS);
+    this.deletionLatency = metrics.histogram(DeviceTaintEvictionMetrics.POD_DELETION_DURATION);
   }
 
   /** A controller recording its pod events into {@code events}. */
   public static DeviceTaintEvictionController create(ObjectStore store, TimerClock clock, EventRecorder events) {
-    return new DeviceTaintEvictionController(store, clock, events);
+    return create(store, clock, events, MetricsRegistry.NOOP);
+  }
+
+  /**
+   * A controller recording its pod events into {@code events} and upstream's metrics
+   * ({@link DeviceTaintEvictionMetrics}: the pods it deleted, and for each the time from when its eviction was due)
+   * into {@code metrics}.
+   */
+  public static DeviceTaintEvictionController create(ObjectStore store, TimerClock clock, EventRecorder events,
+      MetricsRegistry metrics) {
+    return new DeviceTaintEvictionController(store, clock, events, Objects.requireNonNull(metrics, "metrics"));
   }
 
   /** A controller that records no events. */
@@ -296,6 +315,8 @@ public final class DeviceTaintEvictionController implements AutoCloseable {
       }
       evicted++;
       n++;
+      deletions.increment();
+      deletionLatency.observe(Duration.between(s.eviction().when(), clock.now()).toNanos() / 1e9);
       for (Reason r : s.eviction().reasons()) {
         if (r.rule() != null) {
           evictedByRule.merge(r.rule(), 1L, Long::sum);

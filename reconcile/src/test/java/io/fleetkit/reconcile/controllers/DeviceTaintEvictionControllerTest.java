@@ -13,6 +13,7 @@ import io.fleetkit.api.resource.dra.DeviceTaintSelector;
 import io.fleetkit.api.resource.dra.DeviceToleration;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceSlice;
+import io.fleetkit.reconcile.metrics.DeviceTaintEvictionMetrics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -753,9 +754,30 @@ final class DeviceTaintEvictionControllerTest {
     h.advance(Duration.ofSeconds(119));
     h.step();
     assertThat(h.pods()).containsExactly(POD_KEY);
+    assertThat(h.metrics.get(DeviceTaintEvictionMetrics.POD_DELETIONS.name())).isZero();
     h.advance(Duration.ofSeconds(1));
     h.step();
     assertThat(h.pods()).isEmpty();
+    // upstream's metrics: one deletion, at the instant it was due
+    assertThat(h.metrics.get(DeviceTaintEvictionMetrics.POD_DELETIONS.name())).isEqualTo(1);
+    assertThat(h.metrics.observations(DeviceTaintEvictionMetrics.POD_DELETION_DURATION.name())).containsExactly(0.0);
+  }
+
+  @Test
+  void deletionLatency_fromWhenTheEvictionWasDue() {
+    h.put(slice());
+    h.put(rule("gpu-broken", DeviceTaintSelector.device(DRIVER, NODE, "instance"),
+        DeviceTaint.of(TAINT_KEY, "", DeviceTaintEffect.NO_EXECUTE)));
+    h.step();
+    h.advance(Duration.ofSeconds(100));
+    // the pod arrives after its eviction was due (the rule seen at T0, tolerated 30 s): deleted at once, 70 s late
+    h.put(inUseClaim(noExecute(TAINT_KEY, 30L)));
+    h.put(podWithClaimName(), POD_UID);
+    h.step();
+    assertThat(h.pods()).isEmpty();
+    assertThat(h.metrics.get(DeviceTaintEvictionMetrics.POD_DELETIONS.name())).isEqualTo(1);
+    assertThat(h.metrics.observations(DeviceTaintEvictionMetrics.POD_DELETION_DURATION.name()))
+        .containsExactly(70.0);
   }
 
   @Test

@@ -84,7 +84,9 @@ final class DeviceTaintEvictionHarness implements AutoCloseable {
   final List<String> events = new ArrayList<>();
   private final EventRecorder recorder = (regarding, related, type, reason, action, note) ->
       events.add(reason + " " + regarding.namespace() + "/" + regarding.name() + " " + regarding.uid() + ": " + note);
-  final DeviceTaintEvictionController controller = DeviceTaintEvictionController.create(store, clock, recorder);
+  final TestMetrics metrics = new TestMetrics();
+  final DeviceTaintEvictionController controller = DeviceTaintEvictionController.create(store, clock, recorder,
+      metrics);
 
   DeviceTaintEvictionHarness() {
     controller.start();

@@ -12,11 +12,6 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.dra.AllocationResult;
-import io.fleetkit.api.metrics.Counter;
-import io.fleetkit.api.metrics.Gauge;
-import io.fleetkit.api.metrics.Histogram;
-import io.fleetkit.api.metrics.MetricDescriptor;
-import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.resource.dra.DeviceAllocationMode;
 import io.fleetkit.api.resource.dra.DeviceRequest;
 import io.fleetkit.api.resource.dra.DeviceSubRequest;
@@ -35,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -65,7 +59,7 @@ final class ResourceClaimControllerTest {
   private static final String GENERATED_PATTERN = "test-pod-acme-resource-[bcdfghjklmnpqrstvwxz2456789]{5}";
 
   private final ObjectStore store = ObjectStore.builder().directDelivery().build();
-  private final MetricValues metrics = new MetricValues();
+  private final TestMetrics metrics = new TestMetrics();
   private final ResourceClaimController controller = ResourceClaimController.of(store, new Random(7), metrics);
 
   private static Pod.Builder pod(String name, String uid) {
@@ -551,7 +545,7 @@ final class ResourceClaimControllerTest {
       assertThat(metrics.get(ResourceClaimMetrics.RESOURCE_CLAIMS, "true", "false", "")).isEqualTo(1);
       assertThat(metrics.get(ResourceClaimMetrics.RESOURCE_CLAIMS, "false", "false", "")).isEqualTo(1);
     }
-    MetricValues disabled = new MetricValues(false);
+    TestMetrics disabled = new TestMetrics(false);
     try (AutoCloseable following = ResourceClaimController.of(store, new Random(7), disabled).follow()) {
       store.delete(ResourceClaim.class, NS, CLAIM);
       assertThat(disabled.values).isEmpty();
@@ -560,7 +554,7 @@ final class ResourceClaimControllerTest {
 
   private static void change(Map<String, Double> expected, String allocated, String admin, String source,
       double delta) {
-    expected.merge(MetricValues.key(ResourceClaimMetrics.RESOURCE_CLAIMS, allocated, admin, source), delta,
+    expected.merge(TestMetrics.key(ResourceClaimMetrics.RESOURCE_CLAIMS, allocated, admin, source), delta,
         Double::sum);
   }
 
@@ -599,62 +593,6 @@ final class ResourceClaimControllerTest {
     assertThat(ResourceClaimMetrics.adminAccess(ResourceClaimSpec.of(new DeviceRequest("a", off),
         new DeviceRequest("b", ExactDeviceRequest.count(CLASS, 1)))))
         .as("multiple requests, all admin access false or nil").isFalse();
-  }
-
-  /** A registry that keeps counter and gauge values by name and label values. */
-  private static final class MetricValues implements MetricsRegistry {
-    final Map<String, Double> values = new ConcurrentHashMap<>();
-    private final boolean enabled;
-
-    MetricValues() {
-      this(true);
-    }
-
-    MetricValues(boolean enabled) {
-      this.enabled = enabled;
-    }
-
-    static String key(String name, String... labelValues) {
-      return name + "{" + String.join(",", labelValues) + "}";
-    }
-
-    double get(String name, String... labelValues) {
-      return values.getOrDefault(key(name, labelValues), 0.0);
-    }
-
-    @Override
-    public boolean enabled() {
-      return enabled;
-    }
-
-    @Override
-    public Counter counter(MetricDescriptor metric, String... labelValues) {
-      metric.checkLabelValues(labelValues);
-      String key = key(metric.name(), labelValues);
-      return amount -> values.merge(key, amount, Double::sum);
-    }
-
-    @Override
-    public Gauge gauge(MetricDescriptor metric, String... labelValues) {
-      metric.checkLabelValues(labelValues);
-      String key = key(metric.name(), labelValues);
-      return new Gauge() {
-        @Override
-        public void set(double value) {
-          values.put(key, value);
-        }
-
-        @Override
-        public void add(double delta) {
-          values.merge(key, delta, Double::sum);
-        }
-      };
-    }
-
-    @Override
-    public Histogram histogram(MetricDescriptor metric, String... labelValues) {
-      return value -> { };
-    }
   }
 
   // ---- FleetKit's own cases --------------------------------------------------------------------------------------
