@@ -130,4 +130,59 @@ final class ClusterAutoscalerDraTest {
     assertThat(plan.chosen().nodeCount()).isEqualTo(1);
     assertThat(plan.chosen().pods()).hasSize(1);
   }
+
+  /**
+   * A running ReplicaSet pod on {@code node} whose own claim (controlled by the pod) holds the node's {@code device},
+   * as the scheduler and the resource-claim controller leave it.
+   */
+  private void runningGpuPod(String name, String node, String device) {
+    Pod p = store.create(Pod.builder().namespace("default").name(name).ownerReference(CaFixtures.RS).nodeName(node)
+        .container("c", "trainer", ResourceList.ofCpuMemory(500, 512 * MI))
+        .resourceClaim(PodResourceClaim.ofClaim("gpu", name + "-gpu")).build());
+    ResourceClaim c = store.create(ResourceClaim.of(ObjectMeta.builder().namespace("default").name(name + "-gpu")
+        .ownerReference(new io.fleetkit.api.meta.OwnerReference("v1", "Pod", name, p.metadata().uid(), true, true))
+        .build(), ResourceClaimSpec.of(new DeviceRequest("gpu", ExactDeviceRequest.count(DRIVER, 1)))));
+    store.updateStatus(c.withStatus(new io.fleetkit.api.resource.dra.ResourceClaimStatus(
+        new io.fleetkit.api.resource.dra.AllocationResult(List.of(
+            new io.fleetkit.api.resource.dra.DeviceRequestAllocationResult("gpu", DRIVER, node + "-gpus", device)),
+            io.fleetkit.scheduler.dra.StructuredAllocator.localNodeSelector(node)),
+        List.of(io.fleetkit.api.resource.dra.ResourceClaimConsumerReference.pod(name, p.metadata().uid())))));
+  }
+
+  /** Two Ready nodes of a GPU pool whose drivers published {@code gpus} devices each, one GPU pod on each. */
+  private void twoNodesOnePodEach(int gpus) {
+    store.create(DeviceClass.of(DRIVER));
+    NodePool pool = store.create(gpuPool("gpu", 2));
+    for (String n : List.of("gpu-1", "gpu-2")) {
+      store.create(ClusterAutoscaler.templateNode(pool, n));
+      Device[] devices = new Device[gpus];
+      for (int i = 0; i < gpus; i++) {
+        devices[i] = Device.of("gpu-" + i);
+      }
+      store.create(ResourceSliceTemplate.of(DRIVER, "gpus", devices).sliceFor(n));
+    }
+    runningGpuPod("a", "gpu-1", "gpu-0");
+    runningGpuPod("b", "gpu-2", "gpu-0");
+  }
+
+  @Test
+  void scaleDown_podWithItsOwnClaim_movesToAFreeDevice_nodeUnneeded() {
+    twoNodesOnePodEach(2);
+    LoopResult r = ca().runOnce();
+    // one node's pod takes the other node's free GPU in the simulation; then the other is needed for both pods
+    assertThat(r.unneededNodes()).containsExactly("gpu-1");
+    assertThat(r.unremovableNodes()).containsEntry("gpu-2", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS);
+    // the simulation's allocations stay in the simulation
+    assertThat(store.require(ResourceClaim.class, "default", "a-gpu").status().allocation().devices().get(0).pool())
+        .isEqualTo("gpu-1-gpus");
+  }
+
+  @Test
+  void scaleDown_noFreeDeviceElsewhere_nodesStay() {
+    twoNodesOnePodEach(1);
+    LoopResult r = ca().runOnce();
+    assertThat(r.unneededNodes()).isEmpty();
+    assertThat(r.unremovableNodes()).containsEntry("gpu-1", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS)
+        .containsEntry("gpu-2", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS);
+  }
 }

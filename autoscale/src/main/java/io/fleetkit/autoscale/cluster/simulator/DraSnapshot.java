@@ -55,9 +55,17 @@ final class DraSnapshot {
   private final Map<String, ResourceClaim> claims = new HashMap<>();
   private @Nullable List<ResourceSlice> allSlices;
   private @Nullable List<ResourceClaim> claimList;
-  /** Since the checkpoint: each changed claim's and node's entry before its first change (empty: absent). */
+  /**
+   * The node each pod with claims was last placed on here, by pod uid ({@code ""}: taken off); a pod not in it is on
+   * its {@code spec.nodeName}. A pod moved in a drain simulation is on two nodes' views at once for a while (its copy
+   * without a node placed elsewhere, its original on the node being drained): only the node it was last placed on
+   * releases its claims.
+   */
+  private final Map<String, String> placedOn = new HashMap<>();
+  /** Since the checkpoint: each changed claim's, node's and pod's entry before its first change (empty: absent). */
   private @Nullable Map<String, Optional<ResourceClaim>> savedClaims;
   private @Nullable Map<String, Optional<List<ResourceSlice>>> savedSlices;
+  private @Nullable Map<String, Optional<String>> savedPlaced;
 
   DraSnapshot(List<DeviceClass> classes, List<ResourceSlice> slices, List<ResourceClaim> claims) {
     this.classes = List.copyOf(classes);
@@ -150,6 +158,7 @@ final class DraSnapshot {
     if (own.isEmpty()) {
       return;
     }
+    place(pod, node.name());
     List<ResourceClaim> unallocated = new ArrayList<>();
     for (ResourceClaim c : own) {
       if (c.status().allocation() == null) {
@@ -185,11 +194,22 @@ final class DraSnapshot {
   }
 
   /**
-   * Takes {@code pod} off the consumers of its claims; a claim the pod owns (its controller) or one left without
-   * consumers is deallocated.
+   * Takes {@code pod}, leaving node {@code nodeName}, off the consumers of its claims; a claim the pod owns (its
+   * controller) or one left without consumers is deallocated. Nothing happens when the pod was placed on another node
+   * since (a moved copy holds its claims now).
    */
-  void unreserve(Pod pod) {
-    for (ResourceClaim c : podClaims(pod)) {
+  void unreserve(Pod pod, String nodeName) {
+    List<ResourceClaim> own = podClaims(pod);
+    if (own.isEmpty()) {
+      return;
+    }
+    String uid = pod.metadata().uid();
+    String on = placedOn.containsKey(uid) ? placedOn.get(uid) : pod.spec().nodeName();
+    if (!nodeName.equals(on)) {
+      return;
+    }
+    place(pod, "");
+    for (ResourceClaim c : own) {
       ResourceClaimStatus s = c.status();
       List<ResourceClaimConsumerReference> left = new ArrayList<>(s.reservedFor().size());
       for (ResourceClaimConsumerReference r : s.reservedFor()) {
@@ -207,18 +227,63 @@ final class DraSnapshot {
     }
   }
 
+  /** What {@link #mark} saved: the pods' claims and where the pods were placed. */
+  record Mark(Map<String, ResourceClaim> claims, Map<String, Optional<String>> placed) {}
+
+  /** The current claims of {@code pods} and where the pods are, for {@link #reset}. */
+  Mark mark(List<Pod> pods) {
+    Map<String, ResourceClaim> cs = new HashMap<>();
+    Map<String, Optional<String>> ps = new HashMap<>();
+    for (Pod p : pods) {
+      for (ResourceClaim c : podClaims(p)) {
+        cs.put(c.metadata().key(), c);
+      }
+      ps.put(p.metadata().uid(), Optional.ofNullable(placedOn.get(p.metadata().uid())));
+    }
+    return new Mark(cs, ps);
+  }
+
+  /** Puts back the claims and placements {@code m} saved (journaled as any change). */
+  void reset(Mark m) {
+    m.claims().forEach((k, c) -> {
+      if (claims.get(k) != c) {
+        put(c);
+      }
+    });
+    m.placed().forEach((uid, on) -> {
+      savePlaced(uid);
+      if (on.isPresent()) {
+        placedOn.put(uid, on.get());
+      } else {
+        placedOn.remove(uid);
+      }
+    });
+  }
+
   /** Starts journaling changes for {@link #rollback()}. */
   void checkpoint() {
     savedClaims = new HashMap<>();
     savedSlices = new HashMap<>();
+    savedPlaced = new HashMap<>();
   }
 
   /** Undoes the changes since {@link #checkpoint()} and stops journaling. */
   void rollback() {
     Map<String, Optional<ResourceClaim>> sc = savedClaims;
     Map<String, Optional<List<ResourceSlice>>> ss = savedSlices;
+    Map<String, Optional<String>> sp = savedPlaced;
     savedClaims = null;
     savedSlices = null;
+    savedPlaced = null;
+    if (sp != null) {
+      sp.forEach((k, v) -> {
+        if (v.isPresent()) {
+          placedOn.put(k, v.get());
+        } else {
+          placedOn.remove(k);
+        }
+      });
+    }
     if (sc != null && !sc.isEmpty()) {
       sc.forEach((k, v) -> {
         if (v.isPresent()) {
@@ -284,6 +349,18 @@ final class DraSnapshot {
     }
     claims.put(key, c);
     claimList = null;
+  }
+
+  private void place(Pod pod, String nodeName) {
+    String uid = pod.metadata().uid();
+    savePlaced(uid);
+    placedOn.put(uid, nodeName);
+  }
+
+  private void savePlaced(String uid) {
+    if (savedPlaced != null && !savedPlaced.containsKey(uid)) {
+      savedPlaced.put(uid, Optional.ofNullable(placedOn.get(uid)));
+    }
   }
 
   private void saveSlices(String nodeName) {

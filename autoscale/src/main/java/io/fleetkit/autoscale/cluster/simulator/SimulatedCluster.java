@@ -643,10 +643,10 @@ public final class SimulatedCluster {
     }
   }
 
-  /** The DRA state's part of taking {@code pod} off a node: its claims released. */
-  private void unreserveClaims(PodInfo pod) {
+  /** The DRA state's part of taking {@code pod} off the node in {@code slot}: its claims released. */
+  private void unreserveClaims(int slot, PodInfo pod) {
     if (dra != null && !pod.pod().spec().resourceClaims().isEmpty()) {
-      dra.unreserve(pod.pod());
+      dra.unreserve(pod.pod(), Objects.requireNonNull(slots[slot]).name());
     }
   }
 
@@ -705,7 +705,7 @@ public final class SimulatedCluster {
     }
     if (dra != null) {
       for (PodInfo pi : Objects.requireNonNull(current(seq)).pods()) {
-        unreserveClaims(pi);
+        unreserveClaims(seq, pi);
       }
       dra.removeNodeSlices(slots[seq].name());
     }
@@ -914,7 +914,7 @@ public final class SimulatedCluster {
     if (dra != null) {
       for (PodInfo pi : n.pods()) {
         if (pi.key().equals(podKey)) {
-          unreserveClaims(pi);
+          unreserveClaims(at, pi);
           break;
         }
       }
@@ -1098,6 +1098,7 @@ public final class SimulatedCluster {
     }
     Object[] notes = this.notes;
     int[] placedAt = this.placedAt;
+    DraSnapshot.Mark released = releaseClaims(pods, excluded);
     for (int i = 0; i < count; i++) {
       notes[i] = pods.get(i) instanceof SimulationPodInfo s ? s.simulationNote() : null;
     }
@@ -1115,6 +1116,9 @@ public final class SimulatedCluster {
         for (int j = i - 1; j >= 0; j--) {
           unplace(placedAt[j], pods.get(j));
         }
+        if (released != null) {
+          Objects.requireNonNull(dra).reset(released);
+        }
         return false;
       }
       cursor[0] = at + 1;
@@ -1130,11 +1134,43 @@ public final class SimulatedCluster {
   }
 
   /**
+   * Before {@code pods} leave the node in slot {@code from} for others (a drain simulation), their claims are released
+   * there, as upstream unschedules them first: a claim the pod owns is deallocated and may be allocated where the pod
+   * goes, a shared one keeps its allocation while other pods use it. Returns what to put back if they cannot all
+   * move, or {@code null} when no claim is involved.
+   */
+  private DraSnapshot.@Nullable Mark releaseClaims(List<PodInfo> pods, int from) {
+    DraSnapshot d = dra;
+    if (d == null || from < 0 || from >= nextSeq || slots[from] == null) {
+      return null;
+    }
+    List<io.fleetkit.api.core.Pod> withClaims = null;
+    for (PodInfo pi : pods) {
+      if (!pi.pod().spec().resourceClaims().isEmpty()) {
+        if (withClaims == null) {
+          withClaims = new ArrayList<>();
+        }
+        withClaims.add(pi.pod());
+      }
+    }
+    if (withClaims == null) {
+      return null;
+    }
+    DraSnapshot.Mark m = d.mark(withClaims);
+    String name = slots[from].name();
+    for (io.fleetkit.api.core.Pod p : withClaims) {
+      // the pods here are copies without their node: they leave the node they are on in the simulation
+      d.unreserve(p.withNodeName(name), name);
+    }
+    return m;
+  }
+
+  /**
    * Undoes the latest placement of {@code pod} (the same object) on {@code slot}, the latest placement on it not yet
    * undone: a deferred one is taken back from the slot's numbers and deferred list without making the view.
    */
   private void unplace(int slot, PodInfo pod) {
-    unreserveClaims(pod);
+    unreserveClaims(slot, pod);
     if (numbers.undefer(slot, Objects.requireNonNull(slots[slot]), pod)) {
       orderStale = true;
       return;

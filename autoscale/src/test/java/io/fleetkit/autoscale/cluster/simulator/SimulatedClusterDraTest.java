@@ -150,4 +150,33 @@ final class SimulatedClusterDraTest {
     assertThatThrownBy(() -> sim.addNodeSlices("nope", List.of()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no such node");
   }
+
+  /** A drain's move (placeAll excluding the node, which keeps its view until removed), as scale-down runs it. */
+  @Test
+  void drainMove_releasesTheClaimOnTheDrainedNode_thenTheNodeRemovedKeepsTheNewAllocation() {
+    ResourceClaim a = allocated(claim("a", "p1"), "gpu-1", "p1");
+    SimulatedCluster sim = cluster(List.of(a), List.of(ONE_GPU.sliceFor("gpu-1"), ONE_GPU.sliceFor("gpu-2")));
+    Pod p1 = pod("p1", "a", "gpu-1");
+    sim.load(List.of(node("gpu-1"), node("gpu-2")), List.of(p1));
+    sim.checkpoint();
+    assertThat(sim.placeAll(List.of(unbound(p1)), new int[] {0}, sim.slot("gpu-1"))).isTrue();
+    ResourceClaim moved = allocated(claim("a", "p1"), "gpu-2", "p1");
+    assertThat(sim.claim("default", "a")).isEqualTo(moved);
+    sim.removeNode("gpu-1"); // its view still held p1: the copy on gpu-2 holds the claim now
+    assertThat(sim.claim("default", "a")).isEqualTo(moved);
+    sim.rollback();
+    assertThat(sim.claim("default", "a")).isEqualTo(a);
+  }
+
+  @Test
+  void drainMove_failing_putsTheClaimBackAsItWas() {
+    ResourceClaim a = allocated(claim("a", "p1"), "gpu-1", "p1");
+    ResourceClaim b = allocated(claim("b", "p2"), "gpu-2", "p2");
+    SimulatedCluster sim = cluster(List.of(a, b), List.of(ONE_GPU.sliceFor("gpu-1"), ONE_GPU.sliceFor("gpu-2")));
+    Pod p1 = pod("p1", "a", "gpu-1");
+    sim.load(List.of(node("gpu-1"), node("gpu-2")), List.of(p1, pod("p2", "b", "gpu-2")));
+    assertThat(sim.placeAll(List.of(unbound(p1)), new int[] {0}, sim.slot("gpu-1"))).isFalse();
+    assertThat(sim.claim("default", "a")).isEqualTo(a);
+    assertThat(sim.claim("default", "b")).isEqualTo(b);
+  }
 }
