@@ -49,6 +49,8 @@ final class DraSnapshot {
   private final List<DeviceClass> classes;
   /** The cluster's slices, as given. */
   private final List<ResourceSlice> baseSlices;
+  /** The nodes the cluster's node-local slices name. */
+  private final Set<String> baseSliceNodes = new HashSet<>();
   /** The node-local slices of nodes the simulation added, by node name. */
   private final Map<String, List<ResourceSlice>> nodeSlices = new LinkedHashMap<>();
   /** The claims by {@code namespace/name}. */
@@ -70,6 +72,11 @@ final class DraSnapshot {
   DraSnapshot(List<DeviceClass> classes, List<ResourceSlice> slices, List<ResourceClaim> claims) {
     this.classes = List.copyOf(classes);
     this.baseSlices = List.copyOf(slices);
+    for (ResourceSlice s : baseSlices) {
+      if (s.spec().nodeName() != null) {
+        baseSliceNodes.add(s.spec().nodeName());
+      }
+    }
     for (ResourceClaim c : claims) {
       this.claims.put(c.metadata().key(), c);
     }
@@ -137,15 +144,7 @@ final class DraSnapshot {
 
   /** Whether slices were added for {@code nodeName} or the cluster has a slice local to it. */
   boolean hasNodeSlices(String nodeName) {
-    if (nodeSlices.containsKey(nodeName)) {
-      return true;
-    }
-    for (ResourceSlice s : baseSlices) {
-      if (nodeName.equals(s.spec().nodeName())) {
-        return true;
-      }
-    }
-    return false;
+    return nodeSlices.containsKey(nodeName) || baseSliceNodes.contains(nodeName);
   }
 
   /**
