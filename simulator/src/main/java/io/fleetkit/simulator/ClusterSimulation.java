@@ -252,6 +252,8 @@ public final class ClusterSimulation {
     if (!spec.features().dynamicResources()) {
       b.withoutResourceClaimController();
     }
+    // a node's DRA drivers run once its driver phase is over (its image pull phase, or Ready)
+    b.driversRunning(startup::driversRunning);
     if (spec.features().admission() && Admission.usesTenancy(objects)) {
       b.admission(Admission::standard);
     }

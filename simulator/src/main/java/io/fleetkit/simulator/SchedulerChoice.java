@@ -101,7 +101,7 @@ final class SchedulerChoice {
           && gpus(p.spec().template().capacity()) > 0) {
         NodeTemplate t = p.spec().template();
         NodeTemplate listed = new NodeTemplate(t.labels(), t.taints(), t.capacity(), t.allocatable(),
-            devices(gpus(t.capacity()), t.labels()));
+            devices(gpus(t.capacity()), t.labels()), t.resourceSlices());
         NodePoolSpec ps = p.spec();
         o = p.withSpec(new NodePoolSpec(listed, ps.minSize(), ps.maxSize(), ps.startupDelay(), ps.pricePerHour(),
             ps.zeroOrMaxNodeScaling(), ps.autoscalingOptions()));

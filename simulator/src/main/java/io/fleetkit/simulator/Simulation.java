@@ -23,6 +23,7 @@ import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.batch.CronJob;
 import io.fleetkit.api.apps.DaemonSet;
 import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.PersistentVolume;
@@ -42,6 +43,7 @@ import io.fleetkit.api.resource.dra.ResourceClaimTemplate;
 import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.reconcile.controllers.DeviceTaintEvictionController;
 import io.fleetkit.reconcile.controllers.ResourceClaimController;
+import io.fleetkit.reconcile.node.ResourceSlicePublisher;
 import io.fleetkit.reconcile.GarbageCollector;
 import io.fleetkit.reconcile.GarbageCollectorBuilder;
 import io.fleetkit.reconcile.SharedInformers;
@@ -89,7 +91,8 @@ import org.jspecify.annotations.Nullable;
  * Deployment, StatefulSet, Job, Disruption, garbage collector; the DaemonSet controller when the objects contain a
  * DaemonSet; the TTL-after-finished controller when they contain a Job with {@code ttlSecondsAfterFinished} or a
  * CronJob; the resource-claim and device taint eviction controllers when they contain Dynamic Resource Allocation
- * objects, unless {@link Builder#withoutResourceClaimController}; plus any {@linkplain Builder#controller registered} ones), the real
+ * objects, unless {@link Builder#withoutResourceClaimController}; the DRA drivers' {@link ResourceSlicePublisher} when
+ * a NodePool has device templates; plus any {@linkplain Builder#controller registered} ones), the real
  * scheduler
  * ({@link StoreScheduler} over the default profile), the {@link NodeLifecycleController}, the
  * {@link TaintEvictionController}, the {@link PodGcController} (kube's pod garbage collector, with
@@ -213,6 +216,10 @@ public final class Simulation implements AutoCloseable {
         // only then, as the DaemonSet controller: other scenarios run exactly the controllers they always ran
         factories.add(ttlAfterFinishedController(b.metrics, informers));
       }
+    }
+    if (creates(b, Simulation::hasDeviceTemplates)) {
+      // only then: the nodes of pools with device templates get their DRA drivers' slices
+      factories.add(resourceSlicePublisher(b.driversRunning));
     }
     factories.addAll(b.controllers);
     for (SimulatedController.Factory f : factories) {
@@ -455,6 +462,25 @@ public final class Simulation implements AutoCloseable {
       ResourceClaimController claims = ResourceClaimController.of(store, new Random(seed), metrics);
       return PeriodicController.following("resource-claim", clock, RESOURCE_CLAIM_PERIOD, claims::follow,
           claims::syncChanged);
+    };
+  }
+
+  private static boolean hasDeviceTemplates(ApiObject<?> o) {
+    return o instanceof NodePool p && !p.spec().template().resourceSlices().isEmpty();
+  }
+
+  /**
+   * The DRA drivers of the nodes of pools with device templates ({@link ResourceSlicePublisher}): every
+   * {@link #RESOURCE_CLAIM_PERIOD}, a node whose drivers run ({@code driversRunning} of the node and the simulated
+   * time; by default once the node is Ready) gets its pool's slices, and the slices of deleted nodes go.
+   */
+  private static SimulatedController.Factory resourceSlicePublisher(
+      java.util.function.BiPredicate<Node, Instant> driversRunning) {
+    return (store, clock, seed) -> {
+      ResourceSlicePublisher publisher = ResourceSlicePublisher.of(store, n -> driversRunning.test(n, clock.now()));
+      PeriodicController loop = new PeriodicController("resource-slice-publisher", clock, RESOURCE_CLAIM_PERIOD,
+          publisher::sync);
+      return SimulatedController.of(loop.name(), loop::start, loop::runUntilIdle, loop::close);
     };
   }
 
@@ -935,6 +961,7 @@ public final class Simulation implements AutoCloseable {
     private boolean rollouts = true;
     private boolean podGc = true;
     private boolean resourceClaims = true;
+    private java.util.function.BiPredicate<Node, Instant> driversRunning = (n, now) -> n.isReady();
     private boolean ttlAfterFinished = true;
     private @Nullable SchedulerSetup schedulerSetup;
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
@@ -1075,6 +1102,16 @@ public final class Simulation implements AutoCloseable {
      */
     public Builder withoutResourceClaimController() {
       resourceClaims = false;
+      return this;
+    }
+
+    /**
+     * When the DRA drivers of a node of a pool with device templates run, so that its ResourceSlices are published
+     * ({@link ResourceSlicePublisher}): {@code driversRunning} of the node and the simulated time (default: once the
+     * node is Ready). A scenario with node start-up phases publishes them when the node's driver phase ends.
+     */
+    public Builder driversRunning(java.util.function.BiPredicate<Node, Instant> driversRunning) {
+      this.driversRunning = Objects.requireNonNull(driversRunning, "driversRunning");
       return this;
     }
 

@@ -69,6 +69,14 @@ final class StartupPhases {
     return p == StartupPhase.Ready ? StartupPhase.ImagePull : p;
   }
 
+  /**
+   * Whether the DRA drivers of node {@code n} run at {@code now}: it is Ready, or it is a starting node of a listed pool
+   * past its driver phase (pulling images).
+   */
+  boolean driversRunning(Node n, Instant now) {
+    return n.isReady() || phase(n, now) == StartupPhase.ImagePull;
+  }
+
   /** Puts the phases of the just launched {@code nodes} on the timeline, each at the time it starts. */
   void launched(Simulation sim, List<String> nodes) {
     if (byPool.isEmpty()) {

@@ -5,6 +5,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
@@ -123,7 +124,21 @@ public final class BinpackingEstimator {
    */
   public static Estimate estimate(SimulatedCluster sim, PodGroups pending, IntFunction<Node> templates,
       Function<Node, List<Pod>> podsOnNew, int maxNodes) {
+    return estimate(sim, pending, templates, podsOnNew, n -> List.of(), maxNodes);
+  }
+
+  /**
+   * Like {@link #estimate(SimulatedCluster, PodGroups, IntFunction, Function, int)} with template nodes that have DRA
+   * devices (upstream's template NodeInfo with its {@code LocalResourceSlices}): each new node, and the empty node a
+   * group is first tried on, is added with {@code slicesOnNew} of it, so that a pod whose claims only such devices can
+   * satisfy fits there, and the devices pods placed earlier took are gone for the pods after them.
+   *
+   * @param slicesOnNew the node-local ResourceSlices of a new node ({@code spec.nodeName} the node)
+   */
+  public static Estimate estimate(SimulatedCluster sim, PodGroups pending, IntFunction<Node> templates,
+      Function<Node, List<Pod>> podsOnNew, Function<Node, List<ResourceSlice>> slicesOnNew, int maxNodes) {
     Objects.requireNonNull(sim, "sim");
+    Objects.requireNonNull(slicesOnNew, "slicesOnNew");
     Objects.requireNonNull(templates, "templates");
     Objects.requireNonNull(podsOnNew, "podsOnNew");
     if (pending.size() == 0 || maxNodes <= 0) {
@@ -140,7 +155,8 @@ public final class BinpackingEstimator {
     try {
       groups:
       for (Group group : groups) {
-        if (group.fastPath() && !fitsEmptyTemplate(sim, group.pods().get(0), templates, podsOnNew, used)) {
+        if (group.fastPath() && !fitsEmptyTemplate(sim, group.pods().get(0), templates, podsOnNew, slicesOnNew,
+            used)) {
           continue;
         }
         int from = 0; // fast path: new nodes before this one are full for this group
@@ -163,7 +179,7 @@ public final class BinpackingEstimator {
               break groups;
             }
             Node n = nextTemplate(templates, used, first);
-            addTemplate(sim, n, podsOnNew);
+            addTemplate(sim, n, podsOnNew, slicesOnNew);
             added.add(n.name());
             if (!sim.check(pi, n.name()).isSuccess()) {
               sim.removeNode(n.name());
@@ -201,8 +217,9 @@ public final class BinpackingEstimator {
   }
 
   /** Adds template node {@code n} with the pods it runs from the start. */
-  private static void addTemplate(SimulatedCluster sim, Node n, Function<Node, List<Pod>> podsOnNew) {
-    sim.addNode(n);
+  private static void addTemplate(SimulatedCluster sim, Node n, Function<Node, List<Pod>> podsOnNew,
+      Function<Node, List<ResourceSlice>> slicesOnNew) {
+    sim.addNode(n, slicesOnNew.apply(n));
     for (Pod p : podsOnNew.apply(n)) {
       sim.addPod(n.name(), PodInfos.of(p));
     }
@@ -213,9 +230,9 @@ public final class BinpackingEstimator {
    * and removed at once).
    */
   private static boolean fitsEmptyTemplate(SimulatedCluster sim, PodInfo pod, IntFunction<Node> templates,
-      Function<Node, List<Pod>> podsOnNew, int[] used) {
+      Function<Node, List<Pod>> podsOnNew, Function<Node, List<ResourceSlice>> slicesOnNew, int[] used) {
     Node probe = templates.apply(used[0] + 1_000_000);
-    addTemplate(sim, probe, podsOnNew);
+    addTemplate(sim, probe, podsOnNew, slicesOnNew);
     try {
       return sim.check(pod, probe.name()).isSuccess();
     } finally {

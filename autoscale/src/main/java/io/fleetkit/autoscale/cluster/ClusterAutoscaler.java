@@ -24,6 +24,9 @@ import io.fleetkit.scheduler.PluginRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.ResourceClaim;
+import io.fleetkit.api.resource.dra.ResourceSlice;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -522,6 +525,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
     SimulatedCluster sim = newSimulation();
     sim.load(nodes, clusterPods::infosOn, null);
+    addUnpublishedSlices(sim, pools, nodes);
     List<DaemonSet> daemonSets = store.list(DaemonSet.class).items();
     Set<DaemonPodSlot> upcomingDaemonPods = addUpcomingDaemonPods(sim, pools, nodes, daemonSets);
     pending.sort(Comparator.comparingInt(Pod::priority).reversed()
@@ -598,9 +602,10 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
       // every template node comes with the pods of the DaemonSets that should run on it (upstream's
       // SanitizedTemplateNodeInfoFromNodeGroup): what they request is not there for the pending pods
+      // and with the DRA devices of the pool's device templates (upstream's template NodeInfo LocalResourceSlices)
       BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, groups,
           i -> templateNode(pool, "template-" + name + "-" + i), n -> TemplateNodes.forPoolTemplate(n, daemonSets),
-          room);
+          n -> TemplateNodes.resourceSlicesFor(pool, n), room);
       if (e.nodeCount() == 0) {
         skipped.put(name, "no pending pod fits its template");
         continue;
@@ -617,6 +622,25 @@ public final class ClusterAutoscaler implements AutoCloseable {
       chosen = best.size() == 1 ? best.get(0) : best.get(random.nextInt(best.size()));
     }
     return new ScaleUpPlan(keys, opts, chosen, skipped);
+  }
+
+  /**
+   * Gives every node of a pool with device templates whose drivers have published no ResourceSlice for it yet (a node
+   * still starting, or Ready before its drivers run) the slices of its pool's templates, as upstream simulates such a
+   * node as a copy of the template node (its DRA custom-resources processor holds a node whose slices are not published
+   * back as not ready, so it counts as upcoming): a pending pod whose claims that node will satisfy does not launch
+   * another one.
+   */
+  private static void addUnpublishedSlices(SimulatedCluster sim, Map<String, NodePool> pools, List<Node> nodes) {
+    for (Node n : nodes) {
+      String poolName = n.metadata().labels().get(NodePool.POOL_LABEL);
+      NodePool pool = poolName == null ? null : pools.get(poolName);
+      if (pool == null || pool.spec().template().resourceSlices().isEmpty() || !sim.hasNode(n.name())
+          || sim.hasNodeSlices(n.name())) {
+        continue;
+      }
+      sim.addNodeSlices(n.name(), TemplateNodes.resourceSlicesFor(pool, n));
+    }
   }
 
   /** A DaemonSet (by uid) and a node: where the template copy of the DaemonSet's pod was put. */
@@ -990,19 +1014,21 @@ public final class ClusterAutoscaler implements AutoCloseable {
    */
   private SimulatedCluster scaleDownSimulation(ScaleDownInputs in) {
     Set<String> changed = clusterPods.takeChangedNodes();
-    List<List<?>> objects = List.of(in.pdbs(), in.priorityClasses());
+    Map<Class<?>, List<?>> dra = draObjects();
+    List<List<?>> objects = List.of(in.pdbs(), in.priorityClasses(), dra.getOrDefault(DeviceClass.class, List.of()),
+        dra.getOrDefault(ResourceSlice.class, List.of()), dra.getOrDefault(ResourceClaim.class, List.of()));
     SimulatedCluster sim = scaleDownSim;
-    if (sim != null && scaleDownSimPods == clusterPods && Lister.sameObjects(scaleDownSimObjects.get(0), in.pdbs())
-        && Lister.sameObjects(scaleDownSimObjects.get(1), in.priorityClasses())) {
+    if (sim != null && scaleDownSimPods == clusterPods && sameObjects(scaleDownSimObjects, objects)) {
       sim.rollback();
       if (sim.reload(in.nodes(), clusterPods::infosOn, changed) && sim.size() * 2 >= sim.slots()) {
         sim.checkpoint();
         return sim;
       }
     }
-    sim = SimulatedCluster.create(profile, registry, clock,
-        Map.of(PodDisruptionBudget.class, in.pdbs(), io.fleetkit.api.scheduling.PriorityClass.class,
-            in.priorityClasses()));
+    Map<Class<?>, List<?>> simObjects = new HashMap<>(dra);
+    simObjects.put(PodDisruptionBudget.class, in.pdbs());
+    simObjects.put(io.fleetkit.api.scheduling.PriorityClass.class, in.priorityClasses());
+    sim = SimulatedCluster.create(profile, registry, clock, simObjects);
     sim.load(in.nodes(), clusterPods::infosOn, scaleDownViews);
     slotFacts = new SlotFacts(sim.slots(), options.ignoreDaemonSetsUtilization(),
         options.ignoreMirrorPodsUtilization());
@@ -1012,6 +1038,19 @@ public final class ClusterAutoscaler implements AutoCloseable {
     scaleDownSimObjects = objects;
     sim.checkpoint();
     return sim;
+  }
+
+  /** Whether each list of {@code a} holds the same objects as the list of {@code b} at its index. */
+  private static boolean sameObjects(List<List<?>> a, List<List<?>> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (!Lister.sameObjects(a.get(i), b.get(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether the nodes of {@code nodes} not being deleted (those a simulation loads) are in name order. */
@@ -1309,10 +1348,26 @@ public final class ClusterAutoscaler implements AutoCloseable {
   // ---- helpers ----
 
   private SimulatedCluster newSimulation() {
-    Map<Class<?>, List<?>> objects = Map.of(PodDisruptionBudget.class,
-        store.list(PodDisruptionBudget.class).items(), io.fleetkit.api.scheduling.PriorityClass.class,
+    Map<Class<?>, List<?>> objects = new HashMap<>();
+    objects.put(PodDisruptionBudget.class, store.list(PodDisruptionBudget.class).items());
+    objects.put(io.fleetkit.api.scheduling.PriorityClass.class,
         store.list(io.fleetkit.api.scheduling.PriorityClass.class).items());
+    objects.putAll(draObjects());
     return SimulatedCluster.create(profile, registry, clock, objects);
+  }
+
+  /**
+   * The store's ResourceClaims, ResourceSlices and DeviceClasses by kind, for a simulation's DRA state; empty when the
+   * store has none of them (then no pod can have its claims allocated, and the simulation need not track them).
+   */
+  private Map<Class<?>, List<?>> draObjects() {
+    List<DeviceClass> classes = store.list(DeviceClass.class).items();
+    List<ResourceSlice> slices = store.list(ResourceSlice.class).items();
+    List<ResourceClaim> claims = store.list(ResourceClaim.class).items();
+    if (classes.isEmpty() && slices.isEmpty() && claims.isEmpty()) {
+      return Map.of();
+    }
+    return Map.of(DeviceClass.class, classes, ResourceSlice.class, slices, ResourceClaim.class, claims);
   }
 
   /**

@@ -4,7 +4,12 @@ import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.apps.DaemonSet;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.resource.dra.ResourcePool;
+import io.fleetkit.api.resource.dra.ResourceSlice;
+import io.fleetkit.api.resource.dra.ResourceSliceSpec;
 import io.fleetkit.api.scheduling.PreemptionPolicy;
 import io.fleetkit.reconcile.controllers.DaemonSetPlacement;
 import java.util.ArrayList;
@@ -127,6 +132,60 @@ public final class TemplateNodes {
       }
     }
     return out;
+  }
+
+  /**
+   * The DRA devices of a new node of {@code pool}: one node-local ResourceSlice per device template of the pool
+   * ({@link io.fleetkit.api.autoscaling.NodeTemplate#resourceSlicesFor}), named and pooled after {@code node}, as its
+   * drivers will publish them; empty for a pool without device templates.
+   */
+  public static List<ResourceSlice> resourceSlicesFor(NodePool pool, Node node) {
+    return pool.spec().template().resourceSlicesFor(node.name());
+  }
+
+  /**
+   * Copies of an example node's node-local slices for a new node made from it.
+   *
+   * @param slices the copies, in order
+   * @param oldPoolNames the pool names of the originals
+   */
+  public record SanitizedSlices(List<ResourceSlice> slices, Set<String> oldPoolNames) {
+    public SanitizedSlices {
+      slices = List.copyOf(slices);
+      oldPoolNames = Set.copyOf(oldPoolNames);
+    }
+  }
+
+  /**
+   * Upstream's {@code SanitizedNodeResourceSlices} ({@code simulator/dynamicresources/utils/sanitize.go}), for a
+   * template made from an example node: each of the example's node-local slices copied for {@code newNodeName}, named
+   * {@code <slice>-<suffix>}, of the pool {@code <pool>-<suffix>} (pool names are unique per driver, so a copy cannot
+   * keep its pool's), {@code spec.nodeName} the new node; the copies carry no uid (the store gives one), and keep
+   * everything else. Returns them with the pools' old names.
+   *
+   * @throws IllegalArgumentException if a slice is not node-local (upstream's {@code can't sanitize slice ... because
+   *     it isn't node-local})
+   */
+  public static SanitizedSlices sanitizedNodeResourceSlices(List<ResourceSlice> nodeLocalSlices, String newNodeName,
+      String nameSuffix) {
+    List<ResourceSlice> out = new ArrayList<>(nodeLocalSlices.size());
+    Set<String> oldPools = new java.util.LinkedHashSet<>();
+    for (ResourceSlice s : nodeLocalSlices) {
+      if (s.spec().nodeName() == null || s.spec().nodeName().isEmpty()) {
+        throw new IllegalArgumentException("can't sanitize slice " + s.metadata().name()
+            + " because it isn't node-local");
+      }
+      ResourceSliceSpec spec = s.spec();
+      ResourcePool pool = spec.pool();
+      ResourceSliceSpec copy = new ResourceSliceSpec(spec.driver(),
+          new ResourcePool(pool.name() + "-" + nameSuffix, pool.generation(), pool.resourceSliceCount()), newNodeName,
+          null, false, spec.devices(), spec.perDeviceNodeSelection(), spec.sharedCounters());
+      ObjectMeta meta = s.metadata().toBuilder().name(s.metadata().name() + "-" + nameSuffix).uid("")
+          .resourceVersion("").build();
+      out.add(new ResourceSlice(meta, copy));
+      oldPools.add(pool.name());
+    }
+    return new SanitizedSlices(out, oldPools);
   }
 
   /** Upstream's {@code isPreemptingSystemNodeCritical}: priority class system-node-critical and may preempt. */

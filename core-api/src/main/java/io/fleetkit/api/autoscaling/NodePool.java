@@ -47,6 +47,7 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
     if (t.allocatable() != t.capacity()) {
       PodSpecChecks.resourceList(t.allocatable(), "spec.template.allocatable", v);
     }
+    ResourceSliceTemplate.check(v, "spec.template.resourceSlices", t.resourceSlices());
     spec.autoscalingOptions().check("spec.autoscalingOptions", v);
     v.nonNegative("status.currentSize", status.currentSize());
     v.throwIfAny();
@@ -97,6 +98,7 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
     private ResourceList capacity = ResourceList.EMPTY;
     private ResourceList allocatable = ResourceList.EMPTY;
     private final List<GpuDevice> gpus = new ArrayList<>();
+    private final List<ResourceSliceTemplate> resourceSlices = new ArrayList<>();
     private int minSize;
     private int maxSize;
     private Duration startupDelay = Duration.ZERO;
@@ -119,6 +121,8 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
       allocatable = t.allocatable();
       gpus.clear();
       gpus.addAll(t.gpus());
+      resourceSlices.clear();
+      resourceSlices.addAll(t.resourceSlices());
       return this;
     }
     /** A label every node of the pool gets. */
@@ -127,6 +131,8 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
     public Builder capacity(ResourceList v) { capacity = v; return this; }
     public Builder allocatable(ResourceList v) { allocatable = v; return this; }
     public Builder gpu(GpuDevice v) { gpus.add(v); return this; }
+    /** DRA devices every node of the pool has ({@link NodeTemplate#resourceSlices}). */
+    public Builder resourceSlice(ResourceSliceTemplate v) { resourceSlices.add(Objects.requireNonNull(v, "resourceSlice")); return this; }
     public Builder minSize(int v) { minSize = v; return this; }
     public Builder maxSize(int v) { maxSize = v; return this; }
     public Builder startupDelay(Duration v) { startupDelay = v; return this; }
@@ -138,7 +144,7 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
     public Builder status(NodePoolStatus v) { status = v; return this; }
 
     public NodePool build() {
-      NodeTemplate t = new NodeTemplate(labels, taints, capacity, allocatable, gpus);
+      NodeTemplate t = new NodeTemplate(labels, taints, capacity, allocatable, gpus, resourceSlices);
       return new NodePool(meta.build(), new NodePoolSpec(t, minSize, maxSize, startupDelay, pricePerHour,
           zeroOrMaxNodeScaling, autoscalingOptions), status);
     }

@@ -3,16 +3,21 @@ package io.fleetkit.api.autoscaling;
 import io.fleetkit.api.core.GpuDevice;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.scheduling.Taint;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * What every node of a pool looks like. As for nodes, an empty {@code allocatable} becomes {@code capacity}.
+ *
+ * @param resourceSlices the DRA devices every node of the pool has, one node-local ResourceSlice per template
+ *     ({@link ResourceSliceTemplate#sliceFor}), published by the node's DRA drivers once they run
  */
 public record NodeTemplate(Map<String, String> labels, List<Taint> taints, ResourceList capacity,
-    ResourceList allocatable, List<GpuDevice> gpus) {
+    ResourceList allocatable, List<GpuDevice> gpus, List<ResourceSliceTemplate> resourceSlices) {
   public NodeTemplate {
     labels = Map.copyOf(labels);
     taints = List.copyOf(taints);
@@ -22,10 +27,40 @@ public record NodeTemplate(Map<String, String> labels, List<Taint> taints, Resou
       allocatable = capacity;
     }
     gpus = List.copyOf(gpus);
+    resourceSlices = List.copyOf(resourceSlices);
+  }
+
+  /** A template without DRA devices. */
+  public NodeTemplate(Map<String, String> labels, List<Taint> taints, ResourceList capacity,
+      ResourceList allocatable, List<GpuDevice> gpus) {
+    this(labels, taints, capacity, allocatable, gpus, List.of());
   }
 
   public static NodeTemplate of(Map<String, String> labels, ResourceList capacity) {
     return new NodeTemplate(labels, List.of(), capacity, ResourceList.EMPTY, List.of());
+  }
+
+  /** This template with the DRA devices of {@code v} instead of its own. */
+  public NodeTemplate withResourceSlices(List<ResourceSliceTemplate> v) {
+    return new NodeTemplate(labels, taints, capacity, allocatable, gpus, v);
+  }
+
+  /**
+   * The ResourceSlices of node {@code nodeName} of the pool, one per {@link #resourceSlices()} template, in order
+   * ({@link ResourceSliceTemplate#sliceFor}); empty when the template has no DRA devices.
+   *
+   * @throws io.fleetkit.api.ValidationException if a slice breaks a rule of {@link ResourceSlice} (a node name so
+   *     long that the pool name is too long)
+   */
+  public List<ResourceSlice> resourceSlicesFor(String nodeName) {
+    if (resourceSlices.isEmpty()) {
+      return List.of();
+    }
+    List<ResourceSlice> out = new ArrayList<>(resourceSlices.size());
+    for (ResourceSliceTemplate t : resourceSlices) {
+      out.add(t.sliceFor(nodeName));
+    }
+    return List.copyOf(out);
   }
 
   /**

@@ -7,7 +7,9 @@
  * (missed heartbeats to {@code Ready=Unknown} and NoExecute taints),
  * {@link io.fleetkit.reconcile.node.TaintEvictionController} (evicts pods whose tolerations, as stored, ran out) and
  * {@link io.fleetkit.reconcile.node.PodGcController} (kube's pod garbage collector: terminated pods beyond a
- * threshold, orphans of deleted nodes, terminating pods on out-of-service nodes and unscheduled ones);
+ * threshold, orphans of deleted nodes, terminating pods on out-of-service nodes and unscheduled ones),
+ * {@link io.fleetkit.reconcile.node.ResourceSlicePublisher} (the DRA drivers of pool nodes: publishes the ResourceSlices
+ * of their pool's device templates once the drivers run, deletes them with the node);
  * {@link io.fleetkit.reconcile.node.RestartBackoff} is
  * client-go's per-key backoff.
  *

@@ -5,6 +5,9 @@ import io.fleetkit.api.framework.CycleState;
 import io.fleetkit.api.framework.ExtensionPoint;
 import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.FrameworkHandle;
+import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.ResourceClaim;
+import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.Plugin;
 import io.fleetkit.api.framework.PluginFactory;
@@ -133,12 +136,21 @@ public final class SimulatedCluster {
   /** Scratch space of {@link #placeAll}: the pods' notes read ahead, and the slots the pods were placed in. */
   private Object[] notes = new Object[16];
   private int[] placedAt = new int[16];
+  /**
+   * The DRA objects as placements change them, when the simulation was given any or nodes with slices were added;
+   * {@code null} otherwise (no pod's placement then touches claims).
+   */
+  private @Nullable DraSnapshot dra;
 
   private SimulatedCluster(SchedulerProfile profile, PluginRegistry registry, Clock clock,
       Map<Class<?>, List<?>> objects) {
     this.profile = profile;
     this.clock = clock;
     this.objects = Map.copyOf(objects);
+    if (objects.containsKey(ResourceClaim.class) || objects.containsKey(ResourceSlice.class)
+        || objects.containsKey(DeviceClass.class)) {
+      dra();
+    }
     // every plugin of the profile and those enabled at one point only, one instance each; PreFilter and Filter in
     // kube's order for their points (SchedulerProfile#pluginsAt), as the scheduler's framework runs them
     java.util.Map<String, Plugin> created = new java.util.LinkedHashMap<>();
@@ -184,7 +196,9 @@ public final class SimulatedCluster {
    * An empty simulation running {@code profile}'s plugins from {@code registry}.
    *
    * @param objects cluster objects plugins may read through {@link FrameworkHandle#list} (PodDisruptionBudgets,
-   *     PriorityClasses...), by kind
+   *     PriorityClasses...), by kind; ResourceClaims, ResourceSlices and DeviceClasses among them are the simulation's
+   *     DRA state, which placements change (a pod placed gets its claims allocated on its node and reserved, a pod
+   *     removed releases them, as upstream's DRA snapshot)
    * @throws IllegalArgumentException if the profile enables a plugin the registry does not have
    */
   public static SimulatedCluster create(SchedulerProfile profile, PluginRegistry registry, Clock clock,
@@ -466,6 +480,9 @@ public final class SimulatedCluster {
       savedMark = new boolean[nextSeq];
     }
     saved = 0;
+    if (dra != null) {
+      dra.checkpoint();
+    }
     savedAffinityList = affinityList;
     savedAntiList = antiList;
   }
@@ -508,6 +525,9 @@ public final class SimulatedCluster {
     saved = 0;
     numbers.clearSaved();
     numbers.clearDeferred();
+    if (dra != null) {
+      dra.rollback();
+    }
     affinityList = savedAffinityList;
     antiList = savedAntiList;
     savedAffinityList = null;
@@ -559,6 +579,74 @@ public final class SimulatedCluster {
     append(name, SimNodeInfo.empty(node));
     if (checkpointSeq < 0) {
       reloadable = false;
+    }
+  }
+
+  /**
+   * Adds an empty node with its node-local ResourceSlices (upstream's NodeInfo with {@code LocalResourceSlices}, such
+   * as a template node's): the DynamicResources plugin sees their devices until the node is removed.
+   *
+   * @throws IllegalArgumentException if a node of that name is already in the simulation, or a slice's
+   *     {@code spec.nodeName} is not the node
+   */
+  public void addNode(Node node, List<ResourceSlice> localSlices) {
+    addNode(node);
+    if (!localSlices.isEmpty()) {
+      dra().addNodeSlices(node.name(), localSlices);
+    }
+  }
+
+  /**
+   * Gives node {@code nodeName} (in the simulation) the node-local {@code slices}, replacing those given before: a
+   * node that will publish them (a starting node of a pool with device templates) is simulated with them.
+   *
+   * @throws IllegalArgumentException if there is no such node, or a slice's {@code spec.nodeName} is not the node
+   */
+  public void addNodeSlices(String nodeName, List<ResourceSlice> slices) {
+    if (liveSlot(nodeName) < 0) {
+      throw new IllegalArgumentException("simulated cluster: cannot add slices to node " + nodeName
+          + ": no such node");
+    }
+    dra().addNodeSlices(nodeName, slices);
+  }
+
+  /**
+   * Whether node {@code nodeName} has node-local ResourceSlices here: given to the simulation or added with
+   * {@link #addNodeSlices}.
+   */
+  public boolean hasNodeSlices(String nodeName) {
+    return dra != null && dra.hasNodeSlices(nodeName);
+  }
+
+  /** The claim {@code namespace/name} as the simulation's placements left it, or {@code null}. */
+  public @Nullable ResourceClaim claim(String namespace, String name) {
+    return dra == null ? null : dra.claim(namespace + "/" + name);
+  }
+
+  private DraSnapshot dra() {
+    DraSnapshot d = dra;
+    if (d == null) {
+      d = new DraSnapshot(handle.list(DeviceClass.class), handle.list(ResourceSlice.class),
+          handle.list(ResourceClaim.class));
+      if (checkpointSeq >= 0) {
+        d.checkpoint();
+      }
+      dra = d;
+    }
+    return d;
+  }
+
+  /** The DRA state's part of placing {@code pod} on the node in {@code slot}: its claims allocated and reserved. */
+  private void reserveClaims(int slot, PodInfo pod) {
+    if (dra != null && !pod.pod().spec().resourceClaims().isEmpty()) {
+      dra.reserve(pod.pod(), Objects.requireNonNull(slots[slot]).node());
+    }
+  }
+
+  /** The DRA state's part of taking {@code pod} off the node in {@code slot}: its claims released. */
+  private void unreserveClaims(int slot, PodInfo pod) {
+    if (dra != null && !pod.pod().spec().resourceClaims().isEmpty()) {
+      dra.unreserve(pod.pod(), Objects.requireNonNull(slots[slot]).name());
     }
   }
 
@@ -614,6 +702,12 @@ public final class SimulatedCluster {
     int seq = slot;
     if (seq < 0 || seq >= nextSeq || slots[seq] == null) {
       return;
+    }
+    if (dra != null) {
+      for (PodInfo pi : Objects.requireNonNull(current(seq)).pods()) {
+        unreserveClaims(seq, pi);
+      }
+      dra.removeNodeSlices(slots[seq].name());
     }
     if (seq < checkpointSeq) {
       save(seq); // the name keeps its entry for the rollback
@@ -678,6 +772,7 @@ public final class SimulatedCluster {
       throw new IllegalArgumentException("simulated cluster: cannot add pod " + pod.key() + " to slot " + slot
           + ": no node there");
     }
+    reserveClaims(slot, pod);
     if (compact && pod instanceof SimulationPodInfo s && !s.hasAffinity() && !s.hasRequiredAntiAffinity()) {
       ResourceList r = pod.requests();
       defer(slot, pod, r.milliCpu(), r.memoryBytes(), r.ephemeralStorageBytes());
@@ -815,6 +910,14 @@ public final class SimulatedCluster {
     SimNodeInfo after = n.withoutPod(podKey);
     if (after == n) {
       return false;
+    }
+    if (dra != null) {
+      for (PodInfo pi : n.pods()) {
+        if (pi.key().equals(podKey)) {
+          unreserveClaims(at, pi);
+          break;
+        }
+      }
     }
     replace(at, n, after);
     return true;
@@ -995,6 +1098,7 @@ public final class SimulatedCluster {
     }
     Object[] notes = this.notes;
     int[] placedAt = this.placedAt;
+    DraSnapshot.Mark released = releaseClaims(pods, excluded);
     for (int i = 0; i < count; i++) {
       notes[i] = pods.get(i) instanceof SimulationPodInfo s ? s.simulationNote() : null;
     }
@@ -1012,10 +1116,14 @@ public final class SimulatedCluster {
         for (int j = i - 1; j >= 0; j--) {
           unplace(placedAt[j], pods.get(j));
         }
+        if (released != null) {
+          Objects.requireNonNull(dra).reset(released);
+        }
         return false;
       }
       cursor[0] = at + 1;
       if (compact && pod instanceof SimulationPodInfo s && !s.hasAffinity() && !s.hasRequiredAntiAffinity()) {
+        reserveClaims(at, pod);
         defer(at, pod, p.cpu(), p.memory(), p.storage()); // addPod's deferral, with the requests PreFilter noted
       } else {
         addPod(at, pod);
@@ -1026,10 +1134,43 @@ public final class SimulatedCluster {
   }
 
   /**
+   * Before {@code pods} leave the node in slot {@code from} for others (a drain simulation), their claims are released
+   * there, as upstream unschedules them first: a claim the pod owns is deallocated and may be allocated where the pod
+   * goes, a shared one keeps its allocation while other pods use it. Returns what to put back if they cannot all
+   * move, or {@code null} when no claim is involved.
+   */
+  private DraSnapshot.@Nullable Mark releaseClaims(List<PodInfo> pods, int from) {
+    DraSnapshot d = dra;
+    if (d == null || from < 0 || from >= nextSeq || slots[from] == null) {
+      return null;
+    }
+    List<io.fleetkit.api.core.Pod> withClaims = null;
+    for (PodInfo pi : pods) {
+      if (!pi.pod().spec().resourceClaims().isEmpty()) {
+        if (withClaims == null) {
+          withClaims = new ArrayList<>();
+        }
+        withClaims.add(pi.pod());
+      }
+    }
+    if (withClaims == null) {
+      return null;
+    }
+    DraSnapshot.Mark m = d.mark(withClaims);
+    String name = slots[from].name();
+    for (io.fleetkit.api.core.Pod p : withClaims) {
+      // the pods here are copies without their node: they leave the node they are on in the simulation
+      d.unreserve(p.withNodeName(name), name);
+    }
+    return m;
+  }
+
+  /**
    * Undoes the latest placement of {@code pod} (the same object) on {@code slot}, the latest placement on it not yet
    * undone: a deferred one is taken back from the slot's numbers and deferred list without making the view.
    */
   private void unplace(int slot, PodInfo pod) {
+    unreserveClaims(slot, pod);
     if (numbers.undefer(slot, Objects.requireNonNull(slots[slot]), pod)) {
       orderStale = true;
       return;
@@ -1255,6 +1396,12 @@ public final class SimulatedCluster {
     @Override
     @SuppressWarnings("unchecked")
     public <T> List<T> list(Class<T> kind) {
+      if (dra != null && DraSnapshot.isDraKind(kind)) {
+        if (kind != DeviceClass.class) {
+          readVolatile = true; // claims and slices change with placements and nodes
+        }
+        return dra.list(kind);
+      }
       List<?> l = objects.get(kind);
       return l == null ? List.of() : (List<T>) l;
     }

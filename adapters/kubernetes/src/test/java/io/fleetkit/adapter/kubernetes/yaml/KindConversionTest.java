@@ -114,6 +114,38 @@ final class KindConversionTest {
         .contains("spec.autoscalingOptions.scaleDownUtilisationThreshold unknown field");
   }
 
+  /** A NodePool's device templates: read, validated per field, and written back. */
+  @Test
+  void parse_nodePoolWithDeviceTemplates_readsAndWritesThem() {
+    String yaml = "apiVersion: fleetkit.io/v1alpha1\nkind: NodePool\nmetadata: {name: gpu}\n"
+        + "spec:\n  template:\n    capacity: {cpu: '8'}\n    resourceSlices:\n    - driver: gpu.example.com\n"
+        + "      pool: gpus\n      devices:\n      - name: gpu-0\n        attributes: {model: {string: a100}}\n"
+        + "        capacity: {memory: {value: 80Gi}}\n      - name: gpu-1\n  maxSize: 3\n";
+    NodePool pool = KubernetesYaml.parse(yaml, "pool.yaml").ofType(NodePool.class).get(0);
+    var templates = pool.spec().template().resourceSlices();
+    assertThat(templates).singleElement().satisfies(t -> {
+      assertThat(t.driver()).isEqualTo("gpu.example.com");
+      assertThat(t.pool()).isEqualTo("gpus");
+      assertThat(t.devices()).extracting(d -> d.name()).containsExactly("gpu-0", "gpu-1");
+      assertThat(t.devices().get(0).attributes().get("model").string()).isEqualTo("a100");
+      assertThat(t.devices().get(0).capacity().get("memory")).isEqualTo(Quantity.parse("80Gi"));
+    });
+    NodePool back = KubernetesYaml.parse(KubernetesYaml.dump(List.of(pool)), "dumped").ofType(NodePool.class).get(0);
+    assertThat(back.spec().template().resourceSlices()).isEqualTo(templates);
+  }
+
+  @Test
+  void parse_nodePoolWithBadDeviceTemplates_isReportedPerField() {
+    ManifestException e = catchThrowableOfType(ManifestException.class, () -> KubernetesYaml.parse(
+        "apiVersion: fleetkit.io/v1alpha1\nkind: NodePool\nmetadata: {name: p}\n"
+            + "spec: {template: {capacity: {cpu: '4'}, resourceSlices: [{driver: gpu.example.com, pools: x, "
+            + "devices: [{name: gpu-0, nodeName: n1}]}, {driver: gpu.example.com, devices: [{name: Bad}]}]}, "
+            + "maxSize: 3}\n", "pool.yaml"));
+    String all = String.join("\n", e.problems().stream().map(Object::toString).toList());
+    assertThat(all).contains("spec.template.resourceSlices[0].pools is not a field")
+        .contains("spec.template.resourceSlices[0].devices[0] a device template has no node selection");
+  }
+
   @Test
   void parse_nodePoolWithBadDuration_isReported() {
     ManifestException e = catchThrowableOfType(ManifestException.class, () -> KubernetesYaml.parse(

@@ -10,6 +10,8 @@ import io.fleetkit.api.autoscaling.NodePoolAutoscalingOptions;
 import io.fleetkit.api.autoscaling.NodePoolSpec;
 import io.fleetkit.api.autoscaling.NodePoolStatus;
 import io.fleetkit.api.autoscaling.NodeTemplate;
+import io.fleetkit.api.autoscaling.ResourceSliceTemplate;
+import io.fleetkit.api.resource.dra.Device;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
@@ -27,6 +29,10 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * spec:
  *   template: {labels: {..}, taints: [..], capacity: {..}, allocatable: {..}, gpus: [..]}
+ *     resourceSlices:        # DRA devices every node gets: one node-local ResourceSlice per entry
+ *     - driver: gpu.example.com
+ *       pool: gpus           # the node's pool is named <node>-gpus
+ *       devices: [..]        # as a ResourceSlice's spec.devices (no per-device node selection)
  *   minSize: 0
  *   maxSize: 10
  *   startupDelay: 90s        # a Go duration (1h30m, 45s, 500ms)
@@ -47,6 +53,8 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
   public NodePoolConverter() {
     super(NodePool.API_VERSION, NodePool.KIND, false, GenericKubernetesResource.class, NodePool.class);
   }
+  private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
+      new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
   private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(h|ms|m|s)");
 
   @Override
@@ -59,8 +67,10 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
     var capacity = Untyped.resources(t, "capacity", "spec.template.capacity", ctx);
     var allocatable = Untyped.resources(t, "allocatable", "spec.template.allocatable", ctx);
     var gpus = NodeConverter.gpus(t, "spec.template.gpus", ctx);
+    List<ResourceSliceTemplate> slices = Untyped.entries(t, "resourceSlices", "spec.template.resourceSlices", ctx,
+        NodePoolConverter::sliceTemplate);
     NodeTemplate template = ctx.build("spec.template", () -> new NodeTemplate(labels, taints, capacity, allocatable,
-        gpus));
+        gpus, slices));
     Integer min = Untyped.int32(spec, "minSize", "spec.minSize", ctx);
     Integer max = Untyped.int32(spec, "maxSize", "spec.maxSize", ctx);
     if (max == null && !spec.containsKey("maxSize")) {
@@ -81,6 +91,54 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
         "status.lastScaleTime", ctx);
     NodePoolStatus status = new NodePoolStatus(current == null ? 0 : current, lastScale);
     return coreSpec == null ? null : ctx.build("", () -> new NodePool(meta, coreSpec, status));
+  }
+
+  private static final java.util.Set<String> SLICE_TEMPLATE_KEYS = java.util.Set.of("driver", "pool", "devices");
+
+  /** One device template: {@code driver}, {@code pool} and {@code devices} as a ResourceSlice's. */
+  private static @Nullable ResourceSliceTemplate sliceTemplate(Map<String, Object> m, String path,
+      DocumentContext ctx) {
+    Untyped.known(m, SLICE_TEMPLATE_KEYS, path, ctx);
+    String driver = Untyped.string(m, "driver", "", path + ".driver", ctx);
+    String pool = Untyped.string(m, "pool", "", path + ".pool", ctx);
+    List<Object> raw = Untyped.list(m, "devices", path + ".devices", ctx);
+    List<Device> devices = new ArrayList<>(raw.size());
+    for (int i = 0; i < raw.size(); i++) {
+      String p = path + ".devices[" + i + "]";
+      Map<String, Object> dm = Untyped.asMap(raw.get(i), p, ctx);
+      io.fabric8.kubernetes.api.model.resource.v1.Device f8;
+      try {
+        f8 = SERIALIZATION.convertValue(dm, io.fabric8.kubernetes.api.model.resource.v1.Device.class);
+      } catch (RuntimeException e) {
+        ctx.error(p, "is not a device: " + e.getMessage(), null);
+        continue;
+      }
+      for (String unknown : f8.getAdditionalProperties().keySet()) {
+        ctx.error(p + "." + unknown, "unknown field", null);
+      }
+      if (f8.getNodeName() != null || f8.getNodeSelector() != null || f8.getAllNodes() != null) {
+        ctx.error(p, "a device template has no node selection of its own (its node is the pool's node)", null);
+        continue;
+      }
+      Device d = ResourceSliceConverter.device(f8, p, ctx);
+      if (d != null) {
+        devices.add(d);
+      }
+    }
+    return new ResourceSliceTemplate(driver, pool, devices);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> write(ResourceSliceTemplate t) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("driver", t.driver());
+    out.put("pool", t.pool());
+    List<Object> devices = new ArrayList<>();
+    for (Device d : t.devices()) {
+      devices.add(SERIALIZATION.convertValue(ResourceSliceConverter.device(d), Map.class));
+    }
+    out.put("devices", devices);
+    return out;
   }
 
   private static final List<String> OPTION_KEYS = List.of("scaleDownUtilizationThreshold",
@@ -176,6 +234,9 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
       Untyped.put(template, "allocatable", Untyped.resources(t.allocatable()));
     }
     Untyped.put(template, "gpus", NodeConverter.gpus(t.gpus()));
+    if (!t.resourceSlices().isEmpty()) {
+      template.put("resourceSlices", t.resourceSlices().stream().map(NodePoolConverter::write).toList());
+    }
     Map<String, Object> spec = new LinkedHashMap<>();
     spec.put("template", template);
     spec.put("minSize", s.minSize());

@@ -69,7 +69,8 @@ public final class ResourceSliceConverter
     return ctx.build("", () -> new ResourceSlice(meta, spec));
   }
 
-  private static @Nullable Device device(io.fabric8.kubernetes.api.model.resource.v1.Device d, String p,
+  /** One device of a slice (or of a NodePool's device template) at path {@code p}; null when reported as bad. */
+  static @Nullable Device device(io.fabric8.kubernetes.api.model.resource.v1.Device d, String p,
       DocumentContext ctx) {
     List<DeviceCounterConsumption> consumption = Fabric8Scheduling.list(d.getConsumesCounters(),
         p + ".consumesCounters", ctx, (c, cp, cx) -> {
@@ -199,7 +200,8 @@ public final class ResourceSliceConverter
     return out;
   }
 
-  private static io.fabric8.kubernetes.api.model.resource.v1.Device device(Device d) {
+  /** The device as fabric8's model writes it. */
+  static io.fabric8.kubernetes.api.model.resource.v1.Device device(Device d) {
     var out = new io.fabric8.kubernetes.api.model.resource.v1.Device();
     out.setName(d.name());
     Map<String, io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute> attributes = new TreeMap<>();

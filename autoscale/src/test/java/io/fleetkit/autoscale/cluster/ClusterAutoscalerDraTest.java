@@ -1,0 +1,188 @@
+package io.fleetkit.autoscale.cluster;
+
+import static io.fleetkit.autoscale.cluster.CaFixtures.MI;
+import static io.fleetkit.autoscale.cluster.CaFixtures.pool;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.autoscaling.ResourceSliceTemplate;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodResourceClaim;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.resource.dra.Device;
+import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.DeviceRequest;
+import io.fleetkit.api.resource.dra.ExactDeviceRequest;
+import io.fleetkit.api.resource.dra.ResourceClaim;
+import io.fleetkit.api.resource.dra.ResourceClaimSpec;
+import io.fleetkit.api.resource.dra.ResourceSlice;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.ManualClock;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Scale-up for pods whose ResourceClaims only the DRA devices of a pool's device templates can satisfy: the template
+ * nodes carry the pool's slices, each pod placed in the estimate takes a device, and a node that has not published its
+ * slices yet is simulated with its pool's.
+ */
+final class ClusterAutoscalerDraTest {
+  private static final String DRIVER = "gpu.example.com";
+  private final ManualClock clock = ManualClock.atEpoch2026();
+  private final ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build();
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  private ClusterAutoscaler ca() {
+    return ClusterAutoscaler.builder(store).clock(clock).expander(Expanders.leastWaste())
+        .options(AutoscalerOptions.defaults()).seed(42).build();
+  }
+
+  /** A 8-CPU pool whose nodes have {@code gpus} DRA GPUs (none: no device template), priced 1.0 or 3.0. */
+  private static NodePool gpuPool(String name, int gpus) {
+    NodePool.Builder b = NodePool.builder().name(name).capacity(CaFixtures.resources(8000, 16384 * MI, 110))
+        .minSize(0).maxSize(10).pricePerHour(3.0);
+    if (gpus > 0) {
+      Device[] devices = new Device[gpus];
+      for (int i = 0; i < gpus; i++) {
+        devices[i] = Device.of("gpu-" + i);
+      }
+      b.resourceSlice(ResourceSliceTemplate.of(DRIVER, "gpus", devices));
+    }
+    return b.build();
+  }
+
+  /** A pending pod with its own claim for one GPU. */
+  private void gpuPod(String name) {
+    store.create(ResourceClaim.of(ObjectMeta.builder().namespace("default").name(name + "-gpu").build(),
+        ResourceClaimSpec.of(new DeviceRequest("gpu", ExactDeviceRequest.count(DRIVER, 1)))));
+    store.create(Pod.builder().namespace("default").name(name)
+        .container("c", "trainer", ResourceList.ofCpuMemory(500, 512 * MI))
+        .resourceClaim(PodResourceClaim.ofClaim("gpu", name + "-gpu")).build());
+  }
+
+  @Test
+  void podsWithClaims_scaleUpThePoolWithDevices_oneDevicePerPod() {
+    store.create(DeviceClass.of(DRIVER));
+    store.create(pool("cpu", 8000, 16384, 0, 10, 1.0));
+    store.create(gpuPool("gpu", 2));
+    for (int i = 0; i < 3; i++) {
+      gpuPod("train-" + i);
+    }
+    ScaleUpPlan plan = ca().planScaleUp();
+    assertThat(plan.chosen()).isNotNull();
+    assertThat(plan.chosen().poolName()).isEqualTo("gpu");
+    // 2 GPUs a node: the third pod needs a second node although CPU would hold all three on one
+    assertThat(plan.chosen().nodeCount()).isEqualTo(2);
+    assertThat(plan.chosen().pods()).hasSize(3);
+    assertThat(plan.skippedPools()).containsEntry("cpu", "no pending pod fits its template");
+    // the estimate left the store's claims as they were
+    assertThat(store.list(ResourceClaim.class).items()).allSatisfy(c -> assertThat(c.status().allocation()).isNull());
+  }
+
+  @Test
+  void poolWithoutDeviceTemplates_isNoHelp() {
+    store.create(DeviceClass.of(DRIVER));
+    store.create(gpuPool("gpu", 0));
+    gpuPod("train-0");
+    ScaleUpPlan plan = ca().planScaleUp();
+    assertThat(plan.chosen()).isNull();
+    assertThat(plan.skippedPools()).containsEntry("gpu", "no pending pod fits its template");
+  }
+
+  @Test
+  void upcomingNodeWithoutSlices_countsWithItsPoolsDevices() {
+    store.create(DeviceClass.of(DRIVER));
+    store.create(gpuPool("gpu", 2));
+    gpuPod("train-0");
+    gpuPod("train-1");
+    ClusterAutoscaler ca = ca();
+    ca.runOnce();
+    List<Node> nodes = store.list(Node.class).items();
+    assertThat(nodes).hasSize(1);
+    assertThat(store.list(ResourceSlice.class).items()).isEmpty(); // nothing published yet
+    // both pods fit the upcoming node's two devices: no second launch
+    assertThat(ca.planScaleUp().chosen()).isNull();
+    gpuPod("train-2");
+    ScaleUpPlan more = ca.planScaleUp();
+    assertThat(more.chosen()).isNotNull();
+    assertThat(more.chosen().nodeCount()).isEqualTo(1);
+    assertThat(more.chosen().pods()).extracting(p -> p.metadata().name()).containsExactly("train-2");
+  }
+
+  @Test
+  void publishedSlices_areUsedInsteadOfTheTemplates() {
+    store.create(DeviceClass.of(DRIVER));
+    NodePool pool = store.create(gpuPool("gpu", 2));
+    Node n = store.create(ClusterAutoscaler.templateNode(pool, "gpu-1"));
+    // the node's driver published one device only (one GPU is broken): the second pod needs a new node
+    store.create(ResourceSliceTemplate.of(DRIVER, "gpus", Device.of("gpu-0")).sliceFor(n.name()));
+    gpuPod("train-0");
+    gpuPod("train-1");
+    ScaleUpPlan plan = ca().planScaleUp();
+    assertThat(plan.chosen()).isNotNull();
+    assertThat(plan.chosen().nodeCount()).isEqualTo(1);
+    assertThat(plan.chosen().pods()).hasSize(1);
+  }
+
+  /**
+   * A running ReplicaSet pod on {@code node} whose own claim (controlled by the pod) holds the node's {@code device},
+   * as the scheduler and the resource-claim controller leave it.
+   */
+  private void runningGpuPod(String name, String node, String device) {
+    Pod p = store.create(Pod.builder().namespace("default").name(name).ownerReference(CaFixtures.RS).nodeName(node)
+        .container("c", "trainer", ResourceList.ofCpuMemory(500, 512 * MI))
+        .resourceClaim(PodResourceClaim.ofClaim("gpu", name + "-gpu")).build());
+    ResourceClaim c = store.create(ResourceClaim.of(ObjectMeta.builder().namespace("default").name(name + "-gpu")
+        .ownerReference(new io.fleetkit.api.meta.OwnerReference("v1", "Pod", name, p.metadata().uid(), true, true))
+        .build(), ResourceClaimSpec.of(new DeviceRequest("gpu", ExactDeviceRequest.count(DRIVER, 1)))));
+    store.updateStatus(c.withStatus(new io.fleetkit.api.resource.dra.ResourceClaimStatus(
+        new io.fleetkit.api.resource.dra.AllocationResult(List.of(
+            new io.fleetkit.api.resource.dra.DeviceRequestAllocationResult("gpu", DRIVER, node + "-gpus", device)),
+            io.fleetkit.scheduler.dra.StructuredAllocator.localNodeSelector(node)),
+        List.of(io.fleetkit.api.resource.dra.ResourceClaimConsumerReference.pod(name, p.metadata().uid())))));
+  }
+
+  /** Two Ready nodes of a GPU pool whose drivers published {@code gpus} devices each, one GPU pod on each. */
+  private void twoNodesOnePodEach(int gpus) {
+    store.create(DeviceClass.of(DRIVER));
+    NodePool pool = store.create(gpuPool("gpu", 2));
+    for (String n : List.of("gpu-1", "gpu-2")) {
+      store.create(ClusterAutoscaler.templateNode(pool, n));
+      Device[] devices = new Device[gpus];
+      for (int i = 0; i < gpus; i++) {
+        devices[i] = Device.of("gpu-" + i);
+      }
+      store.create(ResourceSliceTemplate.of(DRIVER, "gpus", devices).sliceFor(n));
+    }
+    runningGpuPod("a", "gpu-1", "gpu-0");
+    runningGpuPod("b", "gpu-2", "gpu-0");
+  }
+
+  @Test
+  void scaleDown_podWithItsOwnClaim_movesToAFreeDevice_nodeUnneeded() {
+    twoNodesOnePodEach(2);
+    LoopResult r = ca().runOnce();
+    // one node's pod takes the other node's free GPU in the simulation; then the other is needed for both pods
+    assertThat(r.unneededNodes()).containsExactly("gpu-1");
+    assertThat(r.unremovableNodes()).containsEntry("gpu-2", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS);
+    // the simulation's allocations stay in the simulation
+    assertThat(store.require(ResourceClaim.class, "default", "a-gpu").status().allocation().devices().get(0).pool())
+        .isEqualTo("gpu-1-gpus");
+  }
+
+  @Test
+  void scaleDown_noFreeDeviceElsewhere_nodesStay() {
+    twoNodesOnePodEach(1);
+    LoopResult r = ca().runOnce();
+    assertThat(r.unneededNodes()).isEmpty();
+    assertThat(r.unremovableNodes()).containsEntry("gpu-1", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS)
+        .containsEntry("gpu-2", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS);
+  }
+}
