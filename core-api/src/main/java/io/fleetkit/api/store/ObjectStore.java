@@ -248,7 +248,14 @@ public interface ObjectStore extends AutoCloseable {
    * update clears its last finalizer (a garbage collector removes the GC ones once it has orphaned or deleted the
    * dependents). Deleting an object already marked keeps its mark and changes only its GC finalizers, when the
    * options ask for others (switching the policy, as Kubernetes allows); one that takes away its last finalizer
-   * removes it, and one that changes nothing writes nothing. A namespace is deleted as by Kubernetes' namespace
+   * removes it, and one that changes nothing writes nothing; an object marked only to wait for its finalizers has
+   * {@code deletionGracePeriodSeconds} 0. A pod is deleted gracefully, as by Kubernetes' pod registry: a pod bound
+   * to a node and neither Succeeded nor Failed is first marked ({@link WatchEventType#MODIFIED}) with
+   * {@code deletionTimestamp} now plus its grace period ({@link DeleteOptions#gracePeriodSeconds()}, else its
+   * {@code spec.terminationGracePeriodSeconds}) and {@code deletionGracePeriodSeconds}, and is removed by a later
+   * deletion with grace period 0 (the kubelet's, once its containers stopped, or the pod garbage collector's); a
+   * deletion of a pod being deleted may only shorten its grace period, and a pod not bound or already terminated
+   * is deleted at once. A namespace is deleted as by Kubernetes' namespace
    * registry: the first deletion marks it and makes it Terminating whatever its finalizers (with the GC finalizers
    * the options ask for); it is removed when {@link #finalizeNamespace} or an update leaves both its
    * {@code spec.finalizers} and its {@code metadata.finalizers} empty, or by a later deletion once both are.
