@@ -461,7 +461,8 @@ final class DisruptionControllerTest {
     EvictionDecision first = dc.evict(pods.get(0));
     assertThat(first.allowed()).isTrue();
     assertThat(first.budget()).isEqualTo("default/foobar");
-    assertThat(store.get(Pod.class, "default", "p0")).isEmpty();
+    assertThat(store.get(Pod.class, "default", "p0")).as("deleted: terminating")
+        .hasValueSatisfying(p -> assertThat(p.metadata().deletionTimestamp()).isNotNull());
     assertThat(pdb().status().disruptionsAllowed()).isZero();
     assertThat(pdb().status().disruptedPods()).containsKey("p0");
     EvictionDecision second = dc.evict(store.require(Pod.class, "default", "p1"));
