@@ -139,13 +139,15 @@ public interface ObjectStore extends AutoCloseable {
    * {@link #finalizeNamespace} changes them). Bumps {@code generation} if the spec changed. Emits
    * {@link WatchEventType#MODIFIED}, or {@link WatchEventType#DELETED} when the object is being deleted and the
    * update removes its last finalizer (the object is then gone; a namespace only if its {@code spec.finalizers} are
-   * empty too).
+   * empty too; a pod being deleted gracefully, {@code deletionGracePeriodSeconds} above 0, waits for its deletion with
+   * grace period 0). The stored {@code deletionGracePeriodSeconds} is kept when the update omits it.
    *
    * @return the stored object after the update (or its final state if it was removed)
    * @throws NotFoundException if there is no such object
    * @throws ConflictException if {@code object}'s resourceVersion is non-empty and stale, or its uid is non-empty
    *     and differs from the stored one
-   * @throws ValidationException if the update adds a finalizer to an object being deleted, adds a deletion mark,
+   * @throws ValidationException if the update adds a finalizer to an object being deleted, adds a deletion mark or
+   *     sets a {@code deletionGracePeriodSeconds} other than the stored one,
    *     or changes what the kind's update rules keep (e.g. a pod's spec other than images, a workload's selector;
    *     see docs/architecture.md, "Update rules")
    * @throws io.fleetkit.api.admission.AdmissionDeniedException if the store's admission chain refuses the update
