@@ -321,6 +321,8 @@ final class PodRuntime {
     @Nullable Instant stopExitAt;
     /** The exit code of that exit. */
     int stopExitCode;
+    /** Whether that stop is a liveness kill: the run is restarted per policy afterwards. */
+    boolean restartAfterStop;
 
     ContainerRun(Container spec, Instant podAdded, Kind kind, String waitingReason) {
       this.spec = spec;
@@ -775,11 +777,25 @@ final class PodRuntime {
       ContainerView view = new ContainerView(PodPhase.Running, false, pod.spec().restartPolicy(), c.containerId(),
           ContainerStateType.Running, c.startedAt, false);
       c.probes.tick(at, view, (type, probe, target) -> answer(c, type, at), NO_TARGET);
-      if (c.probes.killVerdict(c.containerId()) != null) {
-        terminate(c, ContainerScript.KILLED_EXIT_CODE, at, now, health, backoff);
+      ProbeType verdict = c.probes.killVerdict(c.containerId());
+      if (verdict != null) {
+        probeKill(c, verdict, at);
       }
     }
     return true;
+  }
+
+  /**
+   * The kubelet's kill of a run whose liveness or startup probe failed ({@code killContainer} with that probe's
+   * {@code terminationGracePeriodSeconds}, else the pod's): SIGTERM at {@code at}, the exit the script's
+   * {@link ContainerScript#stopAfter()} gives, or SIGKILL (137) when the grace period (at least 2 s) runs out first;
+   * the run is then restarted per the restart policy.
+   */
+  private void probeKill(ContainerRun c, ProbeType probe, Instant at) {
+    ProbeWorker w = c.probes.worker(probe);
+    Long probeGrace = w == null ? null : w.probe().terminationGracePeriodSeconds();
+    scheduleStop(c, at, probeGrace != null ? probeGrace : pod.spec().terminationGracePeriodSeconds(), null);
+    c.restartAfterStop = true;
   }
 
   private static ProbeOutcome answer(ContainerRun c, ProbeType type, Instant at) {
@@ -818,13 +834,15 @@ final class PodRuntime {
     boolean restart = deletionGrace < 0 && switch (c.kind) {
       case REGULAR -> policy == RestartPolicy.Always || (policy == RestartPolicy.OnFailure && code != 0);
       case INIT -> policy != RestartPolicy.Never && code != 0; // one that exited 0 has done its part
-      case SIDECAR -> c.stopExitAt == null; // whatever the pod's policy, until the kubelet stops it
+      case SIDECAR -> c.stopExitAt == null || c.restartAfterStop; // whatever the policy, until the pod stops it
     };
+    c.restartAfterStop = false;
     if (!restart) {
       c.done = true;
       c.stopExitAt = null;
       return;
     }
+    c.stopExitAt = null; // a liveness kill's stop is over
     String id = backoffKey(c);
     if (backoff.isInBackOffSince(id, at)) {
       c.state = ContainerStateType.Waiting;
