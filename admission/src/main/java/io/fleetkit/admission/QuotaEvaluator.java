@@ -118,13 +118,18 @@ public final class QuotaEvaluator {
     return ResourceList.of(u);
   }
 
-  /** {@code QuotaV1Pod}: not terminal and not past its deletion grace period. */
+  /**
+   * {@code QuotaV1Pod}: not terminal and not stuck terminating: a pod being deleted stops counting once {@code now}
+   * is past its {@code deletionTimestamp} plus its {@code deletionGracePeriodSeconds} (upstream adds the grace period
+   * to the deletion timestamp, which already includes it), as on a lost node.
+   */
   static boolean chargesCompute(Pod pod, Instant now) {
     if (pod.status().phase().isTerminal()) {
       return false;
     }
     Instant deleting = pod.metadata().deletionTimestamp();
-    return deleting == null || !now.isAfter(deleting.plusSeconds(pod.spec().terminationGracePeriodSeconds()));
+    Long grace = pod.metadata().deletionGracePeriodSeconds();
+    return deleting == null || grace == null || !now.isAfter(deleting.plusSeconds(grace));
   }
 
   /** {@code podComputeUsageHelper}. */

@@ -7,9 +7,12 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
@@ -18,7 +21,9 @@ import org.jspecify.annotations.Nullable;
  * The replenishment half of Kubernetes' quota controller ({@code pkg/controller/resourcequota},
  * {@code replenishQuota}): when an object of {@link NamespacedKinds#all()} is deleted, or a pod reaches a terminal
  * phase, the quotas of its namespace are recounted by {@link QuotaRecount}, so that usage freed by deletions can be
- * charged again. Admission only adds to usage; without replenishment a namespace at its limit stays there.
+ * charged again. A pod stuck terminating (as on a lost node) stops counting once it is past its deletion timestamp
+ * plus its grace period ({@code QuotaV1Pod}); the first {@code sync} after that recounts its namespace (upstream's
+ * quota controller notices it at its next full resync, every 5 minutes by default). Admission only adds to usage; without replenishment a namespace at its limit stays there.
  *
  * <p>Driven by {@link #sync()}, which recounts the namespaces that changed since the last call (a simulation steps
  * it with the controllers; a threaded program may call it periodically). With a {@link QuotaLedger}, {@code sync}
@@ -31,6 +36,13 @@ public final class QuotaReplenisher implements AutoCloseable {
   private final ObjectStore store;
   private final Clock clock;
   private final Set<String> dirty = ConcurrentHashMap.newKeySet();
+  /**
+   * Namespaces with a pod being deleted gracefully, and when the earliest of them stops counting
+   * ({@link QuotaEvaluator#chargesCompute}: a pod stuck terminating, as on a lost node).
+   */
+  private final PriorityQueue<Expiry> expiries = new PriorityQueue<>(Comparator.comparing(Expiry::at));
+
+  private record Expiry(Instant at, String namespace) {}
   private final List<Watch> watches = new ArrayList<>();
 
   private final @Nullable QuotaLedger ledger;
@@ -68,6 +80,12 @@ public final class QuotaReplenisher implements AutoCloseable {
       ApiObject<?> o = (ApiObject<?>) e.object();
       if (e.type() == WatchEventType.DELETED || (o instanceof Pod p && p.isTerminal())) {
         dirty.add(o.metadata().namespace());
+      } else if (o instanceof Pod p && p.metadata().deletionTimestamp() != null
+          && p.metadata().deletionGracePeriodSeconds() != null) {
+        Instant expiry = p.metadata().deletionTimestamp().plusSeconds(p.metadata().deletionGracePeriodSeconds());
+        synchronized (expiries) {
+          expiries.add(new Expiry(expiry, p.metadata().namespace()));
+        }
       }
     }));
   }
@@ -78,6 +96,12 @@ public final class QuotaReplenisher implements AutoCloseable {
    * @return how many quotas' status changed
    */
   public int sync() {
+    synchronized (expiries) {
+      Instant now = clock.instant();
+      while (!expiries.isEmpty() && now.isAfter(expiries.peek().at())) {
+        dirty.add(expiries.poll().namespace());
+      }
+    }
     if (ledger != null && !store.sharedWithOtherProcesses()) {
       return syncLedger(ledger);
     }

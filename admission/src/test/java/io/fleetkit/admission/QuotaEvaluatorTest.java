@@ -221,7 +221,8 @@ final class QuotaEvaluatorTest {
   static Pod deleting(Instant deletionTimestamp) {
     Pod p = one(kv("cpu", "1", "memory", "50M"), kv("cpu", "2", "memory", "100M"));
     p = p.withSpec(p.spec().toBuilder().terminationGracePeriodSeconds(30).build());
-    return p.withMetadata(p.metadata().toBuilder().deletionTimestamp(deletionTimestamp).build())
+    return p.withMetadata(p.metadata().toBuilder().deletionTimestamp(deletionTimestamp)
+        .deletionGracePeriodSeconds(30L).build())
         .withStatus(PodStatus.PENDING.withReason("NodeLost", ""));
   }
 
@@ -233,7 +234,7 @@ final class QuotaEvaluatorTest {
   @Test
   void podEvaluatorUsage_podDeletionTimestampNotExceeded() {
     Pod p = one(kv("cpu", "1"), kv("cpu", "2"));
-    p = p.withMetadata(p.metadata().toBuilder().deletionTimestamp(NOW).build());
+    p = p.withMetadata(p.metadata().toBuilder().deletionTimestamp(NOW).deletionGracePeriodSeconds(30L).build());
     assertThat(usage(p))
         .isEqualTo(kv("requests.cpu", "1", "limits.cpu", "2", "pods", "1", "cpu", "1", "count/pods", "1"));
   }

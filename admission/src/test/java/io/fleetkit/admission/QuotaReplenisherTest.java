@@ -28,6 +28,32 @@ final class QuotaReplenisherTest {
   }
 
   @Test
+  void podStuckTerminating_freedOncePastItsDeletionTimestampPlusGrace_recountedThen() {
+    io.fleetkit.api.time.ManualClock manual = io.fleetkit.api.time.ManualClock.atEpoch2026();
+    QuotaLedger ledger = QuotaLedger.publishingEveryCharge();
+    try (ObjectStore store = ObjectStore.builder().directDelivery().clock(manual.asClock())
+        .admission(AdmissionChain.of(new ResourceQuotaPlugin(manual.asClock(), ledger))).build();
+        QuotaReplenisher replenisher = QuotaReplenisher.watch(store, manual.asClock(), ledger)) {
+      store.create(ResourceQuota.of("ns", "pods", ResourceList.builder().put("pods", "1").build()));
+      Pod lost = pod("lost");
+      store.create(lost.withSpec(lost.spec().withNodeName("gone-node")));
+      store.delete(Pod.class, "ns", "lost"); // marked: deletionTimestamp now + 30 s, grace 30 s; no kubelet ends it
+      assertThat(replenisher.sync()).isZero();
+      assertThat(used(store)).isEqualTo(1);
+
+      manual.advance(java.time.Duration.ofSeconds(60)); // QuotaV1Pod: not past deletionTimestamp + grace yet
+      replenisher.sync();
+      assertThat(used(store)).isEqualTo(1);
+      assertThatThrownBy(() -> store.create(pod("next"))).isInstanceOf(AdmissionDeniedException.class);
+
+      manual.advance(java.time.Duration.ofSeconds(1));
+      replenisher.sync();
+      assertThat(used(store)).as("stuck terminating: no longer charged").isZero();
+      store.create(pod("next"));
+    }
+  }
+
+  @Test
   void withoutTheLedger_theRecountWrittenToTheStatus_isAdoptedByAdmission() {
     QuotaLedger ledger = QuotaLedger.publishingEvery(java.time.Duration.ofHours(1));
     try (ObjectStore store = ObjectStore.builder().directDelivery()

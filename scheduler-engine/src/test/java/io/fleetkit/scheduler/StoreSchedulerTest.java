@@ -9,6 +9,7 @@ import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.scheduling.PriorityClass;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.scheduler.internal.SchedulerImpl;
 import io.fleetkit.api.time.ManualClock;
@@ -44,6 +45,10 @@ final class StoreSchedulerTest {
         store.create(pod("c", 500, 100));
         assertThat(s.runUntilIdle()).singleElement().satisfies(r -> assertThat(r.nodeName()).isEqualTo("n1"));
         store.delete(Pod.class, "default", "a");
+        // terminating: still on n1, its resources still accounted, until it is gone
+        assertThat(s.nodeOf("default/a")).contains("n1");
+        assertThat(s.nodeInfo("n1").orElseThrow().pods()).hasSize(3);
+        store.delete(Pod.class, "default", "a", DeleteOptions.gracePeriod(0)); // its kubelet's final deletion
         assertThat(s.nodeOf("default/a")).isEmpty();
         assertThat(s.nodeInfo("n1").orElseThrow().pods()).hasSize(2);
       }
@@ -74,7 +79,8 @@ final class StoreSchedulerTest {
       assertThat(s.code()).isEqualTo(Status.Code.ERROR);
       assertThat(s.message()).contains("already bound to node n2");
       b.evict(store.require(Pod.class, "default", "x"));
-      assertThat(store.get(Pod.class, "default", "x")).isEmpty();
+      // deleted with its own grace period, as kube-scheduler's DeletePod: terminating on its node
+      assertThat(store.require(Pod.class, "default", "x").metadata().deletionGracePeriodSeconds()).isEqualTo(30L);
     }
   }
 

@@ -10,6 +10,7 @@ import io.fleetkit.api.framework.Binder;
 import io.fleetkit.api.framework.PermitResult;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.scheduler.testing.LambdaPlugins;
@@ -113,7 +114,10 @@ final class StoreSchedulingFailureTest {
       assertThat(scheduled(nominated).reason()).isEqualTo(PodCondition.REASON_UNSCHEDULABLE);
       assertThat(scheduled(nominated).message()).isEqualTo(r.message());
       assertThat(r.message()).startsWith("0/1 nodes are available: 1 Insufficient cpu.");
-      assertThat(store.get(Pod.class, "default", "low")).isEmpty();
+      // the victim is deleted with its own grace period: terminating, it holds its cpu until its kubelet ends it
+      assertThat(store.require(Pod.class, "default", "low").metadata().deletionTimestamp()).isNotNull();
+      assertThat(s.runUntilIdle()).as("the preemptor waits for the victim to go").isEmpty();
+      store.delete(Pod.class, "default", "low", DeleteOptions.gracePeriod(0));
 
       clock.advance(Duration.ofSeconds(2)); // the victim's deletion during the attempt sent the preemptor to backoff
       assertThat(s.runUntilIdle()).extracting(ScheduleResult::nodeName).containsExactly("n1");

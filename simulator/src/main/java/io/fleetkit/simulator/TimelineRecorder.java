@@ -44,6 +44,8 @@ final class TimelineRecorder implements AutoCloseable {
   private final List<TimelineEvent> events = new ArrayList<>();
   /** The last version seen of each pod, kept only with pod events. */
   private final Map<String, Pod> pods = new HashMap<>();
+  /** The pods being deleted gracefully (their deletion was recorded when they were marked), by key. */
+  private final Set<String> terminating = new HashSet<>();
   private final Map<String, Node> nodes = new HashMap<>();
   private final Map<String, String> workloads = new HashMap<>();
   private final List<Watch> watches = new ArrayList<>();
@@ -238,21 +240,34 @@ final class TimelineRecorder implements AutoCloseable {
   }
 
   private void pod(WatchEventType type, Pod p) {
-    if (!podEvents && type != WatchEventType.DELETED) {
+    String key = p.metadata().key();
+    boolean marked = type != WatchEventType.DELETED && p.metadata().deletionTimestamp() != null;
+    if (!podEvents && type != WatchEventType.DELETED && (!marked || terminating.contains(key))) {
       return; // without pod events only deletions (by taint eviction) are recorded
     }
-    String key = p.metadata().key();
     String id = "Pod/" + key;
-    if (type == WatchEventType.DELETED) {
-      // without pod events no pod is kept: a deletion's event carries the pod's last state, the one last seen
-      Pod old = podEvents ? pods.remove(key) : null;
-      PodCondition target = (old != null ? old : p).status().condition(PodCondition.DISRUPTION_TARGET);
-      if (podEvents || (target != null && TaintEvictionController.REASON.equals(target.reason()))) {
-        boolean evicted = target != null && target.status() == ConditionStatus.True;
-        add(evicted ? "PodEvicted" : "PodDeleted", id, evicted ? "from " + p.spec().nodeName() + " ("
-            + target.reason() + ")" : "");
+    if (type == WatchEventType.DELETED || marked) {
+      // a deletion is recorded once, when it is asked for: the mark of a pod deleted gracefully, else its removal.
+      // Without pod events no pod is kept: the event carries the pod's state, the one last seen
+      Pod old = podEvents ? (marked ? pods.get(key) : pods.remove(key)) : null;
+      boolean recorded = marked ? !terminating.add(key) : terminating.remove(key);
+      if (!recorded) {
+        PodCondition target = (old != null ? old : p).status().condition(PodCondition.DISRUPTION_TARGET);
+        if (marked) {
+          target = p.status().condition(PodCondition.DISRUPTION_TARGET);
+        }
+        if (podEvents || (target != null && TaintEvictionController.REASON.equals(target.reason()))) {
+          boolean evicted = target != null && target.status() == ConditionStatus.True;
+          add(evicted ? "PodEvicted" : "PodDeleted", id, evicted ? "from " + p.spec().nodeName() + " ("
+              + target.reason() + ")" : "");
+        }
       }
-      return;
+      if (type == WatchEventType.DELETED) {
+        return;
+      }
+      if (!podEvents) {
+        return;
+      }
     }
     Pod old = pods.put(key, p);
     if (old == null) {

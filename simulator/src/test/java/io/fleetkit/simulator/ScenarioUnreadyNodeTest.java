@@ -116,8 +116,10 @@ final class ScenarioUnreadyNodeTest {
   @Test
   void failedFullNode_unneededOnlyOnceItsPodsLeft_thenRemovedTheUnreadyTimeLater() {
     // 3-cpu pods: web-c's pod has nowhere to go (NoPlaceToMovePods) until the taint manager evicts it (5 min of
-    // default toleration after the node went unreachable); its replacement gets a new node (web-1), and web-c,
-    // empty and unready from then on, is removed 20 min later
+    // default toleration after the node went unreachable); its replacement gets a new node (web-1). The evicted pod
+    // stays Terminating on web-c (no kubelet ends it), and counts for web-c until it is long-terminating
+    // (drain.IsPodLongTerminating: deletionTimestamp, already 30 s after the eviction, plus its 30 s grace period
+    // plus 30 s, so at 8m15s); web-c, empty and unready from the next loop (8m20s), is removed 20 min later
     SimulationRun run = run("3");
     TimelineEvent evicted = events(run, "PodEvicted").get(0);
     assertThat(evicted.at()).isEqualTo(Duration.ofMinutes(6).plusSeconds(45));
@@ -126,7 +128,7 @@ final class ScenarioUnreadyNodeTest {
     assertThat(up.message()).contains("web-1");
     TimelineEvent deleted = events(run, "NodeDeleted").get(0);
     assertThat(deleted.object()).isEqualTo("Node/web-c");
-    assertThat(deleted.at()).isEqualTo(up.at().plus(Duration.ofMinutes(20)));
+    assertThat(deleted.at()).isEqualTo(Duration.ofMinutes(8).plusSeconds(20).plus(Duration.ofMinutes(20)));
     assertThat(events(run, "NodeDeleted")).hasSize(1);
     assertThat(at(run, "running pods", Duration.ofMinutes(30))).isEqualTo(3);
   }

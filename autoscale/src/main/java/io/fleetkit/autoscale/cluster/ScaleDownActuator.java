@@ -10,6 +10,7 @@ import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.controllers.EvictionDecision;
 import io.fleetkit.reconcile.controllers.Evictions;
@@ -409,10 +410,11 @@ final class ScaleDownActuator {
     end(node, NodeDeleteResult.OK_RESULT);
     deleted.add(node);
     // the autoscaler's view of the node's bound, running pods (a scan of every pod in the store per deleted node cost
-    // the 1,000-node day about 0.6 s); terminal pods stay, as without a pod garbage collector
+    // the 1,000-node day about 0.6 s); terminal pods stay, as without a pod garbage collector. The node and its
+    // kubelet are gone, so they are force-deleted (grace period 0), as the pod garbage collector would
     for (Pod p : podsOn.apply(node)) {
       try {
-        store.delete(Pod.class, p.metadata().namespace(), p.metadata().name());
+        store.delete(Pod.class, p.metadata().namespace(), p.metadata().name(), DeleteOptions.gracePeriod(0));
       } catch (RuntimeException e) {
         LOG.debug("scale-down: pod {} of deleted node {} not deleted: {}", p.metadata().key(), node, e.toString());
       }
@@ -435,7 +437,7 @@ final class ScaleDownActuator {
         return null; // gone: upstream treats NotFound as evicted
       }
       try {
-        EvictionDecision d = Evictions.evict(store, cur.get(), now);
+        EvictionDecision d = Evictions.evict(store, cur.get(), now, graceSeconds);
         if (!d.allowed()) {
           return d.reason();
         }

@@ -8,6 +8,7 @@ import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.scheduling.PriorityClass;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.autoscale.cluster.Drainability;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
@@ -391,7 +392,8 @@ public final class Provisioner {
     for (Pod p : store.list(Pod.class).items()) {
       if (node.equals(p.spec().nodeName()) && !p.isTerminal()) {
         try {
-          store.delete(Pod.class, p.metadata().namespace(), p.metadata().name());
+          // the node goes in the same step, its kubelet with it: its pods are force-deleted (grace period 0)
+          store.delete(Pod.class, p.metadata().namespace(), p.metadata().name(), DeleteOptions.gracePeriod(0));
         } catch (NotFoundException gone) {
           LOG.debug("pod {} already gone", p.metadata().key());
         }

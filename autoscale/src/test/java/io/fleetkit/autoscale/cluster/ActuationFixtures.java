@@ -67,7 +67,7 @@ final class ActuationFixtures implements ValidatingAdmissionPlugin {
       }
       deletedNodes.add(name);
     }
-    if (r.object() instanceof Pod p && r.operation() == AdmissionOperation.DELETE) {
+    if (r.object() instanceof Pod p && r.operation() == AdmissionOperation.DELETE && !finishing) {
       if (failedPodDrain.contains(name)) {
         return AdmissionVerdict.deny("metadata.name", "SIMULATED ERROR: won't evict");
       }
@@ -133,9 +133,30 @@ final class ActuationFixtures implements ValidatingAdmissionPlugin {
   }
 
   /** Advances {@code a} second by second until no deletion is in progress or waiting (at most 10 minutes). */
+  /**
+   * The kubelets' side of an eviction, done at once: every pod being deleted is removed (grace period 0), as
+   * upstream's tests make an evicted pod disappear (their fake client answers NotFound for it).
+   */
+  void finishTerminating() {
+    finishing = true; // the kubelet's final deletion is no eviction
+    try {
+      for (Pod p : store.list(Pod.class, "").items()) {
+        if (p.metadata().deletionTimestamp() != null) {
+          store.delete(Pod.class, p.metadata().namespace(), p.metadata().name(),
+              io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
+        }
+      }
+    } finally {
+      finishing = false;
+    }
+  }
+
+  private boolean finishing;
+
   void runUntilIdle(ScaleDownActuator a) {
     for (int i = 0; i < 600; i++) {
       a.advance(clock.instant());
+      finishTerminating();
       if (!a.busy() && a.batched() == 0) {
         return;
       }

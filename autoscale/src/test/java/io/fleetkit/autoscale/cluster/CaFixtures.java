@@ -48,8 +48,13 @@ final class CaFixtures {
   static final OwnerReference RS = new OwnerReference("apps/v1", "ReplicaSet", "web-rs", "rs-uid-1", true, true);
 
   /** A pending pod owned by a ReplicaSet, requesting {@code milliCpu} and {@code memMi} MiB. */
+  /**
+   * A ReplicaSet pod with {@code terminationGracePeriodSeconds} 0: these tests run no kubelet, so a drained pod goes
+   * the moment it is evicted (the API server deletes a pod with grace period 0 at once), as upstream's tests make an
+   * evicted pod disappear; tests of terminating pods set a grace period of their own.
+   */
   static Pod pod(String name, long milliCpu, long memMi) {
-    return Pod.builder().name(name).ownerReference(RS)
+    return Pod.builder().name(name).ownerReference(RS).terminationGracePeriodSeconds(0)
         .container("app", "pause", ResourceList.ofCpuMemory(milliCpu, memMi * MI)).build();
   }
 
@@ -62,6 +67,7 @@ final class CaFixtures {
 
   /** A pod without controller. */
   static Pod barePod(String name, long milliCpu, long memMi) {
-    return Pod.builder().name(name).container("app", "pause", ResourceList.ofCpuMemory(milliCpu, memMi * MI)).build();
+    return Pod.builder().name(name).terminationGracePeriodSeconds(0) // as pod(): no kubelet here
+        .container("app", "pause", ResourceList.ofCpuMemory(milliCpu, memMi * MI)).build();
   }
 }

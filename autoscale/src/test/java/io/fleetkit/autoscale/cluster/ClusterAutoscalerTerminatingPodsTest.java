@@ -54,7 +54,9 @@ final class ClusterAutoscalerTerminatingPodsTest {
     LoopResult terminating = ca.runOnce();
     assertThat(terminating.unremovableNodes()).as("deleted 10 s ago: still counted")
         .containsEntry("n1", ClusterAutoscaler.NOT_UNDERUTILIZED);
-    clock.advance(Duration.ofSeconds(50)); // deleted 60 s ago: grace + 30 s, not more
+    // the graceful deletion set deletionTimestamp to the deletion plus the 30 s grace period; long-terminating once
+    // past deletionTimestamp + grace + 30 s: deleted 90 s ago, not more
+    clock.advance(Duration.ofSeconds(80));
     assertThat(ca.runOnce().unremovableNodes()).containsEntry("n1", ClusterAutoscaler.NOT_UNDERUTILIZED);
     clock.advance(Duration.ofSeconds(1)); // only the time changed
     LoopResult gone = ca.runOnce();

@@ -11,11 +11,16 @@ import org.jspecify.annotations.Nullable;
 /**
  * Kubernetes-style object metadata. Immutable; use {@link #toBuilder()} or the {@code withX} methods for variants.
  *
- * <p>{@code uid}, {@code resourceVersion}, {@code generation}, {@code creationTimestamp} and
- * {@code deletionTimestamp} are owned by the object store: values a caller sets on create are replaced.
+ * <p>{@code uid}, {@code resourceVersion}, {@code generation}, {@code creationTimestamp},
+ * {@code deletionTimestamp} and {@code deletionGracePeriodSeconds} are owned by the object store: values a caller
+ * sets on create are replaced.
  *
  * @param namespace empty for cluster-scoped kinds
  * @param resourceVersion empty until stored; a decimal number assigned by the store
+ * @param deletionTimestamp when the object was marked for deletion; for a pod deleted gracefully, the time its grace
+ *     period ends (the mark's time plus {@code deletionGracePeriodSeconds})
+ * @param deletionGracePeriodSeconds the grace period of the deletion that marked the object (0 for an object marked
+ *     only to wait for its finalizers), {@code null} while it is not marked
  */
 public record ObjectMeta(
     String name,
@@ -28,7 +33,8 @@ public record ObjectMeta(
     List<OwnerReference> ownerReferences,
     List<String> finalizers,
     @Nullable Instant creationTimestamp,
-    @Nullable Instant deletionTimestamp) {
+    @Nullable Instant deletionTimestamp,
+    @Nullable Long deletionGracePeriodSeconds) {
 
   public ObjectMeta {
     Objects.requireNonNull(name, "name");
@@ -41,9 +47,17 @@ public record ObjectMeta(
     finalizers = List.copyOf(finalizers);
   }
 
+  /** Metadata without {@code deletionGracePeriodSeconds}. */
+  public ObjectMeta(String name, String namespace, String uid, String resourceVersion, long generation,
+      Map<String, String> labels, Map<String, String> annotations, List<OwnerReference> ownerReferences,
+      List<String> finalizers, @Nullable Instant creationTimestamp, @Nullable Instant deletionTimestamp) {
+    this(name, namespace, uid, resourceVersion, generation, labels, annotations, ownerReferences, finalizers,
+        creationTimestamp, deletionTimestamp, null);
+  }
+
   /** Metadata for a namespaced object. */
   public static ObjectMeta of(String namespace, String name) {
-    return new ObjectMeta(name, namespace, "", "", 0, Map.of(), Map.of(), List.of(), List.of(), null, null);
+    return new ObjectMeta(name, namespace, "", "", 0, Map.of(), Map.of(), List.of(), List.of(), null, null, null);
   }
 
   /** Metadata for a cluster-scoped object. */
@@ -95,6 +109,7 @@ public record ObjectMeta(
     private final List<String> finalizers;
     private @Nullable Instant creationTimestamp;
     private @Nullable Instant deletionTimestamp;
+    private @Nullable Long deletionGracePeriodSeconds;
 
     private Builder(ObjectMeta m) {
       name = m.name;
@@ -108,6 +123,7 @@ public record ObjectMeta(
       finalizers = new ArrayList<>(m.finalizers);
       creationTimestamp = m.creationTimestamp;
       deletionTimestamp = m.deletionTimestamp;
+      deletionGracePeriodSeconds = m.deletionGracePeriodSeconds;
     }
 
     public Builder name(String v) { name = v; return this; }
@@ -125,10 +141,11 @@ public record ObjectMeta(
     public Builder finalizer(String v) { finalizers.add(v); return this; }
     public Builder creationTimestamp(@Nullable Instant v) { creationTimestamp = v; return this; }
     public Builder deletionTimestamp(@Nullable Instant v) { deletionTimestamp = v; return this; }
+    public Builder deletionGracePeriodSeconds(@Nullable Long v) { deletionGracePeriodSeconds = v; return this; }
 
     public ObjectMeta build() {
       return new ObjectMeta(name, namespace, uid, resourceVersion, generation, labels, annotations,
-          ownerReferences, finalizers, creationTimestamp, deletionTimestamp);
+          ownerReferences, finalizers, creationTimestamp, deletionTimestamp, deletionGracePeriodSeconds);
     }
   }
 }

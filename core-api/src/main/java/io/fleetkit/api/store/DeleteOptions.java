@@ -17,15 +17,24 @@ import org.jspecify.annotations.Nullable;
  * object already carries wins over the kind's default; an explicit policy wins over both. See
  * {@link ObjectStore#delete(Class, String, String, DeleteOptions)}.
  *
+ * <p>{@link #gracePeriodSeconds()} is how long an object that supports graceful deletion (a pod) may take to stop
+ * before it is removed: {@code null} leaves it to the object (a pod's {@code spec.terminationGracePeriodSeconds}),
+ * 0 asks for removal at once, a negative value counts as 1 (the API server's {@code BeforeDelete}). Other kinds
+ * ignore it. A later deletion of an object already being deleted gracefully may only shorten it.
+ *
  * @param preconditions checked against the stored object ({@link DeletePreconditions#NONE} for none)
  * @param propagationPolicy the policy, or {@code null} for the one the object's finalizers or kind imply
  * @param orphanDependents deprecated in Kubernetes in favour of {@code propagationPolicy}: {@code true} orphans,
  *     {@code false} does not, {@code null} leaves it to the other rules
+ * @param gracePeriodSeconds the grace period asked for, or {@code null} for the object's own
  */
 public record DeleteOptions(DeletePreconditions preconditions, @Nullable DeletionPropagation propagationPolicy,
-    @Nullable Boolean orphanDependents) {
+    @Nullable Boolean orphanDependents, @Nullable Long gracePeriodSeconds) {
 
-  /** No preconditions, no policy: the kind's default (or the object's GC finalizers) decides. */
+  /**
+   * No preconditions, no policy, no grace period: the kind's default (or the object's GC finalizers) decides, and a
+   * pod gets its own grace period.
+   */
   public static final DeleteOptions DEFAULT = new DeleteOptions(DeletePreconditions.NONE, null, null);
 
   private static final DeleteOptions ORPHAN = new DeleteOptions(DeletePreconditions.NONE,
@@ -46,6 +55,12 @@ public record DeleteOptions(DeletePreconditions preconditions, @Nullable Deletio
       throw new ValidationException(new Violation("DeleteOptions", "propagationPolicy",
           "orphanDependents and deletionPropagation cannot be both set", propagationPolicy.value()));
     }
+  }
+
+  /** Options without a grace period. */
+  public DeleteOptions(DeletePreconditions preconditions, @Nullable DeletionPropagation propagationPolicy,
+      @Nullable Boolean orphanDependents) {
+    this(preconditions, propagationPolicy, orphanDependents, null);
   }
 
   /** Only {@code preconditions}; {@link #DEFAULT} when there are none. */
@@ -79,9 +94,22 @@ public record DeleteOptions(DeletePreconditions preconditions, @Nullable Deletio
     return FOREGROUND;
   }
 
+  /**
+   * Only a grace period: {@code kubectl delete --grace-period=N}; 0 is the deletion at once that the kubelet and
+   * the pod garbage collector send (and {@code --grace-period=0 --force}).
+   */
+  public static DeleteOptions gracePeriod(long seconds) {
+    return new DeleteOptions(DeletePreconditions.NONE, null, null, seconds);
+  }
+
   /** These options with other preconditions. */
   public DeleteOptions withPreconditions(DeletePreconditions newPreconditions) {
-    return new DeleteOptions(newPreconditions, propagationPolicy, orphanDependents);
+    return new DeleteOptions(newPreconditions, propagationPolicy, orphanDependents, gracePeriodSeconds);
+  }
+
+  /** These options with another grace period ({@code null}: the object's own). */
+  public DeleteOptions withGracePeriodSeconds(@Nullable Long seconds) {
+    return new DeleteOptions(preconditions, propagationPolicy, orphanDependents, seconds);
   }
 
   /**
@@ -90,7 +118,7 @@ public record DeleteOptions(DeletePreconditions preconditions, @Nullable Deletio
    * @throws ValidationException if {@code orphanDependents} is set and {@code policy} is not null
    */
   public DeleteOptions withPropagationPolicy(@Nullable DeletionPropagation policy) {
-    return new DeleteOptions(preconditions, policy, orphanDependents);
+    return new DeleteOptions(preconditions, policy, orphanDependents, gracePeriodSeconds);
   }
 
   /**
@@ -99,7 +127,7 @@ public record DeleteOptions(DeletePreconditions preconditions, @Nullable Deletio
    * @throws ValidationException if a propagation policy is set and {@code orphan} is not null
    */
   public DeleteOptions withOrphanDependents(@Nullable Boolean orphan) {
-    return new DeleteOptions(preconditions, propagationPolicy, orphan);
+    return new DeleteOptions(preconditions, propagationPolicy, orphan, gracePeriodSeconds);
   }
 
   /** Whether the caller chose how dependents are treated (a policy or {@code orphanDependents}). */

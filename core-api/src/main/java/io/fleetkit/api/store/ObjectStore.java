@@ -139,13 +139,15 @@ public interface ObjectStore extends AutoCloseable {
    * {@link #finalizeNamespace} changes them). Bumps {@code generation} if the spec changed. Emits
    * {@link WatchEventType#MODIFIED}, or {@link WatchEventType#DELETED} when the object is being deleted and the
    * update removes its last finalizer (the object is then gone; a namespace only if its {@code spec.finalizers} are
-   * empty too).
+   * empty too; a pod being deleted gracefully, {@code deletionGracePeriodSeconds} above 0, waits for its deletion with
+   * grace period 0). The stored {@code deletionGracePeriodSeconds} is kept when the update omits it.
    *
    * @return the stored object after the update (or its final state if it was removed)
    * @throws NotFoundException if there is no such object
    * @throws ConflictException if {@code object}'s resourceVersion is non-empty and stale, or its uid is non-empty
    *     and differs from the stored one
-   * @throws ValidationException if the update adds a finalizer to an object being deleted, adds a deletion mark,
+   * @throws ValidationException if the update adds a finalizer to an object being deleted, adds a deletion mark or
+   *     sets a {@code deletionGracePeriodSeconds} other than the stored one,
    *     or changes what the kind's update rules keep (e.g. a pod's spec other than images, a workload's selector;
    *     see docs/architecture.md, "Update rules")
    * @throws io.fleetkit.api.admission.AdmissionDeniedException if the store's admission chain refuses the update
@@ -248,7 +250,14 @@ public interface ObjectStore extends AutoCloseable {
    * update clears its last finalizer (a garbage collector removes the GC ones once it has orphaned or deleted the
    * dependents). Deleting an object already marked keeps its mark and changes only its GC finalizers, when the
    * options ask for others (switching the policy, as Kubernetes allows); one that takes away its last finalizer
-   * removes it, and one that changes nothing writes nothing. A namespace is deleted as by Kubernetes' namespace
+   * removes it, and one that changes nothing writes nothing; an object marked only to wait for its finalizers has
+   * {@code deletionGracePeriodSeconds} 0. A pod is deleted gracefully, as by Kubernetes' pod registry: a pod bound
+   * to a node and neither Succeeded nor Failed is first marked ({@link WatchEventType#MODIFIED}) with
+   * {@code deletionTimestamp} now plus its grace period ({@link DeleteOptions#gracePeriodSeconds()}, else its
+   * {@code spec.terminationGracePeriodSeconds}) and {@code deletionGracePeriodSeconds}, and is removed by a later
+   * deletion with grace period 0 (the kubelet's, once its containers stopped, or the pod garbage collector's); a
+   * deletion of a pod being deleted may only shorten its grace period, and a pod not bound or already terminated
+   * is deleted at once. A namespace is deleted as by Kubernetes' namespace
    * registry: the first deletion marks it and makes it Terminating whatever its finalizers (with the GC finalizers
    * the options ask for); it is removed when {@link #finalizeNamespace} or an update leaves both its
    * {@code spec.finalizers} and its {@code metadata.finalizers} empty, or by a later deletion once both are.

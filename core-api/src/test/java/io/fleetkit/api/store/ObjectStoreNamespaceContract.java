@@ -87,7 +87,13 @@ public abstract class ObjectStoreNamespaceContract extends StoreContract {
 
     Namespace finalized = store.finalizeNamespace(marked.withSpec(NamespaceSpec.EMPTY));
     assertThat(finalized.metadata().finalizers()).containsExactly("example.com/hold");
-    assertThat(store.delete(Namespace.class, "", "a")).isEqualTo(finalized); // the metadata finalizer holds it
+    // the metadata finalizer holds it; the generic deletion marks it with grace period 0 (markAsDeleting)
+    Namespace held = store.delete(Namespace.class, "", "a");
+    assertThat(held.metadata().deletionGracePeriodSeconds()).isEqualTo(0L);
+    assertThat(held.metadata().deletionTimestamp()).isEqualTo(finalized.metadata().deletionTimestamp());
+    assertThat(held.withMetadata(finalized.metadata())).isEqualTo(finalized);
+    assertThat(store.delete(Namespace.class, "", "a")).isEqualTo(held);
+    finalized = held;
 
     store.update(withMetadataFinalizers(finalized));
     assertThat(store.get(Namespace.class, "", "a")).isEmpty();

@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
  * The store's per-kind update rules through its write paths: update, the binding path (updateWithStatus), the
  * pods/resize path (resize) and updateStatus. The rules themselves are {@link io.fleetkit.api.store.spi.UpdateChecks}
  * (their upstream table cases are in that package); this checks that every write path applies the right ones.
- * "deletion timestamp added" is a case of kubernetes {@code TestValidatePodUpdate} (validation_test.go at commit
- * 000f26050b9be6fb3d79fae95e06b47fc96128cd).
+ * "deletion timestamp added" and "deletion grace period seconds changed" are cases of kubernetes
+ * {@code TestValidatePodUpdate} (validation_test.go at commit 000f26050b9be6fb3d79fae95e06b47fc96128cd).
  */
 final class ObjectStoreUpdateRulesTest {
   private final ObjectStore store = ObjectStore.builder().directDelivery().build();
@@ -91,6 +91,17 @@ final class ObjectStoreUpdateRulesTest {
         .deletionTimestamp(Instant.parse("2026-01-01T00:00:00Z")).build())))
         .isInstanceOf(ValidationException.class)
         .satisfies(e -> assertThat(fieldOf(e)).isEqualTo("metadata.deletionTimestamp"))
+        .hasMessageContaining("field is immutable");
+  }
+
+  @Test
+  void update_deletionGracePeriodSecondsChanged_refused() {
+    // TestValidatePodUpdate "deletion grace period seconds changed": only a deletion sets it
+    Pod p = store.create(pod("p"));
+    assertThatThrownBy(() -> store.update(p.withMetadata(p.metadata().toBuilder()
+        .deletionGracePeriodSeconds(1000L).build())))
+        .isInstanceOf(ValidationException.class)
+        .satisfies(e -> assertThat(fieldOf(e)).isEqualTo("metadata.deletionGracePeriodSeconds"))
         .hasMessageContaining("field is immutable");
   }
 

@@ -8,6 +8,7 @@ import io.fleetkit.api.core.ServicePort;
 import io.fleetkit.api.discovery.Endpoint;
 import io.fleetkit.api.discovery.EndpointSlice;
 import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -112,6 +113,9 @@ final class EndpointSliceControllerTest {
       assertThat(endpointCount(store)).isEqualTo(1);
       store.delete(Pod.class, SliceFixtures.NS, "pod3");
       c.runUntilIdle();
+      assertThat(endpointCount(store)).as("terminating: still an endpoint (terminating=true)").isEqualTo(1);
+      store.delete(Pod.class, SliceFixtures.NS, "pod3", DeleteOptions.gracePeriod(0)); // its kubelet's final deletion
+      c.runUntilIdle();
       assertThat(endpointCount(store)).isZero();
       assertThat(slicesOf(store, "svc")).hasSize(1); // the placeholder
     }
@@ -144,13 +148,14 @@ final class EndpointSliceControllerTest {
         switch (op) {
           case 0 -> store.create(fresh(SliceFixtures.pod(next++, rnd.nextBoolean(), false)));
           case 1, 2 -> store.updateStatus(SliceFixtures.withReady(p, !SliceRules.podReady(p)));
-          case 3 -> store.delete(Pod.class, SliceFixtures.NS, p.metadata().name());
+          case 3 -> store.delete(Pod.class, SliceFixtures.NS, p.metadata().name(), rnd.nextBoolean()
+              ? DeleteOptions.DEFAULT : DeleteOptions.gracePeriod(0)); // graceful (terminating) or final
           case 4 -> store.update(new Pod(p.metadata().toBuilder().labels(Map.of("foo",
               "bar".equals(p.metadata().labels().get("foo")) ? "baz" : "bar")).build(), p.spec(), p.status()));
           case 5 -> store.updateStatus(new Pod(p.metadata(), p.spec(), p.status().withPodIPs(List.of(
               "10.9.0." + (1 + rnd.nextInt(250))))));
           case 6 -> { // the pod is replaced by one on another node (a bound pod's node cannot be changed)
-            store.delete(Pod.class, SliceFixtures.NS, p.metadata().name());
+            store.delete(Pod.class, SliceFixtures.NS, p.metadata().name(), DeleteOptions.gracePeriod(0));
             c.runUntilIdle();
             store.create(fresh(new Pod(p.metadata(), p.spec().toBuilder().nodeName(rnd.nextBoolean() ? "node-2"
                 : "node-1").build(), p.status())));

@@ -8,6 +8,7 @@ import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.policy.PodDisruptionBudgetStatus;
 import io.fleetkit.api.policy.UnhealthyPodEvictionPolicyType;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.api.store.ObjectStore;
 import java.time.Instant;
@@ -53,6 +54,16 @@ public final class Evictions {
    * @return the decision; when allowed, the pod is gone (or being deleted)
    */
   public static EvictionDecision evict(ObjectStore store, Pod pod, Instant now) {
+    return evict(store, pod, now, null);
+  }
+
+  /**
+   * {@link #evict(ObjectStore, Pod, Instant)} with the grace period of the eviction's {@code deleteOptions}
+   * ({@code null}: the pod's own {@code terminationGracePeriodSeconds}), as a drain sends it.
+   *
+   * @param gracePeriodSeconds the deletion's grace period; see {@link DeleteOptions#gracePeriodSeconds()}
+   */
+  public static EvictionDecision evict(ObjectStore store, Pod pod, Instant now, @Nullable Long gracePeriodSeconds) {
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(pod, "pod");
     Objects.requireNonNull(now, "now");
@@ -60,7 +71,7 @@ public final class Evictions {
     if (d.allowed()) {
       try {
         store.delete(Pod.class, pod.metadata().namespace(), pod.metadata().name(),
-            DeletePreconditions.uid(pod.metadata().uid()));
+            DeleteOptions.of(DeletePreconditions.uid(pod.metadata().uid())).withGracePeriodSeconds(gracePeriodSeconds));
       } catch (NotFoundException e) {
         // already gone: the eviction's goal is met
       }

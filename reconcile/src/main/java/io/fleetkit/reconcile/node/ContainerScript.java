@@ -24,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * or {@code stopAfter} is {@code null} (the process ignores SIGTERM, as a PID 1 without a handler does), the runtime
  * kills it with SIGKILL at the end of the grace period (exit code 137). The default is a process that the signal ends
  * at once: exit code 143 (128 + SIGTERM), as a process without a handler of its own reports it. The simulated
- * kubelet stops containers this way when it stops the sidecars of a pod whose regular containers are done.
+ * kubelet stops containers this way when it stops the sidecars of a pod whose regular containers are done, when it
+ * kills a pod being deleted, and when it kills a container whose declared liveness or startup probe failed.
  *
  * @param startup answers to the startup probe
  * @param readiness answers to the readiness probe

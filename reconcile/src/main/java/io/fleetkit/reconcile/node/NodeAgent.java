@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile.node;
 
+import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Node;
@@ -10,6 +11,9 @@ import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.store.DeleteOptions;
+import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
@@ -284,24 +288,59 @@ public final class NodeAgent implements AutoCloseable {
     }
     Pod pod = current.get();
     Instant now = clock.now();
+    boolean deleting = pod.metadata().deletionTimestamp() != null;
     if (r == null) {
-      if (pod.isTerminal() || pod.metadata().deletionTimestamp() != null) {
+      if (pod.isTerminal()) {
         rebooted.remove(key);
-        return false;
+        return deleting && deleteTerminated(pod);
       }
       r = new PodRuntime(pod, now, rebooted.isEmpty() ? null : rebooted.remove(key));
       pods.put(key, r);
     }
     r.pod = pod;
-    if (pod.metadata().deletionTimestamp() != null) {
-      forget(r);
-      return false;
+    if (deleting) {
+      r.killForDeletion(now, effectiveGracePeriod(pod));
     }
     if (!r.finished()) {
       r.advance(now, health, backoff);
     }
     schedule(r, now);
-    return writeStatus(pod, r, now);
+    boolean wrote = writeStatus(pod, r, now);
+    if (deleting && r.finished()) {
+      forget(r);
+      return deleteTerminated(r.pod) || wrote;
+    }
+    return wrote;
+  }
+
+  /**
+   * The grace period the kubelet kills a pod being deleted with ({@code calculateEffectiveGracePeriod}): the pod's
+   * {@code deletionGracePeriodSeconds}, else its {@code terminationGracePeriodSeconds}; at least 1 s
+   * ({@link PodRuntime#killForDeletion} applies the floor).
+   */
+  private static long effectiveGracePeriod(Pod pod) {
+    Long deletion = pod.metadata().deletionGracePeriodSeconds();
+    return deletion != null && deletion > 0 ? deletion : pod.spec().terminationGracePeriodSeconds();
+  }
+
+  /**
+   * The status manager's final deletion of a pod being deleted whose containers all stopped and whose terminal
+   * status is written ({@code canBeDeleted}, then a deletion with grace period 0 and the pod's uid as precondition,
+   * so that a new pod of the same name is never hit). A pod still held by finalizers stays (marked with grace period
+   * 0) until they go.
+   *
+   * @return whether the store changed
+   */
+  private boolean deleteTerminated(Pod pod) {
+    ObjectMeta m = pod.metadata();
+    try {
+      Pod after = store.delete(Pod.class, m.namespace(), m.name(),
+          DeleteOptions.gracePeriod(0).withPreconditions(DeletePreconditions.uid(m.uid())));
+      return !after.metadata().resourceVersion().equals(m.resourceVersion())
+          || store.get(Pod.class, m.namespace(), m.name()).isEmpty();
+    } catch (NotFoundException | ConflictException e) {
+      return false; // gone already, or another pod of that name
+    }
   }
 
   private void forget(PodRuntime r) {

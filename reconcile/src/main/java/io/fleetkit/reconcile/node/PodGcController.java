@@ -9,6 +9,7 @@ import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ListResult;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
@@ -45,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * </ol>
  * Before deleting a pod that is neither Succeeded nor Failed, its status is written with phase Failed (and the
  * condition, for orphans): without a kubelet nothing else would end it (upstream {@code markFailedAndDeletePod}).
- * The deletion is immediate (the store has no grace period; upstream deletes with grace period 0). A pod both
+ * The deletion is a force deletion (grace period 0, as upstream's): a pod being deleted gracefully on a node
+ * whose kubelet is gone is removed at once. A pod both
  * checks pick is tried twice, as upstream's checks share the pass's snapshot: the second attempt fails (not found)
  * and counts as an error. Attempts and failures are counted per namespace and check in {@link PodGcMetrics}.
  *
@@ -267,7 +269,7 @@ public final class PodGcController implements AutoCloseable {
         writes++;
       }
       LOG.debug("pod GC: force deleting pod {}/{} ({})", ns, name, reason);
-      store.delete(Pod.class, ns, name);
+      store.delete(Pod.class, ns, name, DeleteOptions.gracePeriod(0));
       writes++;
       deleted++;
     } catch (FleetKitException e) {

@@ -83,6 +83,11 @@ final class PodRuntime {
   /** Whether the pod, under {@code restartPolicy: Never}, lost a running container to a reboot: it failed. */
   private boolean lost;
   private boolean sidecarsStopped;
+  /**
+   * While the pod is being deleted: the grace period of the kill under way ({@link #killForDeletion}), in seconds;
+   * {@code -1} otherwise. Nothing starts or restarts any more.
+   */
+  private long deletionGrace = -1;
   /** Whether the pod's sandbox is ready: created with the pod's first actions, torn down when the pod is done. */
   private boolean sandboxReady;
   /** When the current sandbox was created; {@code null} before. */
@@ -316,6 +321,8 @@ final class PodRuntime {
     @Nullable Instant stopExitAt;
     /** The exit code of that exit. */
     int stopExitCode;
+    /** Whether that stop is a liveness kill: the run is restarted per policy afterwards. */
+    boolean restartAfterStop;
 
     ContainerRun(Container spec, Instant podAdded, Kind kind, String waitingReason) {
       this.spec = spec;
@@ -439,7 +446,7 @@ final class PodRuntime {
       return false;
     }
     for (ContainerRun c : inits) {
-      if (c.kind == Kind.SIDECAR && !c.done) {
+      if ((c.kind == Kind.SIDECAR || deletionGrace >= 0) && !c.done) {
         return false; // still stopping
       }
     }
@@ -591,6 +598,84 @@ final class PodRuntime {
     };
   }
 
+  /** Whether the kubelet is killing the pod because it is being deleted ({@link #killForDeletion}). */
+  boolean deleting() {
+    return deletionGrace >= 0;
+  }
+
+  /**
+   * Kills the pod at {@code now} because it is being deleted, as the kubelet's pod worker does for a pod with a
+   * {@code deletionTimestamp} ({@code killPod} with {@code calculateEffectiveGracePeriod}: the pod's
+   * {@code deletionGracePeriodSeconds}, else its {@code terminationGracePeriodSeconds}, at least 1 s): nothing starts
+   * or restarts any more; {@code killContainersWithSyncResult} stops every running container at once with that grace
+   * period, the regular containers and init containers without waiting, the sidecars in the order of
+   * {@code terminationOrdering} (each waits, within its grace period, for the regular containers and the next sidecar
+   * in spec order: {@link #scheduleStop}); each gets SIGTERM and, when the grace period (at least 2 s) runs out first,
+   * SIGKILL ({@link ContainerScript#stopAfter()}). A container that is not running (never started, or held back in
+   * CrashLoopBackOff) is reported terminated with 137, reason {@code ContainerStatusUnknown}, as the status manager's
+   * {@code TerminatePod} does. The pod is {@link #finished} once every container exited: Succeeded if every regular
+   * container exited 0 ({@code getPhase} of a terminal pod), else Failed. A later call with a shorter grace period
+   * kills again ({@code gracePeriodShortened}): a container still running gets SIGKILL at the new end unless it exits
+   * before; a longer one changes nothing.
+   */
+  void killForDeletion(Instant now, long gracePeriodSeconds) {
+    long grace = Math.max(gracePeriodSeconds, 1);
+    if (deletionGrace >= 0) {
+      if (grace < deletionGrace) {
+        deletionGrace = grace;
+        shortenKill(containers, now, grace);
+        shortenKill(inits, now, grace);
+      }
+      return;
+    }
+    deletionGrace = grace;
+    Instant regularEnd = null; // when the last running regular container exits; null when none runs
+    for (ContainerRun c : containers) {
+      if (c.running()) {
+        Instant end = scheduleStop(c, now, grace, null);
+        regularEnd = regularEnd == null || end.isAfter(regularEnd) ? end : regularEnd;
+      } else {
+        terminatedUnknown(c);
+      }
+    }
+    Instant laterTerminated = regularEnd;
+    for (int i = inits.size() - 1; i >= 0; i--) {
+      ContainerRun c = inits.get(i);
+      if (c.running()) {
+        Instant end = scheduleStop(c, now, grace, c.kind == Kind.SIDECAR ? laterTerminated : null);
+        if (c.kind == Kind.SIDECAR) {
+          laterTerminated = end;
+        }
+      } else {
+        terminatedUnknown(c);
+      }
+    }
+    initialized = true; // nothing is left to initialize: no init container starts any more
+    sidecarsStopped = true;
+  }
+
+  private static void shortenKill(List<ContainerRun> runs, Instant now, long grace) {
+    Instant kill = now.plusSeconds(Math.max(grace, MINIMUM_GRACE_PERIOD_SECONDS));
+    for (ContainerRun c : runs) {
+      if (c.running() && c.stopExitAt != null && kill.isBefore(c.stopExitAt)) {
+        c.stopExitAt = kill;
+        c.stopExitCode = ContainerScript.KILLED_EXIT_CODE;
+      }
+    }
+  }
+
+  /** {@code TerminatePod} for a run that is not running: terminated with 137, reason ContainerStatusUnknown. */
+  private static void terminatedUnknown(ContainerRun c) {
+    if (c.state != ContainerStateType.Terminated) {
+      c.state = ContainerStateType.Terminated;
+      c.exitCode = ContainerScript.KILLED_EXIT_CODE;
+      c.reason = CONTAINER_STATUS_UNKNOWN;
+      c.finishedAt = null;
+    }
+    c.backoffUntil = null;
+    c.done = true;
+  }
+
   /**
    * Stops the sidecars once the regular containers are all done (or an init container failed the pod), as the
    * kubelet does: {@code computePodActions} then kills the pod rather than restart them, so a restartable init
@@ -692,11 +777,25 @@ final class PodRuntime {
       ContainerView view = new ContainerView(PodPhase.Running, false, pod.spec().restartPolicy(), c.containerId(),
           ContainerStateType.Running, c.startedAt, false);
       c.probes.tick(at, view, (type, probe, target) -> answer(c, type, at), NO_TARGET);
-      if (c.probes.killVerdict(c.containerId()) != null) {
-        terminate(c, ContainerScript.KILLED_EXIT_CODE, at, now, health, backoff);
+      ProbeType verdict = c.probes.killVerdict(c.containerId());
+      if (verdict != null) {
+        probeKill(c, verdict, at);
       }
     }
     return true;
+  }
+
+  /**
+   * The kubelet's kill of a run whose liveness or startup probe failed ({@code killContainer} with that probe's
+   * {@code terminationGracePeriodSeconds}, else the pod's): SIGTERM at {@code at}, the exit the script's
+   * {@link ContainerScript#stopAfter()} gives, or SIGKILL (137) when the grace period (at least 2 s) runs out first;
+   * the run is then restarted per the restart policy.
+   */
+  private void probeKill(ContainerRun c, ProbeType probe, Instant at) {
+    ProbeWorker w = c.probes.worker(probe);
+    Long probeGrace = w == null ? null : w.probe().terminationGracePeriodSeconds();
+    scheduleStop(c, at, probeGrace != null ? probeGrace : pod.spec().terminationGracePeriodSeconds(), null);
+    c.restartAfterStop = true;
   }
 
   private static ProbeOutcome answer(ContainerRun c, ProbeType type, Instant at) {
@@ -732,16 +831,18 @@ final class PodRuntime {
     c.finishedAt = at;
     c.reason = code == 0 ? "Completed" : REASON_ERROR;
     RestartPolicy policy = pod.spec().restartPolicy();
-    boolean restart = switch (c.kind) {
+    boolean restart = deletionGrace < 0 && switch (c.kind) {
       case REGULAR -> policy == RestartPolicy.Always || (policy == RestartPolicy.OnFailure && code != 0);
       case INIT -> policy != RestartPolicy.Never && code != 0; // one that exited 0 has done its part
-      case SIDECAR -> c.stopExitAt == null; // whatever the pod's policy, until the kubelet stops it
+      case SIDECAR -> c.stopExitAt == null || c.restartAfterStop; // whatever the policy, until the pod stops it
     };
+    c.restartAfterStop = false;
     if (!restart) {
       c.done = true;
       c.stopExitAt = null;
       return;
     }
+    c.stopExitAt = null; // a liveness kill's stop is over
     String id = backoffKey(c);
     if (backoff.isInBackOffSince(id, at)) {
       c.state = ContainerStateType.Waiting;

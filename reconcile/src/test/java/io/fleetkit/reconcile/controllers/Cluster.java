@@ -27,7 +27,8 @@ final class Cluster implements AutoCloseable {
   /** Runs both controllers until neither has a ready key. */
   void settle() {
     for (int i = 0; i < 10_000; i++) {
-      if (dc.runUntilIdle() + rsc.runUntilIdle() == 0) {
+      // the kubelets end the deleted pods at once (their containers stop on SIGTERM)
+      if (dc.runUntilIdle() + rsc.runUntilIdle() + Sim.finishTerminating(store) == 0) {
         return;
       }
     }

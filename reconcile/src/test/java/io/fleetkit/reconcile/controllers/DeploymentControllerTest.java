@@ -95,6 +95,8 @@ final class DeploymentControllerTest {
       c.setImage("web", "nginx:2");
       c.step(); // deployment scales old to 0, ReplicaSet controller deletes its pods
       assertThat(c.pods()).noneMatch(p -> p.spec().containers().get(0).image().equals("nginx:2"));
+      c.step(); // the old pods are terminating: Recreate still waits for them to be gone
+      assertThat(c.pods()).hasSize(3).allMatch(p -> p.metadata().deletionTimestamp() != null);
       c.settle();
       assertThat(c.pods()).hasSize(3).allMatch(p -> p.spec().containers().get(0).image().equals("nginx:2"));
       assertThat(only(c.replicaSets(), "nginx:1").spec().replicas()).isZero();

@@ -461,7 +461,8 @@ final class DisruptionControllerTest {
     EvictionDecision first = dc.evict(pods.get(0));
     assertThat(first.allowed()).isTrue();
     assertThat(first.budget()).isEqualTo("default/foobar");
-    assertThat(store.get(Pod.class, "default", "p0")).isEmpty();
+    assertThat(store.get(Pod.class, "default", "p0")).as("deleted: terminating")
+        .hasValueSatisfying(p -> assertThat(p.metadata().deletionTimestamp()).isNotNull());
     assertThat(pdb().status().disruptionsAllowed()).isZero();
     assertThat(pdb().status().disruptedPods()).containsKey("p0");
     EvictionDecision second = dc.evict(store.require(Pod.class, "default", "p1"));
@@ -469,6 +470,9 @@ final class DisruptionControllerTest {
     assertThat(second.reason()).startsWith(EvictionDecision.VIOLATES_BUDGET)
         .contains("needs 2 healthy pods and has 3 currently");
     assertThat(store.get(Pod.class, "default", "p1")).isPresent();
+    sync(); // p0 terminating: still expected, no longer healthy
+    verify(0, 2, 2, 3);
+    assertThat(Sim.finishTerminating(store)).isEqualTo(1); // its kubelet ends it
     sync(); // the controller drops the gone pod from disruptedPods
     verify(0, 2, 2, 2);
   }

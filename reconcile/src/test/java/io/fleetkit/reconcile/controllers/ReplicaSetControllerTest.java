@@ -86,6 +86,8 @@ final class ReplicaSetControllerTest {
       ReplicaSet cur = store.require(ReplicaSet.class, "ns", "web");
       store.update(cur.withSpec(cur.spec().withReplicas(2)));
       c.runUntilIdle();
+      assertThat(Sim.finishTerminating(store)).as("the bound pod deleted is terminating").isEqualTo(1);
+      c.runUntilIdle();
       assertThat(Sim.podsOf(store, uid)).extracting(p -> p.metadata().name())
           .containsExactlyInAnyOrder(readyA.metadata().name(), readyB.metadata().name());
       assertThat(store.require(ReplicaSet.class, "ns", "web").status().replicas()).isEqualTo(2);
@@ -105,6 +107,7 @@ final class ReplicaSetControllerTest {
       ReplicaSet cur = store.require(ReplicaSet.class, "ns", "web");
       store.update(cur.withSpec(cur.spec().withReplicas(2)));
       c.runUntilIdle();
+      assertThat(Sim.finishTerminating(store)).isEqualTo(1);
       List<Pod> left = Sim.podsOf(store, uid);
       assertThat(left).hasSize(2).anyMatch(p -> p.metadata().name().equals(alone.metadata().name()));
       assertThat(left).filteredOn(p -> p.spec().nodeName().equals("node-a")).hasSize(1);

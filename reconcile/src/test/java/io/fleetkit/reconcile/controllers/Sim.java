@@ -5,6 +5,8 @@ import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.store.DeleteOptions;
+import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.Controller;
@@ -37,6 +39,26 @@ final class Sim {
     Pod cur = run(store, pod, node);
     return store.updateStatus(cur.withStatus(cur.status().withCondition(
         PodCondition.of(PodCondition.READY, ConditionStatus.True, "", "", clock.now()))));
+  }
+
+  /**
+   * The kubelets' side of graceful deletion, done at once: every pod being deleted is removed (deleted with grace
+   * period 0 and its uid as precondition), as a kubelet does once the pod's containers stopped. A pod held by
+   * finalizers stays. Upstream's controller tests do the same through their fake clients, which remove a deleted
+   * pod at once.
+   *
+   * @return how many pods were being deleted
+   */
+  static int finishTerminating(ObjectStore store) {
+    int n = 0;
+    for (Pod p : store.list(Pod.class, "").items()) {
+      if (p.metadata().deletionTimestamp() != null) {
+        n++;
+        store.delete(Pod.class, p.metadata().namespace(), p.metadata().name(), DeleteOptions.gracePeriod(0)
+            .withPreconditions(DeletePreconditions.uid(p.metadata().uid())));
+      }
+    }
+    return n;
   }
 
   /** The pods whose controller owner has this uid. */

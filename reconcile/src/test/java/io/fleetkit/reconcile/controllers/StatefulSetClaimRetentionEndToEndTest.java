@@ -42,7 +42,8 @@ final class StatefulSetClaimRetentionEndToEndTest {
     /** Controller and collector until neither has work. */
     void settle() {
       for (int i = 0; i < 100; i++) {
-        int work = h.controller.runUntilIdle() + gc.runUntilIdle();
+        // the kubelets end the deleted pods at once
+        int work = h.controller.runUntilIdle() + gc.runUntilIdle() + Sim.finishTerminating(h.store);
         if (work == 0) {
           return;
         }

@@ -177,7 +177,15 @@ final class StatefulSetControllerTest {
       h.scaleUp(StatefulSetHarness::monotonicInvariants);
       h.scale(1);
       h.controller.runUntilIdle();
-      // deletion is immediate in the store, so the next sync proceeds to foo-1 at once
+      // foo-2 terminates first; the set waits until it is gone before it deletes foo-1
+      assertThat(h.pods()).extracting(p -> p.metadata().name() + (p.metadata().deletionTimestamp() != null
+          ? " terminating" : "")).containsExactly("foo-0", "foo-1", "foo-2 terminating");
+      Sim.finishTerminating(h.store);
+      h.controller.runUntilIdle();
+      assertThat(h.pods()).extracting(p -> p.metadata().name() + (p.metadata().deletionTimestamp() != null
+          ? " terminating" : "")).containsExactly("foo-0", "foo-1 terminating");
+      Sim.finishTerminating(h.store);
+      h.controller.runUntilIdle();
       assertThat(h.pods()).extracting(p -> p.metadata().name()).containsExactly("foo-0");
       Pod zero = h.pods().get(0);
       // make foo-0 unready and scale up: foo-1 must wait for it
@@ -228,6 +236,9 @@ final class StatefulSetControllerTest {
       String oldRevision = h.set().status().currentRevision();
       h.update(s -> StatefulSetHarness.withImage(s, "foo"));
       h.controller.runUntilIdle();
+      assertThat(h.pods().get(2).metadata().deletionTimestamp()).as("foo-2 terminating").isNotNull();
+      Sim.finishTerminating(h.store);
+      h.controller.runUntilIdle();
       assertThat(h.pods()).extracting(p -> p.metadata().name()).containsExactly("foo-0", "foo-1", "foo-2");
       assertThat(h.images()).containsExactly("nginx", "nginx", "foo");
       assertThat(h.set().status().currentRevision()).isEqualTo(oldRevision);
@@ -237,6 +248,9 @@ final class StatefulSetControllerTest {
       assertThat(h.images()).as("foo-2 not ready yet: wait").containsExactly("nginx", "nginx", "foo");
       h.advancePods();
       h.advancePods();
+      h.controller.runUntilIdle();
+      assertThat(h.pods().get(1).metadata().deletionTimestamp()).as("foo-1 terminating").isNotNull();
+      Sim.finishTerminating(h.store);
       h.controller.runUntilIdle();
       assertThat(h.images()).containsExactly("nginx", "foo", "foo");
       h.updateUntilSettled(StatefulSetHarness::updateInvariants);
@@ -341,6 +355,7 @@ final class StatefulSetControllerTest {
       h.store.delete(StatefulSet.class, "default", "foo", DeletePreconditions.NONE);
       h.controller.runUntilIdle();
       gc.runUntilIdle();
+      Sim.finishTerminating(h.store); // the kubelets end the pods the collector deleted
 
       assertThat(h.store.list(ControllerRevision.class, "default").items()).isEmpty();
       assertThat(h.store.list(Pod.class, "default").items()).isEmpty();

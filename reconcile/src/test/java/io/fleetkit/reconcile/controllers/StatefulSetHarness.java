@@ -148,6 +148,7 @@ final class StatefulSetHarness implements AutoCloseable {
     for (int i = 0; i < 1000; i++) {
       controller.runUntilIdle();
       invariant.check(this);
+      Sim.finishTerminating(store); // upstream's addTerminatingPod, then the pod's removal from the indexer
       if (pods().size() == set().spec().replicas()) {
         controller.runUntilIdle();
         return;
@@ -171,9 +172,12 @@ final class StatefulSetHarness implements AutoCloseable {
     throw new AssertionError("update did not converge: " + set().status());
   }
 
-  /** Moves every pod one kubelet step: Pending -> Running -> Ready (lowest ordinal first); whether one moved. */
+  /**
+   * Moves every pod one kubelet step: a pod being deleted goes (upstream's fake pod control removes it), Pending ->
+   * Running -> Ready (lowest ordinal first); whether one moved.
+   */
   boolean advancePods() {
-    boolean moved = false;
+    boolean moved = Sim.finishTerminating(store) > 0;
     for (Pod p : pods()) {
       if (p.status().phase() == PodPhase.Pending) {
         Sim.run(store, p, "node-" + StatefulSetPods.ordinal(p));

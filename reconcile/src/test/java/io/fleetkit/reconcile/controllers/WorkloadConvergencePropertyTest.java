@@ -45,6 +45,7 @@ final class WorkloadConvergencePropertyTest {
 
   /** Pending -> Running -> Ready, one step per call, for every active pod. */
   private static void kubelet(ObjectStore store, ManualClock clock) {
+    Sim.finishTerminating(store); // the deleted pods' containers stop: they go
     for (Pod p : store.list(Pod.class, "ns").items()) {
       if (!ActivePods.isActive(p)) {
         continue;

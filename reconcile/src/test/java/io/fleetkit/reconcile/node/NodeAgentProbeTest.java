@@ -162,11 +162,37 @@ final class NodeAgentProbeTest {
   }
 
   @Test
-  void livenessProbe_neverRestartPolicy_podFailedWith137() {
+  void livenessProbe_neverRestartPolicy_podFailed_killedWithSigterm() {
+    // the kubelet kills with the grace period: SIGTERM, which ends the default process at once (143)
     create(RestartPolicy.Never, Map.of(HealthSource.LIVENESS_FAILS_AFTER, "30"), web(LIVENESS, null, null));
     runTo(50);
     assertThat(pod().status().phase()).isEqualTo(io.fleetkit.api.core.PodPhase.Failed);
+    assertThat(container().state().exitCode()).isEqualTo(ContainerScript.SIGTERM_EXIT_CODE);
+    assertThat(container().state().finishedAt()).isEqualTo(t0.plusSeconds(50));
+  }
+
+  @Test
+  void livenessProbe_processIgnoringSigterm_killedAfterTheProbesGracePeriod_thenRestarted() {
+    Probe liveness = Probe.builder(ProbeHandler.TcpSocket.of(8080)).terminationGracePeriodSeconds(5L).build();
+    create(RestartPolicy.Always, Map.of(HealthSource.LIVENESS_FAILS_AFTER, "30", HealthSource.STOP_AFTER, "never"),
+        web(liveness, null, null));
+    runTo(54); // failures at 30, 40, 50: SIGTERM at 50, ignored
+    assertThat(container().restartCount()).isZero();
+    assertThat(container().state().type()).isEqualTo(ContainerStateType.Running);
+    runTo(55); // SIGKILL 5 s later (the probe's terminationGracePeriodSeconds), restarted at once
+    assertThat(container().restartCount()).isEqualTo(1);
+    assertThat(container().state().startedAt()).isEqualTo(t0.plusSeconds(55));
+  }
+
+  @Test
+  void livenessProbe_processIgnoringSigterm_withoutProbeGracePeriod_killedAfterThePods() {
+    create(RestartPolicy.Never, Map.of(HealthSource.LIVENESS_FAILS_AFTER, "30", HealthSource.STOP_AFTER, "never"),
+        web(LIVENESS, null, null));
+    runTo(79);
+    assertThat(container().state().type()).isEqualTo(ContainerStateType.Running);
+    runTo(80); // SIGTERM at 50, SIGKILL at the pod's 30 s
     assertThat(container().state().exitCode()).isEqualTo(ContainerScript.KILLED_EXIT_CODE);
+    assertThat(container().state().finishedAt()).isEqualTo(t0.plusSeconds(80));
   }
 
   @Test

@@ -188,7 +188,8 @@ final class NodeAgentRebootTest {
     runTo(5);
     assertThat(app().restartCount()).isEqualTo(1);
     agent.kill();
-    store.delete(Pod.class, "default", "p");
+    // a force deletion: without a kubelet a graceful one would leave the pod Terminating
+    store.delete(Pod.class, "default", "p", io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
     store.create(pod(RestartPolicy.Always, Map.of()).container("web", "shop:1", ResourceList.EMPTY).build());
     agent.revive();
     runTo(6);

@@ -119,12 +119,15 @@ final class VolumeRestrictionsSchedulingTest {
       int attempts = p.attempts();
 
       // a deleted pod that mounts no such claim does not help (isSchedulableAfterPodDeleted says QueueSkip)
-      c.store.delete(Pod.class, "default", "bystander");
+      c.store.delete(Pod.class, "default", "bystander", io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
       c.settle();
       assertThat(c.pending().queue()).isEqualTo(PendingPod.Queue.UNSCHEDULABLE);
       assertThat(c.pending().attempts()).isEqualTo(attempts);
 
       c.store.delete(Pod.class, "default", "first");
+      c.settle();
+      assertThat(c.nodeOf("second")).as("first terminating: the claim is still in use").isEmpty();
+      c.store.delete(Pod.class, "default", "first", io.fleetkit.api.store.DeleteOptions.gracePeriod(0)); // gone
       c.settle();
 
       assertThat(c.nodeOf("second")).isNotEmpty();

@@ -519,7 +519,7 @@ public final class UpdateChecks {
     ObjectMeta nm = n.metadata();
     ObjectMeta meta = new ObjectMeta(m.name(), m.namespace(), m.uid(), m.resourceVersion(), m.generation(),
         nm.labels(), nm.annotations(), m.ownerReferences(), m.finalizers(), m.creationTimestamp(),
-        m.deletionTimestamp());
+        m.deletionTimestamp(), m.deletionGracePeriodSeconds());
     PodSpec spec = s.toBuilder().nodeSelector(ns.nodeSelector()).affinity(affinity).tolerations(ns.tolerations())
         .schedulingGates(ns.schedulingGates()).build();
     return new PodTemplateSpec(meta, spec);

@@ -173,7 +173,7 @@ public final class WriteRules {
    * {@code PrepareForCreate}).
    */
   public static <T extends ApiObject<T>> T created(T object, String uid, String resourceVersion, Instant now) {
-    T stamped = object.withMetadata(stamp(object.metadata(), uid, resourceVersion, 1, now, null));
+    T stamped = object.withMetadata(stamp(object.metadata(), uid, resourceVersion, 1, now, null, null));
     if (stamped instanceof Pod pod && !pod.spec().schedulingGates().isEmpty()) {
       @SuppressWarnings("unchecked")
       T gated = (T) schedulingGated(pod);
@@ -203,12 +203,15 @@ public final class WriteRules {
 
   /**
    * An update of metadata and spec: keeps the stored status and store-owned fields, bumps generation if the spec
-   * changed, removes the object when it is being deleted and the update clears its last finalizer. A namespace keeps
+   * changed, removes the object when it is being deleted and the update clears its last finalizer, unless a graceful
+   * deletion is under way (a {@code deletionGracePeriodSeconds} above 0: the deletion with grace period 0 that ends it
+   * removes the object). A namespace keeps
    * its stored {@code spec.finalizers} (only {@link #finalizeNamespace(Namespace, Namespace)} changes them) and is
    * removed only when both its {@code metadata.finalizers} and its {@code spec.finalizers} are empty.
    *
    * @throws ConflictException if {@code object}'s uid or resourceVersion (when not empty) differ from the stored
-   * @throws ValidationException if a finalizer is added to an object being deleted
+   * @throws ValidationException if a finalizer is added to an object being deleted, or the update sets a
+   *     {@code deletionGracePeriodSeconds} other than the stored one
    */
   public static <T extends ApiObject<T>> Change<T> update(T stored, T object) {
     return update(stored, keepNamespaceFinalizers(stored, object), false);
@@ -245,6 +248,12 @@ public final class WriteRules {
       throw new ValidationException(new Violation(object.describe(), "metadata.deletionTimestamp",
           UpdateChecks.IMMUTABLE, meta.deletionTimestamp().toString()));
     }
+    if (meta.deletionGracePeriodSeconds() != null
+        && !meta.deletionGracePeriodSeconds().equals(old.deletionGracePeriodSeconds())) {
+      // BeforeUpdate keeps a stored grace period an update omits; ValidateObjectMetaUpdate refuses any other change.
+      throw new ValidationException(new Violation(object.describe(), "metadata.deletionGracePeriodSeconds",
+          UpdateChecks.IMMUTABLE, meta.deletionGracePeriodSeconds().toString()));
+    }
     UpdateChecks.update(stored, object, binding);
     if (old.deletionTimestamp() != null) {
       rejectNewFinalizers(object, old.finalizers(), meta.finalizers());
@@ -252,9 +261,12 @@ public final class WriteRules {
     boolean specChanged = !Objects.equals(object.spec(), stored.spec());
     long generation = specChanged ? old.generation() + 1 : old.generation();
     ObjectMeta merged = stamp(meta, old.uid(), old.resourceVersion(), generation, old.creationTimestamp(),
-        old.deletionTimestamp());
+        old.deletionTimestamp(), old.deletionGracePeriodSeconds());
     T candidate = object.withStatusOf(stored).withMetadata(merged);
+    // shouldDeleteDuringUpdate: a graceful deletion under way (grace period above 0) waits for its final deletion.
+    Long grace = old.deletionGracePeriodSeconds();
     boolean finalized = old.deletionTimestamp() != null && merged.finalizers().isEmpty()
+        && (grace == null || grace == 0)
         && (!(candidate instanceof Namespace ns) || NamespaceWrites.removable(ns));
     if (finalized) {
       return new Change<>(Effect.REMOVE, candidate);
@@ -294,7 +306,8 @@ public final class WriteRules {
     }
     ObjectMeta old = stored.metadata();
     return new Change<>(Effect.PUT, resized.withMetadata(stamp(old, old.uid(), old.resourceVersion(),
-        old.generation() + 1, old.creationTimestamp(), old.deletionTimestamp())));
+        old.generation() + 1, old.creationTimestamp(), old.deletionTimestamp(),
+        old.deletionGracePeriodSeconds())));
   }
 
   /**
@@ -322,7 +335,13 @@ public final class WriteRules {
    * {@code foregroundDeletion} finalizers ({@link DeletionFinalizers#forDeletion}); an object left without
    * finalizers is removed; one left with some is marked (deletionTimestamp {@code now}, generation + 1) with them.
    * An object already marked keeps its mark and timestamp and changes only when the options change its GC
-   * finalizers (a later deletion may switch the policy; one that takes away its last finalizer removes it). A
+   * finalizers (a later deletion may switch the policy; one that takes away its last finalizer removes it). A pod
+   * is deleted gracefully ({@link GracefulDeletion}, the pod registry's {@code CheckGracefulDelete}): a pod bound to
+   * a node and not Succeeded or Failed is marked with {@code deletionTimestamp} now plus its grace period (the
+   * options', else its {@code spec.terminationGracePeriodSeconds}) and {@code deletionGracePeriodSeconds}, and stays
+   * until a deletion with grace period 0 (the kubelet's, once its containers stopped) removes it; a later deletion
+   * may only shorten the grace period, and changes nothing else while one above 0 runs. Any object marked only to
+   * wait for finalizers gets {@code deletionGracePeriodSeconds} 0. A
    * namespace follows its registry's {@code Delete}: the first deletion marks it (and makes it Terminating) whatever
    * its finalizers, with the GC finalizers the options ask for; a later one changes nothing while its
    * {@code spec.finalizers} are not empty, and is then a generic deletion.
@@ -351,32 +370,49 @@ public final class WriteRules {
     return deleteGeneric(stored, options, now, policy);
   }
 
-  /** The generic store's deletion of an object whose preconditions were checked. */
+  /**
+   * The generic store's deletion ({@code Store.Delete} with {@code updateForGracefulDeletionAndFinalizers}) of an
+   * object whose preconditions were checked: first the graceful rules ({@link GracefulDeletion}); a graceful deletion
+   * already under way that this one does not shorten changes nothing, not even the GC finalizers. Then the options
+   * decide the GC finalizers. A graceful deletion marks the object with its deadline and grace period, unless the
+   * grace period is 0 and no finalizer is left: then it is removed. Any other deletion removes an object left
+   * without finalizers, and marks one left with some ({@code markAsDeleting}: generation + 1 on the first mark, the
+   * earlier of the stored mark and now, grace period 0).
+   */
   static <T extends ApiObject<T>> Change<T> deleteGeneric(T stored, DeleteOptions options, Instant now,
       GarbageCollectionPolicy policy) {
-    ObjectMeta old = stored.metadata();
+    GracefulDeletion.Decision graceful = GracefulDeletion.beforeDelete(stored, options, now);
+    if (graceful.outcome() == GracefulDeletion.Outcome.PENDING) {
+      return new Change<>(Effect.NONE, stored);
+    }
+    ObjectMeta old = graceful.meta();
     List<String> gc = DeletionFinalizers.forDeletion(old.finalizers(), options, policy);
     List<String> finalizers = gc == null ? old.finalizers() : gc;
+    if (graceful.outcome() == GracefulDeletion.Outcome.GRACEFUL) {
+      Long period = graceful.gracePeriodSeconds();
+      if (finalizers.isEmpty() && (period == null || period == 0)) {
+        return new Change<>(Effect.REMOVE, stored); // upstream writes the mark, then deletes at once
+      }
+      return new Change<>(Effect.PUT, stored.withMetadata(old.toBuilder().finalizers(finalizers).build()));
+    }
     if (finalizers.isEmpty()) {
       return new Change<>(Effect.REMOVE, stored); // upstream's errDeleteNow: the stored state is the last one
     }
-    Instant marked = old.deletionTimestamp();
-    if (marked != null && gc == null && !marked.isAfter(now)) {
-      return new Change<>(Effect.NONE, stored); // being deleted already, nothing to change
-    }
     // markAsDeleting: generation is bumped by the first mark only; an earlier mark is kept.
+    Instant marked = old.deletionTimestamp();
     long generation = marked == null ? old.generation() + 1 : old.generation();
     Instant deleting = marked == null || marked.isAfter(now) ? now : marked;
     ObjectMeta meta = new ObjectMeta(old.name(), old.namespace(), old.uid(), old.resourceVersion(), generation,
-        old.labels(), old.annotations(), old.ownerReferences(), finalizers, old.creationTimestamp(), deleting);
-    return new Change<>(Effect.PUT, stored.withMetadata(meta));
+        old.labels(), old.annotations(), old.ownerReferences(), finalizers, old.creationTimestamp(), deleting, 0L);
+    T candidate = stored.withMetadata(meta);
+    return candidate.equals(stored) ? new Change<>(Effect.NONE, stored) : new Change<>(Effect.PUT, candidate);
   }
 
   /** {@code object} with its resourceVersion replaced. */
   public static <T extends ApiObject<T>> T withVersion(T object, String resourceVersion) {
     ObjectMeta m = object.metadata();
     return object.withMetadata(stamp(m, m.uid(), resourceVersion, m.generation(), m.creationTimestamp(),
-        m.deletionTimestamp()));
+        m.deletionTimestamp(), m.deletionGracePeriodSeconds()));
   }
 
   /** "Kind ns/name not found". */
@@ -424,8 +460,8 @@ public final class WriteRules {
    * return the already-immutable collections as they are: no per-write copying of labels, annotations or lists.
    */
   static ObjectMeta stamp(ObjectMeta m, String uid, String rv, long generation, @Nullable Instant created,
-      @Nullable Instant deleting) {
+      @Nullable Instant deleting, @Nullable Long gracePeriodSeconds) {
     return new ObjectMeta(m.name(), m.namespace(), uid, rv, generation, m.labels(), m.annotations(),
-        m.ownerReferences(), m.finalizers(), created, deleting);
+        m.ownerReferences(), m.finalizers(), created, deleting, gracePeriodSeconds);
   }
 }

@@ -4,7 +4,8 @@
  * Entry types: {@link io.fleetkit.api.store.spi.WriteRules} (what each write does, including the per-kind update
  * rules of {@link io.fleetkit.api.store.spi.UpdateChecks} and the deletion's garbage-collection finalizers of
  * {@link io.fleetkit.api.store.spi.DeletionFinalizers}, with each kind's
- * {@link io.fleetkit.api.store.spi.GarbageCollectionPolicy}) and {@link io.fleetkit.api.store.spi.WatchQueue}.
+ * {@link io.fleetkit.api.store.spi.GarbageCollectionPolicy}, and the graceful deletion of pods of
+ * {@code GracefulDeletion}) and {@link io.fleetkit.api.store.spi.WatchQueue}.
  * Application code does not need this package. Thread-safety is documented on each type.
  */
 @NullMarked

@@ -36,8 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * alike) and its {@code testOrphanDeleteStrategy} is {@link GarbageCollectionPolicy#ORPHAN_DEPENDENTS}; the kind is a
  * ConfigMap in place of upstream's example Pod (the rules do not look at the kind when the policy is given). Nil
  * DeleteOptions and DeleteOptions without a policy are both {@link DeleteOptions#DEFAULT}. Upstream's secondary
- * checks are kept (deletionTimestamp set, generation increased) except {@code deletionGracePeriodSeconds == 0}: the
- * store has no graceful deletion and no such field.
+ * checks are kept (deletionTimestamp set, deletionGracePeriodSeconds 0, generation increased). The graceful-deletion
+ * tests of the same file are in {@link GracefulDeletionUpstreamTest}.
  */
 final class GenericStoreDeletionUpstreamTest {
   private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
@@ -79,6 +79,8 @@ final class GenericStoreDeletionUpstreamTest {
     assertThat(change.effect()).as(name + ": kept, marked").isEqualTo(WriteRules.Effect.PUT);
     ObjectMeta m = change.object().metadata();
     assertThat(m.deletionTimestamp()).as(name + ": Expect the object to have DeletionTimestamp set").isEqualTo(NOW);
+    assertThat(m.deletionGracePeriodSeconds()).as(name + ": Expect the object to have 0 DeletionGracePeriodSecond")
+        .isEqualTo(0L);
     assertThat(m.generation()).as(name + ": Deletion didn't increase Generation.")
         .isGreaterThan(INITIAL_GENERATION);
     assertThat(m.finalizers()).as(name + ": finalizers").containsExactlyElementsOf(expectedFinalizers);
@@ -213,7 +215,8 @@ final class GenericStoreDeletionUpstreamTest {
 
   /**
    * Upstream compares a value with a pointer, so its check can never fail; this asserts what its table says: the
-   * mark is set to now unless an earlier one is kept. Generation is bumped only by the first mark.
+   * mark is set to now unless an earlier one is kept, and the grace period is 0. Generation is bumped only by the
+   * first mark. An object already marked with grace period 0 at the kept time is not written again.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("markAsDeleting")
@@ -225,9 +228,12 @@ final class GenericStoreDeletionUpstreamTest {
 
     ObjectMeta m = change.object().metadata();
     assertThat(m.deletionTimestamp()).as(name).isEqualTo(expected);
+    assertThat(m.deletionGracePeriodSeconds()).as(name).isEqualTo(0L);
     assertThat(m.generation()).isEqualTo(deletionTimestamp == null ? INITIAL_GENERATION + 1 : INITIAL_GENERATION);
-    assertThat(change.effect()).isEqualTo(expected.equals(deletionTimestamp) ? WriteRules.Effect.NONE
-        : WriteRules.Effect.PUT);
+    assertThat(change.effect()).isEqualTo(WriteRules.Effect.PUT); // the grace period is new
+
+    WriteRules.Change<ConfigMap> again = WriteRules.delete(change.object(), DeleteOptions.DEFAULT, NOW);
+    assertThat(again.effect()).as(name + ": deleted again").isEqualTo(WriteRules.Effect.NONE);
   }
 
   // ---------------------------------------------------------------- TestDeletionFinalizersForGarbageCollection

@@ -51,7 +51,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * expected text is upstream's {@code err} fragment; upstream's {@code "spec: Forbidden: ..."} is FleetKit's violation
  * of field {@code spec} whose rule starts with {@code Forbidden: ...}. Cases left out (see docs/conformance.md):
  * "ids" (the name is the store key), "deletion timestamp removed" (the store keeps the stored mark, as the API
- * server's BeforeUpdate does), "deletion grace period seconds changed", "ephemeralContainer changes",
+ * server's BeforeUpdate does), "deletion grace period seconds changed" (through the store, in
+ * {@code ObjectStoreUpdateRulesTest}: the rule is the store's), "ephemeralContainer changes",
  * "fsGroupChangePolicy change", the three mirror-pod annotation cases, the two negative
  * terminationGracePeriodSeconds cases (such a pod cannot be built), the four pod OS cases, "cpu limit change with
  * pod-level resources" (FleetKit refuses that new pod when it is built: its pod-level cpu limit is below the

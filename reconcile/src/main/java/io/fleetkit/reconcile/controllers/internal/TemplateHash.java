@@ -118,7 +118,8 @@ public final class TemplateHash {
         && ma.resourceVersion().equals(mb.resourceVersion()) && ma.generation() == mb.generation()
         && ma.annotations().equals(mb.annotations()) && ma.ownerReferences().equals(mb.ownerReferences())
         && ma.finalizers().equals(mb.finalizers()) && Objects.equals(ma.creationTimestamp(), mb.creationTimestamp())
-        && Objects.equals(ma.deletionTimestamp(), mb.deletionTimestamp());
+        && Objects.equals(ma.deletionTimestamp(), mb.deletionTimestamp())
+        && Objects.equals(ma.deletionGracePeriodSeconds(), mb.deletionGracePeriodSeconds());
   }
 
   /** Whether {@code a} and {@code b} hold the same entries apart from {@code hash}. */
@@ -140,12 +141,19 @@ public final class TemplateHash {
     } else if (o instanceof Record r) {
       sb.append(o.getClass().getSimpleName()).append('{');
       for (RecordComponent c : o.getClass().getRecordComponents()) {
-        sb.append(c.getName()).append('=');
+        Object value;
         try {
-          render(c.getAccessor().invoke(r), sb);
+          value = c.getAccessor().invoke(r);
         } catch (IllegalAccessException | InvocationTargetException e) {
-          sb.append(e.getClass().getSimpleName()); // public records of core-api: not expected
+          value = e.getClass().getSimpleName(); // public records of core-api: not expected
         }
+        if (value == null && o instanceof ObjectMeta && c.getName().equals("deletionGracePeriodSeconds")) {
+          // a component added after the hash was defined is left out while unset (as JSON's omitempty leaves it
+          // out of upstream's hash), so that the hashes, and the names made of them, stay what they were
+          continue;
+        }
+        sb.append(c.getName()).append('=');
+        render(value, sb);
         sb.append(';');
       }
       sb.append('}');

@@ -90,6 +90,12 @@ final class DaemonSetPlacementPropertyTest {
         c.start().join();
         for (int round = 0; round < 6; round++) {
           c.runUntilIdle();
+          // the kubelets end the pods the set deleted
+          for (Pod p : store.list(Pod.class, "ns").items()) {
+            if (p.metadata().deletionTimestamp() != null) {
+              store.delete(Pod.class, "ns", p.metadata().name(), io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
+            }
+          }
           clock.advance(java.time.Duration.ofMinutes(1)); // past any failed-pod backoff
         }
         c.runUntilIdle();

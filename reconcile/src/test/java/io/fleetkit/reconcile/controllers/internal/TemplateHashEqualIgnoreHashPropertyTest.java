@@ -64,7 +64,7 @@ final class TemplateHashEqualIgnoreHashPropertyTest {
     // equalIgnoreHash compares the metadata component by component: a new component must be added there
     assertThat(java.util.Arrays.stream(ObjectMeta.class.getRecordComponents()).map(c -> c.getName()).toList())
         .containsExactly("name", "namespace", "uid", "resourceVersion", "generation", "labels", "annotations",
-            "ownerReferences", "finalizers", "creationTimestamp", "deletionTimestamp");
+            "ownerReferences", "finalizers", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds");
   }
 
   @Property(tries = 1000)

@@ -3,6 +3,7 @@ package io.fleetkit.scheduler.plugins.noderesources;
 import static io.fleetkit.scheduler.plugins.noderesources.Fixtures.res;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
@@ -312,7 +313,7 @@ final class FitQueueingHintsTest {
   @Test
   void scheduler_parkedPodIsRetriedWhenABoundPodIsDeleted() {
     try (ParkedPod p = parked()) {
-      p.store().delete(Pod.class, "default", "big");
+      p.store().delete(Pod.class, "default", "big", DeleteOptions.gracePeriod(0)); // gone, not terminating
       p.run();
 
       assertThat(p.boundNode()).isEqualTo("node1");

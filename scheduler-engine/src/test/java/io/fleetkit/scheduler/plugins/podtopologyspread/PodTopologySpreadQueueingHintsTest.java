@@ -9,6 +9,7 @@ import static io.fleetkit.scheduler.plugins.podtopologyspread.SpreadFixtures.nod
 import static io.fleetkit.scheduler.plugins.podtopologyspread.SpreadFixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.framework.ClusterEvent;
@@ -186,13 +187,13 @@ final class PodTopologySpreadQueueingHintsTest {
 
       p.updateNode("node1", n -> n.annotation("heartbeat", "1").label("unrelated", "x"));
       p.updatePod(p.store().require(Pod.class, "default", "other").toBuilder().label("app", "y").build());
-      p.store().delete(Pod.class, "default", "other");
+      p.store().delete(Pod.class, "default", "other", DeleteOptions.gracePeriod(0));
       p.run();
 
       assertThat(p.attempts()).as("node annotations and unrelated labels, pods its selector ignores do not retry it")
           .isEqualTo(attempts);
 
-      p.store().delete(Pod.class, "default", "a1");
+      p.store().delete(Pod.class, "default", "a1", DeleteOptions.gracePeriod(0));
       p.run();
 
       assertThat(p.boundNode()).isEqualTo("node1");

@@ -398,7 +398,7 @@ final class ObjectCodecEvolutionTest {
     assertThat(new String(codec.encode(lease), StandardCharsets.UTF_8)).isEqualTo("{\"metadata\":{\"name\":"
         + "\"sched\",\"namespace\":\"kube-system\",\"uid\":\"\",\"resourceVersion\":\"\",\"generation\":0,\"labels\":{},"
         + "\"annotations\":{},\"ownerReferences\":[],\"finalizers\":[],\"creationTimestamp\":null,"
-        + "\"deletionTimestamp\":null},\"spec\":{\"holderIdentity\":\"a\",\"leaseDuration\":\"PT15S\","
+        + "\"deletionTimestamp\":null,\"deletionGracePeriodSeconds\":null},\"spec\":{\"holderIdentity\":\"a\",\"leaseDuration\":\"PT15S\","
         + "\"acquireTime\":null,\"renewTime\":null,\"leaseTransitions\":2}}");
   }
 

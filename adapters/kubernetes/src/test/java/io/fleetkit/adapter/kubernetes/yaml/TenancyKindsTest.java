@@ -130,6 +130,28 @@ final class TenancyKindsTest {
   }
 
   @Test
+  void pod_terminating_deletionGracePeriodSecondsRoundTrip() {
+    String yaml = """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: web, namespace: default, deletionTimestamp: "2026-12-04T10:00:30Z",
+          deletionGracePeriodSeconds: 30}
+        spec:
+          nodeName: node-1
+          containers: [{name: c, image: img}]
+        """;
+    io.fleetkit.api.core.Pod p = (io.fleetkit.api.core.Pod) KubernetesYaml.parse(yaml, "pod.yaml").objects().get(0);
+    assertThat(p.metadata().deletionGracePeriodSeconds()).isEqualTo(30L);
+    assertThat(p.metadata().deletionTimestamp()).isEqualTo(java.time.Instant.parse("2026-12-04T10:00:30Z"));
+
+    String dumped = KubernetesYaml.dump(List.of(p));
+    assertThat(dumped).contains("deletionGracePeriodSeconds: 30");
+    io.fleetkit.api.core.Pod again = (io.fleetkit.api.core.Pod) KubernetesYaml.parse(dumped, "again.yaml").objects()
+        .get(0);
+    assertThat(again.metadata()).isEqualTo(p.metadata());
+  }
+
+  @Test
   void namespace_conditionWithoutStatus_isRefusedWithItsPath() {
     ManifestException e = catchThrowableOfType(ManifestException.class, () -> KubernetesYaml.parse("""
         apiVersion: v1

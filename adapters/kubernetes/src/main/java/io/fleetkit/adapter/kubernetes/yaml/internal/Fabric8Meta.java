@@ -54,6 +54,7 @@ public final class Fabric8Meta {
         .finalizers(Values.stringList(in.getFinalizers(), "metadata.finalizers", ctx))
         .creationTimestamp(Values.instant(in.getCreationTimestamp(), "metadata.creationTimestamp", ctx))
         .deletionTimestamp(Values.instant(in.getDeletionTimestamp(), "metadata.deletionTimestamp", ctx))
+        .deletionGracePeriodSeconds(in.getDeletionGracePeriodSeconds())
         .build();
   }
 
@@ -76,6 +77,7 @@ public final class Fabric8Meta {
         .withFinalizers(Values.emptyToNull(m.finalizers()))
         .withCreationTimestamp(Values.instant(m.creationTimestamp()))
         .withDeletionTimestamp(Values.instant(m.deletionTimestamp()))
+        .withDeletionGracePeriodSeconds(m.deletionGracePeriodSeconds())
         .build();
   }
 }
