@@ -30,6 +30,7 @@ import io.fleetkit.api.resource.dra.ResourceClaimSpec;
 import io.fleetkit.api.resource.dra.ResourcePool;
 import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.resource.dra.ResourceSliceSpec;
+import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.controllers.internal.DeviceTaintEvictions;
@@ -362,11 +363,11 @@ final class DeviceTaintEvictionHarness implements AutoCloseable {
     assertThat(updated).isNotNull();
   }
 
-  /** A remove event. */
+  /** A remove event: the object is gone (a pod force-deleted, grace period 0, as upstream's fake client removes it). */
   void remove(Class<? extends ApiObject<?>> kind, String ns, String name) {
     @SuppressWarnings({"unchecked", "rawtypes"})
     Class raw = kind;
-    store.delete(raw, ns, name);
+    store.delete(raw, ns, name, DeleteOptions.gracePeriod(0));
   }
 
   /** The event handlers' part: recompute, without deleting pods. */
@@ -404,9 +405,18 @@ final class DeviceTaintEvictionHarness implements AutoCloseable {
   }
 
   /** The workers' part at the current time: syncs until idle, as the simulation does. */
+  /**
+   * Syncs until nothing is left at this instant. A deleted pod is ended at once by a kubelet stand-in
+   * ({@link Sim#finishTerminating}), as upstream's fake client removes a deleted pod at once: the store deletes a bound
+   * pod gracefully and leaves it Terminating until its kubelet ends it.
+   */
   void step() {
-    for (int i = 0; i < 100 && controller.sync() > 0; i++) {
-      // repeat until nothing is left at this instant
+    for (int i = 0; i < 100; i++) {
+      int synced = controller.sync();
+      int ended = Sim.finishTerminating(store);
+      if (synced == 0 && ended == 0) {
+        break;
+      }
     }
   }
 
