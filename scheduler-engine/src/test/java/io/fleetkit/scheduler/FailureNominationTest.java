@@ -231,6 +231,7 @@ final class FailureNominationTest {
       assertThat(preempted.nominatedNodeName()).isEqualTo("n1");
       assertThat(preempted.victims()).containsExactly("default/low");
       assertThat(store.require(Pod.class, "default", "high").status().nominatedNodeName()).isEqualTo("n1");
+      PreemptionClearsNominationsTest.endVictims(store, preempted); // its kubelet ends the evicted pod
 
       // high's nomination holds 500m of n1 against lower-priority pods
       store.create(pod("probe", 800, 100, 0));

@@ -84,6 +84,7 @@ final class PreemptionClearsNominationsTest {
       assertThat(midResult.nominatedNodeName()).isEqualTo("n1");
       Pod midNominated = store.require(Pod.class, "default", "mid");
       assertThat(midNominated.status().nominatedNodeName()).isEqualTo("n1");
+      endVictims(store, midResult); // a kubelet ends the evicted pod (the store deletes a bound pod gracefully)
 
       // high does not count mid's lower-priority nomination; it needs the last pod's room too
       store.create(pod("high", 700, 10, 1000));
@@ -101,6 +102,15 @@ final class PreemptionClearsNominationsTest {
           .isEqualTo(midNominated.status().condition(PodCondition.POD_SCHEDULED));
       assertThat(s.pending()).extracting(PendingPod::podKey).contains("default/mid");
       assertThat(feed.scheduler()).isSameAs(s);
+    }
+  }
+
+  /** A kubelet stand-in: the victims, Terminating after their graceful deletion, are ended (grace period 0). */
+  static void endVictims(ObjectStore store, ScheduleResult r) {
+    for (String key : r.victims()) {
+      int slash = key.indexOf('/');
+      store.delete(Pod.class, key.substring(0, slash), key.substring(slash + 1),
+          io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
     }
   }
 }
