@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,32 +105,8 @@ public final class StoreBinder implements Binder, Evictor {
    */
   @Override
   public void schedulingFailed(Pod pod, PodCondition condition, @Nullable String nominatedNodeName) {
-    String ns = pod.metadata().namespace();
-    String name = pod.metadata().name();
-    String uid = pod.metadata().uid();
-    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-      Pod c = store.get(Pod.class, ns, name).orElse(null);
-      if (c == null || c.isBound() || (!uid.isEmpty() && !uid.equals(c.metadata().uid()))) {
-        LOG.debug("recording the scheduling failure of pod {}: gone, recreated or bound meanwhile; left alone",
-            pod.metadata().key());
-        return;
-      }
-      PodStatus next = withSchedulingFailure(c.status(), condition, nominatedNodeName, clock.instant());
-      if (next == null) {
-        return;
-      }
-      try {
-        store.updateStatus(c.withStatus(next));
-        return;
-      } catch (ConflictException e) {
-        LOG.debug("recording the scheduling failure of pod {}: conflict, retrying", pod.metadata().key());
-      } catch (NotFoundException e) {
-        LOG.debug("recording the scheduling failure of pod {}: gone meanwhile", pod.metadata().key());
-        return;
-      }
-    }
-    LOG.debug("recording the scheduling failure of pod {}: gave up after {} write conflicts", pod.metadata().key(),
-        ATTEMPTS);
+    updatePendingStatus(pod, "recording the scheduling failure of",
+        status -> withSchedulingFailure(status, condition, nominatedNodeName, clock.instant()));
   }
 
   /**
@@ -141,30 +118,41 @@ public final class StoreBinder implements Binder, Evictor {
    */
   @Override
   public void clearNominatedNodeName(Pod pod, Pod preemptor, String nodeName) {
+    updatePendingStatus(pod, "clearing the nomination of",
+        status -> status.nominatedNodeName().isEmpty() ? null : status.withNominatedNodeName(""));
+  }
+
+  /**
+   * Writes {@code change} of the stored pod's status: one {@link ObjectStore#updateStatus}, compare-and-swap on the
+   * resourceVersion just read, re-read and retried on a write conflict up to {@value #ATTEMPTS} times; nothing when
+   * {@code change} answers null. A pod that is gone, was recreated under the same name (another uid) or is bound is
+   * left alone. Never throws for those outcomes; they are logged at DEBUG, starting with {@code what} and the pod.
+   */
+  private void updatePendingStatus(Pod pod, String what, UnaryOperator<PodStatus> change) {
     String ns = pod.metadata().namespace();
     String name = pod.metadata().name();
     String uid = pod.metadata().uid();
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       Pod c = store.get(Pod.class, ns, name).orElse(null);
       if (c == null || c.isBound() || (!uid.isEmpty() && !uid.equals(c.metadata().uid()))) {
-        LOG.debug("clearing the nomination of pod {}: gone, recreated or bound meanwhile; left alone",
-            pod.metadata().key());
+        LOG.debug("{} pod {}: gone, recreated or bound meanwhile; left alone", what, pod.metadata().key());
         return;
       }
-      if (c.status().nominatedNodeName().isEmpty()) {
+      PodStatus next = change.apply(c.status());
+      if (next == null) {
         return;
       }
       try {
-        store.updateStatus(c.withStatus(c.status().withNominatedNodeName("")));
+        store.updateStatus(c.withStatus(next));
         return;
       } catch (ConflictException e) {
-        LOG.debug("clearing the nomination of pod {}: conflict, retrying", pod.metadata().key());
+        LOG.debug("{} pod {}: conflict, retrying", what, pod.metadata().key());
       } catch (NotFoundException e) {
-        LOG.debug("clearing the nomination of pod {}: gone meanwhile", pod.metadata().key());
+        LOG.debug("{} pod {}: gone meanwhile", what, pod.metadata().key());
         return;
       }
     }
-    LOG.debug("clearing the nomination of pod {}: gave up after {} write conflicts", pod.metadata().key(), ATTEMPTS);
+    LOG.debug("{} pod {}: gave up after {} write conflicts", what, pod.metadata().key(), ATTEMPTS);
   }
 
   /**

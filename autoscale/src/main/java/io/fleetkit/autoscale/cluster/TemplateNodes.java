@@ -42,7 +42,7 @@ public final class TemplateNodes {
 
   private static final Logger LOG = LoggerFactory.getLogger(TemplateNodes.class);
   /** The longest object name (a DNS subdomain). */
-  private static final int MAX_NAME = 253;
+
 
   private TemplateNodes() {}
 
@@ -73,15 +73,7 @@ public final class TemplateNodes {
 
   /** {@code name}, or when it is longer than a pod name may be, its start and a hash of it (still unique in practice). */
   static String name(String name) {
-    if (name.length() <= MAX_NAME) {
-      return name;
-    }
-    String hash = Integer.toHexString(name.hashCode());
-    int end = MAX_NAME - 1 - hash.length();
-    while (end > 0 && !Character.isLetterOrDigit(name.charAt(end - 1))) {
-      end--;
-    }
-    return name.substring(0, end) + "-" + hash;
+    return io.fleetkit.api.meta.ObjectMeta.shortenedName(name);
   }
 
   /**

@@ -33,7 +33,6 @@ import java.util.Set;
  */
 public record ResourceSliceTemplate(String driver, String pool, List<Device> devices) {
   /** The longest object name (a DNS subdomain). */
-  private static final int MAX_NAME = 253;
   /** A node name to check a template's slice with. */
   private static final String PROBE_NODE = "node";
 
@@ -64,17 +63,9 @@ public record ResourceSliceTemplate(String driver, String pool, List<Device> dev
 
   /** The name of this template's slice for node {@code nodeName}. */
   public String sliceName(String nodeName) {
-    String name = nodeName + "-" + driver + "-" + pool.replace('/', '-');
-    if (name.length() <= MAX_NAME) {
-      return name;
-    }
-    String hash = Integer.toHexString(name.hashCode());
-    int end = MAX_NAME - 1 - hash.length();
-    while (end > 0 && !Character.isLetterOrDigit(name.charAt(end - 1))) {
-      end--;
-    }
-    return name.substring(0, end) + "-" + hash;
+    return ObjectMeta.shortenedName(nodeName + "-" + driver + "-" + pool.replace('/', '-'));
   }
+
 
   /**
    * Adds to {@code v} the broken rules of {@code templates}, each under {@code field[i]}: those of the slice a

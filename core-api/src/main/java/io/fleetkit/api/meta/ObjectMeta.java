@@ -1,5 +1,6 @@
 package io.fleetkit.api.meta;
 
+import io.fleetkit.api.labels.Validation;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -90,6 +91,22 @@ public record ObjectMeta(
 
   public Builder toBuilder() {
     return new Builder(this);
+  }
+
+  /**
+   * {@code name}, or when it is longer than an object name may be (253 characters), its start and a hash of it (still
+   * unique in practice), as the names of objects made for a node (slices, the pods of a template node) are shortened.
+   */
+  public static String shortenedName(String name) {
+    if (name.length() <= Validation.DNS1123_SUBDOMAIN_MAX_LENGTH) {
+      return name;
+    }
+    String hash = Integer.toHexString(name.hashCode());
+    int end = Validation.DNS1123_SUBDOMAIN_MAX_LENGTH - 1 - hash.length();
+    while (end > 0 && !Character.isLetterOrDigit(name.charAt(end - 1))) {
+      end--;
+    }
+    return name.substring(0, end) + "-" + hash;
   }
 
   public static Builder builder() {
