@@ -24,11 +24,14 @@ final class ReplicaSetPodCounts {
   private static final byte FULLY_LABELED = 1;
   private static final byte READY = 2;
   private static final byte AVAILABLE = 4;
+  /** A pod that is not active (terminated or being deleted): not counted, not in the active list. */
+  private static final byte INACTIVE = 8;
 
   /** The counts of one ReplicaSet's active pods. */
   record Counts(List<Pod> active, int fullyLabeled, int ready, int available) {}
 
-  private record Last(List<Pod> owned, List<Pod> active, byte[] flags, Map<String, String> templateLabels,
+  /** The last call's owned pods, each one's flags (by position), how many are inactive, and the result. */
+  private record Last(List<Pod> owned, byte[] flags, int inactive, Map<String, String> templateLabels,
       Counts counts) {}
 
   private final Map<ObjectKey, Last> last = new ConcurrentHashMap<>();
@@ -49,100 +52,70 @@ final class ReplicaSetPodCounts {
       if (was != null) {
         last.remove(key);
       }
-      List<Pod> active = active(owned);
-      byte[] flags = new byte[active.size()];
+      byte[] flags = new byte[owned.size()];
       int[] sums = new int[3];
+      int inactive = 0;
       for (int i = 0; i < flags.length; i++) {
-        flags[i] = flags(active.get(i), templateLabels, minReadySeconds, now);
-        add(sums, flags[i], 1);
+        flags[i] = flags(owned.get(i), templateLabels, minReadySeconds, now);
+        inactive += add(sums, flags[i], 1);
       }
-      Counts c = new Counts(active, sums[0], sums[1], sums[2]);
+      Counts c = new Counts(active(owned, flags, inactive), sums[0], sums[1], sums[2]);
       if (minReadySeconds == 0) {
-        last.put(key, new Last(owned, active, flags, templateLabels, c));
+        last.put(key, new Last(owned, flags, inactive, templateLabels, c));
       }
       return c;
     }
     if (was.owned() == owned) {
       return was.counts();
     }
-    List<Pod> old = was.active();
-    List<Pod> active = null;
+    // the pods both owned lists share at their head and tail keep their flags (cached pods are immutable); only those
+    // in between are looked at, whether active or not
+    List<Pod> before = was.owned();
+    int max = Math.min(before.size(), owned.size());
     int head = 0;
+    while (head < max && before.get(head) == owned.get(head)) {
+      head++;
+    }
     int tail = 0;
-    if (old.size() == was.owned().size()) {
-      // every pod was active, so the last active list is the last owned list: the pods both owned lists share at
-      // their head and tail still are, and when those in between are too, that head and tail are the active lists'
-      List<Pod> before = was.owned();
-      int max = Math.min(before.size(), owned.size());
-      while (head < max && before.get(head) == owned.get(head)) {
-        head++;
-      }
-      while (tail < max - head && before.get(before.size() - 1 - tail) == owned.get(owned.size() - 1 - tail)) {
-        tail++;
-      }
-      if (allActive(owned, head, owned.size() - tail)) {
-        active = java.util.Collections.unmodifiableList(owned);
-      }
+    while (tail < max - head && before.get(before.size() - 1 - tail) == owned.get(owned.size() - 1 - tail)) {
+      tail++;
     }
-    if (active == null) {
-      active = active(owned);
-      head = 0;
-      tail = 0;
-      int max = Math.min(old.size(), active.size());
-      while (head < max && old.get(head) == active.get(head)) {
-        head++;
-      }
-      while (tail < max - head && old.get(old.size() - 1 - tail) == active.get(active.size() - 1 - tail)) {
-        tail++;
-      }
-    }
+    byte[] old = was.flags();
+    byte[] flags = new byte[owned.size()];
+    System.arraycopy(old, 0, flags, 0, head);
+    System.arraycopy(old, old.length - tail, flags, flags.length - tail, tail);
     int[] sums = {was.counts().fullyLabeled(), was.counts().ready(), was.counts().available()};
-    byte[] flags = new byte[active.size()];
-    System.arraycopy(was.flags(), 0, flags, 0, head);
-    System.arraycopy(was.flags(), old.size() - tail, flags, active.size() - tail, tail);
-    for (int i = head; i < old.size() - tail; i++) {
-      add(sums, was.flags()[i], -1);
+    int inactive = was.inactive();
+    for (int i = head; i < old.length - tail; i++) {
+      inactive -= add(sums, old[i], -1);
     }
-    for (int i = head; i < active.size() - tail; i++) {
-      flags[i] = flags(active.get(i), templateLabels, 0, now);
-      add(sums, flags[i], 1);
+    for (int i = head; i < flags.length - tail; i++) {
+      flags[i] = flags(owned.get(i), templateLabels, 0, now);
+      inactive += add(sums, flags[i], 1);
     }
-    Counts c = new Counts(active, sums[0], sums[1], sums[2]);
-    last.put(key, new Last(owned, active, flags, templateLabels, c));
+    Counts c = new Counts(active(owned, flags, inactive), sums[0], sums[1], sums[2]);
+    last.put(key, new Last(owned, flags, inactive, templateLabels, c));
     return c;
   }
 
-  private static List<Pod> active(List<Pod> owned) {
-    int n = owned.size();
-    int first = 0; // the first inactive pod
-    while (first < n && ActivePods.isActive(owned.get(first))) {
-      first++;
-    }
-    if (first == n) {
-      // every pod active (the usual case): the list itself, read-only (the cache's list is already)
+  /** The active pods of {@code owned}: the list itself, read-only, when none is inactive (the usual case). */
+  private static List<Pod> active(List<Pod> owned, byte[] flags, int inactive) {
+    if (inactive == 0) {
       return java.util.Collections.unmodifiableList(owned);
     }
-    List<Pod> active = new ArrayList<>(n - 1);
-    active.addAll(owned.subList(0, first));
-    for (int i = first + 1; i < n; i++) {
-      Pod p = owned.get(i);
-      if (ActivePods.isActive(p)) {
-        active.add(p);
+    List<Pod> active = new ArrayList<>(owned.size() - inactive);
+    for (int i = 0; i < flags.length; i++) {
+      if ((flags[i] & INACTIVE) == 0) {
+        active.add(owned.get(i));
       }
     }
     return java.util.Collections.unmodifiableList(active);
   }
 
-  private static boolean allActive(List<Pod> pods, int from, int to) {
-    for (int i = from; i < to; i++) {
-      if (!ActivePods.isActive(pods.get(i))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private static byte flags(Pod p, Map<String, String> templateLabels, int minReadySeconds, Instant now) {
+    if (!ActivePods.isActive(p)) {
+      return INACTIVE;
+    }
     byte f = 0;
     if (ReplicaSetReconciler.hasAll(p.metadata().labels(), templateLabels)) {
       f |= FULLY_LABELED;
@@ -156,7 +129,11 @@ final class ReplicaSetPodCounts {
     return f;
   }
 
-  private static void add(int[] sums, byte f, int d) {
+  /** Adds {@code d} times a pod's flags to the sums; 1 when it is inactive (counted nowhere), else 0. */
+  private static int add(int[] sums, byte f, int d) {
+    if ((f & INACTIVE) != 0) {
+      return 1;
+    }
     if ((f & FULLY_LABELED) != 0) {
       sums[0] += d;
     }
@@ -166,5 +143,6 @@ final class ReplicaSetPodCounts {
     if ((f & AVAILABLE) != 0) {
       sums[2] += d;
     }
+    return 0;
   }
 }
