@@ -212,7 +212,7 @@ final class DraSnapshot {
       ResourceClaimStatus s = c.status();
       List<ResourceClaimConsumerReference> left = new ArrayList<>(s.reservedFor().size());
       for (ResourceClaimConsumerReference r : s.reservedFor()) {
-        if (!(r.resource().equals("pods") && r.uid().equals(pod.metadata().uid()))) {
+        if (!r.isPod(pod.metadata().uid())) {
           left.add(r);
         }
       }
@@ -369,12 +369,7 @@ final class DraSnapshot {
   }
 
   private static boolean reservedFor(ResourceClaimStatus s, Pod pod) {
-    for (ResourceClaimConsumerReference r : s.reservedFor()) {
-      if (r.resource().equals("pods") && r.uid().equals(pod.metadata().uid())) {
-        return true;
-      }
-    }
-    return false;
+    return s.reservedForPod(pod.metadata().uid());
   }
 
   /** Upstream's {@code IsForPod}: the claim's controller is the pod. */

@@ -22,4 +22,9 @@ public record ResourceClaimConsumerReference(String apiGroup, String resource, S
   public static ResourceClaimConsumerReference pod(String name, String uid) {
     return new ResourceClaimConsumerReference("", "pods", name, uid);
   }
+
+  /** Whether this is the pod with {@code podUid} (resource {@code pods}, that uid). */
+  public boolean isPod(String podUid) {
+    return resource.equals("pods") && uid.equals(podUid);
+  }
 }

@@ -24,6 +24,16 @@ public record ResourceClaimStatus(@Nullable AllocationResult allocation,
     return new ResourceClaimStatus(a, reservedFor);
   }
 
+  /** Whether {@code reservedFor} holds the pod with {@code podUid}. */
+  public boolean reservedForPod(String podUid) {
+    for (ResourceClaimConsumerReference r : reservedFor) {
+      if (r.isPod(podUid)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public ResourceClaimStatus withReservedFor(List<ResourceClaimConsumerReference> r) {
     return new ResourceClaimStatus(allocation, r);
   }

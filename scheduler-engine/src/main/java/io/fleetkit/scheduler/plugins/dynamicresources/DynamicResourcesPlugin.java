@@ -332,12 +332,7 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
   }
 
   private static boolean reservedFor(ResourceClaimStatus status, Pod pod) {
-    for (ResourceClaimConsumerReference r : status.reservedFor()) {
-      if (r.resource().equals("pods") && r.uid().equals(pod.metadata().uid())) {
-        return true;
-      }
-    }
-    return false;
+    return status.reservedForPod(pod.metadata().uid());
   }
 
   @Override
@@ -576,7 +571,7 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
             break;
           }
           List<ResourceClaimConsumerReference> left = new ArrayList<>(current.get().status().reservedFor());
-          left.removeIf(r -> r.resource().equals("pods") && r.uid().equals(pod.pod().metadata().uid()));
+          left.removeIf(r -> r.isPod(pod.pod().metadata().uid()));
           try {
             store.updateStatus(current.get().withStatus(current.get().status().withReservedFor(left)));
             break;
