@@ -137,6 +137,27 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
     return null;
   }
 
+  /**
+   * This status with {@code condition} as kube's {@code podutil.UpdatePodCondition} writes it: {@code this} itself when
+   * a condition of its type already has the same status, reason, message and probe time (nothing to write); else the
+   * condition in place of the old one, keeping the old transition time when the status did not change.
+   */
+  public PodStatus withConditionUpdated(PodCondition condition) {
+    PodCondition old = condition(condition.type());
+    if (old == null) {
+      return withCondition(condition);
+    }
+    if (old.status() == condition.status() && old.reason().equals(condition.reason())
+        && old.message().equals(condition.message())
+        && Objects.equals(old.lastProbeTime(), condition.lastProbeTime())) {
+      return this;
+    }
+    Instant at = old.status() == condition.status() ? old.lastTransitionTime() : condition.lastTransitionTime();
+    return withCondition(new PodCondition(condition.type(), condition.status(), condition.reason(),
+        condition.message(), condition.lastProbeTime(), at));
+  }
+
+  /** This status with {@code condition} in place of the one of its type (added when it has none). */
   public PodStatus withCondition(PodCondition condition) {
     List<PodCondition> next = new java.util.ArrayList<>(conditions.size() + 1);
     boolean replaced = false;

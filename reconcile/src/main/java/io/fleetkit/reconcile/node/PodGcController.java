@@ -200,18 +200,18 @@ public final class PodGcController implements AutoCloseable {
       LOG.debug("pod GC: garbage collecting {} terminated pods", terminated.size());
     }
     for (Pod p : terminated) {
-      writes += markFailedAndDelete(p, PodGcMetrics.REASON_TERMINATED, null, now);
+      writes += markFailedAndDelete(p, PodGcMetrics.REASON_TERMINATED, null);
     }
     for (Pod p : terminating) {
-      writes += markFailedAndDelete(p, PodGcMetrics.REASON_OUT_OF_SERVICE, null, now);
+      writes += markFailedAndDelete(p, PodGcMetrics.REASON_OUT_OF_SERVICE, null);
     }
     PodCondition target = PodCondition.of(PodCondition.DISRUPTION_TARGET, ConditionStatus.True,
         REASON_DELETION_BY_POD_GC, MESSAGE_ORPHANED, now);
     for (Pod p : orphaned) {
-      writes += markFailedAndDelete(p, PodGcMetrics.REASON_ORPHANED, target, now);
+      writes += markFailedAndDelete(p, PodGcMetrics.REASON_ORPHANED, target);
     }
     for (Pod p : unscheduled) {
-      writes += markFailedAndDelete(p, PodGcMetrics.REASON_UNSCHEDULED, null, now);
+      writes += markFailedAndDelete(p, PodGcMetrics.REASON_UNSCHEDULED, null);
     }
     return writes;
   }
@@ -247,7 +247,7 @@ public final class PodGcController implements AutoCloseable {
    *
    * @return the writes made
    */
-  private int markFailedAndDelete(Pod pod, String reason, @Nullable PodCondition condition, Instant now) {
+  private int markFailedAndDelete(Pod pod, String reason, @Nullable PodCondition condition) {
     String ns = pod.metadata().namespace();
     String name = pod.metadata().name();
     if (metrics.enabled()) {
@@ -263,7 +263,7 @@ public final class PodGcController implements AutoCloseable {
         }
         PodStatus status = current.status().withPhase(PodPhase.Failed);
         if (condition != null) {
-          status = status.withCondition(transitioned(current.status().condition(condition.type()), condition, now));
+          status = status.withConditionUpdated(condition);
         }
         store.updateStatus(current.withStatus(status));
         writes++;
@@ -279,12 +279,6 @@ public final class PodGcController implements AutoCloseable {
       }
     }
     return writes;
-  }
-
-  /** Upstream UpdatePodCondition: the transition time stays when the status does not change. */
-  private static PodCondition transitioned(@Nullable PodCondition old, PodCondition next, Instant now) {
-    Instant at = old != null && old.status() == next.status() ? old.lastTransitionTime() : now;
-    return new PodCondition(next.type(), next.status(), next.reason(), next.message(), next.lastProbeTime(), at);
   }
 
   /** How many pods this controller deleted. */

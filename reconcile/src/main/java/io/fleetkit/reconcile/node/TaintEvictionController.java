@@ -4,6 +4,7 @@ import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.Taints;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Deletes pods from nodes with NoExecute taints they do not tolerate, as kube's taint-eviction controller
@@ -34,7 +36,12 @@ import java.util.Set;
  * kube's default tolerations are added by the store's DefaultTolerationSeconds admission, as by kube's API server.
  *
  * <p>Work is event driven: node and pod watch events schedule evictions on the clock, {@link #sync} carries out
- * the due ones. Not thread-safe: made for single-threaded simulations.
+ * the due ones. As upstream, a pod is looked at again only when it appears, or its node or its tolerations change
+ * ({@code PodUpdated}): status writes do not reschedule it. An eviction carried out is remembered until the pod is
+ * gone or its eviction is cancelled (upstream's {@code TimedWorkerQueue} keeps the key of a fired worker), so a pod
+ * that stays Terminating (its node's kubelet is down) is deleted once, not again at every toleration period; the
+ * condition is written only when it changes ({@code UpdatePodCondition}). Not thread-safe: made for single-threaded
+ * simulations.
  */
 public final class TaintEvictionController implements AutoCloseable {
   /** The DisruptionTarget reason kube's taint manager sets. */
@@ -43,13 +50,22 @@ public final class TaintEvictionController implements AutoCloseable {
   private final ObjectStore store;
   private final TimerClock clock;
   private final Map<String, List<Taint>> taintedNodes = new HashMap<>();
+  /** Scheduled evictions by pod key, and {@link #FIRED} for those carried out (upstream's nil worker). */
   private final Map<String, Work> work = new HashMap<>();
+  /** The node and tolerations of each bound pod seen, by key: what upstream's {@code PodUpdated} compares. */
+  private final Map<String, Placement> seen = new HashMap<>();
   private final Set<String> due = new LinkedHashSet<>();
   private final List<Watch> watches = new ArrayList<>();
   private long evicted;
 
   /** A scheduled eviction (upstream {@code TimedWorker}). */
-  private record Work(Instant createdAt, Instant fireAt, TimerClock.Timer timer) {}
+  private record Work(Instant createdAt, Instant fireAt, TimerClock.@Nullable Timer timer) {}
+
+  /** An eviction carried out: its key stays until cancelled, so that it is not scheduled again. */
+  private static final Work FIRED = new Work(Instant.EPOCH, Instant.EPOCH, null);
+
+  /** Where a pod is bound and what it tolerates. */
+  private record Placement(String nodeName, List<Toleration> tolerations) {}
 
   private TaintEvictionController(ObjectStore store, TimerClock clock) {
     this.store = Objects.requireNonNull(store, "store");
@@ -85,11 +101,20 @@ public final class TaintEvictionController implements AutoCloseable {
         nodeUpdated(e.object());
       }
     }));
+    for (Pod p : pods.items()) {
+      seen(p);
+    }
     watches.add(store.watch(Pod.class, pods.resourceVersion(), e -> {
+      String key = e.object().metadata().key();
       if (e.type() == WatchEventType.DELETED) {
-        cancel(e.object().metadata().key());
+        seen.remove(key);
+        cancel(key);
       } else {
-        podUpdated(e.object());
+        Placement was = seen.get(key);
+        Placement now = seen(e.object());
+        if (was == null || !was.equals(now)) {
+          podUpdated(e.object());
+        }
       }
     }));
   }
@@ -110,7 +135,19 @@ public final class TaintEvictionController implements AutoCloseable {
     }
   }
 
-  /** Upstream PodUpdated: a bound pod on a tainted node is (re)considered. */
+  /** Records where {@code pod} is bound and what it tolerates; returns that. */
+  private Placement seen(Pod pod) {
+    Placement was = seen.get(pod.metadata().key());
+    if (was != null && was.nodeName().equals(pod.spec().nodeName())
+        && was.tolerations() == pod.spec().tolerations()) {
+      return was; // the same list: a status write or a binding-free update
+    }
+    Placement p = new Placement(pod.spec().nodeName(), pod.spec().tolerations());
+    seen.put(pod.metadata().key(), p);
+    return p;
+  }
+
+  /** Upstream handlePodUpdate: a bound pod on a tainted node is (re)considered. */
   private void podUpdated(Pod pod) {
     if (!pod.isBound()) {
       return;
@@ -141,7 +178,7 @@ public final class TaintEvictionController implements AutoCloseable {
     Instant start = now;
     Instant trigger = now.plusSeconds(min);
     Work existing = work.get(key);
-    if (existing != null) {
+    if (existing != null && existing != FIRED) {
       start = existing.createdAt();
       if (start.plusSeconds(min).isBefore(trigger)) {
         return;
@@ -165,7 +202,7 @@ public final class TaintEvictionController implements AutoCloseable {
 
   private void cancel(String key) {
     Work w = work.remove(key);
-    if (w != null) {
+    if (w != null && w.timer() != null) {
       w.timer().cancel();
     }
     due.remove(key);
@@ -174,7 +211,7 @@ public final class TaintEvictionController implements AutoCloseable {
   /** When the eviction of pod {@code namespace/name} is scheduled, if it is. */
   public Optional<Instant> scheduledEviction(String podKey) {
     Work w = work.get(podKey);
-    return w == null ? Optional.empty() : Optional.of(w.fireAt());
+    return w == null || w == FIRED ? Optional.empty() : Optional.of(w.fireAt());
   }
 
   /**
@@ -187,10 +224,11 @@ public final class TaintEvictionController implements AutoCloseable {
     while (!due.isEmpty()) {
       String key = due.iterator().next();
       due.remove(key);
-      Work w = work.remove(key);
-      if (w == null) {
+      Work w = work.get(key);
+      if (w == null || w == FIRED) {
         continue;
       }
+      work.put(key, FIRED);
       int slash = key.indexOf('/');
       String ns = key.substring(0, slash);
       String name = key.substring(slash + 1);
@@ -198,12 +236,15 @@ public final class TaintEvictionController implements AutoCloseable {
         Pod pod = store.require(Pod.class, ns, name);
         PodCondition target = PodCondition.of(PodCondition.DISRUPTION_TARGET, ConditionStatus.True, REASON,
             "Taint manager: deleting due to NoExecute taint", clock.now());
-        store.updateStatus(pod.withStatus(pod.status().withCondition(target)));
+        PodStatus status = pod.status().withConditionUpdated(target);
+        if (status != pod.status()) {
+          store.updateStatus(pod.withStatus(status));
+        }
         store.delete(Pod.class, ns, name);
         evicted++;
         n++;
       } catch (NotFoundException e) {
-        // already gone
+        work.remove(key); // already gone (upstream: a failed worker's key is dropped)
       }
     }
     return n;
@@ -232,9 +273,12 @@ public final class TaintEvictionController implements AutoCloseable {
     }
     watches.clear();
     for (Work w : work.values()) {
-      w.timer().cancel();
+      if (w.timer() != null) {
+        w.timer().cancel();
+      }
     }
     work.clear();
     due.clear();
+    seen.clear();
   }
 }

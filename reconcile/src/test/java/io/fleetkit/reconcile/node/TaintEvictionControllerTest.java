@@ -409,6 +409,87 @@ final class TaintEvictionControllerTest {
     assertThat(deleted("pod2")).isTrue();
   }
 
+  // FleetKit's cases for upstream's PodUpdated filter and TimedWorkerQueue's kept key of a fired worker
+
+  /** How many status writes the store saw for {@code pod} (MODIFIED events whose spec did not change). */
+  private long statusWrites(String pod, Runnable r) {
+    long[] n = {0};
+    var w = store.watch(Pod.class, store.resourceVersion(), e -> {
+      if (e.object().metadata().name().equals(pod) && e.type() == io.fleetkit.api.store.WatchEventType.MODIFIED) {
+        n[0]++;
+      }
+    });
+    try {
+      r.run();
+    } finally {
+      w.close();
+    }
+    return n[0];
+  }
+
+  @Test
+  void podStuckTerminating_evictedOnce_notAgainAtEveryTolerationPeriod() {
+    store.create(node("node1", 1));
+    tc.start();
+    store.create(pod("pod1", "node1", tol(1, 100)));
+    run(101);
+    assertThat(deleted("pod1")).isTrue();
+    assertThat(tc.evictedCount()).isEqualTo(1);
+    Pod terminating = store.require(Pod.class, "default", "pod1"); // no kubelet: it stays Terminating
+    assertThat(terminating.metadata().deletionTimestamp()).isNotNull();
+    long writes = statusWrites("pod1", () -> {
+      // a status write (as a node lifecycle controller's Ready=False) does not reschedule it
+      store.updateStatus(terminating.withStatus(terminating.status().withCondition(PodCondition.of(
+          PodCondition.READY, io.fleetkit.api.meta.ConditionStatus.False, "NodeNotReady", "", clock.now()))));
+      run(350);
+    });
+    assertThat(writes).as("only the test's own status write").isEqualTo(1);
+    assertThat(tc.evictedCount()).isEqualTo(1);
+    assertThat(tc.scheduledEviction("default/pod1")).isEmpty();
+  }
+
+  @Test
+  void statusWrite_doesNotPostponeOrRescheduleAnEviction() {
+    store.create(node("node1", 1));
+    tc.start();
+    Pod p = store.create(pod("pod1", "node1", tol(1, 100)));
+    java.time.Instant due = tc.scheduledEviction("default/pod1").orElseThrow();
+    run(50);
+    store.updateStatus(p.withStatus(p.status().withPhase(io.fleetkit.api.core.PodPhase.Running)));
+    assertThat(tc.scheduledEviction("default/pod1")).contains(due);
+    run(51);
+    assertThat(deleted("pod1")).isTrue();
+  }
+
+  @Test
+  void evictedPodAlreadyMarked_conditionNotWrittenAgain() {
+    store.create(node("node1"));
+    tc.start();
+    Pod p = store.create(pod("pod1", "node1"));
+    PodCondition target = PodCondition.of(PodCondition.DISRUPTION_TARGET, io.fleetkit.api.meta.ConditionStatus.True,
+        TaintEvictionController.REASON, "Taint manager: deleting due to NoExecute taint", clock.now());
+    store.updateStatus(p.withStatus(p.status().withCondition(target)));
+    long writes = statusWrites("pod1", () -> {
+      setTaints("node1", 1);
+      run(5);
+    });
+    assertThat(deleted("pod1")).isTrue();
+    assertThat(writes).as("the deletion's mark only: the condition was there").isEqualTo(1);
+  }
+
+  @Test
+  void evictionCancelledByRemovedTaint_scheduledAgainWhenTheTaintReturns() {
+    store.create(node("node1", 1));
+    tc.start();
+    store.create(pod("pod1", "node1", tol(1, 100)));
+    setTaints("node1");
+    assertThat(tc.scheduledEviction("default/pod1")).isEmpty();
+    setTaints("node1", 1);
+    assertThat(tc.scheduledEviction("default/pod1")).isPresent();
+    run(101);
+    assertThat(deleted("pod1")).isTrue();
+  }
+
   /** A toleration with only {@code tolerationSeconds} set, as upstream's table writes them. */
   private static Toleration seconds(@org.jspecify.annotations.Nullable Long s) {
     return new Toleration("", TolerationOperator.Exists, "", null, s);
