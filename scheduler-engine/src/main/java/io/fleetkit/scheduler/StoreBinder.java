@@ -203,7 +203,10 @@ public final class StoreBinder implements Binder, Evictor {
         PodCondition target = PodCondition.of(PodCondition.DISRUPTION_TARGET, ConditionStatus.True,
             REASON_PREEMPTION, "Preempted by the scheduler", clock.instant());
         try {
-          store.updateStatus(current.withStatus(current.status().withCondition(target)));
+          PodStatus status = current.status().withConditionUpdated(target);
+          if (status != current.status()) {
+            store.updateStatus(current.withStatus(status));
+          }
         } catch (ConflictException e) {
           LOG.debug("marking preemption victim {}: conflict; deleting anyway", victim.metadata().key());
         }

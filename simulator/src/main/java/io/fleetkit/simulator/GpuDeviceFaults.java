@@ -7,6 +7,7 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
@@ -62,7 +63,10 @@ final class GpuDeviceFaults {
       try {
         PodCondition target = PodCondition.of(PodCondition.DISRUPTION_TARGET, ConditionStatus.True, REASON,
             "GPU device(s) " + String.join(", ", failed) + " of node " + nodeName + " are unhealthy", now);
-        store.updateStatus(p.withStatus(p.status().withCondition(target)));
+        PodStatus status = p.status().withConditionUpdated(target);
+        if (status != p.status()) {
+          store.updateStatus(p.withStatus(status));
+        }
         store.delete(Pod.class, p.metadata().namespace(), p.metadata().name());
         evicted.add(p.metadata().key());
       } catch (NotFoundException e) {

@@ -4,6 +4,7 @@ import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.events.ObjectReference;
@@ -305,9 +306,9 @@ public final class DeviceTaintEvictionController implements AutoCloseable {
       try {
         PodCondition target = PodCondition.of(PodCondition.DISRUPTION_TARGET, ConditionStatus.True, REASON, MESSAGE,
             clock.now());
-        PodCondition existing = pod.status().condition(PodCondition.DISRUPTION_TARGET);
-        if (existing == null || existing.status() != ConditionStatus.True || !existing.reason().equals(REASON)) {
-          store.updateStatus(pod.withStatus(pod.status().withCondition(target)));
+        PodStatus status = pod.status().withConditionUpdated(target);
+        if (status != pod.status()) {
+          store.updateStatus(pod.withStatus(status));
         }
         store.delete(Pod.class, ns, name, DeleteOptions.of(DeletePreconditions.uid(s.uid())));
       } catch (NotFoundException | ConflictException e) {
