@@ -52,7 +52,11 @@ public final class TaintEvictionController implements AutoCloseable {
   private final Map<String, List<Taint>> taintedNodes = new HashMap<>();
   /** Scheduled evictions by pod key, and {@link #FIRED} for those carried out (upstream's nil worker). */
   private final Map<String, Work> work = new HashMap<>();
-  /** The node and tolerations of each bound pod seen, by key: what upstream's {@code PodUpdated} compares. */
+  /**
+   * The node and tolerations of the pods on tainted nodes, by key, as last looked at: what upstream's
+   * {@code PodUpdated} compares. A pod on an untainted node needs none (upstream's {@code handlePodUpdate} returns for
+   * it); its node's tainting looks at it and records it.
+   */
   private final Map<String, Placement> seen = new HashMap<>();
   private final Set<String> due = new LinkedHashSet<>();
   private final List<Watch> watches = new ArrayList<>();
@@ -101,20 +105,15 @@ public final class TaintEvictionController implements AutoCloseable {
         nodeUpdated(e.object());
       }
     }));
-    for (Pod p : pods.items()) {
-      seen(p);
-    }
     watches.add(store.watch(Pod.class, pods.resourceVersion(), e -> {
-      String key = e.object().metadata().key();
       if (e.type() == WatchEventType.DELETED) {
-        seen.remove(key);
-        cancel(key);
-      } else {
-        Placement was = seen.get(key);
-        Placement now = seen(e.object());
-        if (was == null || !was.equals(now)) {
-          podUpdated(e.object());
+        if (!seen.isEmpty() || !work.isEmpty()) {
+          String key = e.object().metadata().key();
+          seen.remove(key);
+          cancel(key);
         }
+      } else {
+        podUpdated(e.object());
       }
     }));
   }
@@ -131,29 +130,43 @@ public final class TaintEvictionController implements AutoCloseable {
       taintedNodes.put(node.name(), taints);
     }
     for (Pod p : store.list(Pod.class, "", (Pod p) -> p.spec().nodeName().equals(node.name())).items()) {
+      if (taints.isEmpty()) {
+        seen.remove(p.metadata().key());
+      } else {
+        record(p);
+      }
       processPod(p, taints);
     }
   }
 
-  /** Records where {@code pod} is bound and what it tolerates; returns that. */
-  private Placement seen(Pod pod) {
-    Placement was = seen.get(pod.metadata().key());
+  /**
+   * Records where {@code pod} is bound and what it tolerates.
+   *
+   * @return whether that changed since the last record (or none was made)
+   */
+  private boolean record(Pod pod) {
+    String key = pod.metadata().key();
+    Placement was = seen.get(key);
     if (was != null && was.nodeName().equals(pod.spec().nodeName())
-        && was.tolerations() == pod.spec().tolerations()) {
-      return was; // the same list: a status write or a binding-free update
+        && (was.tolerations() == pod.spec().tolerations() || was.tolerations().equals(pod.spec().tolerations()))) {
+      return false;
     }
-    Placement p = new Placement(pod.spec().nodeName(), pod.spec().tolerations());
-    seen.put(pod.metadata().key(), p);
-    return p;
+    seen.put(key, new Placement(pod.spec().nodeName(), pod.spec().tolerations()));
+    return true;
   }
 
-  /** Upstream handlePodUpdate: a bound pod on a tainted node is (re)considered. */
+  /**
+   * Upstream {@code PodUpdated} and {@code handlePodUpdate}: a bound pod on a tainted node is looked at again when it
+   * is new there or its tolerations changed.
+   */
   private void podUpdated(Pod pod) {
     if (!pod.isBound()) {
       return;
     }
     List<Taint> taints = taintedNodes.get(pod.spec().nodeName());
-    processPod(pod, taints == null ? List.of() : taints);
+    if (taints != null && record(pod)) {
+      processPod(pod, taints);
+    }
   }
 
   /** Upstream {@code processPodOnNode}. */
