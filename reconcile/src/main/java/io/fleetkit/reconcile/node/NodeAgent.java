@@ -49,7 +49,10 @@ import org.jspecify.annotations.Nullable;
  * posts the node's status every {@code statusReportPeriod} (kube's {@code nodeStatusReportFrequency}, 5 min), as a
  * kubelet does since node Leases (kube 1.17).
  * A {@linkplain #kill killed} agent stops heartbeating and stops running its pods: their statuses freeze, as when a
- * machine drops off the network; the node lifecycle controller then notices.
+ * machine drops off the network; the node lifecycle controller then notices. Containers' lifecycle hooks run as the
+ * kubelet runs them ({@code preStop} before every stop, within the grace period; {@code postStart} after every
+ * start, a failure killing the container), their failures reported as Warning events to
+ * {@linkplain Builder#events the agent's recorder}.
  *
  * <p>Work is event driven: pod watch events and the agent's own timers mark pods dirty, {@link #sync} processes
  * them. The event of the agent's own status write, at the instant it wrote, marks nothing: a sync of it would find

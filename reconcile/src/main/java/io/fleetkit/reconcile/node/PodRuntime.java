@@ -50,7 +50,10 @@ import org.jspecify.annotations.Nullable;
  * order: {@link #stopSidecars}) when the regular containers are all done. A kubelet restart
  * ({@link #kubeletRestarted}) keeps the containers running and rebuilds the kubelet's memory: new probe workers,
  * whose results the readiness of survivors inherits until they have their own ({@link KubeletRestart}), and no
- * restart backoff. Not thread-safe: owned by one {@link NodeAgent}.
+ * restart backoff. Every stop of a running container goes through {@link #scheduleStop} (the kubelet's
+ * {@code killContainer}), which runs the container's {@code preStop} hook first; {@code postStart} runs after each
+ * start; hook failures are kept for the agent to report ({@link #drainHookFailures}). Not thread-safe: owned by one
+ * {@link NodeAgent}.
  */
 final class PodRuntime {
   /** Container waiting reason while the kubelet holds a restart back. */
