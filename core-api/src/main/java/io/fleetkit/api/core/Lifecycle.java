@@ -1,5 +1,6 @@
 package io.fleetkit.api.core;
 
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,11 +16,11 @@ import org.jspecify.annotations.Nullable;
 public record Lifecycle(@Nullable LifecycleHandler postStart, @Nullable LifecycleHandler preStop) {
   /** Only a {@code preStop} hook. */
   public static Lifecycle preStop(LifecycleHandler handler) {
-    return new Lifecycle(null, java.util.Objects.requireNonNull(handler, "handler"));
+    return new Lifecycle(null, Objects.requireNonNull(handler, "handler"));
   }
 
   /** Only a {@code postStart} hook. */
   public static Lifecycle postStart(LifecycleHandler handler) {
-    return new Lifecycle(java.util.Objects.requireNonNull(handler, "handler"), null);
+    return new Lifecycle(Objects.requireNonNull(handler, "handler"), null);
   }
 }

@@ -9,6 +9,7 @@ import io.fleetkit.api.core.LifecycleHandler;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.core.Probe;
 import io.fleetkit.api.core.ProbeHandler;
 import io.fleetkit.api.core.ProbeType;
 import io.fleetkit.api.core.RestartPolicy;
@@ -905,7 +906,7 @@ final class PodRuntime {
       return deletion;
     }
     if (reason == ProbeType.Liveness || reason == ProbeType.Startup) {
-      io.fleetkit.api.core.Probe p = container.probe(reason);
+      Probe p = container.probe(reason);
       if (p != null && p.terminationGracePeriodSeconds() != null) {
         return p.terminationGracePeriodSeconds();
       }

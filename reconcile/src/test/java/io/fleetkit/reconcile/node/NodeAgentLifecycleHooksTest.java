@@ -14,6 +14,7 @@ import io.fleetkit.api.core.Probe;
 import io.fleetkit.api.core.ProbeHandler;
 import io.fleetkit.api.core.ProbeType;
 import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.core.ServiceTargetPort;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.DeleteOptions;
@@ -50,7 +51,7 @@ final class NodeAgentLifecycleHooksTest {
   private static final String HOOK_FAILS = HealthSource.HOOK_FAILS_AFTER;
   private static final ProbeHandler.Exec PRE_STOP_CMD = new ProbeHandler.Exec(List.of("PreStopCMD"));
   private static final ProbeHandler.HttpGet GRACEFUL_EXIT =
-      new ProbeHandler.HttpGet("/GracefulExit", io.fleetkit.api.core.ServiceTargetPort.of(80), "testHost.com", "",
+      new ProbeHandler.HttpGet("/GracefulExit", ServiceTargetPort.of(80), "testHost.com", "",
           List.of());
   private static final ProbeHandler.Exec POST_START_CMD = new ProbeHandler.Exec(List.of("PostStartCMD"));
 
