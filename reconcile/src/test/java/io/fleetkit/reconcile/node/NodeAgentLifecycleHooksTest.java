@@ -32,6 +32,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -213,6 +214,41 @@ final class NodeAgentLifecycleHooksTest {
     assertThat(current()).isEmpty();
     ContainerStatus s = last().status().initContainerStatuses().get(0);
     assertThat(s.state().finishedAt()).isEqualTo(t0.plusSeconds(15));
+  }
+
+  @ParameterizedTest(name = "sidecar stopped with grace {0}s: hook run {1}")
+  @CsvSource({"0, false", "30, true"})
+  void restartableInitContainer_preStopNoTimeToRun(long grace, boolean hookRuns) {
+    // the sidecars are stopped with the pod's grace period once the main container is done; with 0 no hook runs
+    // (a tcpSocket hook, which fails at once, shows whether it ran)
+    Container sidecar = Container.sidecar("foo-sidecar", "busybox", ResourceList.EMPTY)
+        .withLifecycle(Lifecycle.preStop(ProbeHandler.TcpSocket.of(80)));
+    start(pod(grace, Map.of(HealthSource.EXIT_AFTER, "5"), main(null)).restartPolicy(RestartPolicy.Never)
+        .initContainer(sidecar));
+    runTo(10);
+    ContainerStatus s = current().orElseThrow().status().initContainerStatuses().get(0);
+    assertThat(s.state().type()).isEqualTo(ContainerStateType.Terminated);
+    assertThat(s.state().finishedAt()).isEqualTo(t0.plusSeconds(5));
+    if (hookRuns) {
+      assertThat(events).containsExactly(
+          "5s Warning FailedPreStopHook spec.initContainers{foo-sidecar} PreStopHook failed");
+    } else {
+      assertThat(events).isEmpty();
+    }
+  }
+
+  @Test
+  void restartableInitContainer_postStartFails_killedAndRestarted() {
+    Container sidecar = Container.sidecar("foo-sidecar", "busybox", ResourceList.EMPTY)
+        .withLifecycle(Lifecycle.postStart(POST_START_CMD));
+    start(pod(30, Map.of(HOOK_SECONDS + ".foo-sidecar", "2", HOOK_FAILS + ".foo-sidecar", "0"), main(null))
+        .initContainer(sidecar));
+    runTo(3);
+    assertThat(events).containsExactly("2s Warning FailedPostStartHook spec.initContainers{foo-sidecar} Exec "
+        + "lifecycle hook ([PostStartCMD]) for Container \"foo-sidecar\" in Pod \"default/foo\" failed");
+    ContainerStatus s = current().orElseThrow().status().initContainerStatuses().get(0);
+    assertThat(s.restartCount()).isEqualTo(1);
+    assertThat(s.state().startedAt()).isEqualTo(t0.plusSeconds(2));
   }
 
   // ---- killContainer's arithmetic: the hook's seconds come off the grace period, at least 2 s are left
