@@ -402,7 +402,7 @@ public final class Simulation implements AutoCloseable {
     // kubelets since kube 1.17: a Lease renewal every 10 s, the node status every 5 minutes
     int index = agentOrder.size();
     NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).leases(leases)
-        .onWork(() -> agentsWithWork.set(index)).build();
+        .events(timeline.warningEvents()).onWork(() -> agentsWithWork.set(index)).build();
     agentOrder.add(a);
     a.start();
     agents.put(node, a);

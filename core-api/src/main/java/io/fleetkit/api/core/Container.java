@@ -13,10 +13,11 @@ import org.jspecify.annotations.Nullable;
  * @param livenessProbe restarts the container when it fails; {@code null} when none
  * @param readinessProbe decides whether the container is ready; {@code null} when none (ready once started)
  * @param startupProbe holds back the other probes until it succeeds; {@code null} when none
+ * @param lifecycle the {@code postStart} and {@code preStop} hooks; {@code null} when none
  */
 public record Container(String name, String image, ResourceRequirements resources, List<ContainerPort> ports,
     List<EnvVar> env, @Nullable ContainerRestartPolicy restartPolicy, @Nullable Probe livenessProbe,
-    @Nullable Probe readinessProbe, @Nullable Probe startupProbe) {
+    @Nullable Probe readinessProbe, @Nullable Probe startupProbe, @Nullable Lifecycle lifecycle) {
 
   public Container {
     Objects.requireNonNull(name, "name");
@@ -26,10 +27,17 @@ public record Container(String name, String image, ResourceRequirements resource
     env = List.copyOf(env);
   }
 
-  /** A container without probes. */
+  /** A container without lifecycle hooks. */
+  public Container(String name, String image, ResourceRequirements resources, List<ContainerPort> ports,
+      List<EnvVar> env, @Nullable ContainerRestartPolicy restartPolicy, @Nullable Probe livenessProbe,
+      @Nullable Probe readinessProbe, @Nullable Probe startupProbe) {
+    this(name, image, resources, ports, env, restartPolicy, livenessProbe, readinessProbe, startupProbe, null);
+  }
+
+  /** A container without probes or lifecycle hooks. */
   public Container(String name, String image, ResourceRequirements resources, List<ContainerPort> ports,
       List<EnvVar> env, @Nullable ContainerRestartPolicy restartPolicy) {
-    this(name, image, resources, ports, env, restartPolicy, null, null, null);
+    this(name, image, resources, ports, env, restartPolicy, null, null, null, null);
   }
 
   /** A container with requests only (see {@link ResourceRequirements#ofRequests}). */
@@ -54,12 +62,31 @@ public record Container(String name, String image, ResourceRequirements resource
 
   public Container withResources(ResourceRequirements newResources) {
     return new Container(name, image, newResources, ports, env, restartPolicy, livenessProbe, readinessProbe,
-        startupProbe);
+        startupProbe, lifecycle);
+  }
+
+  /** This container with another image. */
+  public Container withImage(String newImage) {
+    return new Container(name, newImage, resources, ports, env, restartPolicy, livenessProbe, readinessProbe,
+        startupProbe, lifecycle);
+  }
+
+  /** This container with other environment variables. */
+  public Container withEnv(List<EnvVar> newEnv) {
+    return new Container(name, image, resources, ports, newEnv, restartPolicy, livenessProbe, readinessProbe,
+        startupProbe, lifecycle);
+  }
+
+  /** This container with other lifecycle hooks ({@code null} for none). */
+  public Container withLifecycle(@Nullable Lifecycle newLifecycle) {
+    return new Container(name, image, resources, ports, env, restartPolicy, livenessProbe, readinessProbe,
+        startupProbe, newLifecycle);
   }
 
   /** This container with the given probes ({@code null} for none). */
   public Container withProbes(@Nullable Probe liveness, @Nullable Probe readiness, @Nullable Probe startup) {
-    return new Container(name, image, resources, ports, env, restartPolicy, liveness, readiness, startup);
+    return new Container(name, image, resources, ports, env, restartPolicy, liveness, readiness, startup,
+        lifecycle);
   }
 
   /** The probe of {@code type}, or {@code null} when the container declares none. */

@@ -6,7 +6,9 @@ import java.util.Objects;
 /**
  * What a {@link Probe} does: Kubernetes' one-of {@code exec}, {@code httpGet}, {@code tcpSocket} and {@code grpc}.
  * Being a sealed type, a probe always has exactly one; field rules (a path for httpGet, a valid port, a command for
- * exec) are checked when the pod is validated, with Kubernetes' messages.
+ * exec) are checked when the pod is validated, with Kubernetes' messages. {@code exec}, {@code httpGet} and
+ * {@code tcpSocket} are also {@link LifecycleHandler}s, as Kubernetes' probe and lifecycle handlers share these
+ * actions.
  */
 public sealed interface ProbeHandler {
   /** The handler's field name in the manifest: {@code exec}, {@code httpGet}, {@code tcpSocket} or {@code grpc}. */
@@ -17,7 +19,7 @@ public sealed interface ProbeHandler {
    *
    * @param command the argv; must not be empty
    */
-  record Exec(List<String> command) implements ProbeHandler {
+  record Exec(List<String> command) implements ProbeHandler, LifecycleHandler {
     public Exec {
       command = List.copyOf(command);
     }
@@ -39,7 +41,7 @@ public sealed interface ProbeHandler {
    * @param headers extra request headers
    */
   record HttpGet(String path, ServiceTargetPort port, String host, String scheme, List<HttpHeader> headers)
-      implements ProbeHandler {
+      implements ProbeHandler, LifecycleHandler {
     public HttpGet {
       Objects.requireNonNull(path, "path");
       Objects.requireNonNull(port, "port");
@@ -67,7 +69,7 @@ public sealed interface ProbeHandler {
    *
    * @param host empty means the pod IP
    */
-  record TcpSocket(ServiceTargetPort port, String host) implements ProbeHandler {
+  record TcpSocket(ServiceTargetPort port, String host) implements ProbeHandler, LifecycleHandler {
     public TcpSocket {
       Objects.requireNonNull(port, "port");
       Objects.requireNonNull(host, "host");

@@ -46,6 +46,17 @@ public interface EventRecorder {
    */
   String DEVICE_TAINT_MANAGER_EVICTION = "DeviceTaintManagerEviction";
 
+  /**
+   * Kubelet: a container's {@code postStart} hook failed; the container is killed (Warning, on the pod with the
+   * container as field path, action {@code PostStartHook}).
+   */
+  String FAILED_POST_START_HOOK = "FailedPostStartHook";
+  /**
+   * Kubelet: a container's {@code preStop} hook failed; the container is stopped anyway (Warning, on the pod with the
+   * container as field path, action {@code PreStopHook}, note {@code PreStopHook failed}).
+   */
+  String FAILED_PRE_STOP_HOOK = "FailedPreStopHook";
+
   /** Drops every event. */
   EventRecorder NOOP = (regarding, related, type, reason, action, note) -> { };
 

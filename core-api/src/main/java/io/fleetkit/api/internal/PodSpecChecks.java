@@ -40,8 +40,9 @@ public final class PodSpecChecks {
       v.required(path + ".containers");
     }
     Set<String> names = spec.containers().size() + spec.initContainers().size() > 1 ? new HashSet<>() : null;
-    containers(spec.initContainers(), path, ".initContainers", true, names, v);
-    containers(spec.containers(), path, ".containers", false, names, v);
+    long grace = spec.terminationGracePeriodSeconds();
+    containers(spec.initContainers(), path, ".initContainers", true, names, grace, v);
+    containers(spec.containers(), path, ".containers", false, names, grace, v);
     Set<String> claimNames = spec.resourceClaims().isEmpty() ? Set.of() : podResourceClaims(spec.resourceClaims(),
         path + ".resourceClaims", v);
     containerClaims(spec.initContainers(), claimNames, path, ".initContainers", v);
@@ -223,7 +224,7 @@ public final class PodSpecChecks {
   }
 
   private static void containers(List<Container> list, String base, String field, boolean init,
-      @Nullable Set<String> names, Violations v) {
+      @Nullable Set<String> names, long gracePeriodSeconds, Violations v) {
     for (int i = 0; i < list.size(); i++) {
       Container c = list.get(i);
       String name = c.name();
@@ -245,6 +246,9 @@ public final class PodSpecChecks {
       }
       if (c.livenessProbe() != null || c.readinessProbe() != null || c.startupProbe() != null) {
         ProbeChecks.check(c, at(base, field, i), init, v);
+      }
+      if (c.lifecycle() != null) {
+        LifecycleChecks.check(c, at(base, field, i), init, gracePeriodSeconds, v);
       }
       for (int j = 0; j < c.ports().size(); j++) {
         ContainerPort port = c.ports().get(j);

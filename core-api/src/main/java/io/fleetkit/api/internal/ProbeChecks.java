@@ -58,28 +58,43 @@ final class ProbeChecks {
 
   private static void handler(ProbeHandler h, String at, Violations v) {
     if (h instanceof ProbeHandler.Exec e) {
-      if (e.command().isEmpty()) {
-        v.required(at + ".command");
-      }
+      exec(e, at, v);
     } else if (h instanceof ProbeHandler.HttpGet g) {
-      if (g.path().isEmpty()) {
-        v.required(at + ".path");
-      }
-      port(g.port(), at + ".port", v);
-      if (!SCHEMES.contains(g.scheme())) {
-        v.add(at + ".scheme", "Unsupported value: supported values: \"HTTP\", \"HTTPS\"", g.scheme());
-      }
-      for (ProbeHandler.HttpHeader header : g.headers()) {
-        if (!HEADER_NAME.matcher(header.name()).matches()) {
-          v.add(at + ".httpHeaders", "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. "
-              + "'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')", header.name());
-        }
-      }
+      httpGet(g, at, v);
     } else if (h instanceof ProbeHandler.TcpSocket t) {
-      port(t.port(), at + ".port", v);
+      tcpSocket(t, at, v);
     } else if (h instanceof ProbeHandler.Grpc g) {
       v.portNumber(at + ".port", g.port());
     }
+  }
+
+  /** {@code validateExecAction}, for a probe's or a lifecycle hook's {@code exec} at {@code at}. */
+  static void exec(ProbeHandler.Exec e, String at, Violations v) {
+    if (e.command().isEmpty()) {
+      v.required(at + ".command");
+    }
+  }
+
+  /** {@code validateHTTPGetAction}, for a probe's or a lifecycle hook's {@code httpGet} at {@code at}. */
+  static void httpGet(ProbeHandler.HttpGet g, String at, Violations v) {
+    if (g.path().isEmpty()) {
+      v.required(at + ".path");
+    }
+    port(g.port(), at + ".port", v);
+    if (!SCHEMES.contains(g.scheme())) {
+      v.add(at + ".scheme", "Unsupported value: supported values: \"HTTP\", \"HTTPS\"", g.scheme());
+    }
+    for (ProbeHandler.HttpHeader header : g.headers()) {
+      if (!HEADER_NAME.matcher(header.name()).matches()) {
+        v.add(at + ".httpHeaders", "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. "
+            + "'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')", header.name());
+      }
+    }
+  }
+
+  /** {@code validateTCPSocketAction}, for a probe's or a lifecycle hook's {@code tcpSocket} at {@code at}. */
+  static void tcpSocket(ProbeHandler.TcpSocket t, String at, Violations v) {
+    port(t.port(), at + ".port", v);
   }
 
   /** Kubernetes' {@code ValidatePortNumOrName}. */

@@ -34,9 +34,15 @@ import org.jspecify.annotations.Nullable;
  * @param exitCode the exit code when it exits by itself
  * @param stopAfter how long after SIGTERM the process exits; {@code null}: it ignores SIGTERM
  * @param stopExitCode the exit code of that exit (0 for a handler that shuts down cleanly)
+ * @param hooks what the container answers to its {@code exec} and {@code httpGet} lifecycle hooks, as a function of
+ *     how long it has run when the hook starts (success: the command exits 0, the GET answers 2xx or 3xx), read as
+ *     probe answers are; the default {@link ProbeAnswer#ALWAYS}
+ * @param hookRunsFor how long one such hook runs (default zero). A {@code sleep} hook takes its own seconds and
+ *     succeeds, a {@code tcpSocket} hook fails at once (the kubelet does not run it), whatever the script says
  */
 public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeAnswer liveness,
-    @Nullable Duration exitAfter, int exitCode, @Nullable Duration stopAfter, int stopExitCode) {
+    @Nullable Duration exitAfter, int exitCode, @Nullable Duration stopAfter, int stopExitCode, ProbeAnswer hooks,
+    Duration hookRunsFor) {
   /** The exit code of a container the kubelet killed (SIGKILL). */
   public static final int KILLED_EXIT_CODE = 137;
   /** The exit code of a process that SIGTERM ended without a handler of its own (128 + 15). */
@@ -48,18 +54,30 @@ public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeA
       new ContainerScript(ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, Duration.ZERO, 0);
 
   /**
-   * @throws IllegalArgumentException if {@code exitAfter} or {@code stopAfter} is negative
+   * @throws IllegalArgumentException if {@code exitAfter}, {@code stopAfter} or {@code hookRunsFor} is negative
    */
   public ContainerScript {
     Objects.requireNonNull(startup, "startup");
     Objects.requireNonNull(readiness, "readiness");
     Objects.requireNonNull(liveness, "liveness");
+    Objects.requireNonNull(hooks, "hooks");
+    Objects.requireNonNull(hookRunsFor, "hookRunsFor");
+    if (hookRunsFor.isNegative()) {
+      throw new IllegalArgumentException("container script: hookRunsFor " + hookRunsFor + " must not be negative");
+    }
     if (exitAfter != null && exitAfter.isNegative()) {
       throw new IllegalArgumentException("container script: exitAfter " + exitAfter + " must not be negative");
     }
     if (stopAfter != null && stopAfter.isNegative()) {
       throw new IllegalArgumentException("container script: stopAfter " + stopAfter + " must not be negative");
     }
+  }
+
+  /** A script whose lifecycle hooks succeed at once. */
+  public ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeAnswer liveness,
+      @Nullable Duration exitAfter, int exitCode, @Nullable Duration stopAfter, int stopExitCode) {
+    this(startup, readiness, liveness, exitAfter, exitCode, stopAfter, stopExitCode, ProbeAnswer.ALWAYS,
+        Duration.ZERO);
   }
 
   /** A script whose process SIGTERM ends at once with exit code {@value #SIGTERM_EXIT_CODE}. */
@@ -126,14 +144,14 @@ public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeA
   /** This script with the liveness probe failing after {@code d}. */
   public ContainerScript withLivenessFailureAfter(Duration d) {
     return new ContainerScript(startup, readiness, liveness.withFailFrom(Objects.requireNonNull(d, "d")), exitAfter,
-        exitCode, stopAfter, stopExitCode);
+        exitCode, stopAfter, stopExitCode, hooks, hookRunsFor);
   }
 
   /** This script with other answers to probes of {@code type}. */
   public ContainerScript withAnswer(ProbeType type, ProbeAnswer a) {
     Objects.requireNonNull(a, "answer");
     return new ContainerScript(type == ProbeType.Startup ? a : startup, type == ProbeType.Readiness ? a : readiness,
-        type == ProbeType.Liveness ? a : liveness, exitAfter, exitCode, stopAfter, stopExitCode);
+        type == ProbeType.Liveness ? a : liveness, exitAfter, exitCode, stopAfter, stopExitCode, hooks, hookRunsFor);
   }
 
   /**
@@ -141,6 +159,15 @@ public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeA
    * {@code null} for a process that ignores the signal (killed when the grace period runs out, 137).
    */
   public ContainerScript withStop(@Nullable Duration after, int code) {
-    return new ContainerScript(startup, readiness, liveness, exitAfter, exitCode, after, code);
+    return new ContainerScript(startup, readiness, liveness, exitAfter, exitCode, after, code, hooks, hookRunsFor);
+  }
+
+  /**
+   * This script with other answers to its {@code exec} and {@code httpGet} lifecycle hooks: each runs
+   * {@code runsFor} and succeeds when {@code answers} passes at the moment it starts.
+   */
+  public ContainerScript withHooks(Duration runsFor, ProbeAnswer answers) {
+    return new ContainerScript(startup, readiness, liveness, exitAfter, exitCode, stopAfter, stopExitCode,
+        Objects.requireNonNull(answers, "answers"), Objects.requireNonNull(runsFor, "runsFor"));
   }
 }

@@ -35,6 +35,16 @@ public interface HealthSource {
   String STOP_AFTER = "simulate.fleetkit.io/stop-after-seconds";
   /** Annotation: the exit code of the exit on SIGTERM (default 143, 128 + SIGTERM; 0 for a clean shutdown). */
   String STOP_EXIT_CODE = "simulate.fleetkit.io/stop-exit-code";
+  /**
+   * Annotation: seconds an {@code exec} or {@code httpGet} lifecycle hook ({@code postStart}, {@code preStop}) runs
+   * (default 0).
+   */
+  String HOOK_SECONDS = "simulate.fleetkit.io/hook-seconds";
+  /**
+   * Annotation: seconds of a run after which its {@code exec} and {@code httpGet} lifecycle hooks fail (0: they
+   * always fail; default never).
+   */
+  String HOOK_FAILS_AFTER = "simulate.fleetkit.io/hook-fails-after-seconds";
   /** Annotation: how many first runs of each container exit with code 1 at once (a crash) before it behaves. */
   String CRASHES = "simulate.fleetkit.io/crashes";
   /** How long a pod owned by a Job runs when its annotations say nothing (then it exits 0). */
@@ -64,7 +74,8 @@ public interface HealthSource {
   /**
    * The application model read from the pod's annotations: {@link #STARTED_AFTER}, {@link #READY_AFTER},
    * {@link #READINESS_FAILS_AFTER}, {@link #LIVENESS_FAILS_AFTER}, {@link #UNHEALTHY_IMAGES}, {@link #EXIT_AFTER},
-   * {@link #EXIT_CODE}, {@link #CRASHES}, {@link #STOP_AFTER}, {@link #STOP_EXIT_CODE}; each for the whole pod, or
+   * {@link #EXIT_CODE}, {@link #CRASHES}, {@link #STOP_AFTER}, {@link #STOP_EXIT_CODE}, {@link #HOOK_SECONDS},
+   * {@link #HOOK_FAILS_AFTER}; each for the whole pod, or
    * for one container with the suffix
    * {@code .<container name>} (e.g. {@code simulate.fleetkit.io/ready-after-seconds.web}), which wins. A pod
    * without them is ready at once and runs forever, except a pod owned by a Job, which runs

@@ -10,6 +10,9 @@ import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodStatus;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.events.ObjectReference;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.store.DeleteOptions;
@@ -46,7 +49,10 @@ import org.jspecify.annotations.Nullable;
  * posts the node's status every {@code statusReportPeriod} (kube's {@code nodeStatusReportFrequency}, 5 min), as a
  * kubelet does since node Leases (kube 1.17).
  * A {@linkplain #kill killed} agent stops heartbeating and stops running its pods: their statuses freeze, as when a
- * machine drops off the network; the node lifecycle controller then notices.
+ * machine drops off the network; the node lifecycle controller then notices. Containers' lifecycle hooks run as the
+ * kubelet runs them ({@code preStop} before every stop, within the grace period; {@code postStart} after every
+ * start, a failure killing the container), their failures reported as Warning events to
+ * {@linkplain Builder#events the agent's recorder}.
  *
  * <p>Work is event driven: pod watch events and the agent's own timers mark pods dirty, {@link #sync} processes
  * them. The event of the agent's own status write, at the instant it wrote, marks nothing: a sync of it would find
@@ -68,6 +74,7 @@ public final class NodeAgent implements AutoCloseable {
   private final RestartBackoff backoff;
   private final boolean watchPods;
   private final @Nullable Runnable onWork;
+  private final EventRecorder events;
   private final Map<String, PodRuntime> pods = new LinkedHashMap<>();
   /** Pods to sync, in the order they were marked; a fresh set per pass (clearing a grown hash table costs its size). */
   private Set<String> dirty = new LinkedHashSet<>();
@@ -98,6 +105,7 @@ public final class NodeAgent implements AutoCloseable {
     this.backoff = new RestartBackoff(b.backoffInitial, b.backoffMax, clock::now);
     this.watchPods = b.watchPods;
     this.onWork = b.onWork;
+    this.events = b.events;
   }
 
   /** A builder for the agent of node {@code nodeName}. */
@@ -304,6 +312,7 @@ public final class NodeAgent implements AutoCloseable {
     if (!r.finished()) {
       r.advance(now, health, backoff);
     }
+    recordHookFailures(r);
     schedule(r, now);
     boolean wrote = writeStatus(pod, r, now);
     if (deleting && r.finished()) {
@@ -311,6 +320,15 @@ public final class NodeAgent implements AutoCloseable {
       return deleteTerminated(r.pod) || wrote;
     }
     return wrote;
+  }
+
+  /** Records the lifecycle hook failures of {@code r} as the kubelet's Warning events on the pod's containers. */
+  private void recordHookFailures(PodRuntime r) {
+    for (PodRuntime.HookFailure f : r.drainHookFailures()) {
+      String action = f.reason().equals(EventRecorder.FAILED_PRE_STOP_HOOK) ? "PreStopHook" : "PostStartHook";
+      events.event(ObjectReference.to(r.pod).withFieldPath(f.fieldPath()), null, Event.WARNING, f.reason(), action,
+          f.message());
+    }
   }
 
   /**
@@ -549,6 +567,7 @@ public final class NodeAgent implements AutoCloseable {
     private @Nullable NodeLeases leases;
     private Duration statusReportPeriod = Duration.ofMinutes(5);
     private @Nullable Runnable onWork;
+    private EventRecorder events = EventRecorder.NOOP;
 
     private Builder(ObjectStore store, TimerClock clock, String nodeName) {
       this.store = Objects.requireNonNull(store, "store");
@@ -628,6 +647,15 @@ public final class NodeAgent implements AutoCloseable {
      */
     public Builder onWork(Runnable v) {
       onWork = Objects.requireNonNull(v, "onWork");
+      return this;
+    }
+
+    /**
+     * Where the kubelet's events go ({@value EventRecorder#FAILED_POST_START_HOOK},
+     * {@value EventRecorder#FAILED_PRE_STOP_HOOK}); dropped by default.
+     */
+    public Builder events(EventRecorder v) {
+      events = Objects.requireNonNull(v, "events");
       return this;
     }
 

@@ -4,11 +4,16 @@ import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.ContainerState;
 import io.fleetkit.api.core.ContainerStateType;
 import io.fleetkit.api.core.ContainerStatus;
+import io.fleetkit.api.core.Lifecycle;
+import io.fleetkit.api.core.LifecycleHandler;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.core.Probe;
+import io.fleetkit.api.core.ProbeHandler;
 import io.fleetkit.api.core.ProbeType;
 import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.node.InitContainerActions.Observed;
@@ -46,7 +51,10 @@ import org.jspecify.annotations.Nullable;
  * order: {@link #stopSidecars}) when the regular containers are all done. A kubelet restart
  * ({@link #kubeletRestarted}) keeps the containers running and rebuilds the kubelet's memory: new probe workers,
  * whose results the readiness of survivors inherits until they have their own ({@link KubeletRestart}), and no
- * restart backoff. Not thread-safe: owned by one {@link NodeAgent}.
+ * restart backoff. Every stop of a running container goes through {@link #scheduleStop} (the kubelet's
+ * {@code killContainer}), which runs the container's {@code preStop} hook first; {@code postStart} runs after each
+ * start; hook failures are kept for the agent to report ({@link #drainHookFailures}). Not thread-safe: owned by one
+ * {@link NodeAgent}.
  */
 final class PodRuntime {
   /** Container waiting reason while the kubelet holds a restart back. */
@@ -94,6 +102,26 @@ final class PodRuntime {
   private @Nullable Instant sandboxCreatedAt;
   TimerClock.@Nullable Timer timer;
   @Nullable Instant timerAt;
+  /** Lifecycle hook failures not yet reported ({@link #drainHookFailures}). */
+  private final List<HookFailure> hookFailures = new ArrayList<>(0);
+
+  /**
+   * A lifecycle hook that failed: the kubelet's Warning event on the container ({@code FailedPostStartHook} or
+   * {@code FailedPreStopHook}).
+   *
+   * @param fieldPath the container, e.g. {@code spec.containers{web}}
+   */
+  record HookFailure(String fieldPath, String reason, String message) {}
+
+  /** The hook failures since the last call, in the order they happened. */
+  List<HookFailure> drainHookFailures() {
+    if (hookFailures.isEmpty()) {
+      return List.of();
+    }
+    List<HookFailure> out = List.copyOf(hookFailures);
+    hookFailures.clear();
+    return out;
+  }
 
   PodRuntime(Pod pod, Instant now) {
     this(pod, now, null);
@@ -323,6 +351,13 @@ final class PodRuntime {
     int stopExitCode;
     /** Whether that stop is a liveness kill: the run is restarted per policy afterwards. */
     boolean restartAfterStop;
+    /**
+     * When a lifecycle hook of this run fails ({@link #hookFailReason} says which); {@code null} when none is due. A
+     * failed {@code postStart} kills the run, a failed {@code preStop} is only reported.
+     */
+    @Nullable Instant hookFailsAt;
+    @Nullable String hookFailReason;
+    @Nullable String hookFailMessage;
 
     ContainerRun(Container spec, Instant podAdded, Kind kind, String waitingReason) {
       this.spec = spec;
@@ -726,17 +761,43 @@ final class PodRuntime {
     }
   }
 
-  /** {@code killContainer} for a running sidecar; returns when its kill returns (its termination ordering signal). */
+  /**
+   * {@code killContainer} for a running container at {@code start} with a grace period of {@code grace} seconds;
+   * returns when its kill returns (its termination ordering signal). A {@code preStop} hook runs first when the grace
+   * period is positive ({@code executePreStopHook}): the kubelet waits for it at most the grace period, takes the
+   * whole seconds it waited from the grace period, and records {@code FailedPreStopHook} when it fails within that
+   * time; the kill goes on either way. Then a sidecar waits for its turn ({@code laterTerminated}: when the next
+   * sidecar in spec order, or the last regular container, terminated; {@code null}: nothing to wait for), that wait
+   * also taken from the grace period in whole seconds; what is left, at least 2 s
+   * ({@code minimumGracePeriodInSeconds}), is the grace period of {@code StopContainer}: SIGTERM, then SIGKILL when it
+   * runs out before the process exits ({@link ContainerScript#stopAfter()}).
+   */
   private static Instant scheduleStop(ContainerRun c, Instant start, long grace, @Nullable Instant laterTerminated) {
-    Duration waited = Duration.ZERO;
     long period = grace;
-    if (period > 0 && laterTerminated != null) {
-      Duration turn = Duration.between(start, laterTerminated);
+    Instant hookEnd = start;
+    c.hookFailsAt = null; // a pending postStart failure no longer matters: the run is being stopped
+    Lifecycle lifecycle = c.spec.lifecycle();
+    LifecycleHandler preStop = lifecycle == null ? null : lifecycle.preStop();
+    if (preStop != null && period > 0) {
+      HookRun hook = hookRun(c, preStop, start);
+      Duration limit = Duration.ofSeconds(period);
+      Duration waitedForHook = hook.takes().compareTo(limit) < 0 ? hook.takes() : limit;
+      if (hook.fails() && hook.takes().compareTo(limit) <= 0) {
+        c.hookFailsAt = start.plus(hook.takes());
+        c.hookFailReason = EventRecorder.FAILED_PRE_STOP_HOOK;
+        c.hookFailMessage = "PreStopHook failed"; // the kubelet leaves the handler's message out (secrets)
+      }
+      period -= waitedForHook.getSeconds(); // int64(time.Since(start).Seconds()): whole seconds, truncated
+      hookEnd = start.plus(waitedForHook);
+    }
+    Duration waited = Duration.ZERO;
+    if (period > 0 && laterTerminated != null && laterTerminated.isAfter(hookEnd)) {
+      Duration turn = Duration.between(hookEnd, laterTerminated);
       waited = turn.compareTo(Duration.ofSeconds(period)) < 0 ? turn : Duration.ofSeconds(period);
       period -= waited.getSeconds(); // the seconds waited, truncated downward
     }
     period = Math.max(period, MINIMUM_GRACE_PERIOD_SECONDS);
-    Instant sigterm = start.plus(waited);
+    Instant sigterm = hookEnd.plus(waited);
     Duration stopAfter = c.script.stopAfter();
     if (stopAfter != null && stopAfter.compareTo(Duration.ofSeconds(period)) < 0) {
       c.stopExitAt = sigterm.plus(stopAfter);
@@ -750,6 +811,38 @@ final class PodRuntime {
     return exit.isBefore(sigterm) ? sigterm : exit;
   }
 
+  /** How long a lifecycle hook takes and whether it fails. */
+  record HookRun(Duration takes, boolean fails) {}
+
+  /**
+   * What running hook {@code h} of run {@code c} at {@code at} does ({@code handlerRunner.Run}): a {@code sleep}
+   * takes its seconds and succeeds; {@code exec} and {@code httpGet} run for the script's
+   * {@link ContainerScript#hookRunsFor()} and succeed when its {@link ContainerScript#hooks()} answer passes at
+   * {@code at}; {@code tcpSocket} is no handler the kubelet runs: it fails at once ("invalid handler").
+   */
+  static HookRun hookRun(ContainerRun c, LifecycleHandler h, Instant at) {
+    if (h instanceof LifecycleHandler.Sleep sleep) {
+      return new HookRun(Duration.ofSeconds(Math.max(0, sleep.seconds())), false);
+    }
+    if (h instanceof ProbeHandler.TcpSocket) {
+      return new HookRun(Duration.ZERO, true);
+    }
+    Duration since = c.startedAt == null ? Duration.ZERO : Duration.between(c.startedAt, at);
+    return new HookRun(c.script.hookRunsFor(), c.script.hooks().at(since) != ProbeResult.Success);
+  }
+
+  /** The kubelet's {@code FailedPostStartHook} message for {@code h} of container {@code container}. */
+  private String postStartMessage(LifecycleHandler h, String container) {
+    String where = " for Container \"" + container + "\" in Pod \"" + key + "\" failed";
+    if (h instanceof ProbeHandler.Exec e) {
+      return "Exec lifecycle hook (" + e.command() + ")" + where;
+    }
+    if (h instanceof ProbeHandler.HttpGet g) {
+      return "HTTP lifecycle hook (" + g.path() + ")" + where;
+    }
+    return "Invalid handler: " + h.fieldName();
+  }
+
   /** Runs the earliest event of a running container due at or before {@code now}; false when none is due. */
   private boolean step(ContainerRun c, Instant now, HealthSource health, RestartBackoff backoff) {
     c.settle();
@@ -757,8 +850,9 @@ final class PodRuntime {
     Instant killAt = c.killAt();
     Instant tickAt = c.tickAt();
     Instant stopAt = c.stopExitAt;
+    Instant hookAt = c.hookFailsAt;
     Instant t = null;
-    for (Instant i : new Instant[] {exitAt, killAt, tickAt, stopAt}) {
+    for (Instant i : new Instant[] {hookAt, exitAt, killAt, tickAt, stopAt}) {
       if (i != null && !i.isAfter(now) && (t == null || i.isBefore(t))) {
         t = i;
       }
@@ -766,7 +860,9 @@ final class PodRuntime {
     if (t == null) {
       return false;
     }
-    if (t.equals(exitAt)) {
+    if (t.equals(hookAt)) {
+      hookFailed(c, hookAt);
+    } else if (t.equals(exitAt)) {
       terminate(c, c.script.exitCode(), exitAt, now, health, backoff);
     } else if (t.equals(killAt)) {
       terminate(c, ContainerScript.KILLED_EXIT_CODE, killAt, now, health, backoff);
@@ -792,10 +888,49 @@ final class PodRuntime {
    * the run is then restarted per the restart policy.
    */
   private void probeKill(ContainerRun c, ProbeType probe, Instant at) {
-    ProbeWorker w = c.probes.worker(probe);
-    Long probeGrace = w == null ? null : w.probe().terminationGracePeriodSeconds();
-    scheduleStop(c, at, probeGrace != null ? probeGrace : pod.spec().terminationGracePeriodSeconds(), null);
+    scheduleStop(c, at, terminationGracePeriod(pod, c.spec, probe), null);
     c.restartAfterStop = true;
+  }
+
+  /**
+   * The grace period the kubelet kills a container with ({@code setTerminationGracePeriod}): the pod's
+   * {@code deletionGracePeriodSeconds} when set; else, for a kill because the liveness or startup probe failed
+   * ({@code reason}), that probe's {@code terminationGracePeriodSeconds} when set; else the pod's
+   * {@code terminationGracePeriodSeconds}.
+   *
+   * @param reason the probe whose failure kills the container; {@code null} for any other reason
+   */
+  static long terminationGracePeriod(Pod pod, Container container, @Nullable ProbeType reason) {
+    Long deletion = pod.metadata().deletionGracePeriodSeconds();
+    if (deletion != null) {
+      return deletion;
+    }
+    if (reason == ProbeType.Liveness || reason == ProbeType.Startup) {
+      Probe p = container.probe(reason);
+      if (p != null && p.terminationGracePeriodSeconds() != null) {
+        return p.terminationGracePeriodSeconds();
+      }
+    }
+    return pod.spec().terminationGracePeriodSeconds();
+  }
+
+  /**
+   * A lifecycle hook of {@code c} failed at {@code at}: the kubelet's Warning event; after a failed
+   * {@code postStart}, {@code startContainer} kills the container ({@code killContainer} with the pod's grace period,
+   * its {@code preStop} hook included) and it is restarted per the restart policy.
+   */
+  private void hookFailed(ContainerRun c, Instant at) {
+    String reason = c.hookFailReason;
+    hookFailures.add(new HookFailure(fieldPath(c), reason, c.hookFailMessage));
+    c.hookFailsAt = null;
+    if (EventRecorder.FAILED_POST_START_HOOK.equals(reason)) {
+      scheduleStop(c, at, terminationGracePeriod(pod, c.spec, null), null);
+      c.restartAfterStop = true;
+    }
+  }
+
+  private static String fieldPath(ContainerRun c) {
+    return (c.kind == Kind.REGULAR ? "spec.containers{" : "spec.initContainers{") + c.spec.name() + "}";
   }
 
   private static ProbeOutcome answer(ContainerRun c, ProbeType type, Instant at) {
@@ -822,6 +957,16 @@ final class PodRuntime {
     for (ProbeType t : ProbeType.values()) {
       c.probes.skipTo(t, now);
     }
+    Lifecycle lifecycle = c.spec.lifecycle();
+    c.hookFailsAt = null;
+    if (lifecycle != null && lifecycle.postStart() != null) {
+      HookRun hook = hookRun(c, lifecycle.postStart(), now);
+      if (hook.fails()) {
+        c.hookFailsAt = now.plus(hook.takes());
+        c.hookFailReason = EventRecorder.FAILED_POST_START_HOOK;
+        c.hookFailMessage = postStartMessage(lifecycle.postStart(), c.spec.name());
+      }
+    }
   }
 
   private void terminate(ContainerRun c, int code, Instant at, Instant now, HealthSource health,
@@ -829,6 +974,7 @@ final class PodRuntime {
     c.state = ContainerStateType.Terminated;
     c.exitCode = code;
     c.finishedAt = at;
+    c.hookFailsAt = null; // a hook still running fails with its container, unreported
     c.reason = code == 0 ? "Completed" : REASON_ERROR;
     RestartPolicy policy = pod.spec().restartPolicy();
     boolean restart = deletionGrace < 0 && switch (c.kind) {
@@ -877,7 +1023,7 @@ final class PodRuntime {
       c.settle();
     }
     for (Instant t : new Instant[] {c.exitAt(), c.killAt(), c.tickAt(), c.readinessChangeAt(now), c.backoffUntil,
-        c.stopExitAt}) {
+        c.stopExitAt, c.running() ? c.hookFailsAt : null}) {
       if (t != null && t.isAfter(now) && (next == null || t.isBefore(next))) {
         next = t;
       }

@@ -47,9 +47,13 @@ final class ScriptAnnotations implements HealthSource {
     Duration stopAfter = secondsOrNever(pod, a, HealthSource.STOP_AFTER, name, podWide);
     Long stopCode = seconds(pod, a, HealthSource.STOP_EXIT_CODE, name, podWide);
     int stopExitCode = stopCode == null ? ContainerScript.SIGTERM_EXIT_CODE : stopCode.intValue();
+    Duration hookRunsFor = duration(seconds(pod, a, HealthSource.HOOK_SECONDS, name, podWide));
+    ProbeAnswer hooks = new ProbeAnswer(Duration.ZERO,
+        duration(seconds(pod, a, HealthSource.HOOK_FAILS_AFTER, name, podWide)));
+    Duration runsFor = hookRunsFor == null ? Duration.ZERO : hookRunsFor;
     if (unhealthyImage(a, name, container.image(), podWide)) {
       return new ContainerScript(ProbeAnswer.NEVER, ProbeAnswer.NEVER, ProbeAnswer.NEVER, exitAfter,
-          code == null ? 0 : code.intValue(), stopAfter, stopExitCode);
+          code == null ? 0 : code.intValue(), stopAfter, stopExitCode, hooks, runsFor);
     }
     ProbeAnswer startup = new ProbeAnswer(secondsOrNever(pod, a, HealthSource.STARTED_AFTER, name, podWide), null);
     ProbeAnswer readiness = new ProbeAnswer(secondsOrNever(pod, a, HealthSource.READY_AFTER, name, podWide),
@@ -57,7 +61,7 @@ final class ScriptAnnotations implements HealthSource {
     ProbeAnswer liveness = new ProbeAnswer(Duration.ZERO,
         duration(seconds(pod, a, HealthSource.LIVENESS_FAILS_AFTER, name, podWide)));
     return new ContainerScript(startup, readiness, liveness, exitAfter, code == null ? 0 : code.intValue(),
-        stopAfter, stopExitCode);
+        stopAfter, stopExitCode, hooks, runsFor);
   }
 
   private static boolean unhealthyImage(Map<String, String> a, String container, String image, boolean podWide) {

@@ -269,8 +269,7 @@ public final class UpdateChecks {
         if (out == null) {
           out = new ArrayList<>(n);
         }
-        out.set(i, new Container(c.name(), image, c.resources(), c.ports(), c.env(), c.restartPolicy(),
-            c.livenessProbe(), c.readinessProbe(), c.startupProbe()));
+        out.set(i, c.withImage(image));
       }
     }
     return out == null ? n : out;

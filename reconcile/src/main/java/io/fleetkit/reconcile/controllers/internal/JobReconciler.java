@@ -654,7 +654,7 @@ public final class JobReconciler implements Reconciler<Job> {
         }
       }
       env.add(new EnvVar(WorkloadLabels.JOB_COMPLETION_INDEX_ENV, Integer.toString(index)));
-      out.add(new Container(c.name(), c.image(), c.resources(), c.ports(), env, c.restartPolicy()));
+      out.add(c.withEnv(env));
     }
     return out;
   }

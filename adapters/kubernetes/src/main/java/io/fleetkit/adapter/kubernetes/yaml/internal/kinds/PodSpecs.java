@@ -28,6 +28,7 @@ import io.fleetkit.api.core.PersistentVolumeClaimTemplate;
 import io.fleetkit.api.core.PodResourceClaim;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
+import io.fleetkit.api.core.Lifecycle;
 import io.fleetkit.api.core.Probe;
 import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.core.RestartPolicy;
@@ -206,11 +207,12 @@ public final class PodSpecs {
     Probe liveness = Probes.toCore(c.getLivenessProbe(), p + ".livenessProbe", ctx);
     Probe readiness = Probes.toCore(c.getReadinessProbe(), p + ".readinessProbe", ctx);
     Probe startup = Probes.toCore(c.getStartupProbe(), p + ".startupProbe", ctx);
+    Lifecycle lifecycle = Lifecycles.toCore(c.getLifecycle(), p + ".lifecycle", ctx);
     if (resources == null) {
       return null;
     }
     return ctx.build(p, () -> new Container(Values.orEmpty(c.getName()), Values.orEmpty(c.getImage()), resources,
-        ports, env, restart, liveness, readiness, startup));
+        ports, env, restart, liveness, readiness, startup, lifecycle));
   }
 
   private static io.fabric8.kubernetes.api.model.Container container(Container c) {
@@ -234,6 +236,7 @@ public final class PodSpecs {
         .withLivenessProbe(Probes.toFabric8(c.livenessProbe()))
         .withReadinessProbe(Probes.toFabric8(c.readinessProbe()))
         .withStartupProbe(Probes.toFabric8(c.startupProbe()))
+        .withLifecycle(Lifecycles.toFabric8(c.lifecycle()))
         .build();
   }
 

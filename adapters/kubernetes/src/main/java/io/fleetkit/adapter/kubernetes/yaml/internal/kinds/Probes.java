@@ -1,11 +1,14 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 
+import io.fabric8.kubernetes.api.model.ExecAction;
 import io.fabric8.kubernetes.api.model.ExecActionBuilder;
 import io.fabric8.kubernetes.api.model.GRPCActionBuilder;
+import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.HTTPGetActionBuilder;
 import io.fabric8.kubernetes.api.model.HTTPHeaderBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.TCPSocketAction;
 import io.fabric8.kubernetes.api.model.TCPSocketActionBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
@@ -20,7 +23,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Container probes ({@code livenessProbe}, {@code readinessProbe}, {@code startupProbe}) both ways. Unset timing
  * fields take Kubernetes' defaults; exactly one handler ({@code exec}, {@code httpGet}, {@code tcpSocket},
- * {@code grpc}) is required, with Kubernetes' messages. Default values are left out on the way back.
+ * {@code grpc}) is required, with Kubernetes' messages. Default values are left out on the way back. The
+ * {@code exec}, {@code httpGet} and {@code tcpSocket} actions are shared with lifecycle hooks ({@link Lifecycles}).
  */
 final class Probes {
   private Probes() {}
@@ -31,22 +35,18 @@ final class Probes {
     }
     List<ProbeHandler> handlers = new ArrayList<>(1);
     if (p.getExec() != null) {
-      handlers.add(new ProbeHandler.Exec(Values.stringList(p.getExec().getCommand(), path + ".exec.command", ctx)));
+      handlers.add(exec(p.getExec(), path + ".exec", ctx));
     }
     if (p.getHttpGet() != null) {
-      var g = p.getHttpGet();
-      ServiceTargetPort port = port(g.getPort(), path + ".httpGet.port", ctx);
-      List<ProbeHandler.HttpHeader> headers = Fabric8Scheduling.list(g.getHttpHeaders(), path + ".httpGet.httpHeaders",
-          ctx, (h, hp, cx) -> new ProbeHandler.HttpHeader(Values.orEmpty(h.getName()), Values.orEmpty(h.getValue())));
-      if (port != null) {
-        handlers.add(new ProbeHandler.HttpGet(Values.orEmpty(g.getPath()), port, Values.orEmpty(g.getHost()),
-            Values.orEmpty(g.getScheme()), headers));
+      ProbeHandler.HttpGet g = httpGet(p.getHttpGet(), path + ".httpGet", ctx);
+      if (g != null) {
+        handlers.add(g);
       }
     }
     if (p.getTcpSocket() != null) {
-      ServiceTargetPort port = port(p.getTcpSocket().getPort(), path + ".tcpSocket.port", ctx);
-      if (port != null) {
-        handlers.add(new ProbeHandler.TcpSocket(port, Values.orEmpty(p.getTcpSocket().getHost())));
+      ProbeHandler.TcpSocket t = tcpSocket(p.getTcpSocket(), path + ".tcpSocket", ctx);
+      if (t != null) {
+        handlers.add(t);
       }
     }
     if (p.getGrpc() != null) {
@@ -73,6 +73,26 @@ final class Probes {
         p.getTerminationGracePeriodSeconds()));
   }
 
+  /** An {@code exec} action at {@code path}, of a probe or a lifecycle hook. */
+  static ProbeHandler.Exec exec(ExecAction e, String path, DocumentContext ctx) {
+    return new ProbeHandler.Exec(Values.stringList(e.getCommand(), path + ".command", ctx));
+  }
+
+  /** An {@code httpGet} action at {@code path}, of a probe or a lifecycle hook; {@code null} without a port. */
+  static ProbeHandler.@Nullable HttpGet httpGet(HTTPGetAction g, String path, DocumentContext ctx) {
+    ServiceTargetPort port = port(g.getPort(), path + ".port", ctx);
+    List<ProbeHandler.HttpHeader> headers = Fabric8Scheduling.list(g.getHttpHeaders(), path + ".httpHeaders",
+        ctx, (h, hp, cx) -> new ProbeHandler.HttpHeader(Values.orEmpty(h.getName()), Values.orEmpty(h.getValue())));
+    return port == null ? null : new ProbeHandler.HttpGet(Values.orEmpty(g.getPath()), port,
+        Values.orEmpty(g.getHost()), Values.orEmpty(g.getScheme()), headers);
+  }
+
+  /** A {@code tcpSocket} action at {@code path}, of a probe or a lifecycle hook; {@code null} without a port. */
+  static ProbeHandler.@Nullable TcpSocket tcpSocket(TCPSocketAction t, String path, DocumentContext ctx) {
+    ServiceTargetPort port = port(t.getPort(), path + ".port", ctx);
+    return port == null ? null : new ProbeHandler.TcpSocket(port, Values.orEmpty(t.getHost()));
+  }
+
   private static @Nullable ServiceTargetPort port(@Nullable IntOrString port, String path, DocumentContext ctx) {
     if (port == null || (port.getIntVal() == null && Values.orEmpty(port.getStrVal()).isEmpty())) {
       ctx.error(path, "Required value", null);
@@ -95,20 +115,31 @@ final class Probes {
         .withTerminationGracePeriodSeconds(p.terminationGracePeriodSeconds());
     ProbeHandler h = p.handler();
     if (h instanceof ProbeHandler.Exec e) {
-      b.withExec(new ExecActionBuilder().withCommand(e.command()).build());
+      b.withExec(exec(e));
     } else if (h instanceof ProbeHandler.HttpGet g) {
-      b.withHttpGet(new HTTPGetActionBuilder().withPath(g.path()).withPort(port(g.port()))
-          .withHost(Values.emptyToNull(g.host())).withScheme(g.scheme().equals("HTTP") ? null : g.scheme())
-          .withHttpHeaders(Fabric8Scheduling.out(g.headers(), x -> new HTTPHeaderBuilder().withName(x.name())
-              .withValue(x.value()).build()))
-          .build());
+      b.withHttpGet(httpGet(g));
     } else if (h instanceof ProbeHandler.TcpSocket t) {
-      b.withTcpSocket(new TCPSocketActionBuilder().withPort(port(t.port())).withHost(Values.emptyToNull(t.host()))
-          .build());
+      b.withTcpSocket(tcpSocket(t));
     } else if (h instanceof ProbeHandler.Grpc g) {
       b.withGrpc(new GRPCActionBuilder().withPort(g.port()).withService(Values.emptyToNull(g.service())).build());
     }
     return b.build();
+  }
+
+  static ExecAction exec(ProbeHandler.Exec e) {
+    return new ExecActionBuilder().withCommand(e.command()).build();
+  }
+
+  static HTTPGetAction httpGet(ProbeHandler.HttpGet g) {
+    return new HTTPGetActionBuilder().withPath(g.path()).withPort(port(g.port()))
+        .withHost(Values.emptyToNull(g.host())).withScheme(g.scheme().equals("HTTP") ? null : g.scheme())
+        .withHttpHeaders(Fabric8Scheduling.out(g.headers(), x -> new HTTPHeaderBuilder().withName(x.name())
+            .withValue(x.value()).build()))
+        .build();
+  }
+
+  static TCPSocketAction tcpSocket(ProbeHandler.TcpSocket t) {
+    return new TCPSocketActionBuilder().withPort(port(t.port())).withHost(Values.emptyToNull(t.host())).build();
   }
 
   private static IntOrString port(ServiceTargetPort p) {

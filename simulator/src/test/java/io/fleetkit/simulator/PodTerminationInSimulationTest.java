@@ -1,0 +1,159 @@
+package io.fleetkit.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.ContainerStateType;
+import io.fleetkit.api.core.ContainerStatus;
+import io.fleetkit.api.core.Lifecycle;
+import io.fleetkit.api.core.LifecycleHandler;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.ProbeHandler;
+import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.WatchEvent;
+import io.fleetkit.api.store.WatchEventType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Graceful pod termination in a whole simulation: a Deployment's pod with a {@code preStop} hook stays Terminating
+ * while the hook runs, gets SIGTERM after it and is removed within its grace period; the timeline records a pod's
+ * deletion (PodDeleted, or PodEvicted for a pod marked as a disruption target) when the pod is marked for deletion,
+ * not when it is finally removed.
+ */
+final class PodTerminationInSimulationTest {
+  private static final long PRE_STOP_SLEEP = 8;
+  private static final long GRACE = 30;
+
+  private static Deployment web(Lifecycle lifecycle) {
+    Container app = Container.of("app", "nginx:1", ResourceList.ofCpuMemory(500, 0)).withLifecycle(lifecycle);
+    return Deployment.builder().namespace("default").name("web").replicas(2).matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container(app).terminationGracePeriodSeconds(GRACE).build()).build();
+  }
+
+  private static Pod anyPod(Simulation sim) {
+    return SimFixtures.readyPods(sim, "web").get(0);
+  }
+
+  @Test
+  void deploymentPod_preStopSleep_terminatingUntilTheHookEnds_thenRemovedWithinItsGracePeriod() {
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(2))
+        .object(web(Lifecycle.preStop(new LifecycleHandler.Sleep(PRE_STOP_SLEEP)))).seed(1).build()) {
+      sim.runFor(Duration.ofSeconds(5));
+      Pod victim = anyPod(sim);
+      String name = victim.metadata().name();
+      List<Pod> lastSeen = new ArrayList<>();
+      sim.store().watch(Pod.class, "", (WatchEvent<Pod> e) -> {
+        if (e.object().metadata().name().equals(name)) {
+          lastSeen.add(e.object());
+        }
+      });
+      Duration markedAt = sim.elapsed();
+      sim.store().delete(Pod.class, "default", name);
+      sim.settle();
+
+      sim.runFor(Duration.ofSeconds(PRE_STOP_SLEEP - 1));
+      Pod terminating = sim.store().get(Pod.class, "default", name).orElseThrow();
+      assertThat(terminating.metadata().deletionTimestamp()).as("Terminating").isNotNull();
+      assertThat(terminating.status().containerStatuses().get(0).state().type())
+          .as("still running: the hook runs before SIGTERM").isEqualTo(ContainerStateType.Running);
+
+      boolean removed = sim.runUntil(s -> s.store().get(Pod.class, "default", name).isEmpty(),
+          Duration.ofSeconds(GRACE));
+      assertThat(removed).as("removed no later than its grace period").isTrue();
+      Duration removedAt = sim.elapsed();
+      assertThat(removedAt).isBetween(markedAt.plusSeconds(PRE_STOP_SLEEP), markedAt.plusSeconds(GRACE));
+      Pod last = lastSeen.get(lastSeen.size() - 1);
+      ContainerStatus app = last.status().containerStatuses().get(0);
+      // a pod deleted gracefully carries the end of its grace period as deletionTimestamp
+      Instant start = last.metadata().deletionTimestamp().minusSeconds(GRACE);
+      assertThat(app.state().type()).isEqualTo(ContainerStateType.Terminated);
+      assertThat(app.state().exitCode()).as("SIGTERM ends the default process").isEqualTo(143);
+      assertThat(app.state().finishedAt()).as("SIGTERM right after the 8 s hook")
+          .isEqualTo(start.plusSeconds(PRE_STOP_SLEEP));
+      boolean healed = sim.runUntil(s -> SimFixtures.readyPods(s, "web").size() == 2, Duration.ofSeconds(30));
+      assertThat(healed).isTrue();
+    }
+  }
+
+  @Test
+  void failingPreStop_warningOnTheTimeline_podStillRemoved() {
+    // a tcpSocket preStop is accepted by validation but not run by the kubelet: it fails at once
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(1))
+        .object(web(Lifecycle.preStop(ProbeHandler.TcpSocket.of(80)))).seed(1).build()) {
+      sim.runFor(Duration.ofSeconds(5));
+      String name = anyPod(sim).metadata().name();
+      sim.store().delete(Pod.class, "default", name);
+      sim.runFor(Duration.ofSeconds(1));
+      assertThat(sim.store().get(Pod.class, "default", name)).isEmpty();
+      assertThat(sim.timeline()).filteredOn(e -> e.kind().equals("FailedPreStopHook")).singleElement()
+          .satisfies(e -> {
+            assertThat(e.object()).isEqualTo("Pod/default/" + name);
+            assertThat(e.message()).isEqualTo("PreStopHook failed");
+          });
+    }
+  }
+
+  @Test
+  void timeline_podDeletedRecordedAtTheMark_notAtTheRemoval() {
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(2))
+        .object(web(Lifecycle.preStop(new LifecycleHandler.Sleep(20)))).seed(1).build()) {
+      sim.runFor(Duration.ofSeconds(5));
+      String name = anyPod(sim).metadata().name();
+      Duration markedAt = sim.elapsed();
+      sim.store().delete(Pod.class, "default", name);
+      sim.runFor(Duration.ofSeconds(1));
+      assertThat(sim.store().get(Pod.class, "default", name)).as("Terminating for 20 s").isPresent();
+      sim.runFor(Duration.ofSeconds(30));
+      assertThat(sim.store().get(Pod.class, "default", name)).isEmpty();
+      assertThat(sim.timeline()).filteredOn(e -> e.object().equals("Pod/default/" + name)
+          && (e.kind().equals("PodDeleted") || e.kind().equals("PodEvicted"))).singleElement().satisfies(e -> {
+            assertThat(e.kind()).isEqualTo("PodDeleted");
+            assertThat(e.at()).as("at the mark").isEqualTo(markedAt);
+          });
+    }
+  }
+
+  @Test
+  void timeline_podEvictedRecordedAtTheMark_withTheDisruptionReason() {
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(2))
+        .object(web(Lifecycle.preStop(new LifecycleHandler.Sleep(20)))).seed(1).build()) {
+      sim.runFor(Duration.ofSeconds(5));
+      Pod victim = anyPod(sim);
+      String name = victim.metadata().name();
+      // what an evicting controller does: the DisruptionTarget condition, then a graceful deletion
+      sim.store().updateStatus(victim.withStatus(victim.status().withCondition(PodCondition.of(
+          PodCondition.DISRUPTION_TARGET, ConditionStatus.True, "EvictionByEvictionAPI", "evicted", null))));
+      Duration markedAt = sim.elapsed();
+      sim.store().delete(Pod.class, "default", name);
+      sim.runFor(Duration.ofSeconds(40));
+      assertThat(sim.store().get(Pod.class, "default", name)).isEmpty();
+      assertThat(sim.timeline()).filteredOn(e -> e.object().equals("Pod/default/" + name)
+          && (e.kind().equals("PodDeleted") || e.kind().equals("PodEvicted"))).singleElement().satisfies(e -> {
+            assertThat(e.kind()).isEqualTo("PodEvicted");
+            assertThat(e.at()).as("at the mark").isEqualTo(markedAt);
+            assertThat(e.message()).isEqualTo("from " + victim.spec().nodeName() + " (EvictionByEvictionAPI)");
+          });
+    }
+  }
+
+  @Test
+  void timeline_withoutPodEvents_onlyTaintEvictionsAreRecorded() {
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(1)).podEvents(false)
+        .object(web(Lifecycle.preStop(new LifecycleHandler.Sleep(20)))).seed(1).build()) {
+      sim.runFor(Duration.ofSeconds(5));
+      String name = anyPod(sim).metadata().name();
+      sim.store().delete(Pod.class, "default", name);
+      sim.runFor(Duration.ofSeconds(40));
+      assertThat(sim.timeline()).noneMatch(e -> e.object().equals("Pod/default/" + name));
+    }
+  }
+}
