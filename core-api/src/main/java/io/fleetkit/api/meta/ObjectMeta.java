@@ -81,6 +81,15 @@ public record ObjectMeta(
     return null;
   }
 
+  /**
+   * Whether the controller owner reference names the object of uid {@code ownerUid} (apimachinery's
+   * {@code metav1.IsControlledBy}).
+   */
+  public boolean isControlledBy(String ownerUid) {
+    OwnerReference r = controllerRef();
+    return r != null && r.uid().equals(ownerUid);
+  }
+
   public ObjectMeta withLabels(Map<String, String> newLabels) {
     return toBuilder().labels(newLabels).build();
   }

@@ -63,8 +63,7 @@ public final class DeploymentController extends ControllerHandle<Deployment> {
     // upstream's getPodMapForDeployment over its ReplicaSets: pods of the selector each one controls
     LabelSelector selector = d.spec().selector();
     for (ReplicaSet rs : store.list(ReplicaSet.class, ns, selector).items()) {
-      OwnerReference ref = rs.metadata().controllerRef();
-      if (ref == null || !ref.uid().equals(d.metadata().uid())) {
+      if (!rs.metadata().isControlledBy(d.metadata().uid())) {
         continue;
       }
       for (Pod p : pods.byIndex(Lister.CONTROLLER_INDEX, rs.metadata().uid())) {
@@ -119,8 +118,7 @@ public final class DeploymentController extends ControllerHandle<Deployment> {
     Deployment d = store.require(Deployment.class, namespace, name);
     List<ReplicaSet> owned = new ArrayList<>();
     for (ReplicaSet rs : store.list(ReplicaSet.class, namespace).items()) {
-      OwnerReference r = rs.metadata().controllerRef();
-      if (r != null && r.uid().equals(d.metadata().uid())) {
+      if (rs.metadata().isControlledBy(d.metadata().uid())) {
         owned.add(rs);
       }
     }

@@ -305,8 +305,7 @@ public final class ResourceClaimController {
   }
 
   private static boolean ownedBy(ResourceClaim claim, Pod pod) {
-    OwnerReference ref = claim.metadata().controllerRef();
-    return ref != null && ref.uid().equals(pod.metadata().uid());
+    return claim.metadata().isControlledBy(pod.metadata().uid());
   }
 
   private Optional<String> recordStatuses(Pod pod, Map<String, String> created) {

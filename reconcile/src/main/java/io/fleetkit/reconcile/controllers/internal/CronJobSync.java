@@ -401,8 +401,7 @@ public final class CronJobSync {
   }
 
   private static boolean controlledBy(Job job, CronJob cj) {
-    OwnerReference ref = job.metadata().controllerRef();
-    return ref != null && ref.uid().equals(cj.metadata().uid());
+    return job.metadata().isControlledBy(cj.metadata().uid());
   }
 
   /** {@code Complete} or {@code Failed} when that condition is True, else {@code null}. */

@@ -2,7 +2,6 @@ package io.fleetkit.reconcile.controllers.internal;
 
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodResourceClaim;
-import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.dra.AllocationResult;
 import io.fleetkit.api.resource.dra.Device;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
@@ -249,8 +248,7 @@ public final class DeviceTaintEvictions {
         continue;
       }
       if (pc.fromTemplate()) {
-        OwnerReference owner = claim.metadata().controllerRef();
-        if (owner == null || !owner.uid().equals(uid)) {
+        if (!claim.metadata().isControlledBy(uid)) {
           continue; // resourceclaim.IsForPod
         }
       }
