@@ -169,7 +169,7 @@ final class DraSnapshot {
    * allocated, and the pod is still added to the consumers of the allocated ones.
    */
   void reserve(Pod pod, Node node) {
-    List<ResourceClaim> own = podClaims(pod);
+    List<ResourceClaim> own = claimsOf(pod);
     if (own.isEmpty()) {
       return;
     }
@@ -214,7 +214,7 @@ final class DraSnapshot {
    * since (a moved copy holds its claims now).
    */
   void unreserve(Pod pod, String nodeName) {
-    List<ResourceClaim> own = podClaims(pod);
+    List<ResourceClaim> own = claimsOf(pod);
     if (own.isEmpty()) {
       return;
     }
@@ -250,7 +250,7 @@ final class DraSnapshot {
     Map<String, ResourceClaim> cs = new HashMap<>();
     Map<String, Optional<String>> ps = new HashMap<>();
     for (Pod p : pods) {
-      for (ResourceClaim c : podClaims(p)) {
+      for (ResourceClaim c : claimsOf(p)) {
         cs.put(c.metadata().key(), c);
       }
       ps.put(p.metadata().uid(), Optional.ofNullable(placedOn.get(p.metadata().uid())));
@@ -322,7 +322,7 @@ final class DraSnapshot {
   }
 
   /** The pod's claims that exist, in the order of its {@code spec.resourceClaims}. */
-  private List<ResourceClaim> podClaims(Pod pod) {
+  List<ResourceClaim> claimsOf(Pod pod) {
     List<PodResourceClaim> refs = pod.spec().resourceClaims();
     if (refs.isEmpty()) {
       return List.of();
