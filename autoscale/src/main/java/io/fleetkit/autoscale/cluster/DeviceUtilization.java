@@ -28,8 +28,8 @@ import org.jspecify.annotations.Nullable;
  * How the DRA devices of one node are used, per driver and pool, for scale-down (upstream's
  * {@code simulator/dynamicresources/utils/utilization.go}, {@code CalculateDynamicResourceUtilization} and
  * {@code HighestDynamicResourceUtilization}). The devices are those of the node's local ResourceSlices
- * ({@code spec.nodeName} names the node) of each pool's newest generation; the used ones are those the ResourceClaims of
- * the node's pods are allocated, but for devices allocated with admin access (those do not reserve the device).
+ * ({@code spec.nodeName} names the node) of each pool's newest generation; the used ones are those the ResourceClaims
+ * of the node's pods are allocated, but for devices allocated with admin access (those do not reserve the device).
  *
  * <p>A pool's utilization, 0 to 1:
  *
