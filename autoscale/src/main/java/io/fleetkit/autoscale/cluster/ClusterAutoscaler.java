@@ -68,7 +68,8 @@ import org.slf4j.LoggerFactory;
  *       has finished starting (Ready or not; an unready one only with {@code scaleDownUnreadyEnabled}) is
  *       eligible when it is not annotated against scale-down, was not found unremovable in a simulation within
  *       {@code unremovableNodeRecheckTimeout} ({@link UnremovableNodes}) and its utilization
- *       ({@link NodeUtilization}; GPU nodes by GPUs), measured on the cluster as it is, is at or under the threshold.
+ *       ({@link NodeUtilization}; GPU nodes by GPUs, nodes with DRA devices by their most used device pool,
+ *       {@link DeviceUtilization}), measured on the cluster as it is, is at or under the threshold.
  *       Eligible nodes are simulated in upstream's candidate order (empty nodes first, then those unneeded in the
  *       last loop, then the rest by name), until the unneeded ones reach {@link #unneededNodesLimit}: a node is
  *       unneeded when every pod that must move ({@link Drainability}: PDBs, controller, local storage,
