@@ -51,7 +51,7 @@ final class DraSnapshot {
   /** The cluster's slices, as given. */
   private final List<ResourceSlice> baseSlices;
   /** The cluster's node-local slices, by the node they name. */
-  private final Map<String, List<ResourceSlice>> baseSliceNodes = new HashMap<>();
+  private final Map<String, List<ResourceSlice>> baseNodeSlices = new HashMap<>();
   /** The node-local slices of nodes the simulation added, by node name. */
   private final Map<String, List<ResourceSlice>> nodeSlices = new LinkedHashMap<>();
   /** The claims by {@code namespace/name}. */
@@ -75,7 +75,7 @@ final class DraSnapshot {
     this.baseSlices = List.copyOf(slices);
     for (ResourceSlice s : baseSlices) {
       if (s.spec().nodeName() != null) {
-        baseSliceNodes.computeIfAbsent(s.spec().nodeName(), k -> new ArrayList<>()).add(s);
+        baseNodeSlices.computeIfAbsent(s.spec().nodeName(), k -> new ArrayList<>()).add(s);
       }
     }
     for (ResourceClaim c : claims) {
@@ -145,12 +145,12 @@ final class DraSnapshot {
 
   /** Whether slices were added for {@code nodeName} or the cluster has a slice local to it. */
   boolean hasNodeSlices(String nodeName) {
-    return nodeSlices.containsKey(nodeName) || baseSliceNodes.containsKey(nodeName);
+    return nodeSlices.containsKey(nodeName) || baseNodeSlices.containsKey(nodeName);
   }
 
   /** The slices local to {@code nodeName}: the cluster's, then those added for it. */
   List<ResourceSlice> localSlices(String nodeName) {
-    List<ResourceSlice> base = baseSliceNodes.getOrDefault(nodeName, List.of());
+    List<ResourceSlice> base = baseNodeSlices.getOrDefault(nodeName, List.of());
     List<ResourceSlice> added = nodeSlices.getOrDefault(nodeName, List.of());
     if (added.isEmpty()) {
       return Collections.unmodifiableList(base);
