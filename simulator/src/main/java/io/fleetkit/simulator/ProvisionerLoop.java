@@ -20,8 +20,9 @@ import java.util.TreeMap;
 
 /**
  * The Karpenter-style {@link Provisioner} in a scenario run, in place of the cluster autoscaler: every NodePool
- * becomes one instance type (its template's allocatable, labels and taints, its price; the pool's label so that the
- * series count its nodes and cost per pool), and a launched node starts in its pool's start-up delay (the
+ * becomes one instance type (its template's allocatable, labels, taints and device templates, its price; the pool's
+ * label so that the series count its nodes and cost per pool, and the run's driver publisher gives them the pool's
+ * slices), and a launched node starts in its pool's start-up delay (the
  * provisioner has one delay for all types, so the node's ready time is set per pool after each loop). The pools'
  * sizes are not limits here: Karpenter has no node groups. Runs every {@link ClusterSimulation#AUTOSCALER_PERIOD},
  * so its 1 s/10 s batch windows close on that tick. Not thread-safe.
@@ -45,7 +46,7 @@ final class ProvisionerLoop {
       Map<String, String> labels = new TreeMap<>(p.spec().template().labels());
       labels.put(NodePool.POOL_LABEL, pool);
       types.add(new InstanceType(pool, p.spec().template().allocatable(), labels, p.spec().template().taints(),
-          p.spec().pricePerHour()));
+          p.spec().pricePerHour(), p.spec().template().resourceSlices()));
       delays.put(pool, p.spec().startupDelay());
       longest = longest.compareTo(p.spec().startupDelay()) < 0 ? p.spec().startupDelay() : longest;
     }

@@ -146,6 +146,43 @@ final class DraAutoscalingInSimulationTest {
         .containsExactly("gpu-2-gpu.example.com-gpus gpu-2");
   }
 
+  /**
+   * The same cluster with the Karpenter-style provisioner instead of the cluster autoscaler: each NodePool is an
+   * instance type with the pool's device templates, so the three pods launch two nodes of the GPU type (not the
+   * cheaper CPU type, whose nodes have no device), each gets its pool's slice from the driver publisher, and the pods
+   * run there.
+   */
+  @Test
+  void provisioner_pendingGpuPods_launchTheTypeWithDevices_podsRun() {
+    String manifests = MANIFESTS.replace("queueAdmission: false, queueScaling: false}",
+        "queueAdmission: false, queueScaling: false, provisioner: true}")
+        .replace("  nodeStartup:\n  - {pool: gpu, provision: 1m, boot: 1m, driver: 2m, imagePull: 1m}\n", "");
+    assertThat(manifests).contains("provisioner: true").doesNotContain("nodeStartup");
+    List<ApiObject<?>> objects = KubernetesYaml.parse(manifests, "dra-provisioner.yaml").objects();
+    ObjectStore[] store = new ObjectStore[1];
+    Map<Duration, Sample> samples = new TreeMap<>();
+    SimulationRun run = ClusterSimulation.builder().objects(objects)
+        .store((clock, uids, admission) -> {
+          store[0] = ObjectStore.builder().directDelivery().clock(clock).uidGenerator(uids).admission(admission)
+              .build();
+          return store[0];
+        })
+        .progress(p -> samples.put(p.simulated(), sample(store[0], p.simulated())))
+        .build().run();
+
+    List<TimelineEvent> ups = run.timeline().stream().filter(e -> e.kind().equals("ScaleUp")).toList();
+    assertThat(ups).as("one launch of two GPU nodes").singleElement().satisfies(e -> {
+      assertThat(e.object()).isEqualTo("NodePool/gpu");
+      assertThat(e.message()).startsWith("provisioner launching 2 node(s)");
+    });
+    Sample end = samples.get(Duration.ofMinutes(7).plusSeconds(50));
+    assertThat(end.nodes()).hasSize(2);
+    for (String node : end.nodes()) {
+      assertThat(end.slices()).contains(node + "-gpu.example.com-gpus " + node);
+    }
+    assertThat(end.pods()).hasSize(3).allSatisfy(p -> assertThat(p).contains(" Running fleetkit-"));
+  }
+
   private static Sample sample(ObjectStore store, Duration at) {
     List<String> slices = store.list(ResourceSlice.class).items().stream()
         .map(s -> s.metadata().name() + " " + s.spec().nodeName()).sorted().toList();

@@ -68,7 +68,8 @@ import org.slf4j.LoggerFactory;
  *       has finished starting (Ready or not; an unready one only with {@code scaleDownUnreadyEnabled}) is
  *       eligible when it is not annotated against scale-down, was not found unremovable in a simulation within
  *       {@code unremovableNodeRecheckTimeout} ({@link UnremovableNodes}) and its utilization
- *       ({@link NodeUtilization}; GPU nodes by GPUs), measured on the cluster as it is, is at or under the threshold.
+ *       ({@link NodeUtilization}; GPU nodes by GPUs, nodes with DRA devices by their most used device pool,
+ *       {@link DeviceUtilization}), measured on the cluster as it is, is at or under the threshold.
  *       Eligible nodes are simulated in upstream's candidate order (empty nodes first, then those unneeded in the
  *       last loop, then the rest by name), until the unneeded ones reach {@link #unneededNodesLimit}: a node is
  *       unneeded when every pod that must move ({@link Drainability}: PDBs, controller, local storage,
@@ -1030,14 +1031,31 @@ public final class ClusterAutoscaler implements AutoCloseable {
     simObjects.put(io.fleetkit.api.scheduling.PriorityClass.class, in.priorityClasses());
     sim = SimulatedCluster.create(profile, registry, clock, simObjects);
     sim.load(in.nodes(), clusterPods::infosOn, scaleDownViews);
+    SimulatedCluster loaded = sim;
     slotFacts = new SlotFacts(sim.slots(), options.ignoreDaemonSetsUtilization(),
-        options.ignoreMirrorPodsUtilization());
+        options.ignoreMirrorPodsUtilization(), view -> devicesOf(loaded, view));
     scaleDownSimByName = inNameOrder(in.nodes());
     scaleDownSim = sim;
     scaleDownSimPods = clusterPods;
     scaleDownSimObjects = objects;
     sim.checkpoint();
     return sim;
+  }
+
+  /**
+   * The utilization of the DRA devices of {@code view}'s node in {@code sim}: its node-local slices used by the claims
+   * of its pods as the simulation's placements left them; {@code null} when the node has no node-local slice.
+   */
+  private static @Nullable DeviceUtilization devicesOf(SimulatedCluster sim, NodeInfo view) {
+    List<ResourceSlice> local = sim.localSlices(view.name());
+    if (local.isEmpty()) {
+      return null;
+    }
+    List<Pod> pods = new ArrayList<>(view.pods().size());
+    for (PodInfo p : view.pods()) {
+      pods.add(p.pod());
+    }
+    return DeviceUtilization.ofNode(view.name(), local, pods, sim::claim);
   }
 
   /** Whether each list of {@code a} holds the same objects as the list of {@code b} at its index. */

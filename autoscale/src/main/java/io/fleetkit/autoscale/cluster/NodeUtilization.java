@@ -17,6 +17,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>A GPU node (allocatable {@code nvidia.com/gpu > 0}, or GPU devices in {@code status.gpus}: upstream's node
  *       with a GPU config) is judged by its GPUs alone; one whose GPUs are not allocatable (yet) has utilization 0,
  *       as upstream's "unready GPU" node, so that it can still be scaled down.
+ *   <li>A node with DRA devices (node-local ResourceSlices) is judged by its most used device pool
+ *       ({@link DeviceUtilization}): a node whose devices are allocated is busy however little CPU its pods request.
+ *       Unknown device utilization (an unallocated claim, an incomplete pool) is {@link Double#NaN}, as below.
  *   <li>Other nodes by the larger of CPU and memory. A node with no CPU or no memory allocatable has no utilization
  *       ({@link Double#NaN}, upstream's error): scale-down leaves it alone.
  *   <li>A pod being deleted for longer than its grace period plus 30 s ({@link TerminatingPods#isLongTerminating} at
@@ -32,8 +35,20 @@ import org.jspecify.annotations.Nullable;
  * @param gpu requested / allocatable GPUs, whole devices plus {@code fleetkit.io/gpu-milli} shares (0 when none is
  *     allocatable)
  * @param gpuNode whether the node has GPUs
+ * @param devices the utilization of the node's DRA devices, or {@code null} for a node without node-local slices
  */
-public record NodeUtilization(double cpu, double memory, double gpu, boolean gpuNode) {
+public record NodeUtilization(double cpu, double memory, double gpu, boolean gpuNode,
+    @Nullable DeviceUtilization devices) {
+
+  /** The utilization of a node without DRA devices. */
+  public NodeUtilization(double cpu, double memory, double gpu, boolean gpuNode) {
+    this(cpu, memory, gpu, gpuNode, null);
+  }
+
+  /** This utilization with that of the node's DRA devices ({@code null}: the node has none). */
+  public NodeUtilization withDevices(@Nullable DeviceUtilization d) {
+    return new NodeUtilization(cpu, memory, gpu, gpuNode, d);
+  }
 
   /** The utilization of {@code node}'s pods at {@code now}: every pod counted but the long-terminating ones. */
   public static NodeUtilization of(NodeInfo node, Instant now) {
@@ -112,16 +127,28 @@ public record NodeUtilization(double cpu, double memory, double gpu, boolean gpu
   }
 
   /**
-   * What scale-down compares to its threshold: GPU utilization on GPU nodes, else max(cpu, memory);
-   * {@link Double#NaN} when it cannot be known ({@link #known()}).
+   * What scale-down compares to its threshold (upstream's {@code Info.Utilization}): GPU utilization on GPU nodes,
+   * else the highest device pool's on nodes with DRA devices, else max(cpu, memory); {@link Double#NaN} when it cannot
+   * be known ({@link #known()}).
    */
   public double value() {
-    return gpuNode ? gpu : Math.max(cpu, memory);
+    DeviceUtilization d = devices;
+    return gpuNode ? gpu : d != null ? d.highest() : Math.max(cpu, memory);
   }
 
   /**
-   * Whether the utilization could be computed: false for a node without GPUs that has no CPU or no memory allocatable
-   * (upstream's {@code Calculate} returns an error, and its eligibility check finds the node unremovable with
+   * The resource {@link #value()} is of (upstream's {@code Info.ResourceName}): {@code nvidia.com/gpu} on GPU nodes,
+   * {@code <driver>/<pool>} of the most used device pool on nodes with DRA devices (empty when not known), else
+   * {@code cpu} when CPU is the more used, else {@code memory}.
+   */
+  public String resourceName() {
+    DeviceUtilization d = devices;
+    return gpuNode ? GpuRequests.WHOLE : d != null ? d.highestPool() : cpu > memory ? "cpu" : "memory";
+  }
+
+  /**
+   * Whether the utilization could be computed: false for a node without GPUs or DRA devices that has no CPU or no
+   * memory allocatable, and for a node whose device utilization is not known (upstream's {@code Calculate} returns an error, and its eligibility check finds the node unremovable with
    * {@code UnexpectedError}).
    */
   public boolean known() {

@@ -8,6 +8,8 @@ import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.api.policy.PodDisruptionBudget;
+import io.fleetkit.api.resource.dra.ResourceClaim;
+import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.store.DeleteOptions;
@@ -199,9 +201,13 @@ final class ScaleDownActuator {
     for (Pod p : pods) {
       infos.add(PodInfos.of(p));
     }
-    out.add(new ScaleDownStatus.ScaleDownNode(n.name(), pool, evictedPods,
-        NodeUtilization.of(NodeInfos.of(n, infos), options.ignoreDaemonSetsUtilization(),
-            options.ignoreMirrorPodsUtilization(), now)));
+    NodeUtilization u = NodeUtilization.of(NodeInfos.of(n, infos), options.ignoreDaemonSetsUtilization(),
+        options.ignoreMirrorPodsUtilization(), now);
+    if (!u.gpuNode()) {
+      u = u.withDevices(DeviceUtilization.ofNode(n.name(), store.list(ResourceSlice.class).items(), pods,
+          (ns, name) -> store.get(ResourceClaim.class, ns, name).orElse(null)));
+    }
+    out.add(new ScaleDownStatus.ScaleDownNode(n.name(), pool, evictedPods, u));
     inProgress.put(n.name(), new Deletion(n.name(), pool, drain, atomic.contains(pool) ? pool + "#" + start : null));
   }
 

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,6 +56,12 @@ final class SlotFacts {
   private final boolean ignoreDaemonSets;
   /** {@code --ignore-mirror-pods-utilization}: utilization without the mirror pods. */
   private final boolean ignoreMirrorPods;
+  /**
+   * The utilization of a view's DRA devices ({@code null}: its node has no node-local slice). It depends on the view's
+   * pods and on the simulation's claims and slices, which change only with placements (which change the view) and
+   * with the node (a slot holds one node for its lifetime); a new simulation gets new facts.
+   */
+  private final Function<NodeInfo, @Nullable DeviceUtilization> devices;
   /** The time the facts are taken at ({@link #at}). */
   private Instant now = Instant.EPOCH;
   /** Whether a pod of the simulation may be being deleted (else no pod's deletion is read). */
@@ -75,14 +82,23 @@ final class SlotFacts {
     this(slots, false, false);
   }
 
+  /** Facts for views of nodes without DRA devices (see {@link #SlotFacts(int, boolean, boolean, Function)}). */
+  SlotFacts(int slots, boolean ignoreDaemonSetsUtilization, boolean ignoreMirrorPodsUtilization) {
+    this(slots, ignoreDaemonSetsUtilization, ignoreMirrorPodsUtilization, view -> null);
+  }
+
   /**
    * Facts for {@code slots} slots, utilization without DaemonSet pods when {@code ignoreDaemonSetsUtilization} and
-   * without mirror pods when {@code ignoreMirrorPodsUtilization}.
+   * without mirror pods when {@code ignoreMirrorPodsUtilization}; {@code devices} gives the utilization of a view's
+   * DRA devices, {@code null} for a node without node-local slices (read for nodes without GPUs only, as upstream
+   * judges a GPU node by its GPUs).
    */
   @SuppressWarnings("unchecked")
-  SlotFacts(int slots, boolean ignoreDaemonSetsUtilization, boolean ignoreMirrorPodsUtilization) {
+  SlotFacts(int slots, boolean ignoreDaemonSetsUtilization, boolean ignoreMirrorPodsUtilization,
+      Function<NodeInfo, @Nullable DeviceUtilization> devices) {
     this.ignoreDaemonSets = ignoreDaemonSetsUtilization;
     this.ignoreMirrorPods = ignoreMirrorPodsUtilization;
+    this.devices = Objects.requireNonNull(devices, "devices");
     validAfter = new Instant[slots];
     validUntil = new Instant[slots];
     timed = new boolean[slots];
@@ -199,6 +215,9 @@ final class SlotFacts {
         window(slot, view);
       } else {
         u = NodeUtilization.noneTerminating(view, ignoreDaemonSets, ignoreMirrorPods);
+      }
+      if (!u.gpuNode()) {
+        u = u.withDevices(devices.apply(view));
       }
       views[slot] = view;
       utilization[slot] = u.value();

@@ -3,7 +3,8 @@
  * (kubernetes/autoscaler) semantics. Entry point {@link io.fleetkit.autoscale.cluster.ClusterAutoscaler}; its parts are
  * public for reuse and tests: {@link io.fleetkit.autoscale.cluster.BinpackingEstimator},
  * {@link io.fleetkit.autoscale.cluster.Expanders}, {@link io.fleetkit.autoscale.cluster.Drainability},
- * {@link io.fleetkit.autoscale.cluster.NodeUtilization}, {@link io.fleetkit.autoscale.cluster.TerminatingPods} (when a
+ * {@link io.fleetkit.autoscale.cluster.NodeUtilization} (with {@link io.fleetkit.autoscale.cluster.DeviceUtilization}
+ * for DRA devices), {@link io.fleetkit.autoscale.cluster.TerminatingPods} (when a
  * pod being deleted counts as gone), {@link io.fleetkit.autoscale.cluster.TemplateNodes} (the
  * DaemonSet pods on a new node). Scale-down actuation (taint, drain, delete, across loops on the
  * autoscaler's clock) reports through {@link io.fleetkit.autoscale.cluster.LoopResult} with

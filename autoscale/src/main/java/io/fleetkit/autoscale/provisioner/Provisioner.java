@@ -4,6 +4,9 @@ import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.policy.PodDisruptionBudget;
+import io.fleetkit.api.resource.dra.DeviceClass;
+import io.fleetkit.api.resource.dra.ResourceClaim;
+import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.api.framework.SchedulerProfile;
@@ -42,7 +45,10 @@ import org.slf4j.LoggerFactory;
  *       filters) open a batch; it closes {@code batchIdleDuration} (1 s) after the last new pod or
  *       {@code batchMaxDuration} (10 s) after it opened.
  *   <li><b>Provisioning</b> when the batch closes: the pods, largest first, are packed onto new nodes; each node
- *       keeps the types that still fit all its pods and is launched as the cheapest of them.
+ *       keeps the types that still fit all its pods and is launched as the cheapest of them. A pod with
+ *       ResourceClaims needs a type whose DRA devices ({@link InstanceType#resourceSlices}) can satisfy them, together
+ *       with those of the other pods of its node; a launched node whose drivers have not published its slices yet
+ *       counts with its type's.
  *   <li><b>Consolidation</b> when no batch is open and no node is starting, within the disruption budget
  *       ({@code ceil(10% of managed nodes)} minus nodes already being disrupted), in Karpenter's order: Emptiness
  *       (delete empty nodes), then MultiNodeConsolidation (binary search for the longest prefix of candidates,
@@ -123,7 +129,7 @@ public final class Provisioner {
     List<Node> nodes = store.list(Node.class).items();
     List<Pod> pods = store.list(Pod.class).items();
     SimulatedCluster sim = simulation();
-    sim.load(nodes, pods);
+    load(sim, nodes, pods);
     Set<String> nominated = new HashSet<>();
     List<Pod> pending = unschedulable(sim, pods, nominated);
     Map<String, String> launched = new LinkedHashMap<>();
@@ -146,7 +152,8 @@ public final class Provisioner {
       if (now.isBefore(idleEnd) && now.isBefore(maxEnd)) {
         open = true;
       } else {
-        Packer.Packing packing = new Packer(types, simulation()).pack(pending);
+        Packer.Packing packing = new Packer(types, simulation(), store.list(DeviceClass.class).items())
+            .pack(pending);
         for (Packer.Claim c : packing.claims()) {
           InstanceType t = c.cheapest();
           launched.put(launch(t, now), t.name());
@@ -338,7 +345,7 @@ public final class Provisioner {
         keep.add(n);
       }
     }
-    sim.load(keep, pods);
+    load(sim, keep, pods);
     List<Pod> evict = new ArrayList<>();
     for (Candidate c : cs) {
       evict.addAll(c.evict());
@@ -358,7 +365,7 @@ public final class Provisioner {
     if (leftover.isEmpty()) {
       return new Plan(cs, null, price);
     }
-    Packer.Packing packing = new Packer(types, simulation()).pack(leftover);
+    Packer.Packing packing = new Packer(types, simulation(), store.list(DeviceClass.class).items()).pack(leftover);
     if (!packing.unschedulable().isEmpty() || packing.claims().size() != 1) {
       return null;
     }
@@ -426,10 +433,51 @@ public final class Provisioner {
     return out;
   }
 
+  /**
+   * A simulation over the store's disruption budgets, priority classes and, when it has any, DRA objects
+   * (DeviceClasses, ResourceSlices, ResourceClaims: the scheduler's DynamicResources filter reads them).
+   */
   private SimulatedCluster simulation() {
-    Map<Class<?>, List<?>> objects = Map.of(PodDisruptionBudget.class,
-        store.list(PodDisruptionBudget.class).items(), PriorityClass.class, store.list(PriorityClass.class).items());
+    Map<Class<?>, List<?>> objects = new HashMap<>();
+    objects.put(PodDisruptionBudget.class, store.list(PodDisruptionBudget.class).items());
+    objects.put(PriorityClass.class, store.list(PriorityClass.class).items());
+    List<DeviceClass> classes = store.list(DeviceClass.class).items();
+    List<ResourceSlice> slices = store.list(ResourceSlice.class).items();
+    List<ResourceClaim> claims = store.list(ResourceClaim.class).items();
+    if (!classes.isEmpty() || !slices.isEmpty() || !claims.isEmpty()) {
+      objects.put(DeviceClass.class, classes);
+      objects.put(ResourceSlice.class, slices);
+      objects.put(ResourceClaim.class, claims);
+    }
     return SimulatedCluster.create(profile, registry, clock, objects);
+  }
+
+  /**
+   * Loads {@code nodes} and {@code pods} into {@code sim}, and gives each managed node whose type has devices but whose
+   * drivers have published no slice yet (a node still starting) its type's slices, so that pending pods count the
+   * devices of the nodes launched for them (as the cluster autoscaler simulates an upcoming node with its template's).
+   */
+  private void load(SimulatedCluster sim, List<Node> nodes, List<Pod> pods) {
+    sim.load(nodes, pods);
+    for (Node n : nodes) {
+      List<ResourceSlice> slices = resourceSlicesFor(n);
+      if (!slices.isEmpty() && sim.hasNode(n.name()) && !sim.hasNodeSlices(n.name())) {
+        sim.addNodeSlices(n.name(), slices);
+      }
+    }
+  }
+
+  /**
+   * The node-local ResourceSlices the DRA drivers of {@code node} publish when it is one of this provisioner's nodes
+   * of a type with devices ({@link InstanceType#resourceSlicesFor}); empty for other nodes. A driver publisher (such
+   * as {@code io.fleetkit.reconcile.node.ResourceSlicePublisher}) creates them in the store.
+   */
+  public List<ResourceSlice> resourceSlicesFor(Node node) {
+    if (!name.equals(node.metadata().labels().get(MANAGED_LABEL))) {
+      return List.of();
+    }
+    InstanceType t = typesByName.get(node.metadata().labels().get(INSTANCE_TYPE_LABEL));
+    return t == null ? List.of() : t.resourceSlicesFor(node.name());
   }
 
   /** Builder; defaults: name {@code default}, kube's default profile and plugins, Karpenter's options. */

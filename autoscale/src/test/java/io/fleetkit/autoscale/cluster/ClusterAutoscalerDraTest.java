@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Scale-up for pods whose ResourceClaims only the DRA devices of a pool's device templates can satisfy: the template
  * nodes carry the pool's slices, each pod placed in the estimate takes a device, and a node that has not published its
- * slices yet is simulated with its pool's.
+ * slices yet is simulated with its pool's. Scale-down of nodes with DRA devices: a node is judged by its most used
+ * device pool ({@link DeviceUtilization}), and its pods move only to free devices.
  */
 final class ClusterAutoscalerDraTest {
   private static final String DRIVER = "gpu.example.com";
@@ -178,11 +179,75 @@ final class ClusterAutoscalerDraTest {
   }
 
   @Test
-  void scaleDown_noFreeDeviceElsewhere_nodesStay() {
+  void scaleDown_everyDeviceAllocated_nodesNotUnderutilized_thoughTheirCpuIsLow() {
     twoNodesOnePodEach(1);
     LoopResult r = ca().runOnce();
+    // each pod requests 500m of 8 CPUs, but each node's one device is allocated: 100% used (upstream's
+    // HighestDynamicResourceUtilization), above the 0.5 threshold
+    assertThat(r.unneededNodes()).isEmpty();
+    assertThat(r.unremovableNodes()).containsEntry("gpu-1", ClusterAutoscaler.NOT_UNDERUTILIZED)
+        .containsEntry("gpu-2", ClusterAutoscaler.NOT_UNDERUTILIZED);
+  }
+
+  @Test
+  void scaleDown_mostDevicesAllocated_nodeStays_althoughItsPodsCouldMove() {
+    store.create(DeviceClass.of(DRIVER));
+    NodePool pool = store.create(gpuPool("gpu", 3));
+    for (String n : List.of("gpu-1", "gpu-2")) {
+      store.create(ClusterAutoscaler.templateNode(pool, n));
+      store.create(ResourceSliceTemplate.of(DRIVER, "gpus", Device.of("gpu-0"), Device.of("gpu-1"),
+          Device.of("gpu-2")).sliceFor(n));
+    }
+    runningGpuPod("a", "gpu-1", "gpu-0");
+    runningGpuPod("b", "gpu-1", "gpu-1");
+    LoopResult r = ca().runOnce();
+    // gpu-1: 2 of 3 devices (0.67) for 1 of 8 CPUs; gpu-2: empty, unneeded
+    assertThat(r.unremovableNodes()).containsEntry("gpu-1", ClusterAutoscaler.NOT_UNDERUTILIZED);
+    assertThat(r.unneededNodes()).containsExactly("gpu-2");
+  }
+
+  @Test
+  void scaleDown_halfTheDevicesAllocated_candidate_butNoFreeDeviceElsewhere() {
+    store.create(DeviceClass.of(DRIVER));
+    NodePool pool = store.create(gpuPool("gpu", 2));
+    store.create(ClusterAutoscaler.templateNode(pool, "gpu-1"));
+    store.create(ResourceSliceTemplate.of(DRIVER, "gpus", Device.of("gpu-0"), Device.of("gpu-1")).sliceFor("gpu-1"));
+    store.create(ClusterAutoscaler.templateNode(pool, "gpu-2"));
+    store.create(ResourceSliceTemplate.of(DRIVER, "gpus", Device.of("gpu-0")).sliceFor("gpu-2"));
+    runningGpuPod("a", "gpu-1", "gpu-0");
+    runningGpuPod("b", "gpu-2", "gpu-0");
+    LoopResult r = ca().runOnce();
+    // gpu-1 at the threshold (1 of 2 devices) is a candidate, but its pod finds no free device on gpu-2 (full)
     assertThat(r.unneededNodes()).isEmpty();
     assertThat(r.unremovableNodes()).containsEntry("gpu-1", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS)
-        .containsEntry("gpu-2", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS);
+        .containsEntry("gpu-2", ClusterAutoscaler.NOT_UNDERUTILIZED);
+  }
+
+  @Test
+  void scaleDown_incompletePool_utilizationUnknown_unexpectedError() {
+    store.create(DeviceClass.of(DRIVER));
+    NodePool pool = store.create(gpuPool("gpu", 2));
+    store.create(ClusterAutoscaler.templateNode(pool, "gpu-1"));
+    ResourceSlice one = ResourceSliceTemplate.of(DRIVER, "gpus", Device.of("gpu-0")).sliceFor("gpu-1");
+    // the driver says the pool has two slices; one is published so far
+    store.create(new ResourceSlice(one.metadata(), new io.fleetkit.api.resource.dra.ResourceSliceSpec(
+        one.spec().driver(), new io.fleetkit.api.resource.dra.ResourcePool(one.spec().pool().name(),
+            one.spec().pool().generation(), 2), "gpu-1", null, false, one.spec().devices())));
+    LoopResult r = ca().runOnce();
+    assertThat(r.unneededNodes()).isEmpty();
+    assertThat(r.unremovableNodes()).containsEntry("gpu-1", ClusterAutoscaler.UNEXPECTED_ERROR);
+  }
+
+  @Test
+  void scaleDownStatus_reportsTheMostUsedDevicePool() {
+    twoNodesOnePodEach(2);
+    ScaleDownActuator a = ScaleDownActuator.overStore(store, AutoscalerOptions.defaults(),
+        new Evictor.Timing(60, java.time.Duration.ZERO, java.time.Duration.ZERO, Evictor.POD_EVICTION_HEADROOM));
+    ScaleDownStatus st = a.startDeletion(List.of(), List.of(store.require(Node.class, "", "gpu-1")), clock.instant());
+    assertThat(st.scaledDownNodes()).hasSize(1);
+    NodeUtilization u = st.scaledDownNodes().get(0).utilization();
+    assertThat(u.value()).isEqualTo(0.5);
+    assertThat(u.resourceName()).isEqualTo(DRIVER + "/gpu-1-gpus");
+    assertThat(u.cpu()).isLessThan(0.1);
   }
 }

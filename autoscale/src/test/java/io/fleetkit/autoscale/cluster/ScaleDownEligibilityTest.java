@@ -8,6 +8,10 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.resource.dra.Device;
+import io.fleetkit.api.resource.dra.ResourcePool;
+import io.fleetkit.api.resource.dra.ResourceSlice;
+import io.fleetkit.api.resource.dra.ResourceSliceSpec;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import java.util.List;
@@ -31,7 +35,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * with the DaemonSet cases, in the {@code [ignore-daemonsets=true]} suite, whose cases may override the suite's
  * option. Not ported: "recently deleted node is filtered out" (upstream's {@code IsNodeBeingDeleted} reads a
  * {@code ToBeDeletedByClusterAutoscaler} taint put by another autoscaler instance; FleetKit's planner knows the
- * deletions from its own actuator) and the two DRA cases (FleetKit has no ResourceSlices), each in both suites.
+ * deletions from its own actuator) and "Node is not filtered out because of DRA issues if DRA is disabled" (FleetKit
+ * has no switch turning DRA off: a node with node-local slices is always judged by its devices), each in both suites.
+ * Its DRA case "Node is filtered out because of DRA issues if DRA is enabled" is the version of the file of the search
+ * index's blob 2824785993 (the same test function with {@code draSnapshot} and {@code draEnabled}).
  */
 final class ScaleDownEligibilityTest {
   private static final Set<String> ELIGIBILITY_REASONS = Set.of(ClusterAutoscaler.NOT_UNDERUTILIZED,
@@ -75,12 +82,26 @@ final class ScaleDownEligibilityTest {
     return ClusterAutoscaler.templateNode(broken, "regular");
   }
 
+  /**
+   * Upstream's {@code regularNodeIncompleteResourceSlice}: a slice local to {@code regular} of a pool that says it has
+   * 999 slices, so the node's device utilization cannot be known.
+   */
+  private static ResourceSlice regularNodeIncompleteResourceSlice() {
+    return ResourceSlice.of("regular-node-incomplete-resource-slice", ResourceSliceSpec.builder("driver.foo.com",
+        new ResourcePool("regular-pool", 0, 999)).nodeName("regular").device(Device.of("dev1")).build());
+  }
+
   /** One run: the options' patches, the nodes, the pods, the eligible nodes, the unremovable ones with reasons. */
   private record Case(String desc, List<Node> nodes, List<Pod> pods, List<String> wantUnneeded,
-      Map<String, String> wantUnremovable, UnaryOperator<AutoscalerOptions> patch) {
+      Map<String, String> wantUnremovable, UnaryOperator<AutoscalerOptions> patch, List<ResourceSlice> slices) {
+    Case(String desc, List<Node> nodes, List<Pod> pods, List<String> wantUnneeded,
+        Map<String, String> wantUnremovable, UnaryOperator<AutoscalerOptions> patch) {
+      this(desc, nodes, pods, wantUnneeded, wantUnremovable, patch, List.of());
+    }
+
     Case suite(String name, UnaryOperator<AutoscalerOptions> suitePatch) {
       return new Case(desc + " " + name, nodes, pods, wantUnneeded, wantUnremovable,
-          o -> patch.apply(suitePatch.apply(o))); // the case's patch after the suite's, as upstream's applySuite
+          o -> patch.apply(suitePatch.apply(o)), slices); // the case's patch after the suite's, as upstream's
     }
 
     @Override
@@ -110,7 +131,10 @@ final class ScaleDownEligibilityTest {
         c("unready node stays", List.of(unready()), List.of(), List.of("unready"), Map.of()),
         new Case("unready node is filtered oud when scale-down of unready is disabled", List.of(unready()),
             List.of(), List.of(), Map.of("unready", ClusterAutoscaler.SCALE_DOWN_UNREADY_DISABLED),
-            o -> o.withScaleDownUnreadyEnabled(false)));
+            o -> o.withScaleDownUnreadyEnabled(false)),
+        new Case("Node is filtered out because of DRA issues if DRA is enabled", List.of(regular()),
+            List.of(smallPod), List.of(), Map.of("regular", ClusterAutoscaler.UNEXPECTED_ERROR),
+            UnaryOperator.identity(), List.of(regularNodeIncompleteResourceSlice())));
     List<Case> daemonSetCases = List.of(
         c("high utilization daemonsets node stays", List.of(regular()), List.of(smallPod, dsPod),
             List.of("regular"), Map.of()),
@@ -130,6 +154,7 @@ final class ScaleDownEligibilityTest {
     store.create(NG1);
     tc.nodes().forEach(store::create);
     tc.pods().forEach(store::create);
+    tc.slices().forEach(store::create);
     AutoscalerOptions options = tc.patch().apply(AutoscalerOptions.defaults());
     LoopResult r = ClusterAutoscaler.builder(store).clock(clock).options(options).build().runOnce();
     List<String> eligible = tc.nodes().stream().map(Node::name)

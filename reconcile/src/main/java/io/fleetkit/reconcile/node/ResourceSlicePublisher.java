@@ -13,17 +13,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The DRA drivers of the nodes of {@link NodePool}s with device templates, as their kubelet plugins publish devices:
  * once a node's drivers run ({@code driversRunning}, by default when the node is Ready) it gets the ResourceSlices of
- * its pool's templates ({@link io.fleetkit.api.autoscaling.NodeTemplate#resourceSlicesFor}), each controlled by the
- * node (an owner reference, as a kubelet plugin sets it); a slice controlled by a node that is gone, replaced (another
- * uid) or being deleted is deleted. Slices are never updated: a node's slices are those of its pool's template when
- * they were published.
+ * its pool's templates ({@link io.fleetkit.api.autoscaling.NodeTemplate#resourceSlicesFor}), or those a given
+ * function says the node has (such as the provisioner's {@code resourceSlicesFor}, from a node's instance type), each
+ * controlled by the node (an owner reference, as a kubelet plugin sets it); a slice controlled by a node that is
+ * gone, replaced (another uid) or being deleted is deleted. Slices are never updated: a node's slices are those it
+ * had when they were published.
  *
  * <p>{@link #sync()} is idempotent: call it whenever nodes may have changed (a simulation calls it every simulated
  * second while a pool has device templates). Not thread-safe.
@@ -33,10 +36,14 @@ public final class ResourceSlicePublisher {
 
   private final ObjectStore store;
   private final Predicate<Node> driversRunning;
+  /** The slices of a node, or {@code null}: those of its pool's templates. */
+  private final @Nullable Function<Node, List<ResourceSlice>> slicesFor;
 
-  private ResourceSlicePublisher(ObjectStore store, Predicate<Node> driversRunning) {
+  private ResourceSlicePublisher(ObjectStore store, Predicate<Node> driversRunning,
+      @Nullable Function<Node, List<ResourceSlice>> slicesFor) {
     this.store = store;
     this.driversRunning = driversRunning;
+    this.slicesFor = slicesFor;
   }
 
   /** A publisher whose drivers run on a node once it is Ready. */
@@ -50,7 +57,17 @@ public final class ResourceSlicePublisher {
    */
   public static ResourceSlicePublisher of(ObjectStore store, Predicate<Node> driversRunning) {
     return new ResourceSlicePublisher(Objects.requireNonNull(store, "store"),
-        Objects.requireNonNull(driversRunning, "driversRunning"));
+        Objects.requireNonNull(driversRunning, "driversRunning"), null);
+  }
+
+  /**
+   * A publisher whose drivers run on the nodes {@code driversRunning} accepts and publish the slices
+   * {@code slicesFor} gives for a node (empty: none), instead of its pool's templates.
+   */
+  public static ResourceSlicePublisher of(ObjectStore store, Predicate<Node> driversRunning,
+      Function<Node, List<ResourceSlice>> slicesFor) {
+    return new ResourceSlicePublisher(Objects.requireNonNull(store, "store"),
+        Objects.requireNonNull(driversRunning, "driversRunning"), Objects.requireNonNull(slicesFor, "slicesFor"));
   }
 
   /**
@@ -60,11 +77,18 @@ public final class ResourceSlicePublisher {
    * @return how many slices were created or deleted
    */
   public int sync() {
-    Map<String, NodePool> pools = new HashMap<>();
-    for (NodePool p : store.list(NodePool.class).items()) {
-      if (!p.spec().template().resourceSlices().isEmpty()) {
-        pools.put(p.metadata().name(), p);
+    Function<Node, List<ResourceSlice>> of = slicesFor;
+    if (of == null) {
+      Map<String, NodePool> pools = new HashMap<>();
+      for (NodePool p : store.list(NodePool.class).items()) {
+        if (!p.spec().template().resourceSlices().isEmpty()) {
+          pools.put(p.metadata().name(), p);
+        }
       }
+      of = n -> {
+        NodePool pool = pools.get(n.metadata().labels().get(NodePool.POOL_LABEL));
+        return pool == null ? List.of() : pool.spec().template().resourceSlicesFor(n.name());
+      };
     }
     List<ResourceSlice> slices = store.list(ResourceSlice.class).items();
     Set<String> present = new HashSet<>();
@@ -75,11 +99,10 @@ public final class ResourceSlicePublisher {
     int changed = 0;
     for (Node n : store.list(Node.class).items()) {
       nodes.put(n.name(), n);
-      NodePool pool = pools.get(n.metadata().labels().get(NodePool.POOL_LABEL));
-      if (pool == null || n.metadata().deletionTimestamp() != null || !driversRunning.test(n)) {
+      if (n.metadata().deletionTimestamp() != null || !driversRunning.test(n)) {
         continue;
       }
-      for (ResourceSlice s : pool.spec().template().resourceSlicesFor(n.name())) {
+      for (ResourceSlice s : of.apply(n)) {
         if (present.contains(s.metadata().name())) {
           continue;
         }

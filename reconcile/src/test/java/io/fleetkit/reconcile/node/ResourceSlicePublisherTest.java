@@ -97,4 +97,28 @@ final class ResourceSlicePublisherTest {
     assertThat(store.require(ResourceSlice.class, "", "gpu-1-gpu.example.com-gpus").metadata().controllerRef().uid())
         .isEqualTo(again.metadata().uid());
   }
+
+  @Test
+  void slicesForFunction_publishesWhatItGives_inPlaceOfPoolTemplates_andDeletesThemWithTheNode() {
+    // a pool with templates is not read when a function says what each node has (the provisioner's instance types)
+    pool("gpu", ResourceSliceTemplate.of("gpu.example.com", "gpus", Device.of("gpu-0")));
+    ResourceSliceTemplate nic = ResourceSliceTemplate.of("nic.example.com", "nics", Device.of("nic-0"),
+        Device.of("nic-1"));
+    ResourceSlicePublisher p = ResourceSlicePublisher.of(store, Node::isReady,
+        n -> n.name().startsWith("typed-") ? List.of(nic.sliceFor(n.name())) : List.of());
+    Node typed = store.create(Node.builder().name("typed-1").capacity(CAP).ready().build());
+    node("gpu-1", "gpu", true);
+    store.create(Node.builder().name("typed-2").capacity(CAP).build()); // not Ready: drivers not running
+
+    assertThat(p.sync()).isEqualTo(1);
+    assertThat(slices()).containsExactly(
+        "typed-1-nic.example.com-nics pool=typed-1-nics node=typed-1 devices=[nic-0, nic-1]");
+    OwnerReference owner = store.list(ResourceSlice.class).items().get(0).metadata().controllerRef();
+    assertThat(owner.uid()).isEqualTo(typed.metadata().uid());
+    assertThat(p.sync()).as("idempotent").isZero();
+
+    store.delete(Node.class, "", "typed-1");
+    assertThat(p.sync()).isEqualTo(1);
+    assertThat(slices()).isEmpty();
+  }
 }

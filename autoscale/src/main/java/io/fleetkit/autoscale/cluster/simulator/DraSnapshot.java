@@ -15,6 +15,7 @@ import io.fleetkit.scheduler.dra.AllocationOutcome;
 import io.fleetkit.scheduler.dra.DeviceId;
 import io.fleetkit.scheduler.dra.StructuredAllocator;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -49,8 +50,8 @@ final class DraSnapshot {
   private final List<DeviceClass> classes;
   /** The cluster's slices, as given. */
   private final List<ResourceSlice> baseSlices;
-  /** The nodes the cluster's node-local slices name. */
-  private final Set<String> baseSliceNodes = new HashSet<>();
+  /** The cluster's node-local slices, by the node they name. */
+  private final Map<String, List<ResourceSlice>> baseNodeSlices = new HashMap<>();
   /** The node-local slices of nodes the simulation added, by node name. */
   private final Map<String, List<ResourceSlice>> nodeSlices = new LinkedHashMap<>();
   /** The claims by {@code namespace/name}. */
@@ -74,7 +75,7 @@ final class DraSnapshot {
     this.baseSlices = List.copyOf(slices);
     for (ResourceSlice s : baseSlices) {
       if (s.spec().nodeName() != null) {
-        baseSliceNodes.add(s.spec().nodeName());
+        baseNodeSlices.computeIfAbsent(s.spec().nodeName(), k -> new ArrayList<>()).add(s);
       }
     }
     for (ResourceClaim c : claims) {
@@ -144,7 +145,22 @@ final class DraSnapshot {
 
   /** Whether slices were added for {@code nodeName} or the cluster has a slice local to it. */
   boolean hasNodeSlices(String nodeName) {
-    return nodeSlices.containsKey(nodeName) || baseSliceNodes.contains(nodeName);
+    return nodeSlices.containsKey(nodeName) || baseNodeSlices.containsKey(nodeName);
+  }
+
+  /** The slices local to {@code nodeName}: the cluster's, then those added for it. */
+  List<ResourceSlice> localSlices(String nodeName) {
+    List<ResourceSlice> base = baseNodeSlices.getOrDefault(nodeName, List.of());
+    List<ResourceSlice> added = nodeSlices.getOrDefault(nodeName, List.of());
+    if (added.isEmpty()) {
+      return Collections.unmodifiableList(base);
+    }
+    if (base.isEmpty()) {
+      return added;
+    }
+    List<ResourceSlice> out = new ArrayList<>(base);
+    out.addAll(added);
+    return out;
   }
 
   /**
@@ -153,7 +169,7 @@ final class DraSnapshot {
    * allocated, and the pod is still added to the consumers of the allocated ones.
    */
   void reserve(Pod pod, Node node) {
-    List<ResourceClaim> own = podClaims(pod);
+    List<ResourceClaim> own = claimsOf(pod);
     if (own.isEmpty()) {
       return;
     }
@@ -198,7 +214,7 @@ final class DraSnapshot {
    * since (a moved copy holds its claims now).
    */
   void unreserve(Pod pod, String nodeName) {
-    List<ResourceClaim> own = podClaims(pod);
+    List<ResourceClaim> own = claimsOf(pod);
     if (own.isEmpty()) {
       return;
     }
@@ -234,7 +250,7 @@ final class DraSnapshot {
     Map<String, ResourceClaim> cs = new HashMap<>();
     Map<String, Optional<String>> ps = new HashMap<>();
     for (Pod p : pods) {
-      for (ResourceClaim c : podClaims(p)) {
+      for (ResourceClaim c : claimsOf(p)) {
         cs.put(c.metadata().key(), c);
       }
       ps.put(p.metadata().uid(), Optional.ofNullable(placedOn.get(p.metadata().uid())));
@@ -306,7 +322,7 @@ final class DraSnapshot {
   }
 
   /** The pod's claims that exist, in the order of its {@code spec.resourceClaims}. */
-  private List<ResourceClaim> podClaims(Pod pod) {
+  List<ResourceClaim> claimsOf(Pod pod) {
     List<PodResourceClaim> refs = pod.spec().resourceClaims();
     if (refs.isEmpty()) {
       return List.of();

@@ -620,7 +620,30 @@ public final class SimulatedCluster {
 
   /** The claim {@code namespace/name} as the simulation's placements left it, or {@code null}. */
   public @Nullable ResourceClaim claim(String namespace, String name) {
-    return dra == null ? null : dra.claim(namespace + "/" + name);
+    return claim(namespace + "/" + name);
+  }
+
+  /** The claim of key {@code namespace/name} as the simulation's placements left it, or {@code null}. */
+  public @Nullable ResourceClaim claim(String key) {
+    return dra == null ? null : dra.claim(key);
+  }
+
+  /**
+   * The ResourceClaims {@code pod} uses that exist here, as the simulation's placements left them, in the order of its
+   * {@code spec.resourceClaims} (a claim made from a template once the pod's status names it); empty without DRA
+   * state.
+   */
+  public List<ResourceClaim> claimsOf(io.fleetkit.api.core.Pod pod) {
+    return dra == null ? List.of() : dra.claimsOf(pod);
+  }
+
+  /**
+   * The ResourceSlices local to node {@code nodeName} ({@code spec.nodeName} names it, upstream's NodeInfo
+   * {@code LocalResourceSlices}): the cluster's and those given with the node or added for it; empty without DRA
+   * state.
+   */
+  public List<ResourceSlice> localSlices(String nodeName) {
+    return dra == null ? List.of() : dra.localSlices(nodeName);
   }
 
   private DraSnapshot dra() {
