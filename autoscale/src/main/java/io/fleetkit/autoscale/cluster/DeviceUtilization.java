@@ -119,7 +119,7 @@ public record DeviceUtilization(Map<String, Map<String, Double>> byPool, @Nullab
     Map<String, ResourceClaim> claims = new LinkedHashMap<>();
     for (Pod p : pods) {
       for (PodResourceClaim pc : p.spec().resourceClaims()) {
-        String name = pc.fromTemplate() ? p.status().resourceClaimName(pc.name()) : pc.resourceClaimName();
+        String name = p.resourceClaimName(pc);
         String ns = p.metadata().namespace();
         if (name == null || name.isEmpty() || claims.containsKey(ns + "/" + name)) {
           continue;

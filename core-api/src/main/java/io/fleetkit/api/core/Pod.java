@@ -223,6 +223,15 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     return !spec.nodeName().isEmpty();
   }
 
+  /**
+   * The name of the ResourceClaim the pod's entry {@code claim} uses (the dynamic-resource-allocation library's
+   * {@code resourceclaim.Name}): the claim it names, or for an entry with a template the claim the status records as
+   * generated for it; {@code null} when that is not recorded yet, empty when none was needed.
+   */
+  public @Nullable String resourceClaimName(PodResourceClaim claim) {
+    return claim.fromTemplate() ? status.resourceClaimName(claim.name()) : claim.resourceClaimName();
+  }
+
   /** Mutable builder with Kubernetes' defaults (namespace {@code default}); not thread-safe. */
   public static final class Builder {
     private ObjectMeta.Builder meta;

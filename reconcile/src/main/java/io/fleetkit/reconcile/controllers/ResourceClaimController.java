@@ -136,7 +136,7 @@ public final class ResourceClaimController {
     }
     String ns = pod.metadata().namespace();
     for (PodResourceClaim pc : pod.spec().resourceClaims()) {
-      String claim = pc.fromTemplate() ? pod.status().resourceClaimName(pc.name()) : pc.resourceClaimName();
+      String claim = pod.resourceClaimName(pc);
       if (claim != null && !claim.isEmpty()) {
         changedClaims.add(ns + "/" + claim);
       }
@@ -232,7 +232,7 @@ public final class ResourceClaimController {
     if (!pod.spec().nodeName().isEmpty()) { // scheduled without the scheduler: reserve allocated claims for it
       Pod now = store.get(Pod.class, namespace, name).orElse(pod);
       for (PodResourceClaim pc : now.spec().resourceClaims()) {
-        String claimName = pc.fromTemplate() ? now.status().resourceClaimName(pc.name()) : pc.resourceClaimName();
+        String claimName = now.resourceClaimName(pc);
         if (claimName != null && !claimName.isEmpty()) {
           reserveFor(now, claimName);
         }

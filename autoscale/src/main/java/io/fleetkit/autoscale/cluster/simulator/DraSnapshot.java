@@ -329,7 +329,7 @@ final class DraSnapshot {
     }
     List<ResourceClaim> out = new ArrayList<>(refs.size());
     for (PodResourceClaim pc : refs) {
-      String name = pc.fromTemplate() ? pod.status().resourceClaimName(pc.name()) : pc.resourceClaimName();
+      String name = pod.resourceClaimName(pc);
       if (name == null || name.isEmpty()) {
         continue;
       }

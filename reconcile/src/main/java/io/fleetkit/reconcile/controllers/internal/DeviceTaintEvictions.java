@@ -239,7 +239,7 @@ public final class DeviceTaintEvictions {
     String ns = pod.metadata().namespace();
     String uid = pod.metadata().uid();
     for (PodResourceClaim pc : pod.spec().resourceClaims()) {
-      String name = pc.fromTemplate() ? pod.status().resourceClaimName(pc.name()) : pc.resourceClaimName();
+      String name = pod.resourceClaimName(pc);
       if (name == null || name.isEmpty()) {
         continue;
       }
