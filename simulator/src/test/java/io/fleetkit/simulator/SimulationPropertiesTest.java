@@ -157,6 +157,12 @@ final class SimulationPropertiesTest {
     }
   }
 
+  /** A sample the property once found failing (web scaled to 6, api rolled out while two nodes fail). */
+  @net.jqwik.api.Example
+  void randomChangesAndFaults_converge_twoFailuresDuringARollout() {
+    randomChangesAndFaults_converge(List.of(new Scale(0, 6), new Fail(1), new Image(1, 2), new Fail(5)), 0);
+  }
+
   private static boolean converged(Simulation sim, String[] names, Set<String> down) {
     for (String name : names) {
       Deployment d = sim.store().require(Deployment.class, "default", name);

@@ -512,7 +512,8 @@ final class JobUpstreamCasesTest {
    * Upstream: TestControllerSyncJob "suspending a job with unsatisfied expectations" (fakeExpectationAtCreation -1:
    * the controller is expecting a deletion). Upstream injects the expectation; FleetKit's Job controller keeps its
    * expectations inside, as the names of the pods it wrote, so here it gets one the way it gets them in a cluster:
-   * an earlier sync deleted a surplus pod that a finalizer keeps in the store and in the controller's cache. Then
+   * an earlier sync deleted a surplus pod, and the cache still shows a live pod by that name (the deleted one gone,
+   * a new one of the same name made). Then
    * the Job is suspended with parallelism 2 and 3 active pods and the fixture's empty status, and the sync under test
    * must wait: no creations or deletions, active 3, no condition and no startTime.
    */
@@ -526,9 +527,17 @@ final class JobUpstreamCasesTest {
           env.job.spec().template().spec()));
       env.clock.advance(Duration.ofHours(1));
       env.controller.start().join();
-      env.controller.runUntilIdle(); // 4 active, parallelism 3: the Pending pod is deleted first
+      // one sync, as an earlier one in a cluster: 4 active, parallelism 3, the Pending pod is deleted first
+      assertThat(env.controller.controller().runOnce()).isTrue();
       Pod terminating = env.store.require(Pod.class, "default", held.metadata().name());
       assertThat(terminating.metadata().deletionTimestamp()).as("the earlier sync deleted the held pod").isNotNull();
+      // a deletion timestamp is an observed deletion; the cache must still show a live pod by that name for the
+      // expectation to stay unmet: the held pod goes, another takes its name, and a running pod goes (3 active)
+      env.store.update(terminating.withMetadata(terminating.metadata().toBuilder().finalizers(List.of()).build()));
+      env.store.create(Pod.of(ObjectMeta.builder().namespace("default").name(held.metadata().name())
+          .label("foo", "bar").ownerReference(OwnerReference.controllerOf(env.job)).build(),
+          env.job.spec().template().spec()));
+      env.store.delete(Pod.class, "default", "pod-0", io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
 
       Job cur = env.store.require(Job.class, "default", "foobar");
       env.job = env.store.update(cur.withSpec(cur.spec().withParallelism(2).withSuspend(true)));

@@ -10,11 +10,13 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Expectations checked against the cache the reconciler itself reads: the names of the pods a controller created
- * and deleted for an owner, until its pod lister shows the created ones (or the store no longer has them) and no
- * longer shows the deleted ones. Complements {@link ControllerExpectations}, whose counts are fed by a separate
+ * and deleted for an owner, until its pod lister shows the created ones (or the store no longer has them) and shows
+ * the deleted ones gone or being deleted (a deletion timestamp: a pod deleted gracefully stays until its kubelet ends
+ * it, and on a dead node for good; upstream's controllers count a deletion as observed at the timestamp). Complements {@link ControllerExpectations}, whose counts are fed by a separate
  * informer: that informer can run ahead of the reconciler's cache, and then a sync would act on a stale list
  * again (create pods twice). Records expire after {@link ControllerExpectations#TTL}. Thread-safe; one owner's
  * record is only touched by that owner's reconcile, which the runtime never runs concurrently.
@@ -46,15 +48,17 @@ public final class CacheExpectations {
    * Whether the cache has caught up with the controller's writes for {@code owner}.
    *
    * @param cached names of the owner's pods in the reconciler's cache
+   * @param remaining those of them not being deleted
    * @param inStore whether a pod of that name exists in the store (asked only for created pods the cache lacks)
    */
-  public boolean satisfied(ObjectKey owner, Set<String> cached, Predicate<String> inStore, Instant now) {
+  private boolean satisfied(ObjectKey owner, Set<String> cached, Set<String> remaining, Predicate<String> inStore,
+      Instant now) {
     Pending p = pending.get(owner);
     if (p == null) {
       return true;
     }
     p.creates.removeIf(name -> cached.contains(name) || !inStore.test(name));
-    p.deletes.removeIf(name -> !cached.contains(name));
+    p.deletes.removeIf(name -> !remaining.contains(name));
     if ((p.creates.isEmpty() && p.deletes.isEmpty()) || !p.since.plus(ControllerExpectations.TTL).isAfter(now)) {
       pending.remove(owner);
       return true;
@@ -63,8 +67,10 @@ public final class CacheExpectations {
   }
 
   /**
-   * {@link #satisfied(ObjectKey, Set, Predicate, Instant)} with the names of {@code cachedObjects} as the cached
-   * names: only those the owner's record waits for are collected, not every name.
+   * Whether the cache has caught up with the controller's writes for {@code owner}: {@code cachedObjects} are the
+   * owner's pods in the reconciler's cache; only those the owner's record waits for are looked at.
+   *
+   * @param inStore whether a pod of that name exists in the store (asked only for created pods the cache lacks)
    */
   public boolean satisfied(ObjectKey owner, List<? extends ApiObject<?>> cachedObjects, Predicate<String> inStore,
       Instant now) {
@@ -73,13 +79,21 @@ public final class CacheExpectations {
       return true;
     }
     Set<String> cached = new HashSet<>();
+    Set<String> remaining = new HashSet<>();
     for (ApiObject<?> o : cachedObjects) {
       String name = o.metadata().name();
       if (p.creates.contains(name) || p.deletes.contains(name)) {
-        cached.add(name);
+        note(o, cached, remaining);
       }
     }
-    return satisfied(owner, cached, inStore, now);
+    return satisfied(owner, cached, remaining, inStore, now);
+  }
+
+  private static void note(ApiObject<?> o, Set<String> cached, Set<String> remaining) {
+    cached.add(o.metadata().name());
+    if (o.metadata().deletionTimestamp() == null) {
+      remaining.add(o.metadata().name());
+    }
   }
 
   /**
@@ -101,21 +115,24 @@ public final class CacheExpectations {
     }
     // in one namespace, listing order is name order
     Set<String> cached = new HashSet<>();
+    Set<String> remaining = new HashSet<>();
     for (String name : p.creates) {
-      if (contains(cachedObjects, name)) {
-        cached.add(name);
+      ApiObject<?> o = find(cachedObjects, name);
+      if (o != null) {
+        note(o, cached, remaining);
       }
     }
     for (String name : p.deletes) {
-      if (contains(cachedObjects, name)) {
-        cached.add(name);
+      ApiObject<?> o = find(cachedObjects, name);
+      if (o != null) {
+        note(o, cached, remaining);
       }
     }
-    return satisfied(owner, cached, inStore, now);
+    return satisfied(owner, cached, remaining, inStore, now);
   }
 
-  /** Whether {@code sorted}, in name order, holds an object named {@code name}. */
-  private static boolean contains(List<? extends ApiObject<?>> sorted, String name) {
+  /** The object named {@code name} in {@code sorted} (in name order), or {@code null}. */
+  private static @Nullable ApiObject<?> find(List<? extends ApiObject<?>> sorted, String name) {
     int lo = 0;
     int hi = sorted.size() - 1;
     while (lo <= hi) {
@@ -126,10 +143,10 @@ public final class CacheExpectations {
       } else if (c > 0) {
         hi = mid - 1;
       } else {
-        return true;
+        return sorted.get(mid);
       }
     }
-    return false;
+    return null;
   }
 
   /**

@@ -170,11 +170,7 @@ public final class JobReconciler implements Reconciler<Job> {
       return Result.requeue();
     }
     List<Pod> pods = claim.claimed();
-    Set<String> cached = new HashSet<>();
-    for (Pod p : pods) {
-      cached.add(p.metadata().name());
-    }
-    boolean satisfied = pending.satisfied(key, cached,
+    boolean satisfied = pending.satisfied(key, pods,
         name -> ctx.store().get(Pod.class, key.namespace(), name).isPresent(), now);
     if (!satisfied) {
       LOG.debug("job {}: waiting for the pod cache to show {} earlier writes", key, pending.pending(key));

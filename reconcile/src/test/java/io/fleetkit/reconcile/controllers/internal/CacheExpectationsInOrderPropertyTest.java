@@ -23,7 +23,7 @@ import net.jqwik.api.constraints.IntRange;
  * order, against {@link CacheExpectations#satisfied(ObjectKey, List, java.util.function.Predicate, Instant)}, which
  * visits every object: two records fed the same creates and deletes answer the same through random owned lists
  * (names of several lengths, so that name order is not length order), with sometimes a pod of another namespace
- * among them, and keep waiting for the same names afterwards.
+ * among them, and some of them being deleted), and keep waiting for the same names afterwards.
  */
 final class CacheExpectationsInOrderPropertyTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -59,6 +59,9 @@ final class CacheExpectationsInOrderPropertyTest {
       for (int i = r.nextInt(10); i > 0; i--) {
         String ns = r.nextInt(6) == 0 ? NAMESPACES[r.nextInt(NAMESPACES.length)] : "ns";
         Pod p = pod(ns, name(r));
+        if (r.nextInt(4) == 0) { // being deleted: a deletion timestamp, still listed
+          p = p.withMetadata(p.metadata().toBuilder().deletionTimestamp(now).build());
+        }
         owned.put(p.metadata().key(), p);
       }
       List<Pod> list = new ArrayList<>(owned.values());
