@@ -58,6 +58,11 @@ import java.util.Objects;
  *     utilization without its mirror pods, their requests taken out of the allocatable ({@link NodeUtilization})
  * @param maxNodeStartupTime {@code --max-node-startup-time} (15 min): an unready node younger than this is still
  *     starting ("not started"), and does not count as unready in the cluster's and its pool's health
+ * @param maxBulkSoftTaintCount {@code --max-bulk-soft-taint-count} (10): how many soft taints
+ *     ({@value SoftTaints#DELETION_CANDIDATE_TAINT}{@code :PreferNoSchedule}) a loop may add to unneeded nodes or
+ *     remove from needed ones ({@link SoftTaints}); 0 turns soft tainting off
+ * @param maxBulkSoftTaintTime {@code --max-bulk-soft-taint-time} (3 s): how long, on the autoscaler's clock, a loop
+ *     may spend on them (a simulated clock does not move within a loop, so only the count limits a simulation)
  */
 public record AutoscalerOptions(double scaleDownUtilizationThreshold, double scaleDownGpuUtilizationThreshold,
     Duration scaleDownUnneededTime, Duration scaleDownDelayAfterAdd, Duration maxNodeProvisionTime,
@@ -68,13 +73,14 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     Duration nodeDeletionBatcherInterval, boolean daemonSetEvictionForEmptyNodes,
     boolean daemonSetEvictionForOccupiedNodes, boolean ignoreDaemonSetsUtilization, Duration scaleDownUnreadyTime,
     boolean scaleDownUnreadyEnabled, double maxTotalUnreadyPercentage, int okTotalUnreadyCount,
-    boolean ignoreMirrorPodsUtilization, Duration maxNodeStartupTime) {
+    boolean ignoreMirrorPodsUtilization, Duration maxNodeStartupTime, int maxBulkSoftTaintCount,
+    Duration maxBulkSoftTaintTime) {
 
   private static final AutoscalerOptions DEFAULTS = new AutoscalerOptions(0.5, 0.5, Duration.ofMinutes(10),
       Duration.ofMinutes(10), Duration.ofMinutes(15), Duration.ofMinutes(5), Duration.ofMinutes(30),
       Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5), Duration.ofSeconds(30),
       Duration.ZERO, Duration.ofMinutes(3), 600, Duration.ofMinutes(2), Duration.ZERO, false, true, false,
-      Duration.ofMinutes(20), true, 45, 3, false, Duration.ofMinutes(15));
+      Duration.ofMinutes(20), true, 45, 3, false, Duration.ofMinutes(15), 10, Duration.ofSeconds(3));
 
   public AutoscalerOptions {
     check(scaleDownUtilizationThreshold, "scaleDownUtilizationThreshold");
@@ -94,6 +100,11 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     nonNegative(nodeDeletionBatcherInterval, "nodeDeletionBatcherInterval");
     nonNegative(scaleDownUnreadyTime, "scaleDownUnreadyTime");
     nonNegative(maxNodeStartupTime, "maxNodeStartupTime");
+    nonNegative(maxBulkSoftTaintTime, "maxBulkSoftTaintTime");
+    if (maxBulkSoftTaintCount < 0) {
+      throw new IllegalArgumentException("autoscaler options: maxBulkSoftTaintCount " + maxBulkSoftTaintCount
+          + " must not be negative");
+    }
     if (!(maxTotalUnreadyPercentage >= 0 && maxTotalUnreadyPercentage <= 100)) {
       throw new IllegalArgumentException("autoscaler options: maxTotalUnreadyPercentage " + maxTotalUnreadyPercentage
           + " must be between 0 and 100");
@@ -285,6 +296,20 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     return c.build();
   }
 
+  /** These options with {@code --max-bulk-soft-taint-count} {@code n} (0: no soft taints). */
+  public AutoscalerOptions withMaxBulkSoftTaintCount(int n) {
+    Copy c = new Copy(this);
+    c.maxBulkSoftTaintCount = n;
+    return c.build();
+  }
+
+  /** These options with {@code --max-bulk-soft-taint-time} {@code d}. */
+  public AutoscalerOptions withMaxBulkSoftTaintTime(Duration d) {
+    Copy c = new Copy(this);
+    c.maxBulkSoftTaintTime = d;
+    return c.build();
+  }
+
   /** The components of an options value, changed one at a time by the {@code withX} methods. */
   private static final class Copy {
     double scaleDownUtilizationThreshold;
@@ -316,6 +341,8 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     int okTotalUnreadyCount;
     boolean ignoreMirrorPodsUtilization;
     Duration maxNodeStartupTime;
+    int maxBulkSoftTaintCount;
+    Duration maxBulkSoftTaintTime;
 
     Copy(AutoscalerOptions o) {
       scaleDownUtilizationThreshold = o.scaleDownUtilizationThreshold;
@@ -347,6 +374,8 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       okTotalUnreadyCount = o.okTotalUnreadyCount;
       ignoreMirrorPodsUtilization = o.ignoreMirrorPodsUtilization;
       maxNodeStartupTime = o.maxNodeStartupTime;
+      maxBulkSoftTaintCount = o.maxBulkSoftTaintCount;
+      maxBulkSoftTaintTime = o.maxBulkSoftTaintTime;
     }
 
     AutoscalerOptions build() {
@@ -357,7 +386,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
           scaleDownDelayAfterFailure, maxGracefulTerminationSec, maxPodEvictionTime, nodeDeletionBatcherInterval,
           daemonSetEvictionForEmptyNodes, daemonSetEvictionForOccupiedNodes, ignoreDaemonSetsUtilization,
           scaleDownUnreadyTime, scaleDownUnreadyEnabled, maxTotalUnreadyPercentage, okTotalUnreadyCount,
-          ignoreMirrorPodsUtilization, maxNodeStartupTime);
+          ignoreMirrorPodsUtilization, maxNodeStartupTime, maxBulkSoftTaintCount, maxBulkSoftTaintTime);
     }
   }
 }

@@ -352,6 +352,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     // upstream's planner updates in every loop, in cooldown too; only the deletions wait (isScaleDownInCooldown)
     List<String> started = new ArrayList<>();
     scaleDown(now, pools, beforeScaleDown, unneeded, unremovable, started, !cooldown);
+    updateSoftTaints(pools, unneeded);
     deleted.addAll(actuator.takeDeleted());
     Set<String> deletedEmpty = settleDeletions(deleted);
     Map<String, NodeDeleteResult> failed = new TreeMap<>(actuator.takeFailures());
@@ -366,6 +367,28 @@ public final class ClusterAutoscaler implements AutoCloseable {
           store.list(Node.class).items(), store.list(Pod.class).items());
     }
     return result;
+  }
+
+  /**
+   * Upstream's {@code updateSoftDeletionTaints}, run after every scale-down step (in cooldown too): the soft taint on
+   * the pool nodes found unneeded, off the other pool nodes ({@link SoftTaints}).
+   */
+  private void updateSoftTaints(Map<String, NodePool> pools, List<String> unneeded) {
+    if (options.maxBulkSoftTaintCount() == 0) {
+      return;
+    }
+    Set<String> unneededNames = new HashSet<>(unneeded);
+    List<Node> taintable = new ArrayList<>();
+    List<Node> untaintable = new ArrayList<>();
+    for (Node n : store.list(Node.class).items()) {
+      String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
+      if (pool == null || !pools.containsKey(pool)) {
+        continue; // only nodes of the node groups the autoscaler manages
+      }
+      (unneededNames.contains(n.name()) ? taintable : untaintable).add(n);
+    }
+    SoftTaints.update(store, clock, options.maxBulkSoftTaintCount(), options.maxBulkSoftTaintTime(), taintable,
+        untaintable);
   }
 
   /**

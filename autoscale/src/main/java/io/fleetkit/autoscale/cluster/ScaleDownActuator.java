@@ -10,7 +10,6 @@ import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceSlice;
-import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
@@ -60,7 +59,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ScaleDownActuator {
   private static final Logger LOG = LoggerFactory.getLogger(ScaleDownActuator.class);
-  private static final int CONFLICT_RETRIES = 3;
 
   private final ObjectStore store;
   private final AutoscalerOptions options;
@@ -230,56 +228,14 @@ final class ScaleDownActuator {
 
   /** Puts the taint on {@code node} (its value the time in seconds, as upstream); {@code null}, or the error. */
   private @Nullable String taint(String node, Instant now) {
-    for (int attempt = 0; ; attempt++) {
-      try {
-        Optional<Node> cur = store.get(Node.class, "", node);
-        if (cur.isEmpty()) {
-          return "node " + node + " not found";
-        }
-        Node n = cur.get();
-        for (Taint t : n.spec().taints()) {
-          if (t.key().equals(ClusterAutoscaler.TO_BE_DELETED_TAINT)) {
-            return null;
-          }
-        }
-        store.update(n.toBuilder().taint(new Taint(ClusterAutoscaler.TO_BE_DELETED_TAINT,
-            String.valueOf(now.getEpochSecond()), TaintEffect.NoSchedule, now)).build());
-        return null;
-      } catch (io.fleetkit.api.ConflictException e) {
-        if (attempt + 1 >= CONFLICT_RETRIES) {
-          return e.getMessage();
-        }
-      } catch (RuntimeException e) {
-        return e.getMessage();
-      }
-    }
+    return NodeTaintWrites.add(store, node, ClusterAutoscaler.TO_BE_DELETED_TAINT, TaintEffect.NoSchedule, now);
   }
 
   /** Removes the taint from {@code node} (upstream's {@code CleanToBeDeleted}); a node gone or failing is logged. */
   private void untaint(String node) {
-    for (int attempt = 0; attempt < CONFLICT_RETRIES; attempt++) {
-      try {
-        Optional<Node> cur = store.get(Node.class, "", node);
-        if (cur.isEmpty()) {
-          return;
-        }
-        Node n = cur.get();
-        List<Taint> kept = new ArrayList<>();
-        for (Taint t : n.spec().taints()) {
-          if (!t.key().equals(ClusterAutoscaler.TO_BE_DELETED_TAINT)) {
-            kept.add(t);
-          }
-        }
-        if (kept.size() != n.spec().taints().size()) {
-          store.update(n.toBuilder().taints(kept).build());
-        }
-        return;
-      } catch (io.fleetkit.api.ConflictException e) {
-        LOG.debug("scale-down: untainting node {} conflicted, retrying", node);
-      } catch (RuntimeException e) {
-        LOG.debug("scale-down: could not untaint node {}: {}", node, e.toString());
-        return;
-      }
+    String err = NodeTaintWrites.remove(store, node, ClusterAutoscaler.TO_BE_DELETED_TAINT);
+    if (err != null) {
+      LOG.debug("scale-down: could not untaint node {}: {}", node, err);
     }
   }
 

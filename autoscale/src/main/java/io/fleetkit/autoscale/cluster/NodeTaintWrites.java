@@ -1,0 +1,94 @@
+package io.fleetkit.autoscale.cluster;
+
+import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.core.Node;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
+import io.fleetkit.api.store.ObjectStore;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The autoscaler's taint writes on nodes (cluster-autoscaler's {@code utils/taints}: {@code addTaint} and
+ * {@code cleanTaint}), read-modify-write against the store with a few retries on conflicts.
+ */
+final class NodeTaintWrites {
+  private static final int CONFLICT_RETRIES = 3;
+
+  private NodeTaintWrites() {}
+
+  /** Whether {@code node} carries a taint with {@code key}. */
+  static boolean has(Node node, String key) {
+    for (Taint t : node.spec().taints()) {
+      if (t.key().equals(key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Puts the taint {@code key} with {@code effect} on node {@code node}, its value the time in seconds (as upstream);
+   * nothing when it has one with that key.
+   *
+   * @return {@code null}, or why it failed
+   */
+  static @Nullable String add(ObjectStore store, String node, String key, TaintEffect effect, Instant now) {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        Optional<Node> cur = store.get(Node.class, "", node);
+        if (cur.isEmpty()) {
+          return "node " + node + " not found";
+        }
+        Node n = cur.get();
+        if (has(n, key)) {
+          return null;
+        }
+        store.update(n.toBuilder().taint(new Taint(key, String.valueOf(now.getEpochSecond()), effect, now)).build());
+        return null;
+      } catch (ConflictException e) {
+        if (attempt + 1 >= CONFLICT_RETRIES) {
+          return e.getMessage();
+        }
+      } catch (RuntimeException e) {
+        return e.getMessage();
+      }
+    }
+  }
+
+  /**
+   * Removes the taints with {@code key} from node {@code node}; a node gone has none.
+   *
+   * @return {@code null}, or why it failed
+   */
+  static @Nullable String remove(ObjectStore store, String node, String key) {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        Optional<Node> cur = store.get(Node.class, "", node);
+        if (cur.isEmpty()) {
+          return null;
+        }
+        Node n = cur.get();
+        List<Taint> kept = new ArrayList<>();
+        for (Taint t : n.spec().taints()) {
+          if (!t.key().equals(key)) {
+            kept.add(t);
+          }
+        }
+        if (kept.size() != n.spec().taints().size()) {
+          store.update(n.toBuilder().taints(kept).build());
+        }
+        return null;
+      } catch (ConflictException e) {
+        if (attempt + 1 >= CONFLICT_RETRIES) {
+          return e.getMessage();
+        }
+      } catch (RuntimeException e) {
+        return e.getMessage();
+      }
+    }
+  }
+}
