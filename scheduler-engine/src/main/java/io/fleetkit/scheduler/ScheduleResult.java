@@ -14,10 +14,12 @@ import org.jspecify.annotations.Nullable;
  * @param code {@link Status.Code#SUCCESS} when bound, {@link Status.Code#WAIT} while a Permit plugin holds it (or,
  *     returned by {@link Scheduler#scheduleOne()} only, while its binding runs on a binding thread: see
  *     {@link SchedulerBuilder#bindParallelism}),
- *     {@link Status.Code#UNSCHEDULABLE}/{@link Status.Code#UNSCHEDULABLE_AND_UNRESOLVABLE} when no node fits, and
- *     {@link Status.Code#ERROR} when a plugin or the binder failed
+ *     {@link Status.Code#UNSCHEDULABLE}/{@link Status.Code#UNSCHEDULABLE_AND_UNRESOLVABLE} when no node fits,
+ *     {@link Status.Code#ERROR} when a plugin or the binder failed, and {@link Status.Code#SKIP} when the pod was not
+ *     attempted because it is being deleted (it has a {@code deletionTimestamp}; kube's {@code skipPodSchedule}): it
+ *     left the queue and nothing was written
  * @param message empty on success; otherwise kube's wording, e.g.
- *     {@code 0/3 nodes are available: 3 Insufficient cpu.}
+ *     {@code 0/3 nodes are available: 3 Insufficient cpu.} or {@code skip schedule deleting pod: default/web-0}
  * @param nominatedNodeName for a pod that was not bound, its nominated node after this attempt (kube's
  *     {@code status.nominatedNodeName}): the node this attempt's preemption chose, or the one an earlier attempt chose
  *     and this one kept; {@code null} when it has none (never nominated, or the nomination was cleared because no

@@ -2,6 +2,7 @@ package io.fleetkit.scheduler;
 
 import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodStatus;
@@ -23,10 +24,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Binds into an {@link ObjectStore} as kube's {@code pods/binding} does: sets {@code spec.nodeName} and a
  * {@code PodScheduled=True} condition in one write ({@link ObjectStore#updateWithStatus}), clearing
- * {@code status.nominatedNodeName}, retrying on write conflicts. A failed scheduling attempt is recorded on the pod
- * as kube-scheduler's {@code updatePod} does ({@link #schedulingFailed}): {@code PodScheduled=False} with the reason
- * and the diagnosis, and the nomination, written only when they change. As an {@link Evictor} it deletes preemption
- * victims from the store and clears the nomination of the lower-priority pods preemption displaced
+ * {@code status.nominatedNodeName}, retrying on write conflicts; a pod the store refuses to bind (one being deleted,
+ * one with scheduling gates) is an {@link Status.Code#ERROR} naming the store's rule. A failed scheduling attempt is
+ * recorded on the pod as kube-scheduler's {@code updatePod} does ({@link #schedulingFailed}): {@code PodScheduled=False}
+ * with the reason and the diagnosis, and the nomination, written only when they change. As an {@link Evictor} it
+ * deletes preemption victims from the store and clears the nomination of the lower-priority pods preemption displaced
  * ({@link #clearNominatedNodeName}). Thread-safe.
  */
 public final class StoreBinder implements Binder, Evictor {
@@ -85,7 +87,7 @@ public final class StoreBinder implements Binder, Evictor {
         return Status.success();
       } catch (ConflictException e) {
         LOG.debug("binding pod {} to {}: conflict, retrying", pod.metadata().key(), nodeName);
-      } catch (NotFoundException e) {
+      } catch (NotFoundException | ValidationException e) { // gone, or refused (e.g. being deleted)
         return Status.error("binding pod " + pod.metadata().key() + " to node " + nodeName + ": " + e.getMessage());
       }
     }

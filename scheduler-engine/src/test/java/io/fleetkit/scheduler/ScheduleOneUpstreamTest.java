@@ -38,12 +38,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code expectPodInUnschedulable} the pod's queue; {@code expectBind} the stored binding; {@code eventReason} the
  * event recorded; {@code expectNominatedNodeName} the stored {@code status.nominatedNodeName}. Upstream's mocked
  * {@code SchedulePod} error is a Filter error here (FleetKit's cycle is not mocked); its fake plugins' errors keep
- * their own message (upstream wraps them as {@code running Reserve plugin "FakeReserve": ...}). Not ported (7 of
- * 17): the NominatedNodeNameForExpectation gate and PreBindPreFlight ("nominated node name is set, permit plugin is
- * working in wait on permit phase", the four prebindpreflight cases, "prebind is called and nominated node name is
- * set, if preflight returns success"), cancelling a pod in PreBind ("prebind pod cancelled during prebind (external
- * preemption)"), and "deleting pod" (the engine does not skip a pod with a deletionTimestamp). Upstream also runs each
- * case as a pod group and with async API calls; FleetKit has one path.
+ * their own message (upstream wraps them as {@code running Reserve plugin "FakeReserve": ...}). Upstream's
+ * "deleting pod" sends a pod with a deletionTimestamp: here a pod kept by a finalizer and deleted, so that the store
+ * marks it; the attempt is skipped (code SKIP, upstream calls no failure handler), nothing is assumed, bound or
+ * written, the pod leaves the queue (upstream's empty in-flight, backoff and unschedulable pods) and the one event is
+ * FailedScheduling. Not ported (6 of 17): the NominatedNodeNameForExpectation gate and PreBindPreFlight ("nominated
+ * node name is set, permit plugin is working in wait on permit phase", the four prebindpreflight cases, "prebind is
+ * called and nominated node name is set, if preflight returns success") and cancelling a pod in PreBind ("prebind pod
+ * cancelled during prebind (external preemption)"). Upstream also runs each case as a pod group and with async API
+ * calls; FleetKit has one path.
  */
 final class ScheduleOneUpstreamTest {
   private static final String FAKE = "Fake";
@@ -116,7 +119,12 @@ final class ScheduleOneUpstreamTest {
    * the queue it ends in, the event, the stored nomination after.
    */
   record Case(String name, Fail fail, boolean bindFails, String nominatedBefore, Status.@Nullable Code code,
-      String message, PendingPod.@Nullable Queue queue, String event, String nominatedAfter) {
+      String message, PendingPod.@Nullable Queue queue, String event, String nominatedAfter, boolean deleting) {
+    Case(String name, Fail fail, boolean bindFails, String nominatedBefore, Status.@Nullable Code code,
+        String message, PendingPod.@Nullable Queue queue, String event, String nominatedAfter) {
+      this(name, fail, bindFails, nominatedBefore, code, message, queue, event, nominatedAfter, false);
+    }
+
     @Override
     public String toString() {
       return name;
@@ -146,6 +154,8 @@ final class ScheduleOneUpstreamTest {
             backoff, failed, ""),
         new Case("binding failed", Fail.NONE, true, "", error, "binder", backoff, failed, ""),
         new Case("bind assumed pod scheduled", Fail.NONE, false, "", null, "", null, EventRecorder.SCHEDULED, ""),
+        new Case("deleting pod", Fail.NONE, false, "", Status.Code.SKIP, "skip schedule deleting pod: default/foo",
+            null, failed, "", true),
         new Case("pod with existing nominated node name on scheduling error clears nomination",
             Fail.SCHEDULING_ERROR, false, "existing-node", error, "scheduler", backoff, failed, ""));
   }
@@ -169,7 +179,14 @@ final class ScheduleOneUpstreamTest {
           StoreScheduler feed = s.attach(store)) {
         store.create(node("node1", 1000, 4096, 110));
         Pod foo = pod("foo", 100, 10);
+        if (c.deleting()) {
+          foo = foo.withMetadata(foo.metadata().toBuilder().finalizer("example.com/keep").build());
+        }
         store.create(foo.withStatus(foo.status().withNominatedNodeName(c.nominatedBefore())));
+        if (c.deleting()) {
+          store.delete(Pod.class, "default", "foo"); // marked for deletion, kept by the finalizer
+          assertThat(store.require(Pod.class, "default", "foo").metadata().deletionTimestamp()).isNotNull();
+        }
 
         ScheduleResult r = s.scheduleOne();
         assertThat(r).isNotNull();
@@ -180,7 +197,16 @@ final class ScheduleOneUpstreamTest {
           s.runUntilIdle();
         }
         Supplier<Pod> stored = () -> store.require(Pod.class, "default", "foo");
-        if (c.code() == null) {
+        if (c.deleting()) {
+          assertThat(r.code()).as("skipped, no failure handler").isEqualTo(c.code());
+          assertThat(r.message()).isEqualTo(c.message());
+          assertThat(r.nodeName()).isNull();
+          assertThat(stored.get().spec().nodeName()).as("no binding").isEmpty();
+          assertThat(stored.get().status().condition(PodCondition.POD_SCHEDULED)).as("no status written").isNull();
+          assertThat(s.nodeOf("default/foo")).as("never assumed").isEmpty();
+          assertThat(s.pending()).as("not in flight, backoff or unschedulable").isEmpty();
+          assertThat(s.scheduleOne()).as("nothing left to pop").isNull();
+        } else if (c.code() == null) {
           assertThat(stored.get().spec().nodeName()).as("expectBind").isEqualTo("node1");
           assertThat(stored.get().status().condition(PodCondition.POD_SCHEDULED).status())
               .isEqualTo(ConditionStatus.True);

@@ -96,6 +96,9 @@ final class EventHandlers {
     }
     if (cache.hasPod(key)) {
       if (cache.isAssumed(key)) {
+        if (pod.metadata().deletionTimestamp() != null) {
+          deletingAssumedPod(key, pod, now);
+        }
         return; // our binding is in flight; the bound object will follow
       }
       cache.removePod(key); // it was bound and is pending again
@@ -121,6 +124,33 @@ final class EventHandlers {
       queue.update(qp, info, now);
     }
     nominator.addNominated(info, null, this::currentPod);
+  }
+
+  /**
+   * An assumed pod (reserved on a node, its Permit wait or binding under way) whose update marked it for deletion,
+   * upstream's {@code updatePodInSchedulingQueue} with {@code handleAssumedPodDeletion}, once (when the object the
+   * queue holds has no {@code deletionTimestamp} yet): a pod waiting on Permit is rejected ({@code removed}, kube's
+   * {@code RejectWaitingPod}), which unreserves, forgets and re-queues it; a pod whose binding runs is forgotten at
+   * once, so that its resources no longer block other pods (its binding goes on and is expected to fail: the store
+   * refuses to bind a pod being deleted). Either way the parked pods are offered the release as an assigned pod's
+   * deletion. The queue takes the deleting object, as kube's failure handler re-reads the pod from the informer, so
+   * that the re-queued pod is skipped when popped ({@code skipPodSchedule}).
+   */
+  private void deletingAssumedPod(String key, Pod pod, long now) {
+    QueuedPod qp = queue.get(key);
+    PodInfo assumed = cache.podInfo(key);
+    Pod before = qp != null ? qp.info.pod() : assumed != null ? assumed.pod() : null;
+    if (before == null || before.metadata().deletionTimestamp() != null) {
+      return; // handled when the deletion started
+    }
+    if (qp != null) {
+      queue.update(qp, EnginePodInfo.of(pod, key), now);
+    }
+    if (!waiting.rejectDeleted(key)) {
+      cache.forget(key);
+    }
+    queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE, assumed == null ? null : assumed.pod(), null,
+        now);
   }
 
   /**
@@ -166,6 +196,15 @@ final class EventHandlers {
     if (objects.remove(object)) {
       onObjectEvent(object, null);
     }
+  }
+
+  /**
+   * A plugin dropped its assumed version of a cluster object ({@link Framework#assumedObjectRestored}): offered to the
+   * parked pods as an update from {@code assumed} to {@code current}, as upstream's assume cache emits on
+   * {@code Restore}; the cluster objects stay as they are.
+   */
+  void assumedObjectRestored(Object assumed, Object current) {
+    onObjectEvent(assumed, current);
   }
 
   /**

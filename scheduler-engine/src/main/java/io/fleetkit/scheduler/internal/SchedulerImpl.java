@@ -172,6 +172,10 @@ public final class SchedulerImpl implements Scheduler {
       fw.nominatedPods(nominator::forNode);
     }
     this.handlers = new EventHandlers(cache, queue, nominator, waiting, objects, frameworks, nanos);
+    for (Framework fw : frameworks.values()) {
+      fw.restorer((assumed, current) -> lock.submit("restore assumed object", current.getClass().getSimpleName(),
+          () -> handlers.assumedObjectRestored(assumed, current)));
+    }
     this.runner = new ParallelRunner(config.parallelism());
     this.bindings = new BindingCycle(lock, config.bindParallelism());
     this.random = new SplittableRandom(config.seed());
@@ -326,6 +330,9 @@ public final class SchedulerImpl implements Scheduler {
       flushEvaluations();
       return null;
     }
+    if (qp.info.pod().metadata().deletionTimestamp() != null) {
+      return skipDeleting(qp);
+    }
     if ((++cycles & (EVALUATION_FLUSH_CYCLES - 1)) == 0) {
       flushEvaluations();
     }
@@ -347,6 +354,21 @@ public final class SchedulerImpl implements Scheduler {
     }
     waiting.processReady();
     return r;
+  }
+
+  /**
+   * kube's {@code skipPodSchedule}: a pod being deleted (it has a {@code deletionTimestamp}) is not scheduled. It
+   * leaves the queue without an attempt (kube's {@code Done}, no re-queue: a later update of the pod brings it back,
+   * to be skipped again, until its deletion arrives), no status is written, and the result, code
+   * {@link Status.Code#SKIP}, is recorded as kube's FailedScheduling event {@code skip schedule deleting pod: ns/name}.
+   * kube's other case, an assumed pod popped again, cannot arise here: the queue holds an assumed pod until its binding
+   * ends and ignores its updates meanwhile ({@link EventHandlers#putPod}).
+   */
+  private ScheduleResult skipDeleting(QueuedPod qp) {
+    queue.done(qp);
+    LOG.debug("skip schedule deleting pod {}", qp.key());
+    return emit(new ScheduleResult(qp.key(), null, Status.Code.SKIP, "skip schedule deleting pod: " + qp.key(), null,
+        List.of()), qp);
   }
 
   @Override

@@ -332,7 +332,8 @@ final class SchedulerInstruments {
   }
 
   /**
-   * A result was emitted for {@code pod}.
+   * A result was emitted for {@code pod}. A {@link Status.Code#SKIP} result (a pod being deleted, not attempted) is
+   * only recorded as its FailedScheduling event.
    *
    * @param attemptNanos the attempt's duration, or -1 when the result ends a Permit wait (no attempt of its own)
    * @param queuedNanos how long since the pod first entered activeQ (its initial attempt timestamp)
@@ -356,6 +357,13 @@ final class SchedulerInstruments {
     }
     if (r.code() == Status.Code.WAIT) {
       return; // counted when the wait ends
+    }
+    if (r.code() == Status.Code.SKIP) { // a pod being deleted, not attempted: kube's skipPodSchedule records an event
+      if (eventsOn) {
+        record(ObjectReference.to(pod), null, Event.WARNING, EventRecorder.FAILED_SCHEDULING, "Scheduling",
+            r.message());
+      }
+      return;
     }
     int result = switch (r.code()) {
       case SUCCESS -> 0;

@@ -123,6 +123,28 @@ final class WaitingPodsImpl implements WaitingPods {
     });
   }
 
+  /**
+   * Rejects the waiting pod {@code key} because it is being deleted, kube's {@code RejectWaitingPod} (message
+   * {@code removed}, no plugin): it is unreserved and re-queued now, or once the running cycle is over. Returns
+   * whether the pod was waiting.
+   */
+  boolean rejectDeleted(String key) {
+    WaitingPod wp = pods.get(key);
+    if (wp == null) {
+      return false;
+    }
+    if (wp.rejected == null) {
+      wp.rejected = Status.unschedulable("removed");
+      if (!ready.contains(wp)) {
+        ready.add(wp);
+      }
+    }
+    if (!deferred) {
+      processReady();
+    }
+    return true;
+  }
+
   /** Rejects pods whose wait ran out, with kube's message. */
   void expire(long now) {
     if (pods.isEmpty()) {

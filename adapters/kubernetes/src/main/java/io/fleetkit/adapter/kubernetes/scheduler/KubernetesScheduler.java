@@ -251,7 +251,7 @@ public final class KubernetesScheduler implements AutoCloseable {
       events.scheduled(ns, name, uid, r.nodeName());
     } else if (r.code() != Status.Code.WAIT && !forgotten.isForgotten(r.podKey(), uid)) {
       events.failed(ns, name, uid, r.message());
-      if (leading && !closed) {
+      if (leading && !closed && r.code() != Status.Code.SKIP) { // a skipped pod (being deleted) gets no status
         // kube's handleSchedulingFailure: PodScheduled=False and the nomination, written only when they change.
         String reason = r.code() == Status.Code.ERROR ? PodCondition.REASON_SCHEDULER_ERROR
             : PodCondition.REASON_UNSCHEDULABLE;

@@ -110,6 +110,27 @@ final class PodStatusAndPreemptionTest {
     assertThat(s.statusPatches()).isEqualTo(2);
   }
 
+  @Test
+  void podBeingDeleted_skipped_failedSchedulingEventOnly_noStatusWrite_notBound() {
+    cluster.node("n1", "1", "8Gi");
+    KubernetesScheduler s = cluster.start(fast(cluster.client));
+    cluster.create(pod("going", "3", "fleetkit").editMetadata().withFinalizers("example.com/keep").endMetadata());
+    await("PodScheduled=False", () -> condition(get("going"), "PodScheduled") != null);
+
+    // marked for deletion (kept by the finalizer): the update re-queues the pod, which is then skipped
+    cluster.client.pods().inNamespace(NS).withName("going").delete();
+    await("marked", () -> get("going") != null && get("going").getMetadata().getDeletionTimestamp() != null);
+    String skipped = "skip schedule deleting pod: " + NS + "/going"; // kube's skipPodSchedule
+    await("the skip's FailedScheduling", () -> cluster.events("FailedScheduling").stream()
+        .anyMatch(e -> skipped.equals(e.getNote())));
+    assertThat(get("going").getSpec().getNodeName()).isNull();
+    assertThat(writes("going/binding", "POST")).isEmpty();
+    assertThat(writes("going/status", "PATCH")).as("the first attempt's condition only; none for the skip")
+        .hasSize(1);
+    assertThat(s.statusPatches()).isEqualTo(1);
+    assertThat(condition(get("going"), "PodScheduled").getMessage()).isNotEqualTo(skipped);
+  }
+
   /** A bound low-priority pod fills n1; a high-priority fleetkit pod needs its room. */
   private void preemptionScenario() {
     cluster.node("n1", "1", "8Gi");
