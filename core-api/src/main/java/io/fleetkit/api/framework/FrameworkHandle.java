@@ -54,19 +54,6 @@ public interface FrameworkHandle {
   default void activate(Collection<String> podKeys) {}
 
   /**
-   * Offers the scheduling queue a change of a cluster object that only the calling plugin's own view of it went
-   * through: the plugin held {@code assumed}, a version of the object not written anywhere (such as a claim with the
-   * allocation a Reserve made, held until PreBind writes it), and dropped it, so that the object is {@code current}
-   * again. The pods parked as unschedulable are moved as for an update of that object from {@code assumed} to
-   * {@code current}: through the cluster event of its kind and the rejecting plugins' queueing hints, as upstream's
-   * assume cache emits that update to the event handlers when an assumed object is restored. The cluster objects the
-   * scheduler holds do not change. Callable from any thread; a call from another thread during a scheduling cycle
-   * takes effect at its end. A handle without a scheduling queue (a simulation of scheduling decisions, a plugin
-   * harness) ignores it, as this default does.
-   */
-  default void assumedObjectRestored(Object assumed, Object current) {}
-
-  /**
    * Where bindings go: the scheduler's configured {@link Binder}, which the DefaultBinder plugin binds through (kube's
    * DefaultBinder binds through the handle's client). A handle that cannot bind (a simulation of scheduling
    * decisions, such as the cluster autoscaler's, or a plugin harness) returns, as this default does, a binder that

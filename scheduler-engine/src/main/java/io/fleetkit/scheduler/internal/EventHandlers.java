@@ -199,15 +199,6 @@ final class EventHandlers {
   }
 
   /**
-   * A plugin dropped its assumed version of a cluster object ({@link Framework#assumedObjectRestored}): offered to the
-   * parked pods as an update from {@code assumed} to {@code current}, as upstream's assume cache emits on
-   * {@code Restore}; the cluster objects stay as they are.
-   */
-  void assumedObjectRestored(Object assumed, Object current) {
-    onObjectEvent(assumed, current);
-  }
-
-  /**
    * A change of a cluster object; a Namespace, storage (PersistentVolumeClaim, PersistentVolume...) or Dynamic Resource
    * Allocation change (ResourceClaim, ResourceSlice, DeviceClass, DeviceTaintRule) is offered to the plugins' per-pod
    * queueing hints with its objects.

@@ -48,7 +48,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
@@ -86,8 +85,6 @@ public final class Framework implements FrameworkHandle {
   private final Binder binder;
   /** Where {@link #activate} goes; connected by the scheduler, which builds its queue after the frameworks. */
   private volatile java.util.function.Consumer<List<String>> activator = keys -> { };
-  /** Where {@link #assumedObjectRestored} goes; connected by the scheduler, as {@link #activator}. */
-  private volatile java.util.function.BiConsumer<Object, Object> restorer = (assumed, current) -> { };
   private java.util.function.@Nullable Function<String, @Nullable List<PodInfo>> nominatedPods;
 
   final QueueSortPlugin queueSort;
@@ -1638,10 +1635,6 @@ public final class Framework implements FrameworkHandle {
     this.activator = activator;
   }
 
-  void restorer(java.util.function.BiConsumer<Object, Object> restorer) {
-    this.restorer = restorer;
-  }
-
   /** Where {@link #runFilterPluginsWithNominatedPods} finds the pods nominated to a node (the engine's nominator). */
   void nominatedPods(java.util.function.Function<String, @Nullable List<PodInfo>> nominatedPods) {
     this.nominatedPods = nominatedPods;
@@ -1684,11 +1677,6 @@ public final class Framework implements FrameworkHandle {
     if (!podKeys.isEmpty()) {
       activator.accept(List.copyOf(podKeys));
     }
-  }
-
-  @Override
-  public void assumedObjectRestored(Object assumed, Object current) {
-    restorer.accept(Objects.requireNonNull(assumed, "assumed"), Objects.requireNonNull(current, "current"));
   }
 
   @Override

@@ -172,10 +172,6 @@ public final class SchedulerImpl implements Scheduler {
       fw.nominatedPods(nominator::forNode);
     }
     this.handlers = new EventHandlers(cache, queue, nominator, waiting, objects, frameworks, nanos);
-    for (Framework fw : frameworks.values()) {
-      fw.restorer((assumed, current) -> lock.submit("restore assumed object", current.getClass().getSimpleName(),
-          () -> handlers.assumedObjectRestored(assumed, current)));
-    }
     this.runner = new ParallelRunner(config.parallelism());
     this.bindings = new BindingCycle(lock, config.bindParallelism());
     this.random = new SplittableRandom(config.seed());

@@ -76,11 +76,8 @@ import org.jspecify.annotations.Nullable;
  *       attempt may allocate it elsewhere: {@value #DEALLOCATED}. Otherwise {@value #STILL_NOT_SCHEDULABLE}, or
  *       {@value #NO_CLAIMS} when PreFilter read no claims. Always UNSCHEDULABLE, so preemption runs next.
  *   <li>Reserve records the node's allocation as in flight, refusing it if another cycle holds the claim or one of
- *       its devices (admin access shares devices); Unreserve drops it and removes the pod from the {@code reservedFor}
- *       of the claims PreBind reserved. Dropping an allocation another pod's cycle counted (its devices in use, its
- *       claim busy) re-queues the pods it turned away: the claim is offered to the queue as deallocated
- *       ({@link FrameworkHandle#assumedObjectRestored}), FleetKit's addition (upstream's pod waits for the periodic
- *       flush).
+ *       its devices (admin access shares devices); Unreserve drops it and removes the pod from the {@code reservedFor} of the claims PreBind
+ *       reserved.
  *   <li>PreBind writes each claim's {@code status.allocation} (if it allocated it, with the {@value #FINALIZER}
  *       finalizer, so that the claim is not deleted while allocated: the resource-claim controller deallocates it
  *       and removes the finalizer once no pod uses it) and adds the pod to {@code status.reservedFor},
@@ -159,34 +156,7 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
   }
 
   /** An allocation between Reserve and PreBind: the claim (as PreFilter read it), its result, the pod holding it. */
-  static final class InFlight {
-    private final ResourceClaim claim;
-    private final AllocationResult allocation;
-    private final String podKey;
-    /**
-     * Whether another pod's cycle counted this allocation (its devices as in use, or its claim as busy), so that
-     * dropping it may help a pod that cycle turned away.
-     */
-    private volatile boolean seen;
-
-    InFlight(ResourceClaim claim, AllocationResult allocation, String podKey) {
-      this.claim = claim;
-      this.allocation = allocation;
-      this.podKey = podKey;
-    }
-
-    ResourceClaim claim() {
-      return claim;
-    }
-
-    AllocationResult allocation() {
-      return allocation;
-    }
-
-    String podKey() {
-      return podKey;
-    }
-  }
+  record InFlight(ResourceClaim claim, AllocationResult allocation, String podKey) {}
 
   /** The pod's claims as PreFilter found them, with what Filter computed per node and Reserve chose. */
   static final class State {
@@ -395,7 +365,6 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
       allocatedOn.add(null);
       InFlight other = inFlight.get(c.metadata().key());
       if (other != null && !other.podKey().equals(podInfo.key())) {
-        other.seen = true;
         return PreFilterResult.of(Status.unschedulable("resourceclaim " + c.metadata().key()
             + " is in the process of being allocated for pod " + other.podKey()));
       }
@@ -446,7 +415,6 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
     for (InFlight f : inFlight.values()) {
       if (!f.podKey().equals(pod.key())) {
         addDevices(f.allocation(), out);
-        f.seen = true;
       }
     }
     return out;
@@ -559,13 +527,11 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
         String key = st.toAllocate.get(i).metadata().key();
         InFlight other = inFlight.get(key);
         if (other != null && !other.podKey().equals(pod.key())) {
-          other.seen = true;
           return Status.unschedulable("resourceclaim " + key + " is being allocated for pod " + other.podKey());
         }
         for (DeviceRequestAllocationResult r : results.get(i).devices()) {
           DeviceId d = new DeviceId(r.driver(), r.pool(), r.device());
           if (!r.adminAccess() && held.contains(d)) {
-            markSeen(d, pod.key());
             return Status.unschedulable("device " + d + " is being allocated to another pod");
           }
         }
@@ -579,24 +545,6 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
     return Status.success();
   }
 
-  /** Marks the in-flight allocations of pods other than {@code podKey} that hold device {@code d} as seen. */
-  private void markSeen(DeviceId d, String podKey) {
-    for (InFlight f : inFlight.values()) {
-      if (!f.podKey().equals(podKey)) {
-        for (DeviceRequestAllocationResult r : f.allocation().devices()) {
-          if (new DeviceId(r.driver(), r.pool(), r.device()).equals(d)) {
-            f.seen = true;
-          }
-        }
-      }
-    }
-  }
-
-  /**
-   * Drops the pod's allocations in flight and removes the pod from the {@code reservedFor} of the claims PreBind
-   * reserved (their allocation stays, as upstream's). A dropped allocation that another pod's cycle counted is offered
-   * to the parked pods as the claim's deallocation ({@link #released}).
-   */
   @Override
   public void unreserve(CycleState state, PodInfo pod, String nodeName) {
     State st = state.read(KEY);
@@ -605,8 +553,8 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
     }
     for (ResourceClaim c : st.toAllocate) {
       InFlight f = inFlight.get(c.metadata().key());
-      if (f != null && f.podKey().equals(pod.key()) && inFlight.remove(c.metadata().key(), f) && f.seen) {
-        released(f);
+      if (f != null && f.podKey().equals(pod.key())) {
+        inFlight.remove(c.metadata().key(), f);
       }
     }
     st.reservedNode = null;
@@ -633,20 +581,6 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
         }
       }
     }
-  }
-
-  /**
-   * An allocation another pod's cycle counted was dropped before PreBind wrote it: its devices are free again. The
-   * claim as it is now is offered to the parked pods as an update from the claim with that allocation
-   * ({@link FrameworkHandle#assumedObjectRestored}), so that a pod this allocation turned away is retried at once:
-   * {@link #isSchedulableAfterClaimChange} sees a deallocation. Upstream keeps such an allocation in its claim tracker
-   * beside the assume cache and restores nothing on Unreserve (the cache has no event for an object it never assumed),
-   * so its pod waits for another event or the periodic flush of unschedulable pods.
-   */
-  private void released(InFlight f) {
-    ResourceClaim assumed = f.claim().withStatus(f.claim().status().withAllocation(f.allocation()));
-    claim(f.claim().metadata().namespace(), f.claim().metadata().name())
-        .ifPresent(current -> handle.assumedObjectRestored(assumed, current));
   }
 
   @Override

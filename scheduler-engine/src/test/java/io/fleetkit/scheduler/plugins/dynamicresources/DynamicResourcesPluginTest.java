@@ -728,46 +728,6 @@ final class DynamicResourcesPluginTest {
   }
 
   @Test
-  void unreserve_allocationAnotherCycleCounted_offeredAsDeallocated_onlyThen() {
-    ResourceClaim second = claim("second", CLASS, null);
-    Run r = new Run(List.of(PENDING_CLAIM, second), List.of(DEVICE_CLASS), List.of(WORKER_SLICE));
-    ListingHandle handle = new ListingHandle(List.of());
-    DynamicResourcesPlugin p = (DynamicResourcesPlugin) DynamicResourcesPlugin.factory(r.store).create(handle);
-    PodInfo first = PodInfos.of(POD_WITH_CLAIM_NAME);
-    SimpleCycleState s1 = new SimpleCycleState();
-    p.preFilter(s1, first, null);
-    assertThat(p.filter(s1, first, NodeInfos.of(node(NODE), List.of()))).isEqualTo(Status.success());
-    assertThat(p.reserve(s1, first, NODE)).isEqualTo(Status.success());
-    p.unreserve(s1, first, NODE); // no other cycle ran meanwhile: nobody was turned away
-    assertThat(handle.restored).isEmpty();
-
-    SimpleCycleState s2 = new SimpleCycleState();
-    p.preFilter(s2, first, null);
-    assertThat(p.filter(s2, first, NodeInfos.of(node(NODE), List.of()))).isEqualTo(Status.success());
-    assertThat(p.reserve(s2, first, NODE)).isEqualTo(Status.success());
-    Pod other = Pod.builder().namespace(NS).name("other").uid("5678").container("c", "pause", ResourceList.EMPTY)
-        .resourceClaim(PodResourceClaim.ofClaim(RESOURCE, "second")).build();
-    PodInfo otherInfo = PodInfos.of(other);
-    SimpleCycleState s3 = new SimpleCycleState();
-    assertThat(p.preFilter(s3, otherInfo, null).status().isSuccess()).isTrue();
-    assertStatus(p.filter(s3, otherInfo, NodeInfos.of(node(NODE), List.of())),
-        Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "cannot allocate all claims");
-
-    p.unreserve(s2, first, NODE);
-
-    assertThat(handle.restored).singleElement().satisfies(change -> {
-      ResourceClaim assumed = (ResourceClaim) change.get(0);
-      ResourceClaim current = (ResourceClaim) change.get(1);
-      assertThat(assumed.metadata().key()).isEqualTo("default/" + CLAIM);
-      assertThat(assumed.status().allocation()).isEqualTo(ALLOCATION);
-      assertThat(current).isEqualTo(r.store.require(ResourceClaim.class, NS, CLAIM));
-      assertThat(current.status().allocation()).isNull();
-      assertThat(p.isSchedulableAfterClaimChange(other, assumed, current)).as("the turned-away pod's hint").isTrue();
-    });
-    assertThat(p.inFlight()).isEmpty();
-  }
-
-  @Test
   void reserve_deviceTakenByAConcurrentCycle_unschedulable() {
     ResourceClaim second = claim("second", CLASS, null);
     Run r = new Run(List.of(PENDING_CLAIM, second), List.of(DEVICE_CLASS), List.of(WORKER_SLICE));
@@ -802,15 +762,9 @@ final class DynamicResourcesPluginTest {
     assertThat(s.message()).contains("no object store").contains("SchedulerBuilder.store");
   }
 
-  /** A handle listing the given objects, binding nowhere, recording the assumed objects restored (old, new). */
+  /** A handle listing the given objects, binding nowhere. */
   private static final class ListingHandle implements FrameworkHandle {
     private final List<Object> objects;
-    final List<List<Object>> restored = new java.util.ArrayList<>();
-
-    @Override
-    public void assumedObjectRestored(Object assumed, Object current) {
-      restored.add(List.of(assumed, current));
-    }
 
     ListingHandle(List<?> objects) {
       this.objects = List.copyOf(objects);
