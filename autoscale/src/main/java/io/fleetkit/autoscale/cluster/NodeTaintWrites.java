@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,26 +38,8 @@ final class NodeTaintWrites {
    * @return {@code null}, or why it failed
    */
   static @Nullable String add(ObjectStore store, String node, String key, TaintEffect effect, Instant now) {
-    for (int attempt = 0; ; attempt++) {
-      try {
-        Optional<Node> cur = store.get(Node.class, "", node);
-        if (cur.isEmpty()) {
-          return "node " + node + " not found";
-        }
-        Node n = cur.get();
-        if (has(n, key)) {
-          return null;
-        }
-        store.update(n.toBuilder().taint(new Taint(key, String.valueOf(now.getEpochSecond()), effect, now)).build());
-        return null;
-      } catch (ConflictException e) {
-        if (attempt + 1 >= CONFLICT_RETRIES) {
-          return e.getMessage();
-        }
-      } catch (RuntimeException e) {
-        return e.getMessage();
-      }
-    }
+    return write(store, node, "node " + node + " not found", n -> has(n, key) ? null
+        : n.toBuilder().taint(new Taint(key, String.valueOf(now.getEpochSecond()), effect, now)).build());
   }
 
   /**
@@ -65,21 +48,35 @@ final class NodeTaintWrites {
    * @return {@code null}, or why it failed
    */
   static @Nullable String remove(ObjectStore store, String node, String key) {
+    return write(store, node, null, n -> {
+      List<Taint> kept = new ArrayList<>();
+      for (Taint t : n.spec().taints()) {
+        if (!t.key().equals(key)) {
+          kept.add(t);
+        }
+      }
+      return kept.size() == n.spec().taints().size() ? null : n.toBuilder().taints(kept).build();
+    });
+  }
+
+  /**
+   * Reads node {@code node} and writes what {@code change} makes of it ({@code null}: nothing to write), again on a
+   * conflict up to {@value #CONFLICT_RETRIES} times.
+   *
+   * @param gone the answer when the node does not exist
+   * @return {@code null}, or why it failed
+   */
+  private static @Nullable String write(ObjectStore store, String node, @Nullable String gone,
+      UnaryOperator<Node> change) {
     for (int attempt = 0; ; attempt++) {
       try {
         Optional<Node> cur = store.get(Node.class, "", node);
         if (cur.isEmpty()) {
-          return null;
+          return gone;
         }
-        Node n = cur.get();
-        List<Taint> kept = new ArrayList<>();
-        for (Taint t : n.spec().taints()) {
-          if (!t.key().equals(key)) {
-            kept.add(t);
-          }
-        }
-        if (kept.size() != n.spec().taints().size()) {
-          store.update(n.toBuilder().taints(kept).build());
+        Node next = change.apply(cur.get());
+        if (next != null) {
+          store.update(next);
         }
         return null;
       } catch (ConflictException e) {

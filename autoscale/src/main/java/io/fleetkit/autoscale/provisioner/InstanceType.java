@@ -83,13 +83,6 @@ public record InstanceType(String name, ResourceList capacity, Map<String, Strin
    * ({@link ResourceSliceTemplate#sliceFor}); empty for a type without devices.
    */
   public List<ResourceSlice> resourceSlicesFor(String nodeName) {
-    if (resourceSlices.isEmpty()) {
-      return List.of();
-    }
-    List<ResourceSlice> out = new ArrayList<>(resourceSlices.size());
-    for (ResourceSliceTemplate t : resourceSlices) {
-      out.add(t.sliceFor(nodeName));
-    }
-    return List.copyOf(out);
+    return ResourceSliceTemplate.slicesFor(resourceSlices, nodeName);
   }
 }

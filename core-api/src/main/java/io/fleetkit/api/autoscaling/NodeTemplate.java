@@ -5,7 +5,6 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.scheduling.Taint;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -53,14 +52,7 @@ public record NodeTemplate(Map<String, String> labels, List<Taint> taints, Resou
    *     long that the pool name is too long)
    */
   public List<ResourceSlice> resourceSlicesFor(String nodeName) {
-    if (resourceSlices.isEmpty()) {
-      return List.of();
-    }
-    List<ResourceSlice> out = new ArrayList<>(resourceSlices.size());
-    for (ResourceSliceTemplate t : resourceSlices) {
-      out.add(t.sliceFor(nodeName));
-    }
-    return List.copyOf(out);
+    return ResourceSliceTemplate.slicesFor(resourceSlices, nodeName);
   }
 
   /**

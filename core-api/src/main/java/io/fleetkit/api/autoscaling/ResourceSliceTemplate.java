@@ -48,6 +48,23 @@ public record ResourceSliceTemplate(String driver, String pool, List<Device> dev
   }
 
   /**
+   * The slices of {@code templates} for node {@code nodeName}, one per template in order ({@link #sliceFor}); empty
+   * without templates.
+   *
+   * @throws ValidationException if a slice breaks a rule of {@link ResourceSlice}
+   */
+  public static List<ResourceSlice> slicesFor(List<ResourceSliceTemplate> templates, String nodeName) {
+    if (templates.isEmpty()) {
+      return List.of();
+    }
+    List<ResourceSlice> out = new java.util.ArrayList<>(templates.size());
+    for (ResourceSliceTemplate t : templates) {
+      out.add(t.sliceFor(nodeName));
+    }
+    return List.copyOf(out);
+  }
+
+  /**
    * The slice of this template for node {@code nodeName}: name {@code <node>-<driver>-<pool>} (a {@code /} of the
    * pool name becomes {@code -}; a name longer than 253 characters keeps its start and a hash of the whole), pool
    * {@code <node>-<pool>}, generation 1 of 1 slice, {@code spec.nodeName} the node, the devices.
