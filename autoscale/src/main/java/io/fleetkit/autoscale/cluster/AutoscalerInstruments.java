@@ -41,8 +41,8 @@ final class AutoscalerInstruments {
   }
 
   /** What one loop did and took, for {@link #loop}. */
-  record Loop(Instant now, long mainNanos, long scaleUpNanos, long scaleDownNanos, boolean scaleDownRan,
-      boolean cooldown, int maxNodesTotal, List<Node> nodesBefore, Set<String> deletedEmpty, int evictedPods) {}
+  record Loop(Instant now, long mainNanos, long scaleUpNanos, long scaleDownNanos, long softTaintNanos,
+      boolean scaleDownRan, boolean cooldown, int maxNodesTotal, List<Node> nodesBefore, Set<String> deletedEmpty, int evictedPods) {}
 
   void loop(Loop l, LoopResult r, Map<String, NodePool> pools, List<Node> nodes, List<Pod> pods) {
     double unix = l.now().getEpochSecond() + l.now().getNano() / 1e9;
@@ -53,6 +53,9 @@ final class AutoscalerInstruments {
     if (r.safeToAutoscale()) {
       metrics.histogram(FUNCTION_DURATION, SCALE_UP).observeNanos(l.scaleUpNanos());
       metrics.gauge(LAST_ACTIVITY, SCALE_UP).set(unix);
+    }
+    if (l.softTaintNanos() >= 0) {
+      metrics.histogram(FUNCTION_DURATION, SCALE_DOWN_SOFT_TAINT_UNNEEDED).observeNanos(l.softTaintNanos());
     }
     if (l.scaleDownRan()) {
       metrics.histogram(FUNCTION_DURATION, SCALE_DOWN).observeNanos(l.scaleDownNanos());

@@ -352,7 +352,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
     // upstream's planner updates in every loop, in cooldown too; only the deletions wait (isScaleDownInCooldown)
     List<String> started = new ArrayList<>();
     scaleDown(now, pools, beforeScaleDown, unneeded, unremovable, started, !cooldown);
-    updateSoftTaints(pools, unneeded);
+    long softTaintStart = metrics == null ? 0 : System.nanoTime();
+    long softTaintNanos = updateSoftTaints(pools, unneeded) && metrics != null ? System.nanoTime() - softTaintStart
+        : -1;
     deleted.addAll(actuator.takeDeleted());
     Set<String> deletedEmpty = settleDeletions(deleted);
     Map<String, NodeDeleteResult> failed = new TreeMap<>(actuator.takeFailures());
@@ -363,8 +365,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
         failed, null);
     if (metrics != null) {
       metrics.loop(new AutoscalerInstruments.Loop(now, System.nanoTime() - start, scaleUpNanos, scaleDownNanos,
-          !cooldown, cooldown, options.maxNodesTotal(), beforeScaleDown, deletedEmpty, evicted), result, pools,
-          store.list(Node.class).items(), store.list(Pod.class).items());
+          softTaintNanos, !cooldown, cooldown, options.maxNodesTotal(), beforeScaleDown, deletedEmpty, evicted), result,
+          pools, store.list(Node.class).items(), store.list(Pod.class).items());
     }
     return result;
   }
@@ -372,10 +374,12 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /**
    * Upstream's {@code updateSoftDeletionTaints}, run after every scale-down step (in cooldown too): the soft taint on
    * the pool nodes found unneeded, off the other pool nodes ({@link SoftTaints}).
+   *
+   * @return whether it ran ({@code maxBulkSoftTaintCount} is not 0)
    */
-  private void updateSoftTaints(Map<String, NodePool> pools, List<String> unneeded) {
+  private boolean updateSoftTaints(Map<String, NodePool> pools, List<String> unneeded) {
     if (options.maxBulkSoftTaintCount() == 0) {
-      return;
+      return false;
     }
     Set<String> unneededNames = new HashSet<>(unneeded);
     List<Node> taintable = new ArrayList<>();
@@ -389,6 +393,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
     SoftTaints.update(store, clock, options.maxBulkSoftTaintCount(), options.maxBulkSoftTaintTime(), taintable,
         untaintable);
+    return true;
   }
 
   /**
@@ -431,7 +436,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     LoopResult result = new LoopResult(ready, timedOut, null, List.of(), List.of(), Map.of(), deleted, List.of(),
         failed, reason);
     if (metrics != null) {
-      metrics.loop(new AutoscalerInstruments.Loop(now, System.nanoTime() - start, 0, 0, false, false,
+      metrics.loop(new AutoscalerInstruments.Loop(now, System.nanoTime() - start, 0, 0, -1, false, false,
           options.maxNodesTotal(), nodes, deletedEmpty, evicted), result, pools, store.list(Node.class).items(),
           store.list(Pod.class).items());
     }

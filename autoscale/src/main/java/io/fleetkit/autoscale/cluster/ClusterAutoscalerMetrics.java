@@ -29,6 +29,8 @@ public final class ClusterAutoscalerMetrics {
   public static final String MAIN = "main";
   public static final String SCALE_UP = "scaleUp";
   public static final String SCALE_DOWN = "scaleDown";
+  /** The soft taints' part of a loop ({@link SoftTaints}; upstream's {@code ScaleDownSoftTaintUnneeded}). */
+  public static final String SCALE_DOWN_SOFT_TAINT_UNNEEDED = "scaleDown:softTaintUnneeded";
 
   /** {@code ExponentialBuckets(0.01, 1.5, 30)}: 10 ms … about 1278 s. */
   public static final List<Double> FUNCTION_BUCKETS = MetricDescriptor.exponentialBuckets(0.01, 1.5, 30);

@@ -122,6 +122,8 @@ final class ClusterAutoscalerMetricsTest {
         .contains(1.0);
     assertThat(e.value("cluster_autoscaler_function_duration_seconds_count", Map.of("function", "scaleDown")))
         .as("no scale-down in a loop that scaled up").isEmpty();
+    assertThat(e.value("cluster_autoscaler_function_duration_seconds_count",
+        Map.of("function", "scaleDown:softTaintUnneeded"))).as("soft taints are updated in cooldown too").contains(1.0);
     assertThat(e.value("cluster_autoscaler_last_activity", Map.of("activity", "main")))
         .contains((double) clock.instant().getEpochSecond());
     assertThat(e.bucketBounds("cluster_autoscaler_function_duration_seconds", Map.of("function", "main")))
