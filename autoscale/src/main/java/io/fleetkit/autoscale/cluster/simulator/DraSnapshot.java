@@ -3,7 +3,6 @@ package io.fleetkit.autoscale.cluster.simulator;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodResourceClaim;
-import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.dra.AllocationResult;
 import io.fleetkit.api.resource.dra.DeviceClass;
 import io.fleetkit.api.resource.dra.DeviceRequestAllocationResult;
@@ -390,8 +389,7 @@ final class DraSnapshot {
 
   /** Upstream's {@code IsForPod}: the claim's controller is the pod. */
   private static boolean ownedBy(ResourceClaim c, Pod pod) {
-    OwnerReference ref = c.metadata().controllerRef();
-    return ref != null && ref.uid().equals(pod.metadata().uid());
+    return c.metadata().isControlledBy(pod.metadata().uid());
   }
 
   /** Whether {@code kind} is one of the DRA kinds this snapshot answers for. */

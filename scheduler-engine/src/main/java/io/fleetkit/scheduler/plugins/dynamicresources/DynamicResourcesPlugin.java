@@ -23,7 +23,6 @@ import io.fleetkit.api.framework.ReservePlugin;
 import io.fleetkit.api.framework.Snapshot;
 import io.fleetkit.api.framework.StateKey;
 import io.fleetkit.api.framework.Status;
-import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.dra.AllocationResult;
 import io.fleetkit.api.resource.dra.DeviceClass;
 import io.fleetkit.api.resource.dra.DeviceTaintRule;
@@ -298,16 +297,12 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
   private @Nullable Status readClaims(Pod pod, List<ResourceClaim> out) {
     String ns = pod.metadata().namespace();
     for (PodResourceClaim pc : pod.spec().resourceClaims()) {
-      String name = pc.resourceClaimName();
-      if (pc.fromTemplate()) {
-        String generated = pod.status().resourceClaimName(pc.name());
-        if (generated == null) {
-          return Status.unresolvable("pod \"" + pod.metadata().key() + "\": ResourceClaim not created yet");
-        }
-        if (generated.isEmpty()) {
-          continue; // no claim needed
-        }
-        name = generated;
+      String name = pod.resourceClaimName(pc);
+      if (name == null) {
+        return Status.unresolvable("pod \"" + pod.metadata().key() + "\": ResourceClaim not created yet");
+      }
+      if (name.isEmpty()) {
+        continue; // made from a template, no claim needed
       }
       Optional<ResourceClaim> found = claim(ns, name);
       if (found.isEmpty()) {
@@ -327,8 +322,7 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
   }
 
   private static boolean controlledBy(ResourceClaim claim, Pod pod) {
-    OwnerReference ref = claim.metadata().controllerRef();
-    return ref != null && ref.uid().equals(pod.metadata().uid());
+    return claim.metadata().isControlledBy(pod.metadata().uid());
   }
 
   private static boolean reservedFor(ResourceClaimStatus status, Pod pod) {
