@@ -23,6 +23,10 @@ import io.fleetkit.reconcile.controllers.internal.StatefulSetReconciler;
  * it controls: orphans among them are adopted (one appearing wakes every set whose selector matches it), and
  * controlled pods that stop matching are released.
  *
+ * <p>RollingUpdate keeps at most {@code spec.updateStrategy.rollingUpdate.maxUnavailable} replicas unavailable
+ * (default 1), as upstream since {@code MaxUnavailableStatefulSet} went on by default (Kubernetes 1.35). Metrics
+ * ({@link #builder}{@code .metrics(registry)}): {@link io.fleetkit.reconcile.metrics.StatefulSetMetrics}.
+ *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
 public final class StatefulSetController extends ControllerHandle<StatefulSet> {
@@ -31,7 +35,7 @@ public final class StatefulSetController extends ControllerHandle<StatefulSet> {
   }
 
   private StatefulSetController(Builder b, OrphanEvents<StatefulSet, Pod> orphans) {
-    super(b.buildController(StatefulSet.class, cb -> cb.reconciler(new StatefulSetReconciler()).owns(Pod.class)
+    super(b.buildController(StatefulSet.class, cb -> cb.reconciler(new StatefulSetReconciler(b.metricsRegistry())).owns(Pod.class)
         .handler(Pod.class, orphans)));
     orphans.bind(controller());
   }

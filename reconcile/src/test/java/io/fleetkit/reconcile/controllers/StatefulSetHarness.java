@@ -18,6 +18,7 @@ import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
@@ -53,7 +54,16 @@ final class StatefulSetHarness implements AutoCloseable {
 
   /** A harness whose controller writes through {@code controllerView} of the store (to inject failures). */
   StatefulSetHarness(UnaryOperator<ObjectStore> controllerView) {
-    controller = StatefulSetController.builder(controllerView.apply(store)).clock(clock).stepping()
+    this(controllerView, MetricsRegistry.NOOP);
+  }
+
+  /** A harness whose controller records its metrics in {@code metrics}. */
+  StatefulSetHarness(MetricsRegistry metrics) {
+    this(UnaryOperator.identity(), metrics);
+  }
+
+  private StatefulSetHarness(UnaryOperator<ObjectStore> controllerView, MetricsRegistry metrics) {
+    controller = StatefulSetController.builder(controllerView.apply(store)).clock(clock).stepping().metrics(metrics)
         .events((regarding, related, type, reason, action, note) -> events.add(type + " " + reason + ": " + note))
         .build();
     controller.start().join();

@@ -1,6 +1,7 @@
 package io.fleetkit.reconcile.controllers.internal;
 
 import io.fleetkit.api.apps.ClaimTemplate;
+import io.fleetkit.api.apps.RollingUpdateStatefulSetStrategy;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.core.PersistentVolumeAccessMode;
 import io.fleetkit.api.core.PersistentVolumeClaim;
@@ -14,6 +15,7 @@ import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.core.VolumeResourceRequirements;
 import io.fleetkit.api.core.VolumeSource;
+import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
@@ -27,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The identity rules of StatefulSet pods, after {@code pkg/controller/statefulset/stateful_set_utils.go}: names
@@ -204,14 +207,65 @@ public final class StatefulSetPods {
     return pod.status().phase() == PodPhase.Running && ActivePods.isAvailable(pod, minReadySeconds, now);
   }
 
-  /** Upstream's {@code isHealthy}: running, ready, and not being deleted. */
-  public static boolean isHealthy(Pod pod) {
-    return isRunningAndReady(pod) && !isTerminating(pod);
+  /**
+   * Upstream's {@code isUnavailable}: not running and available for {@code minReadySeconds}, or being deleted. A pod
+   * not created yet is unavailable too (callers count a missing replica as one).
+   */
+  public static boolean isUnavailable(Pod pod, int minReadySeconds, Instant now) {
+    return !isRunningAndAvailable(pod, minReadySeconds, now) || isTerminating(pod);
+  }
+
+  /**
+   * Upstream's {@code getStatefulSetMaxUnavailable}: {@code maxUnavailable} (1 when the set has no rolling update
+   * bounds) against {@code replicas}, a percentage rounded down, and at least 1.
+   */
+  public static int maxUnavailable(@Nullable RollingUpdateStatefulSetStrategy rollingUpdate, int replicas) {
+    IntOrPercent max = rollingUpdate == null ? IntOrPercent.ONE : rollingUpdate.maxUnavailable();
+    return Math.max(1, max.scaledValue(replicas, false));
   }
 
   /** Has a deletion timestamp. */
   public static boolean isTerminating(Pod pod) {
     return pod.metadata().deletionTimestamp() != null;
+  }
+
+  /**
+   * Upstream's {@code updateStatefulSetAfterInvariantEstablished} ({@code MaxUnavailableStatefulSet}, on by default
+   * since Kubernetes 1.35): the pods a rolling update deletes now. With more replicas unavailable than
+   * {@code maxUnavailable} ({@link #isUnavailable}; a replica not created counts as unavailable) none; otherwise the
+   * pods of other revisions than {@code updateRevision} that are not being deleted, from the highest ordinal down to
+   * {@code partition}, as many as {@code maxUnavailable} less the unavailable replicas.
+   *
+   * @param replicas the replicas in ordinal order from the start ordinal, {@code null} where not created (a pod
+   *     created there will be of the update revision, so it is never deleted)
+   * @param partition the lowest index (counted from the start ordinal) the update replaces
+   */
+  public static List<Pod> rollingUpdateDeletions(@Nullable Pod[] replicas, int partition, int maxUnavailable,
+      String updateRevision, int minReadySeconds, Instant now) {
+    int unavailable = unavailableReplicas(replicas, minReadySeconds, now);
+    if (unavailable > maxUnavailable) {
+      return List.of();
+    }
+    List<Pod> out = new ArrayList<>();
+    for (int target = replicas.length - 1; target >= partition && out.size() < maxUnavailable - unavailable;
+        target--) {
+      Pod pod = replicas[target];
+      if (pod != null && !revision(pod).equals(updateRevision) && !isTerminating(pod)) {
+        out.add(pod);
+      }
+    }
+    return out;
+  }
+
+  /** How many of {@code replicas} are missing ({@code null}) or {@linkplain #isUnavailable unavailable}. */
+  public static int unavailableReplicas(@Nullable Pod[] replicas, int minReadySeconds, Instant now) {
+    int unavailable = 0;
+    for (Pod pod : replicas) {
+      if (pod == null || isUnavailable(pod, minReadySeconds, now)) {
+        unavailable++;
+      }
+    }
+    return unavailable;
   }
 
   /** Upstream's {@code ascendingOrdinal}. */

@@ -16,6 +16,7 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.ObjectKey;
@@ -23,12 +24,14 @@ import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Reconciler;
 import io.fleetkit.reconcile.Result;
 import io.fleetkit.reconcile.controllers.ActivePods;
+import io.fleetkit.reconcile.metrics.StatefulSetMetrics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,8 +42,10 @@ import org.slf4j.LoggerFactory;
  * default) with claims created first; pods of other ordinals are condemned; OrderedReady creates in
  * ordinal order waiting for each predecessor to be Running and Ready and deletes from the highest ordinal down,
  * Parallel does all at once; failed or succeeded pods are recreated; RollingUpdate replaces pods of other revisions
- * from the highest ordinal down to {@code partition}, one at a time, waiting for each to be healthy; OnDelete only
- * gives recreated pods the new revision.
+ * from the highest ordinal down to {@code partition}, keeping at most {@code maxUnavailable} replicas (default 1; a
+ * percentage of {@code replicas} rounded down, at least 1) unavailable (not Running and Ready for
+ * {@code minReadySeconds}, being deleted, or missing), as upstream with {@code MaxUnavailableStatefulSet} (on by
+ * default since Kubernetes 1.35); OnDelete only gives recreated pods the new revision.
  *
  * <p>{@code spec.persistentVolumeClaimRetentionPolicy} is kept as owner references on the claims
  * ({@link StatefulSetClaimOwnership}, upstream's {@code UpdatePodClaimForRetentionPolicy}): set when a pod is created
@@ -55,7 +60,8 @@ import org.slf4j.LoggerFactory;
  * template, the current revision the template of {@code status.currentRevision}, which pods below the partition are
  * (re)created from; each pod's {@code controller-revision-hash} label names its revision. Orphan revisions matching
  * the selector are adopted first; after the pass the history is truncated to {@code spec.revisionHistoryLimit}
- * revisions besides the live ones (current, update, and those of existing pods). The reconciler keeps no state.
+ * revisions besides the live ones (current, update, and those of existing pods). The reconciler keeps no state but the gauges of
+ * {@link StatefulSetMetrics}.
  */
 public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
   private static final Logger LOG = LoggerFactory.getLogger(StatefulSetReconciler.class);
@@ -63,6 +69,18 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
   public static final Duration STALE_CLAIM_RETRY = Duration.ofSeconds(1);
   /** The Warning event reason for a claim another object controls ({@code ConflictingController} upstream). */
   public static final String CONFLICTING_CONTROLLER = "ConflictingController";
+
+  private final MetricsRegistry metrics;
+
+  /** A reconciler that records nothing. */
+  public StatefulSetReconciler() {
+    this(MetricsRegistry.NOOP);
+  }
+
+  /** A reconciler that sets {@link StatefulSetMetrics}' gauges in {@code metrics}. */
+  public StatefulSetReconciler(MetricsRegistry metrics) {
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+  }
 
   @Override
   public Result reconcile(ReconcileContext<StatefulSet> ctx) {
@@ -195,15 +213,16 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
         }
       }
       condemned.sort(StatefulSetPods.ascendingOrdinal());
-      Pod firstUnhealthy = null;
+      int minReadySeconds = set.spec().minReadySeconds();
+      Pod firstUnavailable = null;
       for (Pod p : replicas) {
-        if (p != null && firstUnhealthy == null && !StatefulSetPods.isHealthy(p)) {
-          firstUnhealthy = p;
+        if (p != null && firstUnavailable == null && StatefulSetPods.isUnavailable(p, minReadySeconds, now)) {
+          firstUnavailable = p;
         }
       }
       for (Pod p : condemned) {
-        if (firstUnhealthy == null && !StatefulSetPods.isHealthy(p)) {
-          firstUnhealthy = p;
+        if (firstUnavailable == null && StatefulSetPods.isUnavailable(p, minReadySeconds, now)) {
+          firstUnavailable = p;
         }
       }
 
@@ -269,8 +288,9 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
           }
           continue;
         }
-        if (!StatefulSetPods.isRunningAndReady(pod) && monotonic && pod != firstUnhealthy) {
-          return; // upstream: wait for the unhealthy predecessor, unless this is it
+        if (!StatefulSetPods.isRunningAndAvailable(pod, minReadySeconds, now) && monotonic
+            && pod != firstUnavailable) {
+          return; // upstream: wait for the unavailable predecessor, unless this is it
         }
         LOG.debug("statefulset {}: deleting condemned pod {}", ObjectKey.of(set), pod.metadata().name());
         delete(pod);
@@ -283,21 +303,19 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
         return;
       }
       RollingUpdateStatefulSetStrategy ru = set.spec().updateStrategy().rollingUpdate();
-      int updateMin = ru == null ? 0 : ru.partition();
-      for (int target = n - 1; target >= updateMin; target--) {
-        Pod pod = replicas[target];
-        if (pod == null) {
-          return;
-        }
-        if (!StatefulSetPods.revision(pod).equals(updateRevision) && !StatefulSetPods.isTerminating(pod)) {
-          LOG.debug("statefulset {}: deleting pod {} of revision {} for update to {}", ObjectKey.of(set),
-              pod.metadata().name(), StatefulSetPods.revision(pod), updateRevision);
-          delete(pod);
-          return;
-        }
-        if (!StatefulSetPods.isHealthy(pod)) {
-          return;
-        }
+      int maxUnavailable = StatefulSetPods.maxUnavailable(ru, n);
+      if (metrics.enabled()) {
+        String[] labels = {set.metadata().namespace(), set.metadata().name(),
+            set.spec().podManagementPolicy().name()};
+        metrics.gauge(StatefulSetMetrics.MAX_UNAVAILABLE, labels).set(maxUnavailable);
+        metrics.gauge(StatefulSetMetrics.UNAVAILABLE_REPLICAS, labels)
+            .set(StatefulSetPods.unavailableReplicas(replicas, minReadySeconds, now));
+      }
+      for (Pod pod : StatefulSetPods.rollingUpdateDeletions(replicas, ru == null ? 0 : ru.partition(),
+          maxUnavailable, updateRevision, minReadySeconds, now)) {
+        LOG.debug("statefulset {}: deleting pod {} of revision {} for update to {}", ObjectKey.of(set),
+            pod.metadata().name(), StatefulSetPods.revision(pod), updateRevision);
+        delete(pod);
       }
     }
 
