@@ -24,6 +24,10 @@ public interface EventRecorder {
   String SUCCESSFUL_DELETE = "SuccessfulDelete";
   /** Workload controllers: deleting a pod failed (Warning, action {@code Delete}). */
   String FAILED_DELETE = "FailedDelete";
+  /** StatefulSet controller: a pod's identity or storage was updated (Normal, action {@code Update}). */
+  String SUCCESSFUL_UPDATE = "SuccessfulUpdate";
+  /** StatefulSet controller: updating a pod's identity or storage failed (Warning, action {@code Update}). */
+  String FAILED_UPDATE = "FailedUpdate";
   /** A controller's reconcile of the object failed and is retried with backoff (Warning, action {@code Reconcile}). */
   String BACK_OFF = "BackOff";
   /** Deployment controller: a ReplicaSet was scaled (Normal, action {@code Scale}). */

@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * ({@code updateStatefulSet}): pods {@code <set>-<start>..<set>-<start+N-1>} ({@code spec.ordinals.start}, 0 by
  * default) with claims created first; pods of other ordinals are condemned; OrderedReady creates in
  * ordinal order waiting for each predecessor to be Running and Ready and deletes from the highest ordinal down,
- * Parallel does all at once; failed or succeeded pods are recreated; RollingUpdate replaces pods of other revisions
+ * Parallel does all at once; failed or succeeded pods are deleted, and recreated by the next pass; RollingUpdate replaces pods of other revisions
  * from the highest ordinal down to {@code partition}, keeping at most {@code maxUnavailable} replicas (default 1; a
  * percentage of {@code replicas} rounded down, at least 1) unavailable (not Running and Ready for
  * {@code minReadySeconds}, being deleted, or missing), as upstream with {@code MaxUnavailableStatefulSet} (on by
@@ -229,11 +229,18 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       for (int i = 0; i < n; i++) {
         Pod pod = replicas[i];
         if (pod != null && pod.status().phase().isTerminal()) {
-          // upstream: a failed or succeeded pod is deleted and recreated in the same pass
-          LOG.debug("statefulset {}: pod {} is {}, recreating", ObjectKey.of(set), pod.metadata().name(),
-              pod.status().phase());
-          delete(pod);
-          pod = null;
+          // upstream's processReplica: a failed or succeeded pod is deleted (unless it is being deleted already); its
+          // replacement is created by the pass after the deletion, so Monotonic ends this pass and Parallel goes on
+          // with the other replicas
+          LOG.debug("statefulset {}: pod {} is {}, deleting it to recreate it", ObjectKey.of(set),
+              pod.metadata().name(), pod.status().phase());
+          if (!StatefulSetPods.isTerminating(pod)) {
+            delete(pod);
+          }
+          if (monotonic) {
+            return;
+          }
+          continue;
         }
         if (pod == null) {
           if (podClaimIsStale(start + i)) {
@@ -267,7 +274,13 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
         if (!StatefulSetPods.identityMatches(set, pod) || !StatefulSetPods.storageMatches(set, pod)) {
           createMissingClaims(start + i);
           Pod fixed = StatefulSetPods.updateStorage(set, StatefulSetPods.updateIdentity(set, pod));
-          replicas[i] = store.update(fixed);
+          try {
+            replicas[i] = store.update(fixed);
+          } catch (RuntimeException e) {
+            podEvent("update", fixed, e); // upstream's UpdateStatefulPod: an attempted update is recorded
+            throw e;
+          }
+          podEvent("update", fixed, null);
           view.put(fixed.metadata().name(), replicas[i]);
         }
         // upstream's ClaimsMatchRetentionPolicy, then UpdateStatefulPod's UpdatePodClaimForRetentionPolicy
@@ -342,13 +355,11 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       } catch (ConflictException e) {
         throw e; // exists already: upstream sinks AlreadyExists without an event
       } catch (RuntimeException e) {
-        // upstream's recordPodEvent: a refused create (a quota, a missing namespace) is a Warning event
-        events.event(set, Event.WARNING, EventRecorder.FAILED_CREATE, "Create", "create Pod "
-            + pod.metadata().name() + " in StatefulSet " + set.metadata().name() + " failed error: " + e.getMessage());
+        // a refused create (a quota, a missing namespace) is a Warning event
+        podEvent("create", pod, e);
         throw e;
       }
-      events.event(set, Event.NORMAL, EventRecorder.SUCCESSFUL_CREATE, "Create", "create Pod "
-          + pod.metadata().name() + " in StatefulSet " + set.metadata().name() + " successful");
+      podEvent("create", pod, null);
       view.put(created.metadata().name(), created);
       updateClaimsForRetentionPolicy(created); // upstream's CreateStatefulPod: set the policy as far as possible
       return created;
@@ -412,18 +423,36 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       for (PersistentVolumeClaim claim : StatefulSetPods.claims(set, ordinal)) {
         String ns = claim.metadata().namespace();
         if (store.get(PersistentVolumeClaim.class, ns, claim.metadata().name()).isEmpty()) {
+          String pod = set.metadata().name() + "-" + ordinal;
           try {
             store.create(claim);
           } catch (ConflictException e) {
             // created meanwhile: a claim is never rebound to another ordinal, so the existing one is ours
+            continue; // upstream records no event for AlreadyExists
           } catch (RuntimeException e) {
             // upstream's recordClaimEvent
             events.event(set, Event.WARNING, EventRecorder.FAILED_CREATE, "Create", "create Claim "
-                + claim.metadata().name() + " for Pod " + set.metadata().name() + "-" + ordinal + " in StatefulSet "
-                + set.metadata().name() + " failed error: " + e.getMessage());
+                + claim.metadata().name() + " for Pod " + pod + " in StatefulSet " + set.metadata().name()
+                + " failed error: " + e.getMessage());
             throw e;
           }
+          events.event(set, Event.NORMAL, EventRecorder.SUCCESSFUL_CREATE, "Create", "create Claim "
+              + claim.metadata().name() + " Pod " + pod + " in StatefulSet " + set.metadata().name() + " success");
         }
+      }
+    }
+
+    /**
+     * Upstream's {@code recordPodEvent}: {@code Successful<Verb>} (Normal) or {@code Failed<Verb>} (Warning) on the set,
+     * for {@code verb} create, update or delete.
+     */
+    private void podEvent(String verb, Pod pod, @Nullable RuntimeException error) {
+      String title = Character.toUpperCase(verb.charAt(0)) + verb.substring(1);
+      String what = verb + " Pod " + pod.metadata().name() + " in StatefulSet " + set.metadata().name();
+      if (error == null) {
+        events.event(set, Event.NORMAL, "Successful" + title, title, what + " successful");
+      } else {
+        events.event(set, Event.WARNING, "Failed" + title, title, what + " failed error: " + error.getMessage());
       }
     }
 
@@ -431,8 +460,12 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
       try {
         store.delete(Pod.class, pod.metadata().namespace(), pod.metadata().name(),
             DeletePreconditions.uid(pod.metadata().uid()));
+        podEvent("delete", pod, null);
       } catch (NotFoundException e) {
-        // already gone
+        podEvent("delete", pod, e); // upstream records the error, then goes on: the pod is gone
+      } catch (RuntimeException e) {
+        podEvent("delete", pod, e);
+        throw e;
       }
       Pod after = store.get(Pod.class, pod.metadata().namespace(), pod.metadata().name()).orElse(null);
       if (after == null || !after.metadata().uid().equals(pod.metadata().uid())) {
