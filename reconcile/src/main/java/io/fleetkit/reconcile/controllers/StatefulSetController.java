@@ -35,7 +35,8 @@ public final class StatefulSetController extends ControllerHandle<StatefulSet> {
   }
 
   private StatefulSetController(Builder b, OrphanEvents<StatefulSet, Pod> orphans) {
-    super(b.buildController(StatefulSet.class, cb -> cb.reconciler(new StatefulSetReconciler(b.metricsRegistry())).owns(Pod.class)
+    super(b.buildController(StatefulSet.class, cb -> cb.reconciler(new StatefulSetReconciler(b.metricsRegistry()))
+        .owns(Pod.class)
         .handler(Pod.class, orphans)));
     orphans.bind(controller());
   }

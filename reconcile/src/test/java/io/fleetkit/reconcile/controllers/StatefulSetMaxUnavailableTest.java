@@ -25,10 +25,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Rolling updates with {@code maxUnavailable}, ported from upstream {@code pkg/controller/statefulset}:
  * {@code stateful_set_control_test.go} {@code TestStatefulSetControlRollingUpdateWithMaxUnavailable} (its 2 cases,
- * OrderedReady and Parallel) and {@code TestStatefulSetControlRollingUpdateWithMaxUnavailableInOrderedModeVerifyInvariant}
- * (10 cases), and {@code stateful_set_utils_test.go} {@code TestGetStatefulSetMaxUnavailable} (10 cases). Upstream's
- * fake pod control removes a deleted pod at once; here the deleted pods are Terminating until
- * {@code Sim.finishTerminating} plays the kubelet.
+ * OrderedReady and Parallel) and {@code
+ * TestStatefulSetControlRollingUpdateWithMaxUnavailableInOrderedModeVerifyInvariant} (10 cases), and {@code
+ * stateful_set_utils_test.go} {@code TestGetStatefulSetMaxUnavailable} (10 cases). Upstream's fake pod control removes
+ * a deleted pod at once; here the deleted pods are Terminating until {@code Sim.finishTerminating} plays the kubelet.
  */
 final class StatefulSetMaxUnavailableTest {
 
@@ -130,8 +130,8 @@ final class StatefulSetMaxUnavailableTest {
   /**
    * Upstream's {@code ...InOrderedModeVerifyInvariant}: with some pods Terminating (upstream's
    * {@code addTerminatingPod}), the update step alone deletes {@code maxUnavailable} less the unavailable pods, and
-   * none when they are as many as {@code maxUnavailable} or more. Upstream calls the step with an empty update revision,
-   * so every pod is of another revision.
+   * none when they are as many as {@code maxUnavailable} or more. Upstream calls the step with an empty update
+   * revision, so every pod is of another revision.
    */
   @ParameterizedTest(name = "terminating pod at ordinal {0}")
   @MethodSource("invariantCases")

@@ -41,11 +41,12 @@ import org.slf4j.LoggerFactory;
  * ({@code updateStatefulSet}): pods {@code <set>-<start>..<set>-<start+N-1>} ({@code spec.ordinals.start}, 0 by
  * default) with claims created first; pods of other ordinals are condemned; OrderedReady creates in
  * ordinal order waiting for each predecessor to be Running and Ready and deletes from the highest ordinal down,
- * Parallel does all at once; failed or succeeded pods are deleted, and recreated by the next pass; RollingUpdate replaces pods of other revisions
- * from the highest ordinal down to {@code partition}, keeping at most {@code maxUnavailable} replicas (default 1; a
- * percentage of {@code replicas} rounded down, at least 1) unavailable (not Running and Ready for
- * {@code minReadySeconds}, being deleted, or missing), as upstream with {@code MaxUnavailableStatefulSet} (on by
- * default since Kubernetes 1.35); OnDelete only gives recreated pods the new revision.
+ * Parallel does all at once; failed or succeeded pods are deleted, and recreated by the next pass; RollingUpdate
+ * replaces pods of other revisions from the highest ordinal down to {@code partition}, keeping at most {@code
+ * maxUnavailable} replicas (default 1; a percentage of {@code replicas} rounded down, at least 1) unavailable (not
+ * Running and Ready for {@code minReadySeconds}, being deleted, or missing), as upstream with {@code
+ * MaxUnavailableStatefulSet} (on by default since Kubernetes 1.35); OnDelete only gives recreated pods the new
+ * revision.
  *
  * <p>{@code spec.persistentVolumeClaimRetentionPolicy} is kept as owner references on the claims
  * ({@link StatefulSetClaimOwnership}, upstream's {@code UpdatePodClaimForRetentionPolicy}): set when a pod is created
@@ -60,8 +61,8 @@ import org.slf4j.LoggerFactory;
  * template, the current revision the template of {@code status.currentRevision}, which pods below the partition are
  * (re)created from; each pod's {@code controller-revision-hash} label names its revision. Orphan revisions matching
  * the selector are adopted first; after the pass the history is truncated to {@code spec.revisionHistoryLimit}
- * revisions besides the live ones (current, update, and those of existing pods). The reconciler keeps no state but the gauges of
- * {@link StatefulSetMetrics}.
+ * revisions besides the live ones (current, update, and those of existing pods). The reconciler keeps no state but the
+ * gauges of {@link StatefulSetMetrics}.
  */
 public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
   private static final Logger LOG = LoggerFactory.getLogger(StatefulSetReconciler.class);
@@ -443,8 +444,8 @@ public final class StatefulSetReconciler implements Reconciler<StatefulSet> {
     }
 
     /**
-     * Upstream's {@code recordPodEvent}: {@code Successful<Verb>} (Normal) or {@code Failed<Verb>} (Warning) on the set,
-     * for {@code verb} create, update or delete.
+     * Upstream's {@code recordPodEvent}: {@code Successful<Verb>} (Normal) or {@code Failed<Verb>} (Warning) on the
+     * set, for {@code verb} create, update or delete.
      */
     private void podEvent(String verb, Pod pod, @Nullable RuntimeException error) {
       String title = Character.toUpperCase(verb.charAt(0)) + verb.substring(1);
