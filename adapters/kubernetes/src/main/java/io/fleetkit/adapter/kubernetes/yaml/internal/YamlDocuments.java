@@ -198,6 +198,13 @@ public final class YamlDocuments {
             return NODES.numberNode(p.getBigIntegerValue());
         }
       case VALUE_NUMBER_FLOAT:
+        if (notFinite(p.getString())) {
+          // .nan, .inf, -.inf: go-yaml reads them, but JSON, and so the Kubernetes API, has no such number
+          problems.add(new ManifestProblem(source, documentIndex, documentLine, line(p.currentTokenLocation()),
+              new Violation("", path, "is " + p.getString() + ", which is not a finite number (JSON has no NaN or"
+                  + " infinity)", null)));
+          return NODES.nullNode();
+        }
         return NODES.numberNode(p.getDecimalValue());
       case VALUE_TRUE:
         return NODES.booleanNode(true);
@@ -209,6 +216,12 @@ public final class YamlDocuments {
         // Embedded objects (binary !!binary scalars) and anything else: keep the text form.
         return NODES.stringNode(p.getString());
     }
+  }
+
+  /** YAML's floats that are no number: {@code .nan}, {@code .inf} and {@code -.inf} in their spellings. */
+  private static boolean notFinite(String text) {
+    String t = text.startsWith("-") || text.startsWith("+") ? text.substring(1) : text;
+    return t.equalsIgnoreCase(".nan") || t.equalsIgnoreCase(".inf");
   }
 
   /** Collects the map(s) of a merge key, or reports that it holds something else. */

@@ -74,6 +74,24 @@ final class YamlDocumentsTest {
         "dup.yaml: document 1 (line 1): a is a duplicate key (first at line 1) (at line 3)");
   }
 
+  /**
+   * Found by KubernetesYamlFuzzTest: {@code .nan} escaped as Jackson's NumberFormatException. The YAML reader takes
+   * {@code .Inf} as a string, which the kinds then judge as any other string.
+   */
+  @Test
+  void read_notFiniteFloats_areProblemsNamingTheField() {
+    List<ManifestProblem> problems = new ArrayList<>();
+    List<YamlDocument> docs = YamlDocuments.read("a:\n  b: .nan\nc: [-.inf, .Inf]\nd: 1.5\n", "nan.yaml", problems);
+
+    assertThat(problems).extracting(ManifestProblem::toString).containsExactly(
+        "nan.yaml: document 1 (line 1): a.b is .nan, which is not a finite number (JSON has no NaN or infinity) (at"
+            + " line 2)",
+        "nan.yaml: document 1 (line 1): c[0] is -.inf, which is not a finite number (JSON has no NaN or infinity) (at"
+            + " line 3)");
+    assertThat(docs.get(0).root().get("c").get(1).asString()).isEqualTo(".Inf");
+    assertThat(docs.get(0).root().get("d").decimalValue()).isEqualByComparingTo("1.5");
+  }
+
   @Test
   void read_syntaxError_reportsTheLineAndKeepsEarlierDocuments() {
     List<ManifestProblem> problems = new ArrayList<>();
