@@ -80,9 +80,13 @@ public final class ProfileFile {
     Integer globalPct = intOrNull(file, root, "percentageOfNodesToScore");
     JsonNode profiles = root.path("profiles");
     List<SchedulerProfile> out = new ArrayList<>();
-    if (profiles.isMissingNode() || profiles.isEmpty()) {
+    if (profiles.isMissingNode() || profiles.isNull() || profiles.isArray() && profiles.isEmpty()) {
       out.add(DefaultPlugins.profile().toBuilder().percentageOfNodesToScore(globalPct).build());
       return out;
+    }
+    if (!profiles.isArray()) {
+      throw new IllegalArgumentException(file + ": profiles must be a list of profiles (- schedulerName: ...,"
+          + " plugins: ...), not " + profiles.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
     }
     for (int i = 0; i < profiles.size(); i++) {
       out.add(profile(file, "profiles[" + i + "]", profiles.get(i), globalPct));

@@ -122,6 +122,22 @@ final class ProfileFileTest {
         new PluginRef("DefaultBinder", 1));
   }
 
+  /** Found by ProfileFileFuzzTest: a mapping under {@code profiles} failed with a NullPointerException. */
+  @Test
+  void load_profilesNotAList_errorNamingTheField() throws IOException {
+    assertThatThrownBy(() -> load("""
+        profiles:
+          plugins:
+            score:
+              disabled: [{name: "*"}]
+        """)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith(": profiles must be a list of profiles (- schedulerName: ..., plugins: ...), not object");
+    assertThatThrownBy(() -> load("profiles: most-allocated\n")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith(", not string");
+    // no profiles at all: the default one
+    assertThat(load("profiles:\n")).extracting(SchedulerProfile::schedulerName).containsExactly("default-scheduler");
+  }
+
   @Test
   void load_disabledPluginNotInTheProfile_errorWithThePath() {
     assertThatThrownBy(() -> load("""
