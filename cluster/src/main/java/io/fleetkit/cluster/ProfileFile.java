@@ -117,7 +117,7 @@ public final class ProfileFile {
       }
       throw new IllegalArgumentException(file + ": " + path + ": " + e.getMessage(), e);
     }
-    JsonNode config = p.path("pluginConfig");
+    JsonNode config = list(file, path + ".pluginConfig", p.path("pluginConfig"));
     for (int j = 0; j < config.size(); j++) {
       JsonNode c = config.get(j);
       String n = c.path("name").asString("");

@@ -134,6 +134,13 @@ final class ProfileFileTest {
         .hasMessageEndingWith(": profiles must be a list of profiles (- schedulerName: ..., plugins: ...), not object");
     assertThatThrownBy(() -> load("profiles: most-allocated\n")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageEndingWith(", not string");
+    // the same for pluginConfig, which a mapping also broke with a NullPointerException
+    assertThatThrownBy(() -> load("""
+        profiles:
+        - pluginConfig:
+            NodeResourcesFit: {scoringStrategy: {type: MostAllocated}}
+        """)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith(": profiles[0].pluginConfig must be a list of {name: ...}");
     // no profiles at all: the default one
     assertThat(load("profiles:\n")).extracting(SchedulerProfile::schedulerName).containsExactly("default-scheduler");
   }
