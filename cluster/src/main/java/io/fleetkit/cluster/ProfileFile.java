@@ -81,7 +81,11 @@ public final class ProfileFile {
     JsonNode profiles = root.path("profiles");
     List<SchedulerProfile> out = new ArrayList<>();
     if (profiles.isMissingNode() || profiles.isNull() || profiles.isArray() && profiles.isEmpty()) {
-      out.add(DefaultPlugins.profile().toBuilder().percentageOfNodesToScore(globalPct).build());
+      try {
+        out.add(DefaultPlugins.profile().toBuilder().percentageOfNodesToScore(globalPct).build());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+      }
       return out;
     }
     if (!profiles.isArray()) {

@@ -141,6 +141,11 @@ final class ProfileFileTest {
             NodeResourcesFit: {scoringStrategy: {type: MostAllocated}}
         """)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageEndingWith(": profiles[0].pluginConfig must be a list of {name: ...}");
+    // found the same way: an out-of-range global percentage with no profiles lost the file's name
+    assertThatThrownBy(() -> load("percentageOfNodesToScore: 150\nprofiles:\n"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith(".yaml: profile default-scheduler: percentageOfNodesToScore 150 must be between 0 and"
+            + " 100");
     // no profiles at all: the default one
     assertThat(load("profiles:\n")).extracting(SchedulerProfile::schedulerName).containsExactly("default-scheduler");
   }
