@@ -104,6 +104,19 @@ final class PodRuntime {
   @Nullable Instant timerAt;
   /** Lifecycle hook failures not yet reported ({@link #drainHookFailures}). */
   private final List<HookFailure> hookFailures = new ArrayList<>(0);
+  /** Whether a container or init container declares a {@code postStart} hook, which can hold the pod's sync. */
+  private final boolean hasPostStartHooks;
+  /**
+   * While the kubelet's sync of the pod waits for a {@code startContainer} to return (its {@code postStart} hook, and
+   * the kill after the hook failed): the instant it returns; {@code null} otherwise. See {@link #syncBlocked()}.
+   */
+  private @Nullable Instant syncBlockedUntil;
+  /** The run whose {@code startContainer} the sync waits for; {@code null} when it waits for none. */
+  private @Nullable ContainerRun blockingRun;
+  /** When the last such wait ended (the actions it held back happen then); {@code null} before any. */
+  private @Nullable Instant syncResumedAt;
+  /** When the sync that waits began: the runs it started are not in its status ({@link #hidden}). */
+  private @Nullable Instant waitBegan;
 
   /**
    * A lifecycle hook that failed: the kubelet's Warning event on the container ({@code FailedPostStartHook} or
@@ -135,6 +148,7 @@ final class PodRuntime {
     this.key = pod.metadata().key();
     this.pod = pod;
     this.startTime = now;
+    this.hasPostStartHooks = hasPostStart(pod.spec().containers()) || hasPostStart(pod.spec().initContainers());
     List<Container> initSpecs = pod.spec().initContainers();
     String waiting = initSpecs.isEmpty() ? CONTAINER_CREATING : POD_INITIALIZING;
     for (Container c : pod.spec().containers()) {
@@ -161,6 +175,35 @@ final class PodRuntime {
         loseSidecars(reboot); // the regular containers ended for good before it: the pod is done, not restarted
       }
     }
+  }
+
+  private static boolean hasPostStart(List<Container> specs) {
+    for (Container c : specs) {
+      if (c.lifecycle() != null && c.lifecycle().postStart() != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a container of the pod declares a {@code postStart} hook (only then can {@link #syncBlocked} hold). */
+  boolean hasPostStartHooks() {
+    return hasPostStartHooks;
+  }
+
+  /**
+   * Whether the kubelet's sync of the pod is waiting for a {@code postStart} hook: {@code startContainer} runs the
+   * hook synchronously after the runtime started the container (and, when the hook fails, the kill with its
+   * {@code preStop} hook and grace period), so the sync that started it does nothing else until it returns. Meanwhile
+   * no other container of the pod starts, restarts or is killed after a failed probe, and no sidecar is stopped:
+   * what came due is done when the hook returns. The status shows the runs this sync started as the sync found
+   * them before it started them (their previous state and restart count, not started, not ready: the status is
+   * generated before the containers start), so the container is not seen running, its probes do not run, and the
+   * pod does not become Running or Ready, until the hook returned. A deletion cancels the wait (the pod worker
+   * cancels the sync's context), as does a kubelet restart.
+   */
+  boolean syncBlocked() {
+    return syncBlockedUntil != null;
   }
 
   /**
@@ -358,6 +401,17 @@ final class PodRuntime {
     @Nullable Instant hookFailsAt;
     @Nullable String hookFailReason;
     @Nullable String hookFailMessage;
+    /** A probe's kill verdict reached while the pod's sync waits ({@link #syncBlocked}); acted on when it resumes. */
+    @Nullable ProbeType pendingKill;
+    /** Whether this run exited while the pod's sync waits: the restart decision is taken when it resumes. */
+    boolean restartPending;
+    /**
+     * How the status showed this container before its current run started (state, restart count, the start of the
+     * run it showed); kept only for a pod with {@code postStart} hooks, whose sync can wait with this run hidden.
+     */
+    @Nullable ContainerState shownBefore;
+    int restartsBefore;
+    @Nullable Instant startedBefore;
 
     ContainerRun(Container spec, Instant podAdded, Kind kind, String waitingReason) {
       this.spec = spec;
@@ -387,7 +441,7 @@ final class PodRuntime {
     }
 
     @Nullable Instant tickAt() {
-      if (!running() || stopExitAt != null) {
+      if (!running() || stopExitAt != null || pendingKill != null) {
         return null; // a run being stopped is probed no more that matters: the kubelet is killing it
       }
       Instant next = null;
@@ -513,14 +567,14 @@ final class PodRuntime {
     }
     boolean changed = true;
     while (changed) {
-      changed = false;
+      changed = resumeSync(now);
       if (!inits.isEmpty()) {
-        changed = advanceInits(now, health, backoff);
+        changed |= advanceInits(now, health, backoff);
       }
       for (ContainerRun c : containers) {
         changed |= advance(c, now, health, backoff);
       }
-      if (!inits.isEmpty() && mainDone() && !sidecarsStopped) {
+      if (!inits.isEmpty() && mainDone() && !sidecarsStopped && syncBlockedUntil == null) {
         stopSidecars(now);
         changed = true; // a sidecar that SIGTERM ends at once exits now
       }
@@ -528,6 +582,45 @@ final class PodRuntime {
     if (sandboxReady && finished()) {
       sandboxReady = false; // the pod is done: the kubelet kills it, its sandbox included
     }
+  }
+
+  /**
+   * Ends the sync's wait for a {@code startContainer} that returned by {@code now}. When its {@code postStart} hook
+   * failed, the kubelet records {@code FailedPostStartHook} and kills the container before {@code startContainer}
+   * returns, so the sync then waits for that kill too.
+   *
+   * @return whether something changed
+   */
+  private boolean resumeSync(Instant now) {
+    if (syncBlockedUntil == null || syncBlockedUntil.isAfter(now)) {
+      return false;
+    }
+    Instant end = syncBlockedUntil;
+    ContainerRun c = blockingRun;
+    syncBlockedUntil = null;
+    blockingRun = null;
+    if (c != null && c.running() && c.hookFailsAt != null
+        && EventRecorder.FAILED_POST_START_HOOK.equals(c.hookFailReason)) {
+      Instant killed = postStartFailed(c, c.hookFailsAt);
+      if (killed.isAfter(now)) {
+        syncBlockedUntil = killed;
+        return true;
+      }
+      end = killed.isAfter(end) ? killed : end;
+    }
+    syncResumedAt = end;
+    waitBegan = null;
+    return true;
+  }
+
+  /** Whether the status leaves out {@code c}'s current run: the sync that started it waits for a postStart hook. */
+  private boolean hidden(ContainerRun c) {
+    return waitBegan != null && c.shownBefore != null && c.running() && !c.startedAt.isBefore(waitBegan);
+  }
+
+  /** When the actions held back by a wait for {@code postStart} happen: at {@code at}, or when the wait ended. */
+  private Instant notBeforeResume(Instant at) {
+    return syncResumedAt != null && syncResumedAt.isAfter(at) ? syncResumedAt : at;
   }
 
   private void createSandbox(Instant now) {
@@ -549,6 +642,9 @@ final class PodRuntime {
   private boolean advance(ContainerRun c, Instant now, HealthSource health, RestartBackoff backoff) {
     switch (c.state) {
       case Waiting -> {
+        if (syncBlockedUntil != null) {
+          return false; // the sync that would start it waits for a postStart hook
+        }
         if (c.startedAt == null && !c.done) {
           if (!initialized) {
             return false;
@@ -563,9 +659,20 @@ final class PodRuntime {
         return false;
       }
       case Running -> {
+        if (c.pendingKill != null && syncBlockedUntil == null) {
+          ProbeType verdict = c.pendingKill;
+          c.pendingKill = null;
+          probeKill(c, verdict, notBeforeResume(now));
+          return true;
+        }
         return step(c, now, health, backoff);
       }
       default -> {
+        if (c.restartPending && syncBlockedUntil == null) {
+          c.restartPending = false;
+          restartOrBackOff(c, c.finishedAt != null ? c.finishedAt : now, now, health, backoff);
+          return true;
+        }
         return false;
       }
     }
@@ -587,7 +694,7 @@ final class PodRuntime {
       }
       changed |= stepped;
     }
-    if (initialized || mainDone()) {
+    if (initialized || mainDone() || syncBlockedUntil != null) {
       return changed;
     }
     List<InitContainerActions.Init> views = new ArrayList<>(inits.size());
@@ -611,6 +718,9 @@ final class PodRuntime {
       return true;
     }
     for (int i : a.initToStart()) {
+      if (syncBlockedUntil != null) {
+        break; // the start before waits for its postStart hook: the rest of this sync waits with it
+      }
       ContainerRun c = inits.get(i);
       if (c.state == ContainerStateType.Waiting && c.startedAt == null && !c.done) {
         start(c, now, health, false); // the others restart through their backoff
@@ -664,6 +774,7 @@ final class PodRuntime {
       return;
     }
     deletionGrace = grace;
+    cancelSyncWait(); // the pod worker cancels the sync's context: a postStart hook under way is abandoned
     Instant regularEnd = null; // when the last running regular container exits; null when none runs
     for (ContainerRun c : containers) {
       if (c.running()) {
@@ -687,6 +798,19 @@ final class PodRuntime {
     }
     initialized = true; // nothing is left to initialize: no init container starts any more
     sidecarsStopped = true;
+  }
+
+  /** Drops a wait for {@code postStart}: a failure of the hook is no longer acted on, held-back kills are dropped. */
+  private void cancelSyncWait() {
+    if (blockingRun != null && EventRecorder.FAILED_POST_START_HOOK.equals(blockingRun.hookFailReason)) {
+      blockingRun.hookFailsAt = null;
+    }
+    if (syncBlockedUntil != null) {
+      syncResumedAt = null;
+    }
+    syncBlockedUntil = null;
+    blockingRun = null;
+    waitBegan = null;
   }
 
   private static void shortenKill(List<ContainerRun> runs, Instant now, long grace) {
@@ -737,7 +861,7 @@ final class PodRuntime {
         last = c.finishedAt;
       }
     }
-    Instant start = last != null && !initFailed ? last : now;
+    Instant start = notBeforeResume(last != null && !initFailed ? last : now);
     long grace = pod.spec().terminationGracePeriodSeconds();
     Instant laterTerminated = null; // when the next sidecar in spec order terminated; null: it was not running
     for (int i = inits.size() - 1; i >= 0; i--) {
@@ -776,6 +900,7 @@ final class PodRuntime {
     long period = grace;
     Instant hookEnd = start;
     c.hookFailsAt = null; // a pending postStart failure no longer matters: the run is being stopped
+    c.pendingKill = null;
     Lifecycle lifecycle = c.spec.lifecycle();
     LifecycleHandler preStop = lifecycle == null ? null : lifecycle.preStop();
     if (preStop != null && period > 0) {
@@ -847,10 +972,11 @@ final class PodRuntime {
   private boolean step(ContainerRun c, Instant now, HealthSource health, RestartBackoff backoff) {
     c.settle();
     Instant exitAt = c.exitAt();
-    Instant killAt = c.killAt();
+    Instant killAt = syncBlockedUntil == null ? c.killAt() : null; // a kill waits for the sync, as a restart does
     Instant tickAt = c.tickAt();
     Instant stopAt = c.stopExitAt;
-    Instant hookAt = c.hookFailsAt;
+    // a failed postStart is acted on when startContainer returns (resumeSync); a failed preStop only reported
+    Instant hookAt = EventRecorder.FAILED_PRE_STOP_HOOK.equals(c.hookFailReason) ? c.hookFailsAt : null;
     Instant t = null;
     for (Instant i : new Instant[] {hookAt, exitAt, killAt, tickAt, stopAt}) {
       if (i != null && !i.isAfter(now) && (t == null || i.isBefore(t))) {
@@ -865,7 +991,7 @@ final class PodRuntime {
     } else if (t.equals(exitAt)) {
       terminate(c, c.script.exitCode(), exitAt, now, health, backoff);
     } else if (t.equals(killAt)) {
-      terminate(c, ContainerScript.KILLED_EXIT_CODE, killAt, now, health, backoff);
+      terminate(c, ContainerScript.KILLED_EXIT_CODE, notBeforeResume(killAt), now, health, backoff);
     } else if (t.equals(stopAt)) {
       terminate(c, c.stopExitCode, stopAt, now, health, backoff);
     } else {
@@ -874,7 +1000,9 @@ final class PodRuntime {
           ContainerStateType.Running, c.startedAt, false);
       c.probes.tick(at, view, (type, probe, target) -> answer(c, type, at), NO_TARGET);
       ProbeType verdict = c.probes.killVerdict(c.containerId());
-      if (verdict != null) {
+      if (verdict != null && syncBlockedUntil != null) {
+        c.pendingKill = verdict; // the kill is the sync's: it waits for the postStart hook under way
+      } else if (verdict != null) {
         probeKill(c, verdict, at);
       }
     }
@@ -914,19 +1042,25 @@ final class PodRuntime {
     return pod.spec().terminationGracePeriodSeconds();
   }
 
-  /**
-   * A lifecycle hook of {@code c} failed at {@code at}: the kubelet's Warning event; after a failed
-   * {@code postStart}, {@code startContainer} kills the container ({@code killContainer} with the pod's grace period,
-   * its {@code preStop} hook included) and it is restarted per the restart policy.
-   */
+  /** A {@code preStop} hook of {@code c} failed at {@code at}: the kubelet's Warning event; the kill goes on. */
   private void hookFailed(ContainerRun c, Instant at) {
-    String reason = c.hookFailReason;
-    hookFailures.add(new HookFailure(fieldPath(c), reason, c.hookFailMessage));
+    hookFailures.add(new HookFailure(fieldPath(c), c.hookFailReason, c.hookFailMessage));
     c.hookFailsAt = null;
-    if (EventRecorder.FAILED_POST_START_HOOK.equals(reason)) {
-      scheduleStop(c, at, terminationGracePeriod(pod, c.spec, null), null);
-      c.restartAfterStop = true;
-    }
+  }
+
+  /**
+   * The {@code postStart} hook of {@code c} failed at {@code at}: the kubelet's Warning event, then
+   * {@code startContainer} kills the container ({@code killContainer} with the pod's grace period, its
+   * {@code preStop} hook included) before it returns; the run is then restarted per the restart policy.
+   *
+   * @return when the kill returns
+   */
+  private Instant postStartFailed(ContainerRun c, Instant at) {
+    hookFailures.add(new HookFailure(fieldPath(c), c.hookFailReason, c.hookFailMessage));
+    c.hookFailsAt = null;
+    Instant killed = scheduleStop(c, at, terminationGracePeriod(pod, c.spec, null), null);
+    c.restartAfterStop = true;
+    return killed;
   }
 
   private static String fieldPath(ContainerRun c) {
@@ -939,6 +1073,11 @@ final class PodRuntime {
   }
 
   private void start(ContainerRun c, Instant now, HealthSource health, boolean restart) {
+    if (hasPostStartHooks) {
+      c.shownBefore = state(c);
+      c.restartsBefore = c.restartCount;
+      c.startedBefore = c.startedAt;
+    }
     if (restart) {
       c.restartCount++;
     } else if (c.lastLog >= 0) {
@@ -957,14 +1096,46 @@ final class PodRuntime {
     for (ProbeType t : ProbeType.values()) {
       c.probes.skipTo(t, now);
     }
+    c.pendingKill = null;
+    c.restartPending = false;
     Lifecycle lifecycle = c.spec.lifecycle();
     c.hookFailsAt = null;
+    c.hookFailReason = null;
     if (lifecycle != null && lifecycle.postStart() != null) {
       HookRun hook = hookRun(c, lifecycle.postStart(), now);
+      Instant returns = now.plus(hook.takes());
       if (hook.fails()) {
-        c.hookFailsAt = now.plus(hook.takes());
+        c.hookFailsAt = returns;
         c.hookFailReason = EventRecorder.FAILED_POST_START_HOOK;
         c.hookFailMessage = postStartMessage(lifecycle.postStart(), c.spec.name());
+      }
+      if (hook.fails() || returns.isAfter(now)) {
+        waitForPostStart(c, now, returns);
+      }
+    }
+  }
+
+  /**
+   * The sync that started {@code c} at {@code now} waits until its {@code postStart} hook returns at
+   * {@code returns} ({@link #syncBlocked}). The runs this sync started are not in the status it generated, so no
+   * probe worker finds them before the next sync: their probes start on their grid from {@code returns}.
+   */
+  private void waitForPostStart(ContainerRun c, Instant now, Instant returns) {
+    if (syncBlockedUntil == null) {
+      waitBegan = now;
+    }
+    syncBlockedUntil = returns;
+    blockingRun = c;
+    hideUntil(containers, now, returns);
+    hideUntil(inits, now, returns);
+  }
+
+  private static void hideUntil(List<ContainerRun> runs, Instant now, Instant until) {
+    for (ContainerRun r : runs) {
+      if (r.running() && now.equals(r.startedAt)) {
+        for (ProbeType t : ProbeType.values()) {
+          r.probes.skipTo(t, until);
+        }
       }
     }
   }
@@ -983,12 +1154,26 @@ final class PodRuntime {
       case SIDECAR -> c.stopExitAt == null || c.restartAfterStop; // whatever the policy, until the pod stops it
     };
     c.restartAfterStop = false;
+    c.pendingKill = null;
     if (!restart) {
       c.done = true;
       c.stopExitAt = null;
       return;
     }
     c.stopExitAt = null; // a liveness kill's stop is over
+    if (syncBlockedUntil != null) {
+      c.restartPending = true; // the sync that restarts it waits for a postStart hook under way
+      return;
+    }
+    restartOrBackOff(c, at, now, health, backoff);
+  }
+
+  /**
+   * The kubelet's restart of a run that exited at {@code at}: held back in CrashLoopBackOff while its backoff runs
+   * ({@code doBackOff}), else started at {@code now}.
+   */
+  private void restartOrBackOff(ContainerRun c, Instant at, Instant now, HealthSource health,
+      RestartBackoff backoff) {
     String id = backoffKey(c);
     if (backoff.isInBackOffSince(id, at)) {
       c.state = ContainerStateType.Waiting;
@@ -1006,7 +1191,7 @@ final class PodRuntime {
 
   /** The earliest future instant at which something changes, or {@code null}. */
   @Nullable Instant nextEvent(Instant now) {
-    Instant next = null;
+    Instant next = syncBlockedUntil != null && syncBlockedUntil.isAfter(now) ? syncBlockedUntil : null;
     for (ContainerRun c : containers) {
       next = nextEvent(c, now, next);
     }
@@ -1052,7 +1237,7 @@ final class PodRuntime {
       return PodPhase.Pending;
     }
     for (ContainerRun c : containers) {
-      if (c.startedAt != null) {
+      if ((hidden(c) ? c.startedBefore : c.startedAt) != null) {
         return PodPhase.Running;
       }
     }
@@ -1062,7 +1247,8 @@ final class PodRuntime {
   List<ContainerStatus> containerStatuses(Instant now) {
     List<ContainerStatus> out = new ArrayList<>(containers.size());
     for (ContainerRun c : containers) {
-      out.add(new ContainerStatus(c.spec.name(), c.ready(now, pod), c.restartCount, state(c), c.started()));
+      out.add(hidden(c) ? shownBefore(c)
+          : new ContainerStatus(c.spec.name(), c.ready(now, pod), c.restartCount, state(c), c.started()));
     }
     return out;
   }
@@ -1079,11 +1265,20 @@ final class PodRuntime {
   List<ContainerStatus> initContainerStatuses(Instant now) {
     List<ContainerStatus> out = new ArrayList<>(inits.size());
     for (ContainerRun c : inits) {
+      if (hidden(c)) {
+        out.add(shownBefore(c));
+        continue;
+      }
       boolean ready = c.kind == Kind.SIDECAR ? c.ready(now, pod)
           : ContainerProbes.initContainerReady(c.state, c.state == ContainerStateType.Terminated ? c.exitCode : null);
       out.add(new ContainerStatus(c.spec.name(), ready, c.restartCount, state(c), c.started()));
     }
     return out;
+  }
+
+  /** The status of a hidden run: as the container was shown before the run started, neither started nor ready. */
+  private static ContainerStatus shownBefore(ContainerRun c) {
+    return new ContainerStatus(c.spec.name(), false, c.restartsBefore, c.shownBefore, false);
   }
 
   private static ContainerState state(ContainerRun c) {
@@ -1102,6 +1297,7 @@ final class PodRuntime {
    * forgotten, so a container held back restarts at once.
    */
   void kubeletRestarted(Instant now, RestartBackoff backoff) {
+    cancelSyncWait(); // the hook ran in the old process: the new kubelet does not run it again
     kubeletRestarted(containers, now, backoff);
     if (!inits.isEmpty()) {
       kubeletRestarted(inits, now, backoff);
@@ -1117,6 +1313,7 @@ final class PodRuntime {
       c.probes = new ContainerProbes(c.spec, now);
       c.parked.clear();
       c.kubeletStart = null;
+      c.pendingKill = null; // the new probe workers find it again
       if (!c.running()) {
         continue;
       }
