@@ -13,6 +13,7 @@ import io.fleetkit.api.core.Probe;
 import io.fleetkit.api.core.ProbeHandler;
 import io.fleetkit.api.core.ProbeType;
 import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.core.Signal;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.time.TimerClock;
@@ -372,6 +373,8 @@ final class PodRuntime {
   static final class ContainerRun {
     final Container spec;
     final Kind kind;
+    /** The signal {@code StopContainer} sends: the container's {@code lifecycle.stopSignal}, else SIGTERM. */
+    final Signal stopSignal;
     ContainerProbes probes;
     /** Workers settled for the rest of the current run: they tick again only on the next run. */
     final Set<ProbeType> parked = EnumSet.noneOf(ProbeType.class);
@@ -416,6 +419,8 @@ final class PodRuntime {
     ContainerRun(Container spec, Instant podAdded, Kind kind, String waitingReason) {
       this.spec = spec;
       this.kind = kind;
+      Signal named = spec.lifecycle() == null ? null : spec.lifecycle().signal();
+      this.stopSignal = named == null ? Signal.SIGTERM : named;
       this.reason = waitingReason;
       this.probes = new ContainerProbes(spec, podAdded);
     }
@@ -922,11 +927,15 @@ final class PodRuntime {
       period -= waited.getSeconds(); // the seconds waited, truncated downward
     }
     period = Math.max(period, MINIMUM_GRACE_PERIOD_SECONDS);
-    Instant sigterm = hookEnd.plus(waited);
-    Duration stopAfter = c.script.stopAfter();
-    if (stopAfter != null && stopAfter.compareTo(Duration.ofSeconds(period)) < 0) {
+    Instant sigterm = hookEnd.plus(waited); // StopContainer sends the stop signal now
+    Duration stopAfter = stopAfter(c);
+    if (c.stopSignal == Signal.SIGKILL) {
+      c.stopExitAt = sigterm; // no process outlives it
+      c.stopExitCode = ContainerScript.KILLED_EXIT_CODE;
+    } else if (stopAfter != null && stopAfter.compareTo(Duration.ofSeconds(period)) < 0) {
       c.stopExitAt = sigterm.plus(stopAfter);
-      c.stopExitCode = c.script.stopExitCode();
+      c.stopExitCode = c.script.stopExitCode() == ContainerScript.SIGTERM_EXIT_CODE ? c.stopSignal.exitCode()
+          : c.script.stopExitCode();
     } else {
       c.stopExitAt = sigterm.plusSeconds(period); // SIGKILL
       c.stopExitCode = ContainerScript.KILLED_EXIT_CODE;
@@ -934,6 +943,16 @@ final class PodRuntime {
     Instant own = c.exitAt();
     Instant exit = own != null && own.isBefore(c.stopExitAt) ? own : c.stopExitAt;
     return exit.isBefore(sigterm) ? sigterm : exit;
+  }
+
+  /**
+   * How long after the stop signal the process of {@code c} exits: its script's answer; a process without a handler
+   * of its own (the default answer: at once) does not exit on a signal that does not end a process by default
+   * ({@link Signal#terminatesByDefault()}); {@code null} when it does not exit before SIGKILL.
+   */
+  private static @Nullable Duration stopAfter(ContainerRun c) {
+    Duration d = c.script.stopAfter();
+    return d != null && d.isZero() && !c.stopSignal.terminatesByDefault() ? null : d;
   }
 
   /** How long a lifecycle hook takes and whether it fails. */
@@ -1247,8 +1266,8 @@ final class PodRuntime {
   List<ContainerStatus> containerStatuses(Instant now) {
     List<ContainerStatus> out = new ArrayList<>(containers.size());
     for (ContainerRun c : containers) {
-      out.add(hidden(c) ? shownBefore(c)
-          : new ContainerStatus(c.spec.name(), c.ready(now, pod), c.restartCount, state(c), c.started()));
+      out.add(hidden(c) ? shownBefore(c) : new ContainerStatus(c.spec.name(), c.ready(now, pod), c.restartCount,
+          state(c), c.started(), stopSignalShown(c, c.startedAt)));
     }
     return out;
   }
@@ -1271,14 +1290,24 @@ final class PodRuntime {
       }
       boolean ready = c.kind == Kind.SIDECAR ? c.ready(now, pod)
           : ContainerProbes.initContainerReady(c.state, c.state == ContainerStateType.Terminated ? c.exitCode : null);
-      out.add(new ContainerStatus(c.spec.name(), ready, c.restartCount, state(c), c.started()));
+      out.add(new ContainerStatus(c.spec.name(), ready, c.restartCount, state(c), c.started(),
+          stopSignalShown(c, c.startedAt)));
     }
     return out;
   }
 
+  /**
+   * The stop signal the status reports for {@code c} ({@code containerStatuses[].stopSignal}, as the runtime reports
+   * it for a container it has): none before the container first started ({@code startedAt} {@code null}).
+   */
+  private static @Nullable String stopSignalShown(ContainerRun c, @Nullable Instant startedAt) {
+    return startedAt == null ? null : c.stopSignal.signalName();
+  }
+
   /** The status of a hidden run: as the container was shown before the run started, neither started nor ready. */
   private static ContainerStatus shownBefore(ContainerRun c) {
-    return new ContainerStatus(c.spec.name(), false, c.restartsBefore, c.shownBefore, false);
+    return new ContainerStatus(c.spec.name(), false, c.restartsBefore, c.shownBefore, false,
+        stopSignalShown(c, c.startedBefore));
   }
 
   private static ContainerState state(ContainerRun c) {
