@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.Violation;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.store.spi.UpdateChecks;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -167,5 +168,29 @@ final class StopSignalValidationTest {
     assertThat(Signal.SIGCHLD.terminatesByDefault()).isFalse();
     assertThat(Signal.SIGSTOP.terminatesByDefault()).isFalse();
     assertThat(Signal.SIGHUP.terminatesByDefault()).isTrue();
+  }
+
+  @ParameterizedTest(name = "spec.os {0} -> {1}")
+  @org.junit.jupiter.params.provider.CsvSource({"linux, windows", "linux, ''", "'', linux"})
+  void podOs_immutableOnUpdate(String from, String to) {
+    Container c = Container.of("c", "image", ResourceList.EMPTY);
+    Pod stored = pod(from.isEmpty() ? null : new PodOS(from), c);
+    Pod updated = pod(to.isEmpty() ? null : new PodOS(to), c);
+    ValidationException e = catchThrowableOfType(ValidationException.class,
+        () -> UpdateChecks.update(stored, updated, false));
+    assertThat(e).isNotNull();
+    assertThat(e.violations()).singleElement().satisfies(v -> {
+      assertThat(v.field()).isEqualTo("spec");
+      assertThat(v.rule()).startsWith("Forbidden: " + UpdateChecks.POD_UPDATABLE).contains("os");
+    });
+  }
+
+  @Test
+  void stopSignal_immutableOnUpdate_asAnyContainerFieldButTheImage() {
+    Pod stored = pod(PodOS.LINUX, container("SIGTERM"));
+    Pod updated = pod(PodOS.LINUX, container("SIGQUIT"));
+    ValidationException e = catchThrowableOfType(ValidationException.class,
+        () -> UpdateChecks.update(stored, updated, false));
+    assertThat(e.violations()).singleElement().satisfies(v -> assertThat(v.field()).isEqualTo("spec"));
   }
 }
