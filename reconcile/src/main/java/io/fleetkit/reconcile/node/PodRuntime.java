@@ -118,6 +118,10 @@ final class PodRuntime {
   private @Nullable Instant syncResumedAt;
   /** When the sync that waits began: the runs it started are not in its status ({@link #hidden}). */
   private @Nullable Instant waitBegan;
+  /** Whether the current wait is for the first start of a regular container (the sync may go on with the next). */
+  private boolean waitingOnFirstStart;
+  /** Whether a wait for a first start ended in this {@link #advance} call: the same sync goes on starting. */
+  private boolean syncGoesOn;
 
   /**
    * A lifecycle hook that failed: the kubelet's Warning event on the container ({@code FailedPostStartHook} or
@@ -565,6 +569,7 @@ final class PodRuntime {
 
   /** Runs every transition due at or before {@code now}. */
   void advance(Instant now, HealthSource health, RestartBackoff backoff) {
+    syncGoesOn = false;
     if (!sandboxReady && (inits.isEmpty() || initialized) && !mainDone()) {
       // computePodActions without init containers to run (none, or all done before a reboot): a new sandbox,
       // then every container
@@ -586,6 +591,9 @@ final class PodRuntime {
     }
     if (sandboxReady && finished()) {
       sandboxReady = false; // the pod is done: the kubelet kills it, its sandbox included
+    }
+    if (syncBlockedUntil == null) {
+      waitBegan = null; // the sync that waited is over: the next status is generated afresh
     }
   }
 
@@ -614,7 +622,7 @@ final class PodRuntime {
       end = killed.isAfter(end) ? killed : end;
     }
     syncResumedAt = end;
-    waitBegan = null;
+    syncGoesOn = waitingOnFirstStart; // SyncPod goes on with the next container to start, its status unchanged
     return true;
   }
 
@@ -805,13 +813,10 @@ final class PodRuntime {
     sidecarsStopped = true;
   }
 
-  /** Drops a wait for {@code postStart}: a failure of the hook is no longer acted on, held-back kills are dropped. */
+  /** Drops a wait for {@code postStart}: a failure of the hook is no longer acted on. */
   private void cancelSyncWait() {
     if (blockingRun != null && EventRecorder.FAILED_POST_START_HOOK.equals(blockingRun.hookFailReason)) {
       blockingRun.hookFailsAt = null;
-    }
-    if (syncBlockedUntil != null) {
-      syncResumedAt = null;
     }
     syncBlockedUntil = null;
     blockingRun = null;
@@ -1006,7 +1011,7 @@ final class PodRuntime {
       return false;
     }
     if (t.equals(hookAt)) {
-      hookFailed(c, hookAt);
+      hookFailed(c);
     } else if (t.equals(exitAt)) {
       terminate(c, c.script.exitCode(), exitAt, now, health, backoff);
     } else if (t.equals(killAt)) {
@@ -1061,8 +1066,8 @@ final class PodRuntime {
     return pod.spec().terminationGracePeriodSeconds();
   }
 
-  /** A {@code preStop} hook of {@code c} failed at {@code at}: the kubelet's Warning event; the kill goes on. */
-  private void hookFailed(ContainerRun c, Instant at) {
+  /** A {@code preStop} hook of {@code c} failed: the kubelet's Warning event; the kill goes on. */
+  private void hookFailed(ContainerRun c) {
     hookFailures.add(new HookFailure(fieldPath(c), c.hookFailReason, c.hookFailMessage));
     c.hookFailsAt = null;
   }
@@ -1129,7 +1134,7 @@ final class PodRuntime {
         c.hookFailMessage = postStartMessage(lifecycle.postStart(), c.spec.name());
       }
       if (hook.fails() || returns.isAfter(now)) {
-        waitForPostStart(c, now, returns);
+        waitForPostStart(c, now, returns, restart);
       }
     }
   }
@@ -1137,21 +1142,28 @@ final class PodRuntime {
   /**
    * The sync that started {@code c} at {@code now} waits until its {@code postStart} hook returns at
    * {@code returns} ({@link #syncBlocked}). The runs this sync started are not in the status it generated, so no
-   * probe worker finds them before the next sync: their probes start on their grid from {@code returns}.
+   * probe worker finds them before the next sync: their probes start on their grid from {@code returns}. When the
+   * wait that just ended was for the first start of a regular container, and this is one too, it is the same sync
+   * going on ({@code SyncPod} starts {@code ContainersToStart} one after the other): its status stays the one it
+   * generated when it began.
    */
-  private void waitForPostStart(ContainerRun c, Instant now, Instant returns) {
-    if (syncBlockedUntil == null) {
-      waitBegan = now;
+  private void waitForPostStart(ContainerRun c, Instant now, Instant returns, boolean restart) {
+    boolean firstStart = c.kind == Kind.REGULAR && !restart;
+    if (syncBlockedUntil == null && !(syncGoesOn && firstStart && waitBegan != null)) {
+      waitBegan = now; // a new sync (a continuing one keeps the status it generated when it began)
     }
+    waitingOnFirstStart = firstStart;
     syncBlockedUntil = returns;
     blockingRun = c;
-    hideUntil(containers, now, returns);
-    hideUntil(inits, now, returns);
+    Instant from = waitBegan != null ? waitBegan : now;
+    hideUntil(containers, from, returns);
+    hideUntil(inits, from, returns);
   }
 
-  private static void hideUntil(List<ContainerRun> runs, Instant now, Instant until) {
+  /** Moves the probes of the runs started since {@code from} to their first tick at or after {@code until}. */
+  private static void hideUntil(List<ContainerRun> runs, Instant from, Instant until) {
     for (ContainerRun r : runs) {
-      if (r.running() && now.equals(r.startedAt)) {
+      if (r.running() && !r.startedAt.isBefore(from)) {
         for (ProbeType t : ProbeType.values()) {
           r.probes.skipTo(t, until);
         }

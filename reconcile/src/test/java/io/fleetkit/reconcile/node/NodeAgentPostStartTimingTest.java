@@ -142,9 +142,12 @@ final class NodeAgentPostStartTimingTest {
     assertThat(status(1).state().type()).isEqualTo(ContainerStateType.Waiting);
     assertThat(status(2).state().type()).isEqualTo(ContainerStateType.Waiting);
     runTo(7);
-    assertThat(status(0).state().startedAt()).isEqualTo(t0);
+    // one SyncPod starts all three, waiting for each hook: its status, generated at 0, stays until it returns
+    assertThat(status(0).state().type()).isEqualTo(ContainerStateType.Waiting);
     assertThat(status(1).state().type()).as("second's own hook runs until 8").isEqualTo(ContainerStateType.Waiting);
+    assertThat(current().status().phase()).isEqualTo(PodPhase.Pending);
     runTo(8);
+    assertThat(status(0).state().startedAt()).isEqualTo(t0);
     assertThat(status(1).state().startedAt()).isEqualTo(t0.plusSeconds(5));
     assertThat(status(2).state().startedAt()).isEqualTo(t0.plusSeconds(8));
   }
