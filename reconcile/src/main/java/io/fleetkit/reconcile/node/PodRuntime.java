@@ -980,18 +980,6 @@ final class PodRuntime {
     return new HookRun(c.script.hookRunsFor(), c.script.hooks().at(since) != ProbeResult.Success);
   }
 
-  /** The kubelet's {@code FailedPostStartHook} message for {@code h} of container {@code container}. */
-  private String postStartMessage(LifecycleHandler h, String container) {
-    String where = " for Container \"" + container + "\" in Pod \"" + key + "\" failed";
-    if (h instanceof ProbeHandler.Exec e) {
-      return "Exec lifecycle hook (" + e.command() + ")" + where;
-    }
-    if (h instanceof ProbeHandler.HttpGet g) {
-      return "HTTP lifecycle hook (" + g.path() + ")" + where;
-    }
-    return "Invalid handler: " + h.fieldName();
-  }
-
   /** Runs the earliest event of a running container due at or before {@code now}; false when none is due. */
   private boolean step(ContainerRun c, Instant now, HealthSource health, RestartBackoff backoff) {
     c.settle();
@@ -1131,7 +1119,7 @@ final class PodRuntime {
       if (hook.fails()) {
         c.hookFailsAt = returns;
         c.hookFailReason = EventRecorder.FAILED_POST_START_HOOK;
-        c.hookFailMessage = postStartMessage(lifecycle.postStart(), c.spec.name());
+        c.hookFailMessage = "PostStartHook failed"; // the kubelet leaves the handler's message out (secrets)
       }
       if (hook.fails() || returns.isAfter(now)) {
         waitForPostStart(c, now, returns, restart);

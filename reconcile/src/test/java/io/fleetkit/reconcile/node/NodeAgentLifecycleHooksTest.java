@@ -189,8 +189,7 @@ final class NodeAgentLifecycleHooksTest {
     start(pod(30, Map.of(HOOK_SECONDS, "2", HOOK_FAILS, "0"),
         main(new Lifecycle(POST_START_CMD, new LifecycleHandler.Sleep(3)))));
     runTo(4);
-    assertThat(events).containsExactly("2s Warning FailedPostStartHook spec.containers{foo} Exec lifecycle hook "
-        + "([PostStartCMD]) for Container \"foo\" in Pod \"default/foo\" failed");
+    assertThat(events).containsExactly("2s Warning FailedPostStartHook spec.containers{foo} PostStartHook failed");
     ContainerStatus waiting = current().orElseThrow().status().containerStatuses().get(0);
     assertThat(waiting.state().type()).as("startContainer has not returned").isEqualTo(ContainerStateType.Waiting);
     // killContainer runs the preStop sleep (3 s) first, then SIGTERM: the run exits at 5; startContainer returns and
@@ -255,8 +254,8 @@ final class NodeAgentLifecycleHooksTest {
     start(pod(30, Map.of(HOOK_SECONDS + ".foo-sidecar", "2", HOOK_FAILS + ".foo-sidecar", "0"), main(null))
         .initContainer(sidecar));
     runTo(3);
-    assertThat(events).containsExactly("2s Warning FailedPostStartHook spec.initContainers{foo-sidecar} Exec "
-        + "lifecycle hook ([PostStartCMD]) for Container \"foo-sidecar\" in Pod \"default/foo\" failed");
+    assertThat(events).containsExactly(
+        "2s Warning FailedPostStartHook spec.initContainers{foo-sidecar} PostStartHook failed");
     // killed at 2 (SIGTERM ends it at once) and restarted at once; the new run's hook runs until 4
     ContainerStatus s = current().orElseThrow().status().initContainerStatuses().get(0);
     assertThat(s.restartCount()).isZero();
