@@ -1,17 +1,27 @@
 package io.fleetkit.api.core;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The observed status of one container of a pod.
  *
  * @param ready whether the container passes its readiness probe (or has none and has started)
  * @param started whether the container passed its startup probe (or has none and is running)
+ * @param stopSignal the signal the runtime stops the container with ({@code status.containerStatuses[].stopSignal},
+ *     KEP-4960): its {@code lifecycle.stopSignal}, else the runtime's default {@code SIGTERM}; {@code null} while
+ *     the runtime has no container for it (it never started)
  */
-public record ContainerStatus(String name, boolean ready, int restartCount, ContainerState state, boolean started) {
+public record ContainerStatus(String name, boolean ready, int restartCount, ContainerState state, boolean started,
+    @Nullable String stopSignal) {
   public ContainerStatus {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(state, "state");
+  }
+
+  /** A status without a reported stop signal. */
+  public ContainerStatus(String name, boolean ready, int restartCount, ContainerState state, boolean started) {
+    this(name, ready, restartCount, state, started, null);
   }
 
   /** A status whose {@code started} flag is whether the container runs (right for containers without probes). */

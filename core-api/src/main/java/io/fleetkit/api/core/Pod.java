@@ -302,6 +302,8 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     public Builder toleration(Toleration v) { spec.toleration(v); return this; }
     public Builder schedulingGate(String v) { spec.schedulingGate(v); return this; }
     public Builder readinessGate(String conditionType) { spec.readinessGate(conditionType); return this; }
+    /** The operating system the containers need ({@code spec.os}). */
+    public Builder os(@Nullable PodOS v) { spec.os(v); return this; }
     public Builder resourceClaim(PodResourceClaim v) { spec.resourceClaim(v); return this; }
     public Builder topologySpreadConstraint(TopologySpreadConstraint v) {
       spec.topologySpreadConstraint(v);

@@ -41,6 +41,8 @@ import org.jspecify.annotations.Nullable;
  *     the pod is {@code Ready} only when its containers are and each of these conditions, written into its status by
  *     some other controller, is {@code True}; each a qualified name; immutable once the pod exists; empty when none
  *     ({@code null} becomes empty)
+ * @param os the operating system the containers need ({@code spec.os}); {@code null} when unset. The containers'
+ *     {@code lifecycle.stopSignal} needs it; immutable once the pod exists
  */
 public record PodSpec(
     List<Container> containers,
@@ -64,7 +66,8 @@ public record PodSpec(
     ResourceRequirements resources,
     List<String> schedulingGates,
     List<PodResourceClaim> resourceClaims,
-    List<String> readinessGates) {
+    List<String> readinessGates,
+    @Nullable PodOS os) {
 
   public static final String DEFAULT_SCHEDULER = "default-scheduler";
 
@@ -98,6 +101,20 @@ public record PodSpec(
     schedulingGates = schedulingGates == null ? List.of() : List.copyOf(schedulingGates); // likewise
     resourceClaims = resourceClaims == null || resourceClaims.isEmpty() ? List.of() : List.copyOf(resourceClaims);
     readinessGates = readinessGates == null || readinessGates.isEmpty() ? List.of() : List.copyOf(readinessGates);
+  }
+
+  /** A spec without {@code os}. */
+  public PodSpec(List<Container> containers, List<Container> initContainers, ResourceList overhead,
+      @Nullable Integer priority, String priorityClassName, PreemptionPolicy preemptionPolicy,
+      Map<String, String> nodeSelector, Affinity affinity, List<Toleration> tolerations,
+      List<TopologySpreadConstraint> topologySpreadConstraints, String schedulerName, String nodeName,
+      List<Volume> volumes, RestartPolicy restartPolicy, long terminationGracePeriodSeconds,
+      @Nullable Long activeDeadlineSeconds, String hostname, String subdomain, ResourceRequirements resources,
+      List<String> schedulingGates, List<PodResourceClaim> resourceClaims, List<String> readinessGates) {
+    this(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy, nodeSelector, affinity,
+        tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
+        resourceClaims, readinessGates, null);
   }
 
   /** A spec without readiness gates. */
@@ -451,7 +468,7 @@ public record PodSpec(
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, node, volumes, restartPolicy,
         terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
-        resourceClaims, readinessGates);
+        resourceClaims, readinessGates, os);
   }
 
   /** This spec with the priority fields that Priority admission resolves. */
@@ -459,21 +476,21 @@ public record PodSpec(
     return new PodSpec(containers, initContainers, overhead, newPriority, newClassName, newPolicy, nodeSelector,
         affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
         terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
-        resourceClaims, readinessGates);
+        resourceClaims, readinessGates, os);
   }
 
   public PodSpec withTolerations(List<Toleration> newTolerations) {
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, newTolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
-        schedulingGates, resourceClaims, readinessGates);
+        schedulingGates, resourceClaims, readinessGates, os);
   }
 
   public PodSpec withPriority(@Nullable Integer newPriority) {
     return new PodSpec(containers, initContainers, overhead, newPriority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
-        schedulingGates, resourceClaims, readinessGates);
+        schedulingGates, resourceClaims, readinessGates, os);
   }
 
   /** Mutable builder with Kubernetes' defaults; not thread-safe. */
@@ -502,6 +519,7 @@ public record PodSpec(
     private final List<String> readinessGates;
     private @Nullable ResourceList podRequests;
     private @Nullable ResourceList podLimits;
+    private @Nullable PodOS os;
 
     Builder() {
       containers = new ArrayList<>(2);
@@ -538,6 +556,7 @@ public record PodSpec(
       schedulingGates = new ArrayList<>(s.schedulingGates);
       resourceClaims = new ArrayList<>(s.resourceClaims);
       readinessGates = new ArrayList<>(s.readinessGates);
+      os = s.os;
     }
 
     public Builder containers(List<Container> v) { containers.clear(); containers.addAll(v); return this; }
@@ -594,6 +613,8 @@ public record PodSpec(
     }
     /** Adds a readiness gate on the pod condition of type {@code conditionType}. */
     public Builder readinessGate(String conditionType) { readinessGates.add(conditionType); return this; }
+    /** The operating system the containers need ({@code spec.os}); {@code null} for none. */
+    public Builder os(@Nullable PodOS v) { os = v; return this; }
 
     /** Pod-level resources taken as they are (already defaulted, as {@link PodSpec#resources()} returns them). */
     public Builder resources(ResourceRequirements v) {
@@ -619,7 +640,7 @@ public record PodSpec(
       return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
           nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
           restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, r,
-          schedulingGates, resourceClaims, readinessGates);
+          schedulingGates, resourceClaims, readinessGates, os);
     }
   }
 }

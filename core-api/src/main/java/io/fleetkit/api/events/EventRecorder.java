@@ -52,7 +52,7 @@ public interface EventRecorder {
 
   /**
    * Kubelet: a container's {@code postStart} hook failed; the container is killed (Warning, on the pod with the
-   * container as field path, action {@code PostStartHook}).
+   * container as field path, action {@code PostStartHook}, note {@code PostStartHook failed}).
    */
   String FAILED_POST_START_HOOK = "FailedPostStartHook";
   /**

@@ -4,6 +4,7 @@ import io.fleetkit.api.Violations;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.ContainerPort;
 import io.fleetkit.api.core.ContainerResourceClaim;
+import io.fleetkit.api.core.PodOS;
 import io.fleetkit.api.core.PodResourceClaim;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.ResourceRequirements;
@@ -41,8 +42,12 @@ public final class PodSpecChecks {
     }
     Set<String> names = spec.containers().size() + spec.initContainers().size() > 1 ? new HashSet<>() : null;
     long grace = spec.terminationGracePeriodSeconds();
-    containers(spec.initContainers(), path, ".initContainers", true, names, grace, v);
-    containers(spec.containers(), path, ".containers", false, names, grace, v);
+    PodOS os = spec.os();
+    containers(spec.initContainers(), path, ".initContainers", true, names, grace, os, v);
+    containers(spec.containers(), path, ".containers", false, names, grace, os, v);
+    if (os != null) {
+      podOS(os, path + ".os", v);
+    }
     Set<String> claimNames = spec.resourceClaims().isEmpty() ? Set.of() : podResourceClaims(spec.resourceClaims(),
         path + ".resourceClaims", v);
     containerClaims(spec.initContainers(), claimNames, path, ".initContainers", v);
@@ -209,6 +214,15 @@ public final class PodSpecChecks {
     }
   }
 
+  /** Upstream's {@code validateOS}: a name, and one of {@code validOS}. */
+  private static void podOS(PodOS os, String path, Violations v) {
+    if (os.name().isEmpty()) {
+      v.required(path + ".name", "cannot be empty");
+    } else if (!PodOS.NAMES.contains(os.name())) {
+      v.add(path, LifecycleChecks.unsupported(PodOS.NAMES), os.name());
+    }
+  }
+
   /** Kubernetes' check that a workload's template uses one of the allowed restart policies. */
   public static void restartPolicyIn(PodSpec spec, String path, Violations v, RestartPolicy... allowed) {
     for (RestartPolicy p : allowed) {
@@ -224,7 +238,7 @@ public final class PodSpecChecks {
   }
 
   private static void containers(List<Container> list, String base, String field, boolean init,
-      @Nullable Set<String> names, long gracePeriodSeconds, Violations v) {
+      @Nullable Set<String> names, long gracePeriodSeconds, @Nullable PodOS os, Violations v) {
     for (int i = 0; i < list.size(); i++) {
       Container c = list.get(i);
       String name = c.name();
@@ -248,7 +262,7 @@ public final class PodSpecChecks {
         ProbeChecks.check(c, at(base, field, i), init, v);
       }
       if (c.lifecycle() != null) {
-        LifecycleChecks.check(c, at(base, field, i), init, gracePeriodSeconds, v);
+        LifecycleChecks.check(c, at(base, field, i), init, gracePeriodSeconds, os, v);
       }
       for (int j = 0; j < c.ports().size(); j++) {
         ContainerPort port = c.ports().get(j);

@@ -26,6 +26,9 @@ import org.jspecify.annotations.Nullable;
  * at once: exit code 143 (128 + SIGTERM), as a process without a handler of its own reports it. The simulated
  * kubelet stops containers this way when it stops the sidecars of a pod whose regular containers are done, when it
  * kills a pod being deleted, and when it kills a container whose declared liveness or startup probe failed.
+ * A container whose {@code lifecycle.stopSignal} names another signal gets that one instead of SIGTERM, answered the
+ * same way; {@code stopExitCode} 143 (the default) then stands for 128 + that signal's number, and a process
+ * without a handler ({@code stopAfter} zero) does not exit on a signal that does not end a process by default.
  *
  * @param startup answers to the startup probe
  * @param readiness answers to the readiness probe

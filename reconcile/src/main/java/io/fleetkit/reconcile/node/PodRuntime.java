@@ -13,6 +13,7 @@ import io.fleetkit.api.core.Probe;
 import io.fleetkit.api.core.ProbeHandler;
 import io.fleetkit.api.core.ProbeType;
 import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.core.Signal;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.time.TimerClock;
@@ -104,6 +105,23 @@ final class PodRuntime {
   @Nullable Instant timerAt;
   /** Lifecycle hook failures not yet reported ({@link #drainHookFailures}). */
   private final List<HookFailure> hookFailures = new ArrayList<>(0);
+  /** Whether a container or init container declares a {@code postStart} hook, which can hold the pod's sync. */
+  private final boolean hasPostStartHooks;
+  /**
+   * While the kubelet's sync of the pod waits for a {@code startContainer} to return (its {@code postStart} hook, and
+   * the kill after the hook failed): the instant it returns; {@code null} otherwise. See {@link #syncBlocked()}.
+   */
+  private @Nullable Instant syncBlockedUntil;
+  /** The run whose {@code startContainer} the sync waits for; {@code null} when it waits for none. */
+  private @Nullable ContainerRun blockingRun;
+  /** When the last such wait ended (the actions it held back happen then); {@code null} before any. */
+  private @Nullable Instant syncResumedAt;
+  /** When the sync that waits began: the runs it started are not in its status ({@link #hidden}). */
+  private @Nullable Instant waitBegan;
+  /** Whether the current wait is for the first start of a regular container (the sync may go on with the next). */
+  private boolean waitingOnFirstStart;
+  /** Whether a wait for a first start ended in this {@link #advance} call: the same sync goes on starting. */
+  private boolean syncGoesOn;
 
   /**
    * A lifecycle hook that failed: the kubelet's Warning event on the container ({@code FailedPostStartHook} or
@@ -135,6 +153,7 @@ final class PodRuntime {
     this.key = pod.metadata().key();
     this.pod = pod;
     this.startTime = now;
+    this.hasPostStartHooks = hasPostStart(pod.spec().containers()) || hasPostStart(pod.spec().initContainers());
     List<Container> initSpecs = pod.spec().initContainers();
     String waiting = initSpecs.isEmpty() ? CONTAINER_CREATING : POD_INITIALIZING;
     for (Container c : pod.spec().containers()) {
@@ -161,6 +180,35 @@ final class PodRuntime {
         loseSidecars(reboot); // the regular containers ended for good before it: the pod is done, not restarted
       }
     }
+  }
+
+  private static boolean hasPostStart(List<Container> specs) {
+    for (Container c : specs) {
+      if (c.lifecycle() != null && c.lifecycle().postStart() != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a container of the pod declares a {@code postStart} hook (only then can {@link #syncBlocked} hold). */
+  boolean hasPostStartHooks() {
+    return hasPostStartHooks;
+  }
+
+  /**
+   * Whether the kubelet's sync of the pod is waiting for a {@code postStart} hook: {@code startContainer} runs the
+   * hook synchronously after the runtime started the container (and, when the hook fails, the kill with its
+   * {@code preStop} hook and grace period), so the sync that started it does nothing else until it returns. Meanwhile
+   * no other container of the pod starts, restarts or is killed after a failed probe, and no sidecar is stopped:
+   * what came due is done when the hook returns. The status shows the runs this sync started as the sync found
+   * them before it started them (their previous state and restart count, not started, not ready: the status is
+   * generated before the containers start), so the container is not seen running, its probes do not run, and the
+   * pod does not become Running or Ready, until the hook returned. A deletion cancels the wait (the pod worker
+   * cancels the sync's context), as does a kubelet restart.
+   */
+  boolean syncBlocked() {
+    return syncBlockedUntil != null;
   }
 
   /**
@@ -329,6 +377,8 @@ final class PodRuntime {
   static final class ContainerRun {
     final Container spec;
     final Kind kind;
+    /** The signal {@code StopContainer} sends: the container's {@code lifecycle.stopSignal}, else SIGTERM. */
+    final Signal stopSignal;
     ContainerProbes probes;
     /** Workers settled for the rest of the current run: they tick again only on the next run. */
     final Set<ProbeType> parked = EnumSet.noneOf(ProbeType.class);
@@ -358,10 +408,23 @@ final class PodRuntime {
     @Nullable Instant hookFailsAt;
     @Nullable String hookFailReason;
     @Nullable String hookFailMessage;
+    /** A probe's kill verdict reached while the pod's sync waits ({@link #syncBlocked}); acted on when it resumes. */
+    @Nullable ProbeType pendingKill;
+    /** Whether this run exited while the pod's sync waits: the restart decision is taken when it resumes. */
+    boolean restartPending;
+    /**
+     * How the status showed this container before its current run started (state, restart count, the start of the
+     * run it showed); kept only for a pod with {@code postStart} hooks, whose sync can wait with this run hidden.
+     */
+    @Nullable ContainerState shownBefore;
+    int restartsBefore;
+    @Nullable Instant startedBefore;
 
     ContainerRun(Container spec, Instant podAdded, Kind kind, String waitingReason) {
       this.spec = spec;
       this.kind = kind;
+      Signal named = spec.lifecycle() == null ? null : spec.lifecycle().signal();
+      this.stopSignal = named == null ? Signal.SIGTERM : named;
       this.reason = waitingReason;
       this.probes = new ContainerProbes(spec, podAdded);
     }
@@ -387,7 +450,7 @@ final class PodRuntime {
     }
 
     @Nullable Instant tickAt() {
-      if (!running() || stopExitAt != null) {
+      if (!running() || stopExitAt != null || pendingKill != null) {
         return null; // a run being stopped is probed no more that matters: the kubelet is killing it
       }
       Instant next = null;
@@ -506,6 +569,7 @@ final class PodRuntime {
 
   /** Runs every transition due at or before {@code now}. */
   void advance(Instant now, HealthSource health, RestartBackoff backoff) {
+    syncGoesOn = false;
     if (!sandboxReady && (inits.isEmpty() || initialized) && !mainDone()) {
       // computePodActions without init containers to run (none, or all done before a reboot): a new sandbox,
       // then every container
@@ -513,14 +577,14 @@ final class PodRuntime {
     }
     boolean changed = true;
     while (changed) {
-      changed = false;
+      changed = resumeSync(now);
       if (!inits.isEmpty()) {
-        changed = advanceInits(now, health, backoff);
+        changed |= advanceInits(now, health, backoff);
       }
       for (ContainerRun c : containers) {
         changed |= advance(c, now, health, backoff);
       }
-      if (!inits.isEmpty() && mainDone() && !sidecarsStopped) {
+      if (!inits.isEmpty() && mainDone() && !sidecarsStopped && syncBlockedUntil == null) {
         stopSidecars(now);
         changed = true; // a sidecar that SIGTERM ends at once exits now
       }
@@ -528,6 +592,48 @@ final class PodRuntime {
     if (sandboxReady && finished()) {
       sandboxReady = false; // the pod is done: the kubelet kills it, its sandbox included
     }
+    if (syncBlockedUntil == null) {
+      waitBegan = null; // the sync that waited is over: the next status is generated afresh
+    }
+  }
+
+  /**
+   * Ends the sync's wait for a {@code startContainer} that returned by {@code now}. When its {@code postStart} hook
+   * failed, the kubelet records {@code FailedPostStartHook} and kills the container before {@code startContainer}
+   * returns, so the sync then waits for that kill too.
+   *
+   * @return whether something changed
+   */
+  private boolean resumeSync(Instant now) {
+    if (syncBlockedUntil == null || syncBlockedUntil.isAfter(now)) {
+      return false;
+    }
+    Instant end = syncBlockedUntil;
+    ContainerRun c = blockingRun;
+    syncBlockedUntil = null;
+    blockingRun = null;
+    if (c != null && c.running() && c.hookFailsAt != null
+        && EventRecorder.FAILED_POST_START_HOOK.equals(c.hookFailReason)) {
+      Instant killed = postStartFailed(c, c.hookFailsAt);
+      if (killed.isAfter(now)) {
+        syncBlockedUntil = killed;
+        return true;
+      }
+      end = killed.isAfter(end) ? killed : end;
+    }
+    syncResumedAt = end;
+    syncGoesOn = waitingOnFirstStart; // SyncPod goes on with the next container to start, its status unchanged
+    return true;
+  }
+
+  /** Whether the status leaves out {@code c}'s current run: the sync that started it waits for a postStart hook. */
+  private boolean hidden(ContainerRun c) {
+    return waitBegan != null && c.shownBefore != null && c.running() && !c.startedAt.isBefore(waitBegan);
+  }
+
+  /** When the actions held back by a wait for {@code postStart} happen: at {@code at}, or when the wait ended. */
+  private Instant notBeforeResume(Instant at) {
+    return syncResumedAt != null && syncResumedAt.isAfter(at) ? syncResumedAt : at;
   }
 
   private void createSandbox(Instant now) {
@@ -549,6 +655,9 @@ final class PodRuntime {
   private boolean advance(ContainerRun c, Instant now, HealthSource health, RestartBackoff backoff) {
     switch (c.state) {
       case Waiting -> {
+        if (syncBlockedUntil != null) {
+          return false; // the sync that would start it waits for a postStart hook
+        }
         if (c.startedAt == null && !c.done) {
           if (!initialized) {
             return false;
@@ -563,9 +672,20 @@ final class PodRuntime {
         return false;
       }
       case Running -> {
+        if (c.pendingKill != null && syncBlockedUntil == null) {
+          ProbeType verdict = c.pendingKill;
+          c.pendingKill = null;
+          probeKill(c, verdict, notBeforeResume(now));
+          return true;
+        }
         return step(c, now, health, backoff);
       }
       default -> {
+        if (c.restartPending && syncBlockedUntil == null) {
+          c.restartPending = false;
+          restartOrBackOff(c, c.finishedAt != null ? c.finishedAt : now, now, health, backoff);
+          return true;
+        }
         return false;
       }
     }
@@ -587,7 +707,7 @@ final class PodRuntime {
       }
       changed |= stepped;
     }
-    if (initialized || mainDone()) {
+    if (initialized || mainDone() || syncBlockedUntil != null) {
       return changed;
     }
     List<InitContainerActions.Init> views = new ArrayList<>(inits.size());
@@ -611,6 +731,9 @@ final class PodRuntime {
       return true;
     }
     for (int i : a.initToStart()) {
+      if (syncBlockedUntil != null) {
+        break; // the start before waits for its postStart hook: the rest of this sync waits with it
+      }
       ContainerRun c = inits.get(i);
       if (c.state == ContainerStateType.Waiting && c.startedAt == null && !c.done) {
         start(c, now, health, false); // the others restart through their backoff
@@ -664,6 +787,7 @@ final class PodRuntime {
       return;
     }
     deletionGrace = grace;
+    cancelSyncWait(); // the pod worker cancels the sync's context: a postStart hook under way is abandoned
     Instant regularEnd = null; // when the last running regular container exits; null when none runs
     for (ContainerRun c : containers) {
       if (c.running()) {
@@ -687,6 +811,16 @@ final class PodRuntime {
     }
     initialized = true; // nothing is left to initialize: no init container starts any more
     sidecarsStopped = true;
+  }
+
+  /** Drops a wait for {@code postStart}: a failure of the hook is no longer acted on. */
+  private void cancelSyncWait() {
+    if (blockingRun != null && EventRecorder.FAILED_POST_START_HOOK.equals(blockingRun.hookFailReason)) {
+      blockingRun.hookFailsAt = null;
+    }
+    syncBlockedUntil = null;
+    blockingRun = null;
+    waitBegan = null;
   }
 
   private static void shortenKill(List<ContainerRun> runs, Instant now, long grace) {
@@ -737,7 +871,7 @@ final class PodRuntime {
         last = c.finishedAt;
       }
     }
-    Instant start = last != null && !initFailed ? last : now;
+    Instant start = notBeforeResume(last != null && !initFailed ? last : now);
     long grace = pod.spec().terminationGracePeriodSeconds();
     Instant laterTerminated = null; // when the next sidecar in spec order terminated; null: it was not running
     for (int i = inits.size() - 1; i >= 0; i--) {
@@ -776,6 +910,7 @@ final class PodRuntime {
     long period = grace;
     Instant hookEnd = start;
     c.hookFailsAt = null; // a pending postStart failure no longer matters: the run is being stopped
+    c.pendingKill = null;
     Lifecycle lifecycle = c.spec.lifecycle();
     LifecycleHandler preStop = lifecycle == null ? null : lifecycle.preStop();
     if (preStop != null && period > 0) {
@@ -797,11 +932,15 @@ final class PodRuntime {
       period -= waited.getSeconds(); // the seconds waited, truncated downward
     }
     period = Math.max(period, MINIMUM_GRACE_PERIOD_SECONDS);
-    Instant sigterm = hookEnd.plus(waited);
-    Duration stopAfter = c.script.stopAfter();
-    if (stopAfter != null && stopAfter.compareTo(Duration.ofSeconds(period)) < 0) {
+    Instant sigterm = hookEnd.plus(waited); // StopContainer sends the stop signal now
+    Duration stopAfter = stopAfter(c);
+    if (c.stopSignal == Signal.SIGKILL) {
+      c.stopExitAt = sigterm; // no process outlives it
+      c.stopExitCode = ContainerScript.KILLED_EXIT_CODE;
+    } else if (stopAfter != null && stopAfter.compareTo(Duration.ofSeconds(period)) < 0) {
       c.stopExitAt = sigterm.plus(stopAfter);
-      c.stopExitCode = c.script.stopExitCode();
+      c.stopExitCode = c.script.stopExitCode() == ContainerScript.SIGTERM_EXIT_CODE ? c.stopSignal.exitCode()
+          : c.script.stopExitCode();
     } else {
       c.stopExitAt = sigterm.plusSeconds(period); // SIGKILL
       c.stopExitCode = ContainerScript.KILLED_EXIT_CODE;
@@ -809,6 +948,16 @@ final class PodRuntime {
     Instant own = c.exitAt();
     Instant exit = own != null && own.isBefore(c.stopExitAt) ? own : c.stopExitAt;
     return exit.isBefore(sigterm) ? sigterm : exit;
+  }
+
+  /**
+   * How long after the stop signal the process of {@code c} exits: its script's answer; a process without a handler
+   * of its own (the default answer: at once) does not exit on a signal that does not end a process by default
+   * ({@link Signal#terminatesByDefault()}); {@code null} when it does not exit before SIGKILL.
+   */
+  private static @Nullable Duration stopAfter(ContainerRun c) {
+    Duration d = c.script.stopAfter();
+    return d != null && d.isZero() && !c.stopSignal.terminatesByDefault() ? null : d;
   }
 
   /** How long a lifecycle hook takes and whether it fails. */
@@ -831,26 +980,15 @@ final class PodRuntime {
     return new HookRun(c.script.hookRunsFor(), c.script.hooks().at(since) != ProbeResult.Success);
   }
 
-  /** The kubelet's {@code FailedPostStartHook} message for {@code h} of container {@code container}. */
-  private String postStartMessage(LifecycleHandler h, String container) {
-    String where = " for Container \"" + container + "\" in Pod \"" + key + "\" failed";
-    if (h instanceof ProbeHandler.Exec e) {
-      return "Exec lifecycle hook (" + e.command() + ")" + where;
-    }
-    if (h instanceof ProbeHandler.HttpGet g) {
-      return "HTTP lifecycle hook (" + g.path() + ")" + where;
-    }
-    return "Invalid handler: " + h.fieldName();
-  }
-
   /** Runs the earliest event of a running container due at or before {@code now}; false when none is due. */
   private boolean step(ContainerRun c, Instant now, HealthSource health, RestartBackoff backoff) {
     c.settle();
     Instant exitAt = c.exitAt();
-    Instant killAt = c.killAt();
+    Instant killAt = syncBlockedUntil == null ? c.killAt() : null; // a kill waits for the sync, as a restart does
     Instant tickAt = c.tickAt();
     Instant stopAt = c.stopExitAt;
-    Instant hookAt = c.hookFailsAt;
+    // a failed postStart is acted on when startContainer returns (resumeSync); a failed preStop only reported
+    Instant hookAt = EventRecorder.FAILED_PRE_STOP_HOOK.equals(c.hookFailReason) ? c.hookFailsAt : null;
     Instant t = null;
     for (Instant i : new Instant[] {hookAt, exitAt, killAt, tickAt, stopAt}) {
       if (i != null && !i.isAfter(now) && (t == null || i.isBefore(t))) {
@@ -861,11 +999,11 @@ final class PodRuntime {
       return false;
     }
     if (t.equals(hookAt)) {
-      hookFailed(c, hookAt);
+      hookFailed(c);
     } else if (t.equals(exitAt)) {
       terminate(c, c.script.exitCode(), exitAt, now, health, backoff);
     } else if (t.equals(killAt)) {
-      terminate(c, ContainerScript.KILLED_EXIT_CODE, killAt, now, health, backoff);
+      terminate(c, ContainerScript.KILLED_EXIT_CODE, notBeforeResume(killAt), now, health, backoff);
     } else if (t.equals(stopAt)) {
       terminate(c, c.stopExitCode, stopAt, now, health, backoff);
     } else {
@@ -874,7 +1012,9 @@ final class PodRuntime {
           ContainerStateType.Running, c.startedAt, false);
       c.probes.tick(at, view, (type, probe, target) -> answer(c, type, at), NO_TARGET);
       ProbeType verdict = c.probes.killVerdict(c.containerId());
-      if (verdict != null) {
+      if (verdict != null && syncBlockedUntil != null) {
+        c.pendingKill = verdict; // the kill is the sync's: it waits for the postStart hook under way
+      } else if (verdict != null) {
         probeKill(c, verdict, at);
       }
     }
@@ -914,19 +1054,25 @@ final class PodRuntime {
     return pod.spec().terminationGracePeriodSeconds();
   }
 
-  /**
-   * A lifecycle hook of {@code c} failed at {@code at}: the kubelet's Warning event; after a failed
-   * {@code postStart}, {@code startContainer} kills the container ({@code killContainer} with the pod's grace period,
-   * its {@code preStop} hook included) and it is restarted per the restart policy.
-   */
-  private void hookFailed(ContainerRun c, Instant at) {
-    String reason = c.hookFailReason;
-    hookFailures.add(new HookFailure(fieldPath(c), reason, c.hookFailMessage));
+  /** A {@code preStop} hook of {@code c} failed: the kubelet's Warning event; the kill goes on. */
+  private void hookFailed(ContainerRun c) {
+    hookFailures.add(new HookFailure(fieldPath(c), c.hookFailReason, c.hookFailMessage));
     c.hookFailsAt = null;
-    if (EventRecorder.FAILED_POST_START_HOOK.equals(reason)) {
-      scheduleStop(c, at, terminationGracePeriod(pod, c.spec, null), null);
-      c.restartAfterStop = true;
-    }
+  }
+
+  /**
+   * The {@code postStart} hook of {@code c} failed at {@code at}: the kubelet's Warning event, then
+   * {@code startContainer} kills the container ({@code killContainer} with the pod's grace period, its
+   * {@code preStop} hook included) before it returns; the run is then restarted per the restart policy.
+   *
+   * @return when the kill returns
+   */
+  private Instant postStartFailed(ContainerRun c, Instant at) {
+    hookFailures.add(new HookFailure(fieldPath(c), c.hookFailReason, c.hookFailMessage));
+    c.hookFailsAt = null;
+    Instant killed = scheduleStop(c, at, terminationGracePeriod(pod, c.spec, null), null);
+    c.restartAfterStop = true;
+    return killed;
   }
 
   private static String fieldPath(ContainerRun c) {
@@ -939,6 +1085,11 @@ final class PodRuntime {
   }
 
   private void start(ContainerRun c, Instant now, HealthSource health, boolean restart) {
+    if (hasPostStartHooks) {
+      c.shownBefore = state(c);
+      c.restartsBefore = c.restartCount;
+      c.startedBefore = c.startedAt;
+    }
     if (restart) {
       c.restartCount++;
     } else if (c.lastLog >= 0) {
@@ -957,14 +1108,53 @@ final class PodRuntime {
     for (ProbeType t : ProbeType.values()) {
       c.probes.skipTo(t, now);
     }
+    c.pendingKill = null;
+    c.restartPending = false;
     Lifecycle lifecycle = c.spec.lifecycle();
     c.hookFailsAt = null;
+    c.hookFailReason = null;
     if (lifecycle != null && lifecycle.postStart() != null) {
       HookRun hook = hookRun(c, lifecycle.postStart(), now);
+      Instant returns = now.plus(hook.takes());
       if (hook.fails()) {
-        c.hookFailsAt = now.plus(hook.takes());
+        c.hookFailsAt = returns;
         c.hookFailReason = EventRecorder.FAILED_POST_START_HOOK;
-        c.hookFailMessage = postStartMessage(lifecycle.postStart(), c.spec.name());
+        c.hookFailMessage = "PostStartHook failed"; // the kubelet leaves the handler's message out (secrets)
+      }
+      if (hook.fails() || returns.isAfter(now)) {
+        waitForPostStart(c, now, returns, restart);
+      }
+    }
+  }
+
+  /**
+   * The sync that started {@code c} at {@code now} waits until its {@code postStart} hook returns at
+   * {@code returns} ({@link #syncBlocked}). The runs this sync started are not in the status it generated, so no
+   * probe worker finds them before the next sync: their probes start on their grid from {@code returns}. When the
+   * wait that just ended was for the first start of a regular container, and this is one too, it is the same sync
+   * going on ({@code SyncPod} starts {@code ContainersToStart} one after the other): its status stays the one it
+   * generated when it began.
+   */
+  private void waitForPostStart(ContainerRun c, Instant now, Instant returns, boolean restart) {
+    boolean firstStart = c.kind == Kind.REGULAR && !restart;
+    if (syncBlockedUntil == null && !(syncGoesOn && firstStart && waitBegan != null)) {
+      waitBegan = now; // a new sync (a continuing one keeps the status it generated when it began)
+    }
+    waitingOnFirstStart = firstStart;
+    syncBlockedUntil = returns;
+    blockingRun = c;
+    Instant from = waitBegan != null ? waitBegan : now;
+    hideUntil(containers, from, returns);
+    hideUntil(inits, from, returns);
+  }
+
+  /** Moves the probes of the runs started since {@code from} to their first tick at or after {@code until}. */
+  private static void hideUntil(List<ContainerRun> runs, Instant from, Instant until) {
+    for (ContainerRun r : runs) {
+      if (r.running() && !r.startedAt.isBefore(from)) {
+        for (ProbeType t : ProbeType.values()) {
+          r.probes.skipTo(t, until);
+        }
       }
     }
   }
@@ -983,12 +1173,26 @@ final class PodRuntime {
       case SIDECAR -> c.stopExitAt == null || c.restartAfterStop; // whatever the policy, until the pod stops it
     };
     c.restartAfterStop = false;
+    c.pendingKill = null;
     if (!restart) {
       c.done = true;
       c.stopExitAt = null;
       return;
     }
     c.stopExitAt = null; // a liveness kill's stop is over
+    if (syncBlockedUntil != null) {
+      c.restartPending = true; // the sync that restarts it waits for a postStart hook under way
+      return;
+    }
+    restartOrBackOff(c, at, now, health, backoff);
+  }
+
+  /**
+   * The kubelet's restart of a run that exited at {@code at}: held back in CrashLoopBackOff while its backoff runs
+   * ({@code doBackOff}), else started at {@code now}.
+   */
+  private void restartOrBackOff(ContainerRun c, Instant at, Instant now, HealthSource health,
+      RestartBackoff backoff) {
     String id = backoffKey(c);
     if (backoff.isInBackOffSince(id, at)) {
       c.state = ContainerStateType.Waiting;
@@ -1006,7 +1210,7 @@ final class PodRuntime {
 
   /** The earliest future instant at which something changes, or {@code null}. */
   @Nullable Instant nextEvent(Instant now) {
-    Instant next = null;
+    Instant next = syncBlockedUntil != null && syncBlockedUntil.isAfter(now) ? syncBlockedUntil : null;
     for (ContainerRun c : containers) {
       next = nextEvent(c, now, next);
     }
@@ -1052,7 +1256,7 @@ final class PodRuntime {
       return PodPhase.Pending;
     }
     for (ContainerRun c : containers) {
-      if (c.startedAt != null) {
+      if ((hidden(c) ? c.startedBefore : c.startedAt) != null) {
         return PodPhase.Running;
       }
     }
@@ -1062,7 +1266,8 @@ final class PodRuntime {
   List<ContainerStatus> containerStatuses(Instant now) {
     List<ContainerStatus> out = new ArrayList<>(containers.size());
     for (ContainerRun c : containers) {
-      out.add(new ContainerStatus(c.spec.name(), c.ready(now, pod), c.restartCount, state(c), c.started()));
+      out.add(hidden(c) ? shownBefore(c) : new ContainerStatus(c.spec.name(), c.ready(now, pod), c.restartCount,
+          state(c), c.started(), stopSignalShown(c, c.startedAt)));
     }
     return out;
   }
@@ -1079,11 +1284,30 @@ final class PodRuntime {
   List<ContainerStatus> initContainerStatuses(Instant now) {
     List<ContainerStatus> out = new ArrayList<>(inits.size());
     for (ContainerRun c : inits) {
+      if (hidden(c)) {
+        out.add(shownBefore(c));
+        continue;
+      }
       boolean ready = c.kind == Kind.SIDECAR ? c.ready(now, pod)
           : ContainerProbes.initContainerReady(c.state, c.state == ContainerStateType.Terminated ? c.exitCode : null);
-      out.add(new ContainerStatus(c.spec.name(), ready, c.restartCount, state(c), c.started()));
+      out.add(new ContainerStatus(c.spec.name(), ready, c.restartCount, state(c), c.started(),
+          stopSignalShown(c, c.startedAt)));
     }
     return out;
+  }
+
+  /**
+   * The stop signal the status reports for {@code c} ({@code containerStatuses[].stopSignal}, as the runtime reports
+   * it for a container it has): none before the container first started ({@code startedAt} {@code null}).
+   */
+  private static @Nullable String stopSignalShown(ContainerRun c, @Nullable Instant startedAt) {
+    return startedAt == null ? null : c.stopSignal.signalName();
+  }
+
+  /** The status of a hidden run: as the container was shown before the run started, neither started nor ready. */
+  private static ContainerStatus shownBefore(ContainerRun c) {
+    return new ContainerStatus(c.spec.name(), false, c.restartsBefore, c.shownBefore, false,
+        stopSignalShown(c, c.startedBefore));
   }
 
   private static ContainerState state(ContainerRun c) {
@@ -1102,6 +1326,7 @@ final class PodRuntime {
    * forgotten, so a container held back restarts at once.
    */
   void kubeletRestarted(Instant now, RestartBackoff backoff) {
+    cancelSyncWait(); // the hook ran in the old process: the new kubelet does not run it again
     kubeletRestarted(containers, now, backoff);
     if (!inits.isEmpty()) {
       kubeletRestarted(inits, now, backoff);
@@ -1117,6 +1342,7 @@ final class PodRuntime {
       c.probes = new ContainerProbes(c.spec, now);
       c.parked.clear();
       c.kubeletStart = null;
+      c.pendingKill = null; // the new probe workers find it again
       if (!c.running()) {
         continue;
       }

@@ -189,13 +189,23 @@ final class NodeAgentLifecycleHooksTest {
     start(pod(30, Map.of(HOOK_SECONDS, "2", HOOK_FAILS, "0"),
         main(new Lifecycle(POST_START_CMD, new LifecycleHandler.Sleep(3)))));
     runTo(4);
-    assertThat(events).containsExactly("2s Warning FailedPostStartHook spec.containers{foo} Exec lifecycle hook "
-        + "([PostStartCMD]) for Container \"foo\" in Pod \"default/foo\" failed");
-    // killContainer runs the preStop sleep (3 s) first, then SIGTERM: the run exits at 5 and restarts at once
+    assertThat(events).containsExactly("2s Warning FailedPostStartHook spec.containers{foo} PostStartHook failed");
+    ContainerStatus waiting = current().orElseThrow().status().containerStatuses().get(0);
+    assertThat(waiting.state().type()).as("startContainer has not returned").isEqualTo(ContainerStateType.Waiting);
+    // killContainer runs the preStop sleep (3 s) first, then SIGTERM: the run exits at 5; startContainer returns and
+    // the next sync restarts it at once, its status showing the exit while the new run's hook runs
     runTo(5);
     ContainerStatus s = current().orElseThrow().status().containerStatuses().get(0);
+    assertThat(s.restartCount()).isZero();
+    assertThat(s.state().type()).isEqualTo(ContainerStateType.Terminated);
+    assertThat(s.state().exitCode()).isEqualTo(ContainerScript.SIGTERM_EXIT_CODE);
+    assertThat(s.state().finishedAt()).isEqualTo(t0.plusSeconds(5));
+    // the second run's hook fails at 7, its kill returns at 10: then the restart backs off
+    runTo(10);
+    assertThat(events).hasSize(2).last().asString().startsWith("7s Warning FailedPostStartHook");
+    s = current().orElseThrow().status().containerStatuses().get(0);
     assertThat(s.restartCount()).isEqualTo(1);
-    assertThat(s.state().startedAt()).isEqualTo(t0.plusSeconds(5));
+    assertThat(s.state().reason()).isEqualTo(PodRuntime.CRASH_LOOP_BACK_OFF);
   }
 
   @ParameterizedTest(name = "sidecar preStop {0}")
@@ -244,11 +254,18 @@ final class NodeAgentLifecycleHooksTest {
     start(pod(30, Map.of(HOOK_SECONDS + ".foo-sidecar", "2", HOOK_FAILS + ".foo-sidecar", "0"), main(null))
         .initContainer(sidecar));
     runTo(3);
-    assertThat(events).containsExactly("2s Warning FailedPostStartHook spec.initContainers{foo-sidecar} Exec "
-        + "lifecycle hook ([PostStartCMD]) for Container \"foo-sidecar\" in Pod \"default/foo\" failed");
+    assertThat(events).containsExactly(
+        "2s Warning FailedPostStartHook spec.initContainers{foo-sidecar} PostStartHook failed");
+    // killed at 2 (SIGTERM ends it at once) and restarted at once; the new run's hook runs until 4
     ContainerStatus s = current().orElseThrow().status().initContainerStatuses().get(0);
-    assertThat(s.restartCount()).isEqualTo(1);
-    assertThat(s.state().startedAt()).isEqualTo(t0.plusSeconds(2));
+    assertThat(s.restartCount()).isZero();
+    assertThat(s.state().finishedAt()).isEqualTo(t0.plusSeconds(2));
+    assertThat(current().orElseThrow().status().containerStatuses().get(0).state().type())
+        .as("the regular container waits for the sidecar").isEqualTo(ContainerStateType.Waiting);
+    runTo(4);
+    s = current().orElseThrow().status().initContainerStatuses().get(0);
+    assertThat(s.restartCount()).as("the second run was killed at 4").isEqualTo(1);
+    assertThat(s.state().reason()).isEqualTo(PodRuntime.CRASH_LOOP_BACK_OFF);
   }
 
   // ---- killContainer's arithmetic: the hook's seconds come off the grace period, at least 2 s are left

@@ -219,7 +219,7 @@ public final class UpdateChecks {
         n.preemptionPolicy(), nodeSelector, affinity, o.tolerations(), n.topologySpreadConstraints(),
         n.schedulerName(), bound ? o.nodeName() : n.nodeName(), n.volumes(), n.restartPolicy(), grace,
         o.activeDeadlineSeconds(), n.hostname(), n.subdomain(), n.resources(), o.schedulingGates(),
-        n.resourceClaims(), n.readinessGates()); // readinessGates are not among the updatable fields: immutable
+        n.resourceClaims(), n.readinessGates(), n.os()); // readinessGates and os are not updatable: immutable
     if (!munged.equals(o)) {
       v.add("spec", "Forbidden: " + POD_UPDATABLE + "; changed: " + changedComponents("spec", o, munged), null);
     }

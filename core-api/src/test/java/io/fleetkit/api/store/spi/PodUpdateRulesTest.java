@@ -11,6 +11,7 @@ import io.fleetkit.api.core.ContainerPort;
 import io.fleetkit.api.core.ContainerState;
 import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodOS;
 import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.core.RestartPolicy;
@@ -43,7 +44,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Ported from kubernetes {@code pkg/apis/core/validation/validation_test.go} at commit
- * 000f26050b9be6fb3d79fae95e06b47fc96128cd, {@code TestValidatePodUpdate}: 78 of its 95 cases run against
+ * 000f26050b9be6fb3d79fae95e06b47fc96128cd, {@code TestValidatePodUpdate}: 81 of its 95 cases run against
  * {@link UpdateChecks} as the store applies it, one more (the added deletion timestamp) through the store in
  * {@code ObjectStoreUpdateRulesTest}. Where FleetKit's pod refuses the new object when it is built (empty image,
  * zero or negative activeDeadlineSeconds, tolerationSeconds without NoExecute, a node selector value that is no
@@ -54,7 +55,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * server's BeforeUpdate does), "deletion grace period seconds changed" (through the store, in
  * {@code ObjectStoreUpdateRulesTest}: the rule is the store's), "ephemeralContainer changes",
  * "fsGroupChangePolicy change", the three mirror-pod annotation cases, the two negative
- * terminationGracePeriodSeconds cases (such a pod cannot be built), the four pod OS cases, "cpu limit change with
+ * terminationGracePeriodSeconds cases (such a pod cannot be built), "pod OS changing from Linux to Windows, ..., we'd
+ * get SELinux errors as well" (no security context; the three other pod OS cases, as the stored copy of a kubernetes
+ * fork at 04780fada923bb891b8e43b383fb1a63ee8f7606 has them, are ported: "invalid PodOS update" is refused when the
+ * new pod is built, on {@code spec.os}, as upstream's combined validation reports it), "cpu limit change with
  * pod-level resources" (FleetKit refuses that new pod when it is built: its pod-level cpu limit is below the
  * container's), and "not allow update node affinity to an invalid label-value" (FleetKit checks no label values of
  * node affinity expressions; the update is still refused, by the gated-pod rule: see
@@ -183,6 +187,14 @@ final class PodUpdateRulesTest {
     c.add(err("removed priority class name",
         pod("foo", p -> p.nodeName("node1").priorityClassName("foo-priority")),
         pod("foo", p -> p.nodeName("node1").priorityClassName("")), "spec: Forbidden: pod updates"));
+    // the pod OS cases (upstream's first one also sets SELinux options, which FleetKit has not: the OS change alone)
+    c.add(err("pod OS changing from Linux to Windows, IdentifyPodOS featuregate set",
+        pod("foo", p -> p.os(PodOS.LINUX)), pod("foo", p -> p.os(PodOS.WINDOWS)),
+        "Forbidden: pod updates may not change fields other than `spec.containers[*].image"));
+    c.add(err("invalid PodOS update, IdentifyPodOS featuregate set", pod("foo", p -> {}),
+        pod("foo", p -> p.os(new PodOS("dummy"))), "spec.os: Unsupported value"));
+    c.add(err("update pod spec OS to a valid value, featuregate disabled", pod("foo", p -> p.os(PodOS.WINDOWS)),
+        pod("foo", p -> p.os(PodOS.LINUX)), "Forbidden: pod updates may not change fields other than "));
     // The scheduling-gate cases: while the stored pod is gated, gates may only be removed, its nodeSelector may only
     // gain entries and its required node affinity terms only gain requirements (upstream's order kept).
     c.add(err("update pod spec schedulingGates: add new scheduling gate", pod("foo", p -> {}),

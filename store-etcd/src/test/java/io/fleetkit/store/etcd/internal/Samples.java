@@ -19,6 +19,7 @@ import io.fleetkit.api.core.PersistentVolumeClaimSpec;
 import io.fleetkit.api.core.PersistentVolumeSource;
 import io.fleetkit.api.core.PersistentVolumeSpec;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodOS;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.Lifecycle;
 import io.fleetkit.api.core.LifecycleHandler;
@@ -70,8 +71,9 @@ final class Samples {
   static PodSpec podSpec() {
     Container c = Container.of("app", "web:1", REQUESTS).withProbes(Probe.of(ProbeHandler.HttpGet.of("/healthz", 8080)),
         Probe.of(ProbeHandler.TcpSocket.of(8080)), null)
-        .withLifecycle(new Lifecycle(new ProbeHandler.Exec(List.of("warm-up")), new LifecycleHandler.Sleep(5)));
-    return PodSpec.builder().container(c).volume(Volume.emptyDir("scratch"))
+        .withLifecycle(new Lifecycle(new ProbeHandler.Exec(List.of("warm-up")), new LifecycleHandler.Sleep(5),
+            "SIGQUIT"));
+    return PodSpec.builder().container(c).os(PodOS.LINUX).volume(Volume.emptyDir("scratch"))
         .volume(Volume.persistentVolumeClaim("data", "data-claim")).build();
   }
 

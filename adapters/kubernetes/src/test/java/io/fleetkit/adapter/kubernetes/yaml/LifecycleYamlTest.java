@@ -5,11 +5,18 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.ContainerState;
+import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Lifecycle;
 import io.fleetkit.api.core.LifecycleHandler;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodOS;
+import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.core.ProbeHandler;
+import io.fleetkit.api.core.Signal;
 import io.fleetkit.api.core.ServiceTargetPort;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -122,5 +129,67 @@ final class LifecycleYamlTest {
           .isEqualTo("must be non-negative and less than terminationGracePeriodSeconds (45)");
       assertThat(p.violation().value()).isEqualTo("46");
     });
+  }
+
+  private static final String STOP_SIGNAL_POD = """
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: nginx, namespace: shop}
+      spec:
+        os: {name: linux}
+        containers:
+        - name: nginx
+          image: nginx:1.27
+          lifecycle:
+            stopSignal: SIGQUIT
+        - name: sidecarless
+          image: shop:1
+          lifecycle:
+            stopSignal: SIGRTMIN+3
+            preStop:
+              sleep: {seconds: 5}
+      """;
+
+  @Test
+  void stopSignalAndOs_parsedAndDumpedBack() {
+    Pod pod = (Pod) KubernetesYaml.parse(STOP_SIGNAL_POD, "p.yaml").objects().get(0);
+    assertThat(pod.spec().os()).isEqualTo(PodOS.LINUX);
+    assertThat(pod.spec().containers().get(0).lifecycle()).isEqualTo(Lifecycle.stopSignal(Signal.SIGQUIT));
+    assertThat(pod.spec().containers().get(1).lifecycle().signal()).isEqualTo(Signal.SIGRTMINPLUS3);
+    String yaml = KubernetesYaml.dump(List.of(pod));
+    assertThat(yaml).contains("stopSignal: \"SIGQUIT\"").contains("os:\n    name: \"linux\"");
+    assertThat(KubernetesYaml.parse(yaml, "dumped").objects()).containsExactly(pod);
+  }
+
+  @Test
+  void stopSignalWithoutOs_rejectedWithKubernetesRule() {
+    ManifestException e = parseFails(STOP_SIGNAL_POD.replace("  os: {name: linux}\n", ""));
+    assertThat(e.problems()).extracting(p -> p.violation().field()).containsExactly(
+        "spec.containers[0].lifecycle.stopSignal", "spec.containers[1].lifecycle.stopSignal");
+    assertThat(e.problems().get(0).violation().rule())
+        .isEqualTo("Forbidden: may not be set for containers with empty `spec.os.name`");
+  }
+
+  @Test
+  void windowsPod_onlyTermOrKill() {
+    ManifestException e = parseFails(STOP_SIGNAL_POD.replace("name: linux", "name: windows"));
+    assertThat(e.problems()).extracting(p -> p.violation().value()).containsExactly("SIGQUIT", "SIGRTMIN+3");
+    assertThat(e.problems().get(0).violation().rule())
+        .isEqualTo("Unsupported value: supported values: \"SIGKILL\", \"SIGTERM\"");
+  }
+
+  @Test
+  void containerStatusStopSignal_roundTrips() {
+    Pod pod = (Pod) KubernetesYaml.parse(STOP_SIGNAL_POD, "p.yaml").objects().get(0);
+    Instant t = Instant.parse("2026-01-01T00:00:00Z");
+    ContainerStatus nginx = new ContainerStatus("nginx", true, 0, ContainerState.running(t), true, "SIGQUIT");
+    ContainerStatus other = new ContainerStatus("sidecarless", true, 0, ContainerState.running(t), true,
+        "SIGRTMIN+3");
+    Pod withStatus = pod.withStatus(PodStatus.PENDING.withPhase(PodPhase.Running)
+        .withContainerStatuses(List.of(nginx, other)));
+    String yaml = KubernetesYaml.dump(List.of(withStatus));
+    assertThat(yaml).contains("stopSignal: \"SIGQUIT\"");
+    Pod back = (Pod) KubernetesYaml.parse(yaml, "dumped").objects().get(0);
+    assertThat(back.status().containerStatuses()).containsExactly(nginx, other);
   }
 }

@@ -12,7 +12,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A container's {@code lifecycle} ({@code postStart}, {@code preStop}) both ways. Each hook needs exactly one handler
+ * A container's {@code lifecycle} ({@code postStart}, {@code preStop}, {@code stopSignal}) both ways; the stop
+ * signal is carried as written and validated with the pod ({@code spec.os}). Each hook needs exactly one handler
  * ({@code exec}, {@code httpGet}, {@code tcpSocket}, {@code sleep}), with Kubernetes' messages; the actions are read
  * and written as a probe's ({@link Probes}).
  */
@@ -21,12 +22,14 @@ final class Lifecycles {
 
   static @Nullable Lifecycle toCore(io.fabric8.kubernetes.api.model.@Nullable Lifecycle l, String path,
       DocumentContext ctx) {
-    if (l == null || (l.getPostStart() == null && l.getPreStop() == null)) {
+    if (l == null || (l.getPostStart() == null && l.getPreStop() == null && l.getStopSignal() == null)) {
       return null;
     }
     LifecycleHandler postStart = handler(l.getPostStart(), path + ".postStart", ctx);
     LifecycleHandler preStop = handler(l.getPreStop(), path + ".preStop", ctx);
-    return postStart == null && preStop == null ? null : new Lifecycle(postStart, preStop);
+    String stopSignal = l.getStopSignal();
+    return postStart == null && preStop == null && stopSignal == null ? null
+        : new Lifecycle(postStart, preStop, stopSignal);
   }
 
   private static @Nullable LifecycleHandler handler(io.fabric8.kubernetes.api.model.@Nullable LifecycleHandler h,
@@ -78,7 +81,8 @@ final class Lifecycles {
     if (l == null) {
       return null;
     }
-    return new LifecycleBuilder().withPostStart(handler(l.postStart())).withPreStop(handler(l.preStop())).build();
+    return new LifecycleBuilder().withPostStart(handler(l.postStart())).withPreStop(handler(l.preStop()))
+        .withStopSignal(l.stopSignal()).build();
   }
 
   private static io.fabric8.kubernetes.api.model.@Nullable LifecycleHandler handler(@Nullable LifecycleHandler h) {

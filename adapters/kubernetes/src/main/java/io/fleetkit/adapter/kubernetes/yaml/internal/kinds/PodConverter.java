@@ -99,7 +99,8 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
       state = ContainerState.WAITING;
     }
     return ctx.build(p, () -> new ContainerStatus(Values.required(c.getName(), p + ".name", ctx),
-        Values.boolOr(c.getReady(), false), Values.intOr(c.getRestartCount(), 0), state));
+        Values.boolOr(c.getReady(), false), Values.intOr(c.getRestartCount(), 0), state,
+        state.type() == ContainerStateType.Running, c.getStopSignal()));
   }
 
   @Override
@@ -149,6 +150,6 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
         break;
     }
     return new ContainerStatusBuilder().withName(c.name()).withReady(c.ready()).withRestartCount(c.restartCount())
-        .withState(state.build()).build();
+        .withState(state.build()).withStopSignal(c.stopSignal()).build();
   }
 }

@@ -25,6 +25,7 @@ import io.fleetkit.api.core.ContainerResourceClaim;
 import io.fleetkit.api.core.ContainerRestartPolicy;
 import io.fleetkit.api.core.EnvVar;
 import io.fleetkit.api.core.PersistentVolumeClaimTemplate;
+import io.fleetkit.api.core.PodOS;
 import io.fleetkit.api.core.PodResourceClaim;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
@@ -111,7 +112,7 @@ public final class PodSpecs {
         Values.orEmpty(s.getSubdomain()),
         // the API server's defaulting of pod-level requests (SetDefaults_Pod), then validation in the constructor
         PodSpec.defaultPodLevelResources(containers, initContainers, podRequests, podLimits), gates, claims,
-        readinessGates));
+        readinessGates, s.getOs() == null ? null : new PodOS(Values.orEmpty(s.getOs().getName()))));
   }
 
   public static io.fabric8.kubernetes.api.model.PodSpec toFabric8(PodSpec s) {
@@ -147,6 +148,7 @@ public final class PodSpecs {
                 Values.emptyToNull(c.resourceClaimName()), Values.emptyToNull(c.resourceClaimTemplateName()))))
         .withReadinessGates(Fabric8Scheduling.out(s.readinessGates(),
             t -> new io.fabric8.kubernetes.api.model.PodReadinessGate(t)))
+        .withOs(s.os() == null ? null : new io.fabric8.kubernetes.api.model.PodOS(s.os().name()))
         .build();
   }
 
