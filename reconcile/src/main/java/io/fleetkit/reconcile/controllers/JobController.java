@@ -2,10 +2,22 @@ package io.fleetkit.reconcile.controllers;
 
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.WatchEventType;
+import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ControllerHandle;
+import io.fleetkit.reconcile.ObjectKey;
+import io.fleetkit.reconcile.ResourceEventHandler;
+import io.fleetkit.reconcile.controllers.internal.FinalizerExpectations;
+import io.fleetkit.reconcile.controllers.internal.JobOrphanPodReconciler;
 import io.fleetkit.reconcile.controllers.internal.JobReconciler;
 import io.fleetkit.reconcile.controllers.internal.OrphanEvents;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs {@link Job}s to completion, as Kubernetes' Job controller: up to {@code parallelism} active pods until
@@ -19,6 +31,13 @@ import io.fleetkit.reconcile.controllers.internal.OrphanEvents;
  * names of the pods it created and deleted, checked against its own pod cache) keep it from acting twice before
  * that cache has caught up with its writes.
  *
+ * <p>Finished pods are counted through the {@value Job#TRACKING_FINALIZER} finalizer, as upstream since Kubernetes
+ * 1.26: every pod the controller creates or adopts carries it; a finished pod's UID goes to {@code
+ * status.uncountedTerminatedPods}, then its finalizer is removed, then it is counted in {@code status.succeeded} or
+ * {@code status.failed}. A pod deleted while it has the finalizer is counted as failed (unless it succeeded) before
+ * it is let go. A second queue, of pods, removes the finalizer from pods no Job will count: orphans, pods of a Job
+ * that is gone, finished, or whose pods it stopped controlling (upstream's orphan queue).
+ *
  * <p>The Job's pods are those of its namespace that its selector matches ({@code spec.selector}, else the selector
  * Kubernetes generates, {@value WorkloadLabels#JOB_CONTROLLER_UID}{@code =<uid>}) and that it controls: each sync
  * adopts matching orphans and releases controlled pods that stopped matching, as upstream's {@code
@@ -28,19 +47,105 @@ import io.fleetkit.reconcile.controllers.internal.OrphanEvents;
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
 public final class JobController extends ControllerHandle<Job> {
+  private final JobReconciler reconciler;
+  private final Controller<Pod> orphanPods;
+
   private JobController(Builder b) {
-    this(b, new OrphanEvents<Job, Pod>(JobReconciler::selectorOf));
+    this(b, new JobReconciler(PodNameSuffixes.seeded(b.seed)), new OrphanEvents<Job, Pod>(JobReconciler::selectorOf),
+        new Controller<?>[1]);
   }
 
-  private JobController(Builder b, OrphanEvents<Job, Pod> orphans) {
-    super(b.buildController(Job.class, cb -> cb.reconciler(new JobReconciler(PodNameSuffixes.seeded(b.seed)))
-        .owns(Pod.class).handler(Pod.class, orphans)));
+  @SuppressWarnings("unchecked")
+  private JobController(Builder b, JobReconciler r, OrphanEvents<Job, Pod> orphans, Controller<?>[] orphanCell) {
+    super(b.buildController(Job.class, cb -> cb.reconciler(r).owns(Pod.class).handler(Pod.class, orphans)
+        .handler(Pod.class, new FinalizerEvents(r.finalizerExpectations()))));
     orphans.bind(controller());
+    this.reconciler = r;
+    this.orphanPods = b.buildController(Pod.class, "-orphan-pods", cb -> cb.reconciler(new JobOrphanPodReconciler())
+        .watches(Job.class, EnumSet.of(WatchEventType.MODIFIED, WatchEventType.DELETED), (job, jobs) -> {
+          Controller<Pod> self = (Controller<Pod>) orphanCell[0];
+          // upstream's cleanupPodFinalizers: a Job deleted or finished lets go of the pods it still holds
+          boolean released = !jobs.get(job.metadata().namespace(), job.metadata().name())
+              .filter(j -> j.metadata().uid().equals(job.metadata().uid())).isPresent()
+              || job.status().isFinished();
+          return self == null || !released ? List.<ObjectKey>of() : JobOrphanPodReconciler.podsToClean(job,
+              self.lister());
+        }));
+    orphanCell[0] = orphanPods;
   }
 
   /** A builder for a Job controller over {@code store}. */
   public static Builder builder(ObjectStore store) {
     return new Builder(store);
+  }
+
+  /** The Job reconciler's finalizer-removal expectations (for tests). */
+  FinalizerExpectations finalizerExpectations() {
+    return reconciler.finalizerExpectations();
+  }
+
+  /** The runtime controller of the orphan-pod queue (for tests). */
+  Controller<Pod> orphanPods() {
+    return orphanPods;
+  }
+
+  @Override
+  public CompletableFuture<Void> start() {
+    return CompletableFuture.allOf(super.start(), orphanPods.start());
+  }
+
+  @Override
+  public int runUntilIdle() {
+    int total = 0;
+    int n;
+    do {
+      n = super.runUntilIdle() + orphanPods.runUntilIdle();
+      total += n;
+    } while (n > 0);
+    return total;
+  }
+
+  @Override
+  public void close() {
+    try {
+      orphanPods.close();
+    } finally {
+      super.close();
+    }
+  }
+
+  /**
+   * The finalizer-removal part of upstream's {@code updatePod} and {@code deletePod}: a pod of a Job seen without
+   * the tracking finalizer, or deleted, is no longer awaited (for its old controller too when the reference
+   * changed).
+   */
+  private static final class FinalizerEvents implements ResourceEventHandler<Pod> {
+    private final FinalizerExpectations expectations;
+
+    FinalizerEvents(FinalizerExpectations expectations) {
+      this.expectations = Objects.requireNonNull(expectations, "expectations");
+    }
+
+    @Override
+    public void onUpdate(Pod oldPod, Pod newPod) {
+      OwnerReference oldRef = oldPod.metadata().controllerRef();
+      OwnerReference newRef = newPod.metadata().controllerRef();
+      if (oldRef != null && !oldRef.equals(newRef)) {
+        changed(oldRef, newPod, false);
+      }
+      changed(newRef, newPod, false);
+    }
+
+    @Override
+    public void onDelete(Pod pod, boolean finalStateUnknown) {
+      changed(pod.metadata().controllerRef(), pod, true);
+    }
+
+    private void changed(@Nullable OwnerReference ref, Pod pod, boolean deleted) {
+      if (ref != null && ref.kind().equals(Job.KIND) && ref.apiVersion().equals(Job.API_VERSION)) {
+        expectations.podChanged(ObjectKey.of(pod.metadata().namespace(), ref.name()), pod, deleted);
+      }
+    }
   }
 
   /**

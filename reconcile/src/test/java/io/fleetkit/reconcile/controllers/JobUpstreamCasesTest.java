@@ -345,8 +345,9 @@ final class JobUpstreamCasesTest {
     }
 
     void pod(PodPhase phase, @Nullable String index) {
+      // upstream's newPodList and setPodsStatusesWithIndexes give every pod the tracking finalizer
       ObjectMeta.Builder m = ObjectMeta.builder().namespace("default").name("pod-" + podCounter++)
-          .label("foo", "bar").ownerReference(OwnerReference.controllerOf(job));
+          .label("foo", "bar").ownerReference(OwnerReference.controllerOf(job)).finalizer(Job.TRACKING_FINALIZER);
       if (index != null) {
         m.annotation(WorkloadLabels.JOB_COMPLETION_INDEX, index);
       }
@@ -537,6 +538,8 @@ final class JobUpstreamCasesTest {
       env.store.create(Pod.of(ObjectMeta.builder().namespace("default").name(held.metadata().name())
           .label("foo", "bar").ownerReference(OwnerReference.controllerOf(env.job)).build(),
           env.job.spec().template().spec()));
+      Pod gone = env.store.require(Pod.class, "default", "pod-0"); // gone, counted in an earlier sync
+      env.store.update(gone.withMetadata(gone.metadata().toBuilder().finalizers(List.of()).build()));
       env.store.delete(Pod.class, "default", "pod-0", io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
 
       Job cur = env.store.require(Job.class, "default", "foobar");
@@ -610,8 +613,27 @@ final class JobUpstreamCasesTest {
       if (!tc.suspend()) {
         assertThat(s.startTime()).isNotNull();
       }
+      if (tc.expectedDeletions() > 0) {
+        // upstream's rows with JobPodReplacementPolicy on ("activeDeadlineSeconds exceeded; JobPodReplacementPolicy
+        // enabled"): the deleted pods count as terminating in this sync, Failed waits for the next one
+        assertTerminalWaits(s.conditions(), tc.expectedCondition(), tc.expectedConditionReason());
+        env.controller.runUntilIdle();
+        s = env.store.require(Job.class, "default", "foobar").status();
+        assertThat(s.failed()).isEqualTo(tc.expectedFailed());
+      }
       assertFinished(s.conditions(), tc.expectedCondition(), ConditionStatus.True, tc.expectedConditionReason());
     }
+  }
+
+  /**
+   * A sync that deleted active pods of a failing Job: upstream counts them as terminating, so it writes the interim
+   * {@code FailureTarget} with {@code reason} and not yet the terminal {@code type}.
+   */
+  static void assertTerminalWaits(List<JobCondition> conditions, String type, String reason) {
+    assertThat(type).isEqualTo(JobCondition.FAILED);
+    assertThat(conditions).anyMatch(c -> c.type().equals(JobCondition.FAILURE_TARGET)
+        && c.status() == ConditionStatus.True && c.reason().equals(reason));
+    assertThat(conditions).noneMatch(c -> c.type().equals(type));
   }
 
   /**
@@ -690,7 +712,7 @@ final class JobUpstreamCasesTest {
   /** Upstream's {@code newPodList} pod with one container status carrying {@code restarts}. */
   private static void podWithRestarts(Env env, PodPhase phase, int restarts) {
     ObjectMeta m = ObjectMeta.builder().namespace("default").name("pod-" + env.podCounter++).label("foo", "bar")
-        .ownerReference(OwnerReference.controllerOf(env.job)).build();
+        .ownerReference(OwnerReference.controllerOf(env.job)).finalizer(Job.TRACKING_FINALIZER).build();
     Pod p = env.store.create(Pod.of(m, env.job.spec().template().spec()));
     ContainerState state = phase == PodPhase.Running ? ContainerState.running(null) : ContainerState.WAITING;
     env.store.updateStatus(p.withStatus(p.status().withPhase(phase)
@@ -736,7 +758,18 @@ final class JobUpstreamCasesTest {
       for (int restarts : tc.restartCounts()) {
         podWithRestarts(env, tc.podPhase(), restarts);
       }
-      assertBackoffOutcome(tc, env.syncOnce());
+      Set<String> before = env.podNames();
+      Job actual = env.syncOnce();
+      if (tc.expectedReason() != null && !before.isEmpty() && !tc.podPhase().isTerminal()) {
+        // upstream's "...; JobPodReplacementPolicy enabled" rows: the deleted pods count as terminating in this
+        // sync, Failed follows in the sync their deletion brings
+        assertThat(env.podNames()).as("the failing Job's active pods are deleted").isEmpty();
+        assertThat(actual.status().failed()).as("failed").isEqualTo(tc.expectedFailed());
+        assertTerminalWaits(actual.status().conditions(), JobCondition.FAILED, tc.expectedReason());
+        env.controller.runUntilIdle();
+        actual = env.store.require(Job.class, "default", "foobar");
+      }
+      assertBackoffOutcome(tc, actual);
     }
   }
 
