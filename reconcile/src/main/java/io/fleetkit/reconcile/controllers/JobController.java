@@ -2,22 +2,18 @@ package io.fleetkit.reconcile.controllers;
 
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ControllerHandle;
 import io.fleetkit.reconcile.ObjectKey;
-import io.fleetkit.reconcile.ResourceEventHandler;
 import io.fleetkit.reconcile.controllers.internal.FinalizerExpectations;
 import io.fleetkit.reconcile.controllers.internal.JobOrphanPodReconciler;
 import io.fleetkit.reconcile.controllers.internal.JobReconciler;
 import io.fleetkit.reconcile.controllers.internal.OrphanEvents;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Runs {@link Job}s to completion, as Kubernetes' Job controller: up to {@code parallelism} active pods until
@@ -58,7 +54,7 @@ public final class JobController extends ControllerHandle<Job> {
   @SuppressWarnings("unchecked")
   private JobController(Builder b, JobReconciler r, OrphanEvents<Job, Pod> orphans, Controller<?>[] orphanCell) {
     super(b.buildController(Job.class, cb -> cb.reconciler(r).owns(Pod.class).handler(Pod.class, orphans)
-        .handler(Pod.class, new FinalizerEvents(r.finalizerExpectations()))));
+        .handler(Pod.class, r.finalizerExpectations())));
     orphans.bind(controller());
     this.reconciler = r;
     this.orphanPods = b.buildController(Pod.class, "-orphan-pods", cb -> cb.reconciler(new JobOrphanPodReconciler())
@@ -111,40 +107,6 @@ public final class JobController extends ControllerHandle<Job> {
       orphanPods.close();
     } finally {
       super.close();
-    }
-  }
-
-  /**
-   * The finalizer-removal part of upstream's {@code updatePod} and {@code deletePod}: a pod of a Job seen without
-   * the tracking finalizer, or deleted, is no longer awaited (for its old controller too when the reference
-   * changed).
-   */
-  private static final class FinalizerEvents implements ResourceEventHandler<Pod> {
-    private final FinalizerExpectations expectations;
-
-    FinalizerEvents(FinalizerExpectations expectations) {
-      this.expectations = Objects.requireNonNull(expectations, "expectations");
-    }
-
-    @Override
-    public void onUpdate(Pod oldPod, Pod newPod) {
-      OwnerReference oldRef = oldPod.metadata().controllerRef();
-      OwnerReference newRef = newPod.metadata().controllerRef();
-      if (oldRef != null && !oldRef.equals(newRef)) {
-        changed(oldRef, newPod, false);
-      }
-      changed(newRef, newPod, false);
-    }
-
-    @Override
-    public void onDelete(Pod pod, boolean finalStateUnknown) {
-      changed(pod.metadata().controllerRef(), pod, true);
-    }
-
-    private void changed(@Nullable OwnerReference ref, Pod pod, boolean deleted) {
-      if (ref != null && ref.kind().equals(Job.KIND) && ref.apiVersion().equals(Job.API_VERSION)) {
-        expectations.podChanged(ObjectKey.of(pod.metadata().namespace(), ref.name()), pod, deleted);
-      }
     }
   }
 
