@@ -272,9 +272,10 @@ public final class JobReconciler implements Reconciler<Job> {
     RuntimeException failure = null;
     Duration requeue = null;
     if (finishedCondition != null) {
-      // upstream's deleteActivePods: a finished Job's active pods go (a met success policy's too); the Job is not
-      // declared finished in a sync that could not delete them all or whose cache is behind
-      Deleted d = deleteAll(ctx, active);
+      // upstream's deleteActivePods: a finished Job's active pods go (a met success policy's too), keeping their
+      // finalizer until the tracking below has counted them; the Job is not declared finished in a sync that could
+      // not delete them all or whose cache is behind
+      Deleted d = deleteAll(ctx, active, false);
       if (d.deleted() != active.size() || !satisfied) {
         finishedCondition = null;
       }
@@ -289,7 +290,7 @@ public final class JobReconciler implements Reconciler<Job> {
         managed = true;
         try {
           if (spec.suspend()) {
-            Deleted d = deleteAll(ctx, active);
+            Deleted d = deleteAll(ctx, active, true);
             terminating += d.deleted();
             active = d.remaining();
             failure = d.error();
@@ -475,7 +476,7 @@ public final class JobReconciler implements Reconciler<Job> {
       int deleted = 0;
       for (Pod p : toDelete) {
         try {
-          delete(ctx, key, p);
+          delete(ctx, key, p, true);
           deleted++; // upstream counts a deleted pod as terminating in this sync
           remaining.remove(p);
         } catch (RuntimeException e) {
@@ -559,16 +560,17 @@ public final class JobReconciler implements Reconciler<Job> {
   }
 
   /**
-   * Upstream's {@code deleteActivePods}: deletes every pod of {@code active} (a finished or suspended Job); every
-   * deletion is tried even when one fails.
+   * Deletes every pod of {@code active}, trying every deletion even when one fails: upstream's
+   * {@code deleteActivePods} for a finished Job ({@code removeFinalizer} false: the tracking counts the pods and
+   * removes their finalizers), its {@code deleteJobPods} for a suspended one ({@code removeFinalizer} true).
    */
-  private Deleted deleteAll(ReconcileContext<Job> ctx, List<Pod> active) {
+  private Deleted deleteAll(ReconcileContext<Job> ctx, List<Pod> active, boolean removeFinalizer) {
     List<Pod> remaining = new ArrayList<>();
     RuntimeException error = null;
     int deleted = 0;
     for (Pod p : active) {
       try {
-        delete(ctx, ctx.key(), p);
+        delete(ctx, ctx.key(), p, removeFinalizer);
         deleted++;
       } catch (RuntimeException e) {
         remaining.add(p);
@@ -581,14 +583,14 @@ public final class JobReconciler implements Reconciler<Job> {
   }
 
   /**
-   * Upstream's {@code deleteJobPods} for one pod: its tracking finalizer is removed (the Job no longer needs to count
-   * it, and it must not stay after its deletion), then it is deleted. A pod already gone, or replaced by one of the
-   * same name, needs nothing.
+   * Deletes one pod; with {@code removeFinalizer}, as upstream's {@code deleteJobPods}, its tracking finalizer is
+   * removed first (a pod the Job deletes while it goes on is not counted, and must not stay after its deletion). A
+   * pod already gone, or replaced by one of the same name, needs nothing.
    *
    * @throws RuntimeException the store refused the finalizer removal or the deletion
    */
-  private void delete(ReconcileContext<Job> ctx, ObjectKey key, Pod p) {
-    if (!JobOrphanPodReconciler.removeTrackingFinalizer(ctx.store(), p)) {
+  private void delete(ReconcileContext<Job> ctx, ObjectKey key, Pod p, boolean removeFinalizer) {
+    if (removeFinalizer && !JobOrphanPodReconciler.removeTrackingFinalizer(ctx.store(), p)) {
       throw new ConflictException("pod " + p.metadata().key() + ": removing " + Job.TRACKING_FINALIZER
           + " kept conflicting");
     }
