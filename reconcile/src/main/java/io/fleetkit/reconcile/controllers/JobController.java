@@ -14,6 +14,7 @@ import io.fleetkit.reconcile.controllers.internal.OrphanEvents;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs {@link Job}s to completion, as Kubernetes' Job controller: up to {@code parallelism} active pods until
@@ -48,18 +49,22 @@ public final class JobController extends ControllerHandle<Job> {
 
   private JobController(Builder b) {
     this(b, new JobReconciler(PodNameSuffixes.seeded(b.seed)), new OrphanEvents<Job, Pod>(JobReconciler::selectorOf),
-        new Controller<?>[1]);
+        new AtomicReference<>());
   }
 
-  @SuppressWarnings("unchecked")
-  private JobController(Builder b, JobReconciler r, OrphanEvents<Job, Pod> orphans, Controller<?>[] orphanCell) {
+  /**
+   * @param orphanPodsRef the orphan-pod controller once built: the Job watch of that controller maps a Job to pods
+   *     through the controller's own pod cache
+   */
+  private JobController(Builder b, JobReconciler r, OrphanEvents<Job, Pod> orphans,
+      AtomicReference<Controller<Pod>> orphanPodsRef) {
     super(b.buildController(Job.class, cb -> cb.reconciler(r).owns(Pod.class).handler(Pod.class, orphans)
         .handler(Pod.class, r.finalizerExpectations())));
     orphans.bind(controller());
     this.reconciler = r;
     this.orphanPods = b.buildController(Pod.class, "-orphan-pods", cb -> cb.reconciler(new JobOrphanPodReconciler())
         .watches(Job.class, EnumSet.of(WatchEventType.MODIFIED, WatchEventType.DELETED), (job, jobs) -> {
-          Controller<Pod> self = (Controller<Pod>) orphanCell[0];
+          Controller<Pod> self = orphanPodsRef.get();
           // upstream's cleanupPodFinalizers: a Job deleted or finished lets go of the pods it still holds
           boolean released = !jobs.get(job.metadata().namespace(), job.metadata().name())
               .filter(j -> j.metadata().uid().equals(job.metadata().uid())).isPresent()
@@ -67,7 +72,7 @@ public final class JobController extends ControllerHandle<Job> {
           return self == null || !released ? List.<ObjectKey>of() : JobOrphanPodReconciler.podsToClean(job,
               self.lister());
         }));
-    orphanCell[0] = orphanPods;
+    orphanPodsRef.set(orphanPods);
   }
 
   /** A builder for a Job controller over {@code store}. */

@@ -46,9 +46,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Job reconciler, after {@code pkg/controller/job/job_controller.go} ({@code syncJob}, {@code manageJob}) with
- * pod-phase counting (the tracking without finalizers of Kubernetes up to 1.25): succeeded and failed are counted
- * from the Job's pods, which the controller never deletes once terminal; a finished Job is not recounted.
+ * The Job reconciler, after {@code pkg/controller/job/job_controller.go} ({@code syncJob}, {@code manageJob}), with
+ * upstream's tracking of finished pods through the {@value Job#TRACKING_FINALIZER} finalizer ({@link JobPodTracking},
+ * Kubernetes 1.26 on): the pods it creates or adopts carry it; succeeded and failed are {@code status.succeeded} and
+ * {@code status.failed}, plus the pods in {@code status.uncountedTerminatedPods}, plus the finished pods that still
+ * have the finalizer and whose removal is not awaited ({@link FinalizerExpectations}); a finished Job is not synced.
  *
  * <p>Pod failure policy ({@link PodFailurePolicies}, after upstream's 1.34 controller): a failed pod (phase Failed;
  * a terminating pod is not failed until it is terminal) that matches an {@code Ignore} rule is not counted; the first
@@ -68,6 +70,8 @@ import org.slf4j.LoggerFactory;
  * JobCondition#REASON_MAX_FAILED_INDEXES_EXCEEDED}) and the active pods are deleted; once every index succeeded or
  * failed with at least one failed, {@value JobCondition#REASON_FAILED_INDEXES}; {@code Failed} follows as for a
  * FailJob match. {@code backoffLimit} (default MaxInt32 with a per-index limit) still counts every failure.
+ * The failed pod an index's replacement replaces keeps its finalizer, uncounted, until the replacement exists
+ * (upstream's {@code getPodsWithDelayedDeletionPerIndex}).
  *
  * <p>Success policy ({@link SuccessPolicies}, Indexed Jobs): when a rule is met the Job gets {@code
  * SuccessCriteriaMet} (reason {@value JobCondition#REASON_SUCCESS_POLICY}, message {@code "Matched rules at index
@@ -86,9 +90,10 @@ import org.slf4j.LoggerFactory;
  * restartPolicy OnFailure: container restarts of running pods) fail it with {@value
  * JobCondition#REASON_BACKOFF_LIMIT_EXCEEDED}; else a passed {@code activeDeadlineSeconds} fails it with {@value
  * JobCondition#REASON_DEADLINE_EXCEEDED}; for Indexed Jobs then failed indexes and the success policy. Every failure
- * is {@code FailureTarget} first and {@code Failed} with the same reason once none of the Job's pods terminates
- * (upstream's {@code newFailureCondition} with the terminal condition delayed, Kubernetes 1.34); a failing
- * Job's active pods are deleted and counted as failed. Otherwise
+ * is {@code FailureTarget} first and {@code Failed} with the same reason once no pod is uncounted and none of the
+ * Job's pods terminates (upstream's {@code newFailureCondition} with the terminal condition delayed, Kubernetes 1.34;
+ * the pods a sync deletes count as terminating in it); a failing Job's active pods are deleted (keeping their
+ * finalizer until counted) and counted as failed. Otherwise
  * a suspended Job's pods are deleted; else active pods are brought to {@code min(parallelism, completions -
  * succeeded)} (work-queue Jobs: parallelism until one succeeds). Deletions and creations never happen in the same
  * sync. New pods after failures wait {@code 10 s * 2^(failures since the last success - 1)}, at most 6 minutes,
