@@ -332,4 +332,19 @@ final class JobFinalizerUpstreamTest {
       assertThat(finalizerRemoved(store, pod.metadata().name())).as("finalizer removed").isEqualTo(tc.wantRemoved());
     }
   }
+
+  // FleetKit's own: upstream's orphan queue gets a controlled pod whose Job it cannot find only from the pod's
+  // deletion; a live pod whose Job the cache has not seen yet keeps the finalizer
+  @Test
+  void syncOrphanPod_controlledLivePodOfAJobNotInTheCache_keepsTheFinalizer() {
+    try (ObjectStore store = Sim.store(clock)) {
+      Pod pod = store.create(Pod.of(ObjectMeta.builder().namespace("default").name("fresh")
+              .ownerReference(owner("batch/v1", "Job", "j", true)).finalizer(Job.TRACKING_FINALIZER).build(),
+          JobUpstreamCasesTest.newJob(1, 1, 1, CompletionMode.NonIndexed).spec().template().spec()));
+      Ctx<Pod> ctx = new Ctx<>(ObjectKey.of(pod), store, clock.asClock(), Pod.class, new java.util.HashMap<>());
+      ctx.add(pod);
+      new JobOrphanPodReconciler().reconcile(ctx);
+      assertThat(finalizerRemoved(store, "fresh")).isFalse();
+    }
+  }
 }

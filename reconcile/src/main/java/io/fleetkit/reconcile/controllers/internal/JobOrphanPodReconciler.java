@@ -25,9 +25,11 @@ import org.slf4j.LoggerFactory;
  * is controlled by something other than a {@code batch/v1} Job (a CronJob, a custom resource also called Job), or
  * by a Job that exists, is not finished and is not managed by another controller ({@code spec.managedBy}): that
  * Job's own sync counts it. Everything else loses it: a pod without a controller (released, or orphaned by the
- * garbage collector), a pod whose Job is gone (a pod owned, not controlled, by a running Job included), a pod of a
- * finished Job ({@link #podsToClean}, upstream's {@code cleanupPodFinalizers}, brings those back when the Job
- * finishes or is deleted).
+ * garbage collector; a pod owned, not controlled, by a running Job included), a pod being deleted whose Job is gone,
+ * a pod of a finished Job ({@link #podsToClean}, upstream's {@code cleanupPodFinalizers}, brings those back when the
+ * Job finishes or is deleted). A pod whose Job is gone keeps it until it is being deleted (by the garbage collector,
+ * which deletes the pods of a deleted Job), as upstream's queue only gets such a pod from its deletion: a cache that
+ * has not seen a new Job yet must not strip its new pods.
  *
  * <p>Runs on the pod informer of the Job controller, keyed by pod. Stateless; thread-safe.
  */
@@ -60,7 +62,9 @@ public final class JobOrphanPodReconciler implements Reconciler<Pod> {
     }
     Job job = resolve(jobs, pod.metadata().namespace(), ref);
     if (job == null) {
-      return true;
+      // upstream's queue gets a controlled pod whose Job it cannot find only when the pod is being deleted (deletePod);
+      // a new pod whose Job this cache has not seen yet keeps the finalizer
+      return pod.metadata().deletionTimestamp() != null;
     }
     if (job.spec().managedByExternalController()) {
       return false;
