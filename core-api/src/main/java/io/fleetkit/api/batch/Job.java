@@ -23,6 +23,12 @@ import org.jspecify.annotations.Nullable;
 public record Job(ObjectMeta metadata, JobSpec spec, JobStatus status) implements ApiObject<Job> {
   public static final String API_VERSION = "batch/v1";
   public static final String KIND = "Job";
+  /**
+   * Upstream's {@code batch.kubernetes.io/job-tracking}: the finalizer the Job controller puts on the pods it
+   * creates or adopts, and removes once it has counted the pod in the Job's status (or the pod is no longer the
+   * Job's), so that a finished pod cannot disappear before it is counted.
+   */
+  public static final String TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking";
   /** Kubernetes' cap on the parallelism of Indexed jobs ({@code maxParallelismForIndexedJob}). */
   public static final int MAX_INDEXED_PARALLELISM = 100_000;
 

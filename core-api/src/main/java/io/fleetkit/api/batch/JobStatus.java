@@ -14,15 +14,26 @@ import org.jspecify.annotations.Nullable;
  * @param terminating pods being deleted that are not terminal yet, or {@code null} when not tracked
  * @param failedIndexes for Indexed jobs with {@code backoffLimitPerIndex}, the failed indexes in the interval form of
  *     {@code completedIndexes} ({@code ""} when none); {@code null} for other Jobs
+ * @param uncountedTerminatedPods finished pods the controller has seen but not yet added to {@code succeeded} or
+ *     {@code failed} (their tracking finalizer is being removed)
  */
 public record JobStatus(int active, int succeeded, int failed, @Nullable Integer ready, List<JobCondition> conditions,
     @Nullable Instant startTime, @Nullable Instant completionTime, String completedIndexes,
-    @Nullable Integer terminating, @Nullable String failedIndexes) {
+    @Nullable Integer terminating, @Nullable String failedIndexes, UncountedTerminatedPods uncountedTerminatedPods) {
   public static final JobStatus EMPTY = new JobStatus(0, 0, 0, null, List.of(), null, null, "", null, null);
 
   public JobStatus {
     conditions = List.copyOf(conditions);
     Objects.requireNonNull(completedIndexes, "completedIndexes");
+    Objects.requireNonNull(uncountedTerminatedPods, "uncountedTerminatedPods");
+  }
+
+  /** A status without uncounted pods. */
+  public JobStatus(int active, int succeeded, int failed, @Nullable Integer ready, List<JobCondition> conditions,
+      @Nullable Instant startTime, @Nullable Instant completionTime, String completedIndexes,
+      @Nullable Integer terminating, @Nullable String failedIndexes) {
+    this(active, succeeded, failed, ready, conditions, startTime, completionTime, completedIndexes, terminating,
+        failedIndexes, UncountedTerminatedPods.EMPTY);
   }
 
   /** A status without failed indexes. */
@@ -42,19 +53,25 @@ public record JobStatus(int active, int succeeded, int failed, @Nullable Integer
   /** This status with {@code conditions} (every other field kept). */
   public JobStatus withConditions(List<JobCondition> v) {
     return new JobStatus(active, succeeded, failed, ready, v, startTime, completionTime, completedIndexes,
-        terminating, failedIndexes);
+        terminating, failedIndexes, uncountedTerminatedPods);
   }
 
   /** This status with {@code startTime} (every other field kept). */
   public JobStatus withStartTime(@Nullable Instant v) {
     return new JobStatus(active, succeeded, failed, ready, conditions, v, completionTime, completedIndexes,
-        terminating, failedIndexes);
+        terminating, failedIndexes, uncountedTerminatedPods);
   }
 
   /** This status with {@code failedIndexes} (every other field kept). */
   public JobStatus withFailedIndexes(@Nullable String v) {
     return new JobStatus(active, succeeded, failed, ready, conditions, startTime, completionTime, completedIndexes,
-        terminating, v);
+        terminating, v, uncountedTerminatedPods);
+  }
+
+  /** This status with {@code uncountedTerminatedPods} (every other field kept). */
+  public JobStatus withUncountedTerminatedPods(UncountedTerminatedPods v) {
+    return new JobStatus(active, succeeded, failed, ready, conditions, startTime, completionTime, completedIndexes,
+        terminating, failedIndexes, v);
   }
 
   /** The condition of that type, or {@code null}. */

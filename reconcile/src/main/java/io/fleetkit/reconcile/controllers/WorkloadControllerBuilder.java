@@ -152,7 +152,16 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
    */
   final <T extends ApiObject<T>> Controller<T> buildController(Class<T> primary,
       Consumer<ControllerBuilder<T>> specific) {
-    ControllerBuilder<T> cb = Controller.builder(store, primary).name(name);
+    return buildController(primary, "", specific);
+  }
+
+  /**
+   * {@link #buildController(Class, Consumer)} for a second runtime controller of the same workload controller,
+   * named after it with {@code nameSuffix} (the Job controller's orphan-pod queue).
+   */
+  final <T extends ApiObject<T>> Controller<T> buildController(Class<T> primary, String nameSuffix,
+      Consumer<ControllerBuilder<T>> specific) {
+    ControllerBuilder<T> cb = Controller.builder(store, primary).name(name + nameSuffix);
     specific.accept(cb);
     cb.clock(effectiveClock());
     if (metrics != null) {

@@ -169,10 +169,13 @@ public final class TaintEvictionController implements AutoCloseable {
     }
   }
 
-  /** Upstream {@code processPodOnNode}. */
+  /**
+   * Upstream {@code processPodOnNode}. A terminal pod is evicted as any other, as upstream: a finished Job pod keeps
+   * its completion through the Job's tracking finalizer, which holds it until the Job controller has counted it.
+   */
   private void processPod(Pod pod, List<Taint> taints) {
     String key = pod.metadata().key();
-    if (taints.isEmpty() || pod.isTerminal()) {
+    if (taints.isEmpty()) {
       cancel(key);
       return;
     }

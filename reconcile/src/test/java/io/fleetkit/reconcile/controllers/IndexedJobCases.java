@@ -123,5 +123,7 @@ final class IndexedJobCases {
     assertThat(s.terminating()).as("terminating").isEqualTo(want.terminating());
     assertThat(s.completedIndexes()).as("completedIndexes").isEqualTo(want.completedIndexes());
     assertThat(s.failedIndexes()).as("failedIndexes").isEqualTo(want.failedIndexes());
+    // upstream's wantStatus: UncountedTerminatedPods{} (every pod counted by the sync's end)
+    assertThat(s.uncountedTerminatedPods().isEmpty()).as("uncountedTerminatedPods").isTrue();
   }
 }

@@ -128,6 +128,11 @@ final class JobControllerTest {
       store.updateStatus(p.withStatus(p.status().withContainerStatuses(List.of(
           new ContainerStatus("c", false, 2, ContainerState.running(clock.now()))))));
       c.runUntilIdle();
+      // the bound pod terminates gracefully: FailureTarget now, Failed once its kubelet has ended it
+      assertThat(get(store).status().condition(JobCondition.FAILURE_TARGET)).isNotNull();
+      assertThat(get(store).status().condition(JobCondition.FAILED)).isNull();
+      assertThat(Sim.finishTerminating(store)).isEqualTo(1);
+      c.runUntilIdle();
       JobCondition failed = get(store).status().condition(JobCondition.FAILED);
       assertThat(failed).isNotNull();
       assertThat(failed.reason()).isEqualTo(JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED);

@@ -50,7 +50,7 @@ final class JobPodFailurePolicyTest {
   private static Pod pod(JobUpstreamCasesTest.Env env, String name, PodPhase phase, @Nullable Integer exitCode,
       boolean held) {
     ObjectMeta.Builder m = ObjectMeta.builder().namespace("default").name(name).label("foo", "bar")
-        .ownerReference(OwnerReference.controllerOf(env.job));
+        .ownerReference(OwnerReference.controllerOf(env.job)).finalizer(Job.TRACKING_FINALIZER);
     if (held) {
       m.finalizer("test/hold");
     }

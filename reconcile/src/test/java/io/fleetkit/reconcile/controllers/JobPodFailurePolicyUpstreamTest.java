@@ -56,6 +56,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * FleetKit reports it for every Job, as upstream does once the gate is on (GA 1.34), so 1 is expected there.
  * "default job based on OnExitCodes" runs upstream with the same gates off and expects {@code Failed} alone;
  * FleetKit, as upstream with the gate on, sets {@code FailureTarget} with the same reason and message first.
+ * "fail job with multiple pods" runs upstream with JobManagedBy and JobPodReplacementPolicy off, where {@code Failed}
+ * is set in the sync that deletes the running pod; FleetKit, as upstream with them on (the later table's twin
+ * "fail job with multiple pods; JobManagedBy enabled delays setting terminal condition"), counts the deleted pod as
+ * terminating (1) and writes {@code FailureTarget} alone. Every pod carries the tracking finalizer, as upstream's.
  */
 final class JobPodFailurePolicyUpstreamTest {
 
@@ -160,10 +164,13 @@ final class JobPodFailurePolicyUpstreamTest {
             List.of(failed(exited("main-container", 5))),
             failedBy("Container main-container for pod default/already-deleted-pod failed with exit code 5 "
                 + "matching FailJob rule at index 1"), 0, 0, 1, 0),
+        // as upstream's twin "...; JobManagedBy enabled delays setting terminal condition": the running pod deleted
+        // in this sync is terminating, Failed waits
         new Case("fail job with multiple pods", job(2, 2, 6, ON_EXIT_CODE_RULES), List.of(),
             List.of(new PodIn(PodPhase.Running, List.of(), List.of(), false), failed(exited("main-container", 5))),
-            failedBy("Container main-container for pod default/mypod-1 failed with exit code 5 matching FailJob "
-                + "rule at index 1"), 0, 0, 2, 0),
+            List.of(cond(JobCondition.FAILURE_TARGET, JobCondition.REASON_POD_FAILURE_POLICY, "Container "
+                + "main-container for pod default/mypod-1 failed with exit code 5 matching FailJob rule at index 1")),
+            0, 0, 2, 1),
         new Case("fail indexed job based on OnExitCodes",
             job(1, 1, 6, CompletionMode.Indexed, ON_EXIT_CODE_RULES), List.of(),
             List.of(failed(exited("main-container", 5))), failedBy(exit5Index1), 0, 0, 1, 0),
@@ -227,8 +234,9 @@ final class JobPodFailurePolicyUpstreamTest {
       List<Pod> toDelete = new ArrayList<>();
       for (int i = 0; i < tc.pods().size(); i++) {
         PodIn in = tc.pods().get(i);
+        // upstream's table adds every pod with the tracking finalizer (podBuilder.trackingFinalizer)
         ObjectMeta.Builder m = ObjectMeta.builder().namespace("default").name("mypod-" + i).label("foo", "bar")
-            .ownerReference(OwnerReference.controllerOf(env.job));
+            .ownerReference(OwnerReference.controllerOf(env.job)).finalizer(Job.TRACKING_FINALIZER);
         if (tc.job().spec().completionMode() == CompletionMode.Indexed) {
           m.annotation(WorkloadLabels.JOB_COMPLETION_INDEX, Integer.toString(i));
         }

@@ -27,12 +27,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Ported from upstream {@code pkg/controller/job/job_controller_test.go} (kubernetes commit
  * de00a3c894f17936b66bbd88ae1471f222826629), {@code TestControllerSyncJob}: its cases run with the
  * JobPodReplacementPolicy gate on (Kubernetes 1.34 makes it GA), plus "more terminating pods than parallelism;
- * PodFailurePolicy used" (9 of these 12). Each case makes the Job and its pods in a store, runs exactly one sync
+ * PodFailurePolicy used" (11 of these 12). Each case makes the Job and its pods in a store, runs exactly one sync
  * ({@link JobUpstreamCasesTest.Env}) and compares creations, deletions, created indexes, active, ready, succeeded,
- * failed, terminating and conditions.
+ * failed, terminating, conditions and the pod patches (tracking finalizers removed, upstream's
+ * {@code expectedPodPatches}).
  *
- * <p>As upstream's pods all carry the Job tracking finalizer, the pods here carry a finalizer: a pod the controller
- * deletes stays, terminating, as upstream's fake pod control leaves it. Upstream's terminating pods (running, with a
+ * <p>As upstream's pods, the pods carry the Job tracking finalizer. Upstream's terminating pods (running, with a
  * deletionTimestamp) are made and then deleted. "more terminating pods than parallelism; PodFailurePolicy used" runs
  * upstream with the gate off, where {@code status.terminating} stays unset: FleetKit reports it for every Job, as
  * upstream with the gate on, so 5 is expected.
@@ -40,18 +40,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>"count terminating pods when indexed job fails and PodReplacementPolicy enabled" is its own test: the Job gets
  * {@code FailureTarget} for the backoff limit and {@code Failed} waits for the pod it deleted.
  *
- * <p>Not ported: "WQ job: turn on PodReplacementPolicy but not set PodReplacementPolicy" and "WQ job: recreate pods
- * when terminating or failed" (upstream's finalizer tracking counts a terminating pod as failed under
- * TerminatingOrFailed; FleetKit counts failures from pods in phase Failed); "suspending a job with unsatisfied expectations;
- * PodReplacementPolicy enabled" (FleetKit's pending deletion comes from an earlier sync whose deleted pod is itself
- * terminating, so the expected 0 cannot hold).
+ * <p>Not ported: "suspending a job with unsatisfied expectations; PodReplacementPolicy enabled" (FleetKit's pending
+ * deletion comes from an earlier sync whose deleted pod is itself terminating, so the expected 0 cannot hold).
  */
 final class JobPodReplacementPolicyUpstreamTest {
 
   record Case(String name, int parallelism, int completions, CompletionMode mode, @Nullable PodReplacementPolicy prp,
       boolean failurePolicy, boolean suspend, boolean deleting, int active, int failed, int terminating,
       int expCreations, int expDeletions, int expActive, int expFailed, int expTerminating, Set<Integer> expIndexes,
-      @Nullable String expSuspendedReason) {
+      @Nullable String expSuspendedReason, int expPodPatches) {
     @Override
     public String toString() {
       return name;
@@ -63,22 +60,26 @@ final class JobPodReplacementPolicyUpstreamTest {
   static Stream<Case> cases() {
     return Stream.of(
         new Case("WQ job: recreate pods when failed", 1, -1, NI, PodReplacementPolicy.Failed, false, false, false,
-            1, 1, 1, 0, 0, 1, 1, 1, Set.of(), null),
+            1, 1, 1, 0, 0, 1, 1, 1, Set.of(), null, 1),
+        new Case("WQ job: turn on PodReplacementPolicy but not set PodReplacementPolicy", 1, 1, NI, null, false, false,
+            false, 1, 1, 1, 0, 0, 1, 2, 1, Set.of(), null, 2),
+        new Case("WQ job: recreate pods when terminating or failed", 1, -1, NI,
+            PodReplacementPolicy.TerminatingOrFailed, false, false, false, 1, 1, 1, 0, 0, 1, 2, 1, Set.of(), null, 2),
         new Case("more terminating pods than parallelism", 1, 1, NI, PodReplacementPolicy.Failed, false, false, false,
-            2, 0, 4, 0, 1, 1, 0, 5, Set.of(), null),
+            2, 0, 4, 0, 1, 1, 0, 5, Set.of(), null, 1),
         new Case("more terminating pods than parallelism; PodFailurePolicy used", 1, 1, NI, null, true, false, false,
-            2, 0, 4, 0, 1, 1, 0, 5, Set.of(), null),
+            2, 0, 4, 0, 1, 1, 0, 5, Set.of(), null, 1),
         new Case("too many active pods; PodReplacementPolicy enabled", 2, 5, NI, null, false, false, false,
-            3, 0, 0, 0, 1, 2, 0, 1, Set.of(), null),
+            3, 0, 0, 0, 1, 2, 0, 1, Set.of(), null, 1),
         new Case("indexed job with some pods deleted, podReplacementPolicy Failed", 2, 5, CompletionMode.Indexed,
-            PodReplacementPolicy.Failed, false, false, false, 0, 0, 1, 1, 0, 1, 0, 1, Set.of(0), null),
+            PodReplacementPolicy.Failed, false, false, false, 0, 0, 1, 1, 0, 1, 0, 1, Set.of(0), null, 0),
         new Case("indexed job with some pods deleted, podReplacementPolicy TerminatingOrFailed", 2, 5,
             CompletionMode.Indexed, PodReplacementPolicy.TerminatingOrFailed, false, false, false, 0, 0, 1, 2, 0, 2,
-            0, 1, Set.of(0, 1), null),
+            0, 1, Set.of(0, 1), null, 1),
         new Case("suspending a job with satisfied expectations; PodReplacementPolicy enabled", 2, 4, NI, null, false,
-            true, false, 2, 0, 0, 0, 2, 0, 0, 2, Set.of(), "JobSuspended"),
+            true, false, 2, 0, 0, 0, 2, 0, 0, 2, Set.of(), "JobSuspended", 2),
         new Case("suspending a deleted job; PodReplacementPolicy enabled", 2, 4, NI, null, false, true, true,
-            2, 0, 0, 0, 0, 2, 0, 0, Set.of(), null));
+            2, 0, 0, 0, 0, 2, 0, 0, Set.of(), null, 2));
   }
 
   // upstream: "count terminating pods when indexed job fails and PodReplacementPolicy enabled"
@@ -98,6 +99,7 @@ final class JobPodReplacementPolicyUpstreamTest {
       Job actual = env.syncOnce();
       assertThat(env.podControl.templates).as("creations").isEmpty();
       assertThat(env.podControl.deletePodNames).as("deletions").containsExactly("pod-2");
+      assertThat(env.podControl.patchPodNames).as("pod patches").hasSize(3);
       JobStatus s = actual.status();
       assertThat(s.active()).as("active").isZero();
       assertThat(s.ready()).as("ready").isZero();
@@ -153,6 +155,8 @@ final class JobPodReplacementPolicyUpstreamTest {
       Job actual = env.syncOnce();
       assertThat(env.podControl.templates).as("creations").hasSize(tc.expCreations());
       assertThat(env.podControl.deletePodNames).as("deletions").hasSize(tc.expDeletions());
+      assertThat(env.podControl.patchPodNames).as("pod patches (tracking finalizers removed)")
+          .hasSize(tc.expPodPatches());
       if (tc.mode() == CompletionMode.Indexed) {
         Set<Integer> created = new TreeSet<>();
         for (Pod p : env.podControl.templates) {

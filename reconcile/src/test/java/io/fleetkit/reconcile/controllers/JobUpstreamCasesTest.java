@@ -58,8 +58,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  * update or delete puts in the controller's queue. The test Job has upstream's selector {@code foo=bar}.
  *
  * <p>Upstream's fake pod control is {@link FakePodControl}, an admission plugin of the test store that records the
- * controller's pod creates and deletes and refuses them as the fake fails them: the four "controller error" cases
- * and "limited pods" run with it. "suspending a job with unsatisfied expectations" gets its pending deletion from an
+ * controller's pod creates, deletes and tracking-finalizer removals (upstream's {@code Patches}) and refuses them as
+ * the fake fails them: the "controller error" cases and "limited pods" run with it. The pods carry the tracking
+ * finalizer, as upstream's {@code newPodList} gives it, and every {@code TestControllerSyncJob} row is checked with
+ * the current table's {@code expectedPodPatches} (kubernetes commit 003e86297d18a8538c9da3619871393f9703bf70); with
+ * finalizer tracking the rows whose fake pod control errs count what the current table counts: a refused finalizer
+ * removal leaves the pod uncounted ("too few active pods, with controller error": succeeded 0; "only new failed pod
+ * with controller error": failed 0) and a surplus pod whose finalizer could not be removed is not deleted ("too many
+ * active pods, with controller error": deletions 0). "failed + succeed pods: reset backoff delay" is the current
+ * row, without the pod control error of the 1.21 one. "suspending a job with unsatisfied expectations" gets its pending deletion from an
  * earlier real sync instead of an injected one (see its test). Left out: "indexed job feature disabled" (FleetKit
  * has no feature gates; Indexed completion is always on). Not compared: upstream's {@code jobKeyForget}, and its
  * error for new failed pods, which only drive its queue's failure backoff; FleetKit computes that backoff from the
@@ -84,7 +91,7 @@ final class JobUpstreamCasesTest {
       int succeededPods, int failedPods, List<IndexPhase> podsWithIndexes, int expectedCreations,
       int expectedDeletions, int expectedActive, int expectedSucceeded, String expectedCompletedIdxs,
       int expectedFailed, @Nullable String expectedCondition, ConditionStatus expectedConditionStatus,
-      String expectedConditionReason, Set<Integer> expectedCreatedIndexes) {
+      String expectedConditionReason, Set<Integer> expectedCreatedIndexes, int expectedPodPatches) {
     @Override
     public String toString() {
       return name;
@@ -118,6 +125,7 @@ final class JobUpstreamCasesTest {
     ConditionStatus conditionStatus = ConditionStatus.True;
     String reason = "";
     Set<Integer> createdIndexes = Set.of();
+    int patches;
 
     C(String name, int parallelism, int completions, int backoffLimit) {
       this.name = name;
@@ -166,6 +174,12 @@ final class JobUpstreamCasesTest {
       return this;
     }
 
+    /** Upstream's {@code expectedPodPatches}: the tracking finalizers the sync removes (or tries to). */
+    C patches(int v) {
+      patches = v;
+      return this;
+    }
+
     /** Upstream's {@code podControllerError}: the fake pod control records each call, then fails it. */
     C podControllerError(String message) {
       podControllerError = message;
@@ -192,7 +206,7 @@ final class JobUpstreamCasesTest {
     Case build() {
       return new Case(name, parallelism, completions, backoffLimit, deleting, podLimit, mode, wasSuspended, suspend,
           podControllerError, pending, active, succeeded, failed, indexes, creations, deletions, expActive, expSucceeded, completedIdxs,
-          expFailed, condition, conditionStatus, reason, createdIndexes);
+          expFailed, condition, conditionStatus, reason, createdIndexes, patches);
     }
   }
 
@@ -210,53 +224,57 @@ final class JobUpstreamCasesTest {
         new C("pending pods", 2, 5, 6).pods(2, 0, 0, 0).expect(0, 0, 2, 0, 0),
         new C("correct # of pods", 2, 5, 6).pods(0, 2, 0, 0).expect(0, 0, 2, 0, 0),
         new C("WQ job: correct # of pods", 2, -1, 6).pods(0, 2, 0, 0).expect(0, 0, 2, 0, 0),
-        new C("too few active pods", 2, 5, 6).pods(0, 1, 1, 0).expect(1, 0, 2, 1, 0),
+        new C("too few active pods", 2, 5, 6).pods(0, 1, 1, 0).expect(1, 0, 2, 1, 0).patches(1),
         new C("too few active pods with a dynamic job", 2, -1, 6).pods(0, 1, 0, 0).expect(1, 0, 2, 0, 0),
+        // the failing fake also refuses the finalizer removal: the succeeded pod stays uncounted
         new C("too few active pods, with controller error", 2, 5, 6).podControllerError("fake error")
-            .pods(0, 1, 1, 0).expect(1, 0, 1, 1, 0),
-        new C("too many active pods", 2, 5, 6).pods(0, 3, 0, 0).expect(0, 1, 2, 0, 0),
+            .pods(0, 1, 1, 0).expect(1, 0, 1, 0, 0).patches(1),
+        new C("too many active pods", 2, 5, 6).pods(0, 3, 0, 0).expect(0, 1, 2, 0, 0).patches(1),
+        // the refused finalizer removal comes before the deletion, which is not sent
         new C("too many active pods, with controller error", 2, 5, 6).podControllerError("fake error")
-            .pods(0, 3, 0, 0).expect(0, 1, 3, 0, 0),
-        new C("failed + succeed pods: reset backoff delay", 2, 5, 6).podControllerError("fake error")
-            .pods(0, 1, 1, 1).expect(1, 0, 1, 1, 1),
-        new C("new failed pod", 2, 5, 6).pods(0, 1, 0, 1).expect(1, 0, 2, 0, 1),
+            .pods(0, 3, 0, 0).expect(0, 0, 3, 0, 0).patches(1),
+        new C("failed + succeed pods: reset backoff delay", 2, 5, 6).pods(0, 1, 1, 1).expect(1, 0, 2, 1, 1)
+            .patches(2),
+        new C("new failed pod", 2, 5, 6).pods(0, 1, 0, 1).expect(1, 0, 2, 0, 1).patches(1),
         new C("only new failed pod with controller error", 2, 5, 6).podControllerError("fake error")
-            .pods(0, 1, 0, 1).expect(1, 0, 1, 0, 1),
-        new C("job finish", 2, 5, 6).pods(0, 0, 5, 0).expect(0, 0, 0, 5, 0).condition(complete, t, ""),
-        new C("WQ job finishing", 2, -1, 6).pods(0, 1, 1, 0).expect(0, 0, 1, 1, 0),
-        new C("WQ job all finished", 2, -1, 6).pods(0, 0, 2, 0).expect(0, 0, 0, 2, 0).condition(complete, t, ""),
+            .pods(0, 1, 0, 1).expect(1, 0, 1, 0, 0).patches(1),
+        new C("job finish", 2, 5, 6).pods(0, 0, 5, 0).expect(0, 0, 0, 5, 0).condition(complete, t, "").patches(5),
+        new C("WQ job finishing", 2, -1, 6).pods(0, 1, 1, 0).expect(0, 0, 1, 1, 0).patches(1),
+        new C("WQ job all finished", 2, -1, 6).pods(0, 0, 2, 0).expect(0, 0, 0, 2, 0).condition(complete, t, "")
+            .patches(2),
         new C("WQ job all finished despite one failure", 2, -1, 6).pods(0, 0, 1, 1).expect(0, 0, 0, 1, 1)
-            .condition(complete, t, ""),
-        new C("more active pods than parallelism", 2, 5, 6).pods(0, 10, 0, 0).expect(0, 8, 2, 0, 0),
-        new C("more active pods than remaining completions", 3, 4, 6).pods(0, 3, 2, 0).expect(0, 1, 2, 2, 0),
-        new C("status change", 2, 5, 6).pods(0, 2, 2, 0).expect(0, 0, 2, 2, 0),
-        new C("deleting job", 2, 5, 6).deleting().pods(1, 1, 1, 0).expect(0, 0, 2, 1, 0),
+            .condition(complete, t, "").patches(2),
+        new C("more active pods than parallelism", 2, 5, 6).pods(0, 10, 0, 0).expect(0, 8, 2, 0, 0).patches(8),
+        new C("more active pods than remaining completions", 3, 4, 6).pods(0, 3, 2, 0).expect(0, 1, 2, 2, 0)
+            .patches(3),
+        new C("status change", 2, 5, 6).pods(0, 2, 2, 0).expect(0, 0, 2, 2, 0).patches(2),
+        new C("deleting job", 2, 5, 6).deleting().pods(1, 1, 1, 0).expect(0, 0, 2, 1, 0).patches(3),
         new C("limited pods", 100, 200, 6).podLimit(10).expect(10, 0, 10, 0, 0),
         new C("too many job failures", 2, 5, 0).deleting().pods(0, 0, 0, 1).expect(0, 0, 0, 0, 1)
-            .condition(JobCondition.FAILED, t, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED),
+            .condition(JobCondition.FAILED, t, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED).patches(1),
         new C("indexed job start", 2, 5, 6).indexed().expect(2, 0, 2, 0, 0).createdIndexes(0, 1),
         new C("indexed job completed", 2, 3, 6).indexed(ip("0", OK), ip("1", FAIL), ip("1", OK), ip("2", OK))
-            .expect(0, 0, 0, 3, 1).completedIdxs("0-2").condition(complete, t, ""),
+            .expect(0, 0, 0, 3, 1).completedIdxs("0-2").condition(complete, t, "").patches(4),
         new C("indexed job repeated completed index", 2, 3, 6).indexed(ip("0", OK), ip("1", OK), ip("1", OK))
-            .expect(1, 0, 1, 2, 0).completedIdxs("0,1").createdIndexes(2),
+            .expect(1, 0, 1, 2, 0).completedIdxs("0,1").createdIndexes(2).patches(3),
         new C("indexed job some running and completed pods", 8, 20, 6).indexed(ip("0", RUN), ip("2", OK),
             ip("3", PEND), ip("4", OK), ip("5", OK), ip("7", OK), ip("8", OK), ip("9", OK))
-            .expect(6, 0, 8, 6, 0).completedIdxs("2,4,5,7-9").createdIndexes(1, 6, 10, 11, 12, 13),
+            .expect(6, 0, 8, 6, 0).completedIdxs("2,4,5,7-9").createdIndexes(1, 6, 10, 11, 12, 13).patches(6),
         new C("indexed job some failed pods", 3, 4, 6).indexed(ip("0", FAIL), ip("1", PEND), ip("2", FAIL))
-            .expect(2, 0, 3, 0, 2).createdIndexes(0, 2),
+            .expect(2, 0, 3, 0, 2).createdIndexes(0, 2).patches(2),
         new C("indexed job some pods without index", 2, 5, 6).pods(0, 1, 1, 1).indexed(ip("invalid", RUN),
             ip("invalid", OK), ip("invalid", FAIL), ip("invalid", PEND), ip("0", OK), ip("1", RUN), ip("2", RUN))
-            .expect(0, 3, 2, 1, 0).completedIdxs("0"),
+            .expect(0, 3, 2, 1, 0).completedIdxs("0").patches(8),
         new C("indexed job repeated indexes", 5, 5, 6).pods(0, 0, 1, 1).indexed(ip("invalid", RUN), ip("0", OK),
-            ip("1", RUN), ip("2", RUN), ip("2", PEND)).expect(0, 2, 2, 1, 0).completedIdxs("0"),
+            ip("1", RUN), ip("2", RUN), ip("2", PEND)).expect(0, 2, 2, 1, 0).completedIdxs("0").patches(5),
         new C("indexed job with indexes outside of range", 2, 5, 6).indexed(ip("0", OK), ip("5", RUN),
-            ip("6", OK), ip("7", PEND), ip("8", FAIL)).expect(0, 2, 0, 1, 0).completedIdxs("0"),
+            ip("6", OK), ip("7", PEND), ip("8", FAIL)).expect(0, 2, 0, 1, 0).completedIdxs("0").patches(5),
         new C("suspending a job with satisfied expectations", 2, 4, 6).suspend(false, true).pods(0, 2, 0, 0)
-            .expect(0, 2, 0, 0, 0).condition(JobCondition.SUSPENDED, t, "JobSuspended"),
+            .expect(0, 2, 0, 0, 0).condition(JobCondition.SUSPENDED, t, "JobSuspended").patches(2),
         new C("resuming a suspended job", 2, 4, 6).suspend(true, false).expect(2, 0, 2, 0, 0)
             .condition(JobCondition.SUSPENDED, ConditionStatus.False, "JobResumed"),
         new C("suspending a deleted job", 2, 4, 6).suspend(false, true).deleting().pods(0, 2, 0, 0)
-            .expect(0, 0, 2, 0, 0)).map(C::build);
+            .expect(0, 0, 2, 0, 0).patches(2)).map(C::build);
   }
 
   static Job newJob(int parallelism, int completions, int backoffLimit, CompletionMode mode) {
@@ -283,6 +301,11 @@ final class JobUpstreamCasesTest {
     int createCallCount;
     final List<Pod> templates = new ArrayList<>();
     final List<String> deletePodNames = new ArrayList<>();
+    /**
+     * Upstream's {@code Patches}: the pods whose tracking finalizer an update removes (an update sent with a stale
+     * resource version, which the store refuses and the controller retries, is not one).
+     */
+    final List<String> patchPodNames = new ArrayList<>();
 
     @Override
     public String name() {
@@ -304,6 +327,16 @@ final class JobUpstreamCasesTest {
           templates.add(pod);
         }
         case DELETE -> deletePodNames.add(pod.metadata().name());
+        case UPDATE -> {
+          Pod old = (Pod) request.oldObject();
+          if (old != null && old.metadata().finalizers().contains(Job.TRACKING_FINALIZER)
+              && !pod.metadata().finalizers().contains(Job.TRACKING_FINALIZER)
+              && old.metadata().resourceVersion().equals(pod.metadata().resourceVersion())) {
+            patchPodNames.add(pod.metadata().name());
+          } else {
+            return AdmissionVerdict.allow();
+          }
+        }
         default -> {
           return AdmissionVerdict.allow();
         }
@@ -345,8 +378,9 @@ final class JobUpstreamCasesTest {
     }
 
     void pod(PodPhase phase, @Nullable String index) {
+      // upstream's newPodList and setPodsStatusesWithIndexes give every pod the tracking finalizer
       ObjectMeta.Builder m = ObjectMeta.builder().namespace("default").name("pod-" + podCounter++)
-          .label("foo", "bar").ownerReference(OwnerReference.controllerOf(job));
+          .label("foo", "bar").ownerReference(OwnerReference.controllerOf(job)).finalizer(Job.TRACKING_FINALIZER);
       if (index != null) {
         m.annotation(WorkloadLabels.JOB_COMPLETION_INDEX, index);
       }
@@ -444,6 +478,8 @@ final class JobUpstreamCasesTest {
       // upstream counts the calls its fake pod control recorded; the store holds those it let through
       assertThat(fake.templates).as("creations").hasSize(tc.expectedCreations());
       assertThat(fake.deletePodNames).as("deletions").hasSize(tc.expectedDeletions());
+      assertThat(fake.patchPodNames).as("pod patches (tracking finalizers removed)")
+          .hasSize(tc.expectedPodPatches());
       int written = tc.podControllerError() == null ? 1 : 0;
       assertThat(created).as("pods created in the store").hasSize(written * tc.expectedCreations());
       assertThat(deleted).as("pods deleted from the store").hasSize(written * tc.expectedDeletions());
@@ -537,6 +573,8 @@ final class JobUpstreamCasesTest {
       env.store.create(Pod.of(ObjectMeta.builder().namespace("default").name(held.metadata().name())
           .label("foo", "bar").ownerReference(OwnerReference.controllerOf(env.job)).build(),
           env.job.spec().template().spec()));
+      Pod gone = env.store.require(Pod.class, "default", "pod-0"); // gone, counted in an earlier sync
+      env.store.update(gone.withMetadata(gone.metadata().toBuilder().finalizers(List.of()).build()));
       env.store.delete(Pod.class, "default", "pod-0", io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
 
       Job cur = env.store.require(Job.class, "default", "foobar");
@@ -548,6 +586,7 @@ final class JobUpstreamCasesTest {
       assertThat(env.syncFailed()).as("sync failed").isFalse();
       assertThat(env.podControl.templates).as("creations").isEmpty();
       assertThat(env.podControl.deletePodNames).as("deletions").isEmpty();
+      assertThat(env.podControl.patchPodNames).as("pod patches").isEmpty();
       assertThat(env.podNames()).isEqualTo(before);
       JobStatus s = actual.status();
       assertThat(s.active()).as("active").isEqualTo(3);
@@ -610,8 +649,27 @@ final class JobUpstreamCasesTest {
       if (!tc.suspend()) {
         assertThat(s.startTime()).isNotNull();
       }
+      if (tc.expectedDeletions() > 0) {
+        // upstream's rows with JobPodReplacementPolicy on ("activeDeadlineSeconds exceeded; JobPodReplacementPolicy
+        // enabled"): the deleted pods count as terminating in this sync, Failed waits for the next one
+        assertTerminalWaits(s.conditions(), tc.expectedCondition(), tc.expectedConditionReason());
+        env.controller.runUntilIdle();
+        s = env.store.require(Job.class, "default", "foobar").status();
+        assertThat(s.failed()).isEqualTo(tc.expectedFailed());
+      }
       assertFinished(s.conditions(), tc.expectedCondition(), ConditionStatus.True, tc.expectedConditionReason());
     }
+  }
+
+  /**
+   * A sync that deleted active pods of a failing Job: upstream counts them as terminating, so it writes the interim
+   * {@code FailureTarget} with {@code reason} and not yet the terminal {@code type}.
+   */
+  static void assertTerminalWaits(List<JobCondition> conditions, String type, String reason) {
+    assertThat(type).isEqualTo(JobCondition.FAILED);
+    assertThat(conditions).anyMatch(c -> c.type().equals(JobCondition.FAILURE_TARGET)
+        && c.status() == ConditionStatus.True && c.reason().equals(reason));
+    assertThat(conditions).noneMatch(c -> c.type().equals(type));
   }
 
   /**
@@ -690,7 +748,7 @@ final class JobUpstreamCasesTest {
   /** Upstream's {@code newPodList} pod with one container status carrying {@code restarts}. */
   private static void podWithRestarts(Env env, PodPhase phase, int restarts) {
     ObjectMeta m = ObjectMeta.builder().namespace("default").name("pod-" + env.podCounter++).label("foo", "bar")
-        .ownerReference(OwnerReference.controllerOf(env.job)).build();
+        .ownerReference(OwnerReference.controllerOf(env.job)).finalizer(Job.TRACKING_FINALIZER).build();
     Pod p = env.store.create(Pod.of(m, env.job.spec().template().spec()));
     ContainerState state = phase == PodPhase.Running ? ContainerState.running(null) : ContainerState.WAITING;
     env.store.updateStatus(p.withStatus(p.status().withPhase(phase)
@@ -736,7 +794,18 @@ final class JobUpstreamCasesTest {
       for (int restarts : tc.restartCounts()) {
         podWithRestarts(env, tc.podPhase(), restarts);
       }
-      assertBackoffOutcome(tc, env.syncOnce());
+      Set<String> before = env.podNames();
+      Job actual = env.syncOnce();
+      if (tc.expectedReason() != null && !before.isEmpty() && !tc.podPhase().isTerminal()) {
+        // upstream's "...; JobPodReplacementPolicy enabled" rows: the deleted pods count as terminating in this
+        // sync, Failed follows in the sync their deletion brings
+        assertThat(env.podNames()).as("the failing Job's active pods are deleted").isEmpty();
+        assertThat(actual.status().failed()).as("failed").isEqualTo(tc.expectedFailed());
+        assertTerminalWaits(actual.status().conditions(), JobCondition.FAILED, tc.expectedReason());
+        env.controller.runUntilIdle();
+        actual = env.store.require(Job.class, "default", "foobar");
+      }
+      assertBackoffOutcome(tc, actual);
     }
   }
 

@@ -116,6 +116,17 @@ final class TaintEvictionControllerTest {
     verify("pod1", false, false);
   }
 
+  // upstream's processPodOnNode has no exception for terminal pods (a Job's finished pod is protected by the Job's
+  // tracking finalizer until counted, not by the taint-eviction controller)
+  @Test
+  void createPod_terminalPodOnTaintedNode_deletedAsAnyOther() {
+    store.create(node("node1", 1));
+    tc.start();
+    Pod p = store.create(pod("pod1", "node1"));
+    store.updateStatus(p.withStatus(p.status().withPhase(io.fleetkit.api.core.PodPhase.Succeeded)));
+    verify("pod1", true, true);
+  }
+
   @Test
   void createPod_untaintedNode_kept() {
     store.create(node("node1"));

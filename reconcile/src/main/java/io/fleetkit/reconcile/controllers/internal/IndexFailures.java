@@ -3,7 +3,6 @@ package io.fleetkit.reconcile.controllers.internal;
 import io.fleetkit.api.batch.JobSpec;
 import io.fleetkit.api.batch.PodFailurePolicyAction;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.reconcile.controllers.WorkloadLabels;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,12 +51,13 @@ public final class IndexFailures {
   }
 
   /**
-   * Upstream's {@code isIndexFailed}: a failed pod (phase Failed) that matches a {@code FailIndex} rule, or whose
-   * failure counts and whose index already had {@code backoffLimitPerIndex} failures.
+   * Upstream's {@code isIndexFailed}: a failed pod ({@link JobPodTracking#isPodFailed}) that matches a
+   * {@code FailIndex} rule, or whose failure counts and whose index already had {@code backoffLimitPerIndex}
+   * failures.
    */
   public static boolean isIndexFailed(JobSpec spec, Pod pod) {
     Integer limit = spec.backoffLimitPerIndex();
-    if (limit == null || pod.status().phase() != PodPhase.Failed) {
+    if (limit == null || !JobPodTracking.isPodFailed(pod, spec)) {
       return false;
     }
     PodFailurePolicies.Match m = PodFailurePolicies.match(spec.podFailurePolicy(), pod);
@@ -69,7 +69,8 @@ public final class IndexFailures {
 
   /**
    * Upstream's {@code calculateFailedIndexes}: the failed indexes of {@code status.failedIndexes} and those the
-   * failed pods with an index below {@code completions} fail ({@link #isIndexFailed}).
+   * failed pods with an index below {@code completions} and the tracking finalizer (not counted yet) fail
+   * ({@link #isIndexFailed}).
    */
   public static IndexIntervals failedIndexes(JobSpec spec, @Nullable String statusFailedIndexes, List<Pod> pods) {
     int completions = spec.completions() == null ? 0 : spec.completions();
@@ -78,7 +79,8 @@ public final class IndexFailures {
     TreeSet<Integer> failed = new TreeSet<>();
     for (Pod p : pods) {
       int ix = JobReconciler.index(p, spec.completions());
-      if (ix >= 0 && isIndexFailed(spec, p)) {
+      // a failed pod without the finalizer was counted: its index is in status.failedIndexes already
+      if (ix >= 0 && isIndexFailed(spec, p) && JobPodTracking.hasTrackingFinalizer(p)) {
         failed.add(ix);
       }
     }
@@ -106,11 +108,14 @@ public final class IndexFailures {
 
   /**
    * Upstream's {@code getPodsWithDelayedDeletionPerIndex}: for each index below {@code completions} that has not
-   * succeeded, not failed and has no active pod, its last failed pod, the one its replacement replaces (the highest
-   * failure count plus ignored count, the latest finish time among equals).
+   * succeeded, not failed and has no active pod, its last failed pod not counted yet (it has the tracking finalizer
+   * and its removal is not awaited), the one its replacement replaces (the highest failure count plus ignored count,
+   * the latest finish time among equals). That pod keeps its finalizer until the replacement exists.
+   *
+   * @param expectedRemovals UIDs whose finalizer removal the controller awaits (counted in an earlier sync)
    */
   public static Map<Integer, Pod> podsBeingReplaced(JobSpec spec, List<Pod> pods, List<Pod> active,
-      IndexIntervals succeeded, IndexIntervals failed) {
+      IndexIntervals succeeded, IndexIntervals failed, java.util.Set<String> expectedRemovals) {
     Integer completions = spec.completions();
     java.util.Set<Integer> activeIndexes = new java.util.HashSet<>();
     for (Pod p : active) {
@@ -118,7 +123,9 @@ public final class IndexFailures {
     }
     Map<Integer, Pod> result = new HashMap<>();
     for (Pod p : pods) {
-      if (p.status().phase() != PodPhase.Failed) {
+      // upstream's getValidPodsWithFilter: pods with the finalizer, not counted yet
+      if (!JobPodTracking.hasTrackingFinalizer(p) || expectedRemovals.contains(p.metadata().uid())
+          || !JobPodTracking.isPodFailed(p, spec)) {
         continue;
       }
       int ix = JobReconciler.index(p, completions);

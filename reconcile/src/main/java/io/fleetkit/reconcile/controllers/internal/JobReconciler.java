@@ -46,9 +46,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Job reconciler, after {@code pkg/controller/job/job_controller.go} ({@code syncJob}, {@code manageJob}) with
- * pod-phase counting (the tracking without finalizers of Kubernetes up to 1.25): succeeded and failed are counted
- * from the Job's pods, which the controller never deletes once terminal; a finished Job is not recounted.
+ * The Job reconciler, after {@code pkg/controller/job/job_controller.go} ({@code syncJob}, {@code manageJob}), with
+ * upstream's tracking of finished pods through the {@value Job#TRACKING_FINALIZER} finalizer ({@link JobPodTracking},
+ * Kubernetes 1.26 on): the pods it creates or adopts carry it; succeeded and failed are {@code status.succeeded} and
+ * {@code status.failed}, plus the pods in {@code status.uncountedTerminatedPods}, plus the finished pods that still
+ * have the finalizer and whose removal is not awaited ({@link FinalizerExpectations}); a finished Job is not synced.
  *
  * <p>Pod failure policy ({@link PodFailurePolicies}, after upstream's 1.34 controller): a failed pod (phase Failed;
  * a terminating pod is not failed until it is terminal) that matches an {@code Ignore} rule is not counted; the first
@@ -68,6 +70,8 @@ import org.slf4j.LoggerFactory;
  * JobCondition#REASON_MAX_FAILED_INDEXES_EXCEEDED}) and the active pods are deleted; once every index succeeded or
  * failed with at least one failed, {@value JobCondition#REASON_FAILED_INDEXES}; {@code Failed} follows as for a
  * FailJob match. {@code backoffLimit} (default MaxInt32 with a per-index limit) still counts every failure.
+ * The failed pod an index's replacement replaces keeps its finalizer, uncounted, until the replacement exists
+ * (upstream's {@code getPodsWithDelayedDeletionPerIndex}).
  *
  * <p>Success policy ({@link SuccessPolicies}, Indexed Jobs): when a rule is met the Job gets {@code
  * SuccessCriteriaMet} (reason {@value JobCondition#REASON_SUCCESS_POLICY}, message {@code "Matched rules at index
@@ -86,9 +90,10 @@ import org.slf4j.LoggerFactory;
  * restartPolicy OnFailure: container restarts of running pods) fail it with {@value
  * JobCondition#REASON_BACKOFF_LIMIT_EXCEEDED}; else a passed {@code activeDeadlineSeconds} fails it with {@value
  * JobCondition#REASON_DEADLINE_EXCEEDED}; for Indexed Jobs then failed indexes and the success policy. Every failure
- * is {@code FailureTarget} first and {@code Failed} with the same reason once none of the Job's pods terminates
- * (upstream's {@code newFailureCondition} with the terminal condition delayed, Kubernetes 1.34); a failing
- * Job's active pods are deleted and counted as failed. Otherwise
+ * is {@code FailureTarget} first and {@code Failed} with the same reason once no pod is uncounted and none of the
+ * Job's pods terminates (upstream's {@code newFailureCondition} with the terminal condition delayed, Kubernetes 1.34;
+ * the pods a sync deletes count as terminating in it); a failing Job's active pods are deleted (keeping their
+ * finalizer until counted) and counted as failed. Otherwise
  * a suspended Job's pods are deleted; else active pods are brought to {@code min(parallelism, completions -
  * succeeded)} (work-queue Jobs: parallelism until one succeeds). Deletions and creations never happen in the same
  * sync. New pods after failures wait {@code 10 s * 2^(failures since the last success - 1)}, at most 6 minutes,
@@ -110,6 +115,7 @@ public final class JobReconciler implements Reconciler<Job> {
   private static final int NAME_ATTEMPTS = 8;
 
   private final CacheExpectations pending = new CacheExpectations();
+  private final FinalizerExpectations finalizers = new FinalizerExpectations();
   private final Supplier<String> nameSuffixes;
 
   public JobReconciler(Supplier<String> nameSuffixes) {
@@ -134,7 +140,13 @@ public final class JobReconciler implements Reconciler<Job> {
    * @param job the Job as the controller's cache shows it
    */
   public static ControllerRefManager.Claim<Pod> podsForJob(ObjectStore store, Lister<Pod> pods, Job job) {
-    return ControllerRefManager.forSync(store, job, selectorOf(job)).claim(pods);
+    return new ControllerRefManager<>(store, job, selectorOf(job), ControllerRefManager.recheckDeletion(store, job),
+        List.of(Job.TRACKING_FINALIZER)).claim(pods);
+  }
+
+  /** The pods whose tracking finalizer this reconciler removed, until its pod informer shows them without it. */
+  public FinalizerExpectations finalizerExpectations() {
+    return finalizers;
   }
 
   /** How many of the controller's writes for {@code key} the cache has not shown yet (for tests). */
@@ -148,6 +160,7 @@ public final class JobReconciler implements Reconciler<Job> {
     Job job = ctx.object().orElse(null);
     if (job == null) {
       pending.forget(key);
+      finalizers.forget(key);
       return Result.done();
     }
     if (job.spec().managedByExternalController()) {
@@ -175,185 +188,145 @@ public final class JobReconciler implements Reconciler<Job> {
     if (!satisfied) {
       LOG.debug("job {}: waiting for the pod cache to show {} earlier writes", key, pending.pending(key));
     }
+    Set<String> expectedRemovals = finalizers.expectedUids(key);
     List<Pod> active = new ArrayList<>();
-    int succeededPods = 0;
-    int failed = 0;
     int terminating = 0;
-    TreeSet<Integer> succeededIndexes = new TreeSet<>();
-    Integer completions = spec.completions();
-    PodFailurePolicy failurePolicy = spec.podFailurePolicy();
     for (Pod p : pods) {
       if (ActivePods.isActive(p)) {
         active.add(p);
-      } else if (p.status().phase() == PodPhase.Succeeded) {
-        succeededPods++;
-        int ix = index(p, completions);
-        if (ix >= 0) {
-          succeededIndexes.add(ix);
-        }
-      } else if (p.status().phase() == PodPhase.Failed) {
-        // upstream counts a failed pod of an Indexed Job only when it has a valid index, and, with a pod failure
-        // policy, only when no Ignore rule matches it (nonIgnoredFailedPodsCount)
-        if ((!indexed || index(p, completions) >= 0)
-            && PodFailurePolicies.match(failurePolicy, p).countFailed()) {
-          failed++;
-        }
-      } else if (p.metadata().deletionTimestamp() != null) {
+      } else if (!p.isTerminal() && p.metadata().deletionTimestamp() != null) {
         terminating++; // controller.IsPodTerminating: being deleted, not terminal yet
       }
     }
-    int succeeded = indexed ? succeededIndexes.size() : succeededPods;
+    // upstream's syncJob: what the status counted, the uncounted pods, and the pods that finished since
+    JobStatus stored = job.status();
+    Integer completions = spec.completions();
+    PodFailurePolicy failurePolicy = spec.podFailurePolicy();
+    int succeeded = stored.succeeded() + stored.uncountedTerminatedPods().succeeded().size()
+        + JobPodTracking.newFinishedPods(job, pods, expectedRemovals, true).size();
+    int failed = stored.failed() + stored.uncountedTerminatedPods().failed().size();
+    for (Pod p : JobPodTracking.newFinishedPods(job, pods, expectedRemovals, false)) {
+      if (PodFailurePolicies.match(failurePolicy, p).countFailed()) {
+        failed++; // upstream's nonIgnoredFailedPodsCount
+      }
+    }
+    IndexIntervals succeededIntervals = IndexIntervals.EMPTY;
+    if (indexed && completions != null) {
+      succeededIntervals = succeededIndexes(stored, pods, completions);
+      succeeded = succeededIntervals.total();
+    }
     boolean perIndex = indexed && spec.backoffLimitPerIndex() != null;
-    IndexIntervals succeededIntervals = IndexIntervals.ofIndexes(succeededIndexes);
     IndexIntervals failedIndexes = perIndex
-        ? IndexFailures.failedIndexes(spec, job.status().failedIndexes(), pods) : IndexIntervals.EMPTY;
+        ? IndexFailures.failedIndexes(spec, stored.failedIndexes(), pods) : IndexIntervals.EMPTY;
 
-    Instant startTime = job.status().startTime();
-    List<JobCondition> conditions = new ArrayList<>(job.status().conditions());
-    Instant completionTime = job.status().completionTime();
-    JobCondition finished = null;
+    Instant startTime = stored.startTime();
+    List<JobCondition> conditions = new ArrayList<>(stored.conditions());
     boolean deleting = job.metadata().deletionTimestamp() != null;
     if (!spec.suspend() && startTime == null) {
       startTime = now;
     }
-    // upstream's syncJob: a FailureTarget condition, or a failed pod matching a FailJob rule, decides before the
-    // backoff limit and the deadline; the Job's Failed condition then waits until none of its pods terminates
-    JobCondition failing = null;
-    JobCondition newFailureTarget = null;
-    // a Job that met its success policy is not failed any more; upstream checks SuccessCriteriaMet first
-    JobCondition successCriteriaMet = trueCondition(conditions, JobCondition.SUCCESS_CRITERIA_MET);
-    JobCondition succeeding = successCriteriaMet == null ? null : condition(JobCondition.COMPLETE,
-        ConditionStatus.True, successCriteriaMet.reason(), successCriteriaMet.message(), now);
-    JobCondition newSuccessCriteriaMet = null;
-    JobCondition failureTarget = trueCondition(conditions, JobCondition.FAILURE_TARGET);
-    if (succeeding != null) {
-      // decided: Complete follows once no pod terminates
-    } else if (failureTarget != null) {
-      failing = condition(JobCondition.FAILED, ConditionStatus.True, failureTarget.reason(),
-          failureTarget.message(), now);
-      failed = Math.max(failed, job.status().failed()); // the pods deleted when it was set were counted then
-    } else {
-      String failJobMessage = failJobMessage(failurePolicy, pods);
-      if (failJobMessage != null) {
-        newFailureTarget = condition(JobCondition.FAILURE_TARGET, ConditionStatus.True,
+    // upstream's syncJob: a Job that met its success policy is not failed any more; then a FailureTarget condition,
+    // or a failed pod matching a FailJob rule, decides before the backoff limit and the deadline
+    JobCondition finishedCondition = trueCondition(conditions, JobCondition.SUCCESS_CRITERIA_MET);
+    if (finishedCondition == null) {
+      JobCondition failureTarget = trueCondition(conditions, JobCondition.FAILURE_TARGET);
+      String failJobMessage = failureTarget == null ? failJobMessage(failurePolicy, pods) : null;
+      if (failureTarget != null) {
+        finishedCondition = condition(JobCondition.FAILED, ConditionStatus.True, failureTarget.reason(),
+            failureTarget.message(), now);
+      } else if (failJobMessage != null) {
+        finishedCondition = condition(JobCondition.FAILURE_TARGET, ConditionStatus.True,
             JobCondition.REASON_POD_FAILURE_POLICY, failJobMessage, now);
-        failing = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_POD_FAILURE_POLICY,
-            failJobMessage, now);
-      } else if (failed > spec.backoffLimit() || pastBackoffLimitOnFailure(spec, active)) {
-        newFailureTarget = condition(JobCondition.FAILURE_TARGET, ConditionStatus.True,
-            JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED, MESSAGE_BACKOFF, now);
-        failing = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED,
-            MESSAGE_BACKOFF, now);
-      } else if (pastActiveDeadline(spec, startTime, now)) {
-        newFailureTarget = condition(JobCondition.FAILURE_TARGET, ConditionStatus.True,
-            JobCondition.REASON_DEADLINE_EXCEEDED, MESSAGE_DEADLINE, now);
-        failing = condition(JobCondition.FAILED, ConditionStatus.True, JobCondition.REASON_DEADLINE_EXCEEDED,
-            MESSAGE_DEADLINE, now);
       }
     }
-    if (indexed && succeeding == null && failing == null) {
-      // upstream's syncJob, Indexed Jobs: failed indexes, then the success policy
-      String reason = null;
-      String message = null;
-      Integer maxFailed = spec.maxFailedIndexes();
-      if (perIndex && maxFailed != null && failedIndexes.total() > maxFailed) {
-        reason = JobCondition.REASON_MAX_FAILED_INDEXES_EXCEEDED;
-        message = MESSAGE_MAX_FAILED_INDEXES;
-      } else if (perIndex && failedIndexes.total() > 0 && completions != null
-          && failedIndexes.total() + succeededIntervals.total() >= completions) {
-        reason = JobCondition.REASON_FAILED_INDEXES;
-        message = MESSAGE_FAILED_INDEXES;
+    if (finishedCondition == null) {
+      if (failed > spec.backoffLimit() || pastBackoffLimitOnFailure(spec, active)) {
+        finishedCondition = condition(JobCondition.FAILURE_TARGET, ConditionStatus.True,
+            JobCondition.REASON_BACKOFF_LIMIT_EXCEEDED, MESSAGE_BACKOFF, now);
+      } else if (pastActiveDeadline(spec, startTime, now)) {
+        finishedCondition = condition(JobCondition.FAILURE_TARGET, ConditionStatus.True,
+            JobCondition.REASON_DEADLINE_EXCEEDED, MESSAGE_DEADLINE, now);
       }
-      if (reason != null) {
-        newFailureTarget = condition(JobCondition.FAILURE_TARGET, ConditionStatus.True, reason, message, now);
-        failing = condition(JobCondition.FAILED, ConditionStatus.True, reason, message, now);
-      } else if (completions != null) {
+    }
+    Map<Integer, Pod> delayedRemovals = Map.of();
+    if (indexed && completions != null) {
+      // upstream's syncJob, Indexed Jobs: failed indexes, then the success policy
+      if (perIndex && finishedCondition == null) {
+        Integer maxFailed = spec.maxFailedIndexes();
+        if (maxFailed != null && failedIndexes.total() > maxFailed) {
+          finishedCondition = condition(JobCondition.FAILURE_TARGET, ConditionStatus.True,
+              JobCondition.REASON_MAX_FAILED_INDEXES_EXCEEDED, MESSAGE_MAX_FAILED_INDEXES, now);
+        } else if (failedIndexes.total() > 0 && failedIndexes.total() + succeededIntervals.total() >= completions) {
+          finishedCondition = condition(JobCondition.FAILURE_TARGET, ConditionStatus.True,
+              JobCondition.REASON_FAILED_INDEXES, MESSAGE_FAILED_INDEXES, now);
+        }
+      }
+      if (perIndex) {
+        delayedRemovals = IndexFailures.podsBeingReplaced(spec, pods, active, succeededIntervals, failedIndexes,
+            expectedRemovals);
+      }
+      if (finishedCondition == null) {
         String matched = SuccessPolicies.match(spec.successPolicy(), completions, succeededIntervals);
         if (matched != null) {
-          newSuccessCriteriaMet = condition(JobCondition.SUCCESS_CRITERIA_MET, ConditionStatus.True,
+          finishedCondition = condition(JobCondition.SUCCESS_CRITERIA_MET, ConditionStatus.True,
               JobCondition.REASON_SUCCESS_POLICY, matched, now);
-          succeeding = condition(JobCondition.COMPLETE, ConditionStatus.True, JobCondition.REASON_SUCCESS_POLICY,
-              matched, now);
         }
       }
     }
-    boolean waitsForTerminating = failureTarget != null || newFailureTarget != null;
 
     RuntimeException failure = null;
     Duration requeue = null;
-    if (failing != null) {
-      if (!deleting) {
-        Deleted d = deleteAll(ctx, job, active);
-        failed += d.deleted();
-        terminating += d.terminating();
-        active = active.subList(d.deleted(), active.size());
+    if (finishedCondition != null) {
+      // upstream's deleteActivePods: a finished Job's active pods go (a met success policy's too), keeping their
+      // finalizer until the tracking below has counted them; the Job is not declared finished in a sync that could
+      // not delete them all or whose cache is behind
+      Deleted d = deleteAll(ctx, active, false);
+      if (d.deleted() != active.size() || !satisfied) {
+        finishedCondition = null;
       }
-      if (newFailureTarget != null) {
-        conditions.add(newFailureTarget);
+      // upstream counts every deleted pod as terminating in this sync: the terminal condition waits for the sync
+      // that the deletions' events bring
+      terminating += d.deleted();
+      active = d.remaining();
+      failure = d.error();
+    } else {
+      boolean managed = false;
+      if (!deleting && satisfied) {
+        managed = true;
+        try {
+          if (spec.suspend()) {
+            Deleted d = deleteAll(ctx, active, true);
+            terminating += d.deleted();
+            active = d.remaining();
+            failure = d.error();
+          } else {
+            Manage m = manage(ctx, job, active, pods, succeeded, succeededIntervals, failedIndexes,
+                delayedRemovals, terminating, now);
+            active = m.active();
+            terminating += m.terminating();
+            requeue = m.requeue();
+            failure = m.error();
+          }
+        } catch (RuntimeException e) {
+          failure = e;
+        }
       }
-      if (!waitsForTerminating || terminating == 0) {
-        conditions.add(failing);
-        finished = failing;
-      } else {
-        LOG.debug("job {}: {} pods still terminating, Failed waits", key, terminating);
-      }
-    } else if (succeeding != null) {
-      // upstream: the remaining pods of a Job that met its success policy are deleted (not counted as failed),
-      // SuccessCriteriaMet is set, and Complete follows once none of them is terminating
-      if (!deleting) {
-        Deleted d = deleteAll(ctx, job, active);
-        terminating += d.terminating();
-        active = active.subList(d.deleted(), active.size());
-      }
-      if (newSuccessCriteriaMet != null) {
-        conditions.add(newSuccessCriteriaMet);
-      }
-      if (terminating == 0 && active.isEmpty()) {
-        conditions.add(succeeding);
-        completionTime = now;
-        finished = succeeding;
-      } else {
-        LOG.debug("job {}: {} pods still terminating, Complete waits", key, terminating);
-      }
-    } else if (!deleting && satisfied) {
-      try {
+      boolean complete = completions == null ? succeeded > 0 && active.isEmpty()
+          : succeeded >= completions && active.isEmpty();
+      if (complete) {
+        // upstream's newSuccessCondition: SuccessCriteriaMet first, Complete with its reason once no pod terminates
+        finishedCondition = condition(JobCondition.SUCCESS_CRITERIA_MET, ConditionStatus.True,
+            JobCondition.REASON_COMPLETIONS_REACHED, MESSAGE_COMPLETIONS_REACHED, now);
+      } else if (managed) {
         if (spec.suspend()) {
-          Deleted d = deleteAll(ctx, job, active);
-          terminating += d.terminating();
-          active = active.subList(d.deleted(), active.size());
           startTime = null;
           if (setCondition(conditions, JobCondition.SUSPENDED, ConditionStatus.True, REASON_SUSPENDED,
               "Job suspended", now)) {
             LOG.debug("job {}: suspended", key);
           }
-        } else {
-          if (hasTrue(conditions, JobCondition.SUSPENDED)) {
-            setCondition(conditions, JobCondition.SUSPENDED, ConditionStatus.False, REASON_RESUMED, "Job resumed",
-                now);
-            startTime = now; // activeDeadlineSeconds counts from the resumption
-          }
-          Manage m = manage(ctx, job, active, pods, succeeded, succeededIndexes, failedIndexes, terminating, now);
-          active = m.active();
-          terminating += m.terminating();
-          requeue = m.requeue();
-          failure = m.error();
-        }
-      } catch (RuntimeException e) {
-        failure = e;
-      }
-    }
-    if (failing == null && succeeding == null && !spec.suspend()) {
-      boolean complete = completions == null ? succeeded > 0 && active.isEmpty()
-          : succeeded >= completions && active.isEmpty();
-      if (complete) {
-        // upstream's newSuccessCondition: SuccessCriteriaMet first, Complete with its reason once no pod terminates
-        conditions.add(condition(JobCondition.SUCCESS_CRITERIA_MET, ConditionStatus.True,
-            JobCondition.REASON_COMPLETIONS_REACHED, MESSAGE_COMPLETIONS_REACHED, now));
-        if (terminating == 0) {
-          conditions.add(condition(JobCondition.COMPLETE, ConditionStatus.True,
-              JobCondition.REASON_COMPLETIONS_REACHED, MESSAGE_COMPLETIONS_REACHED, now));
-          completionTime = now;
-          finished = conditions.get(conditions.size() - 1);
+        } else if (hasTrue(conditions, JobCondition.SUSPENDED)) {
+          setCondition(conditions, JobCondition.SUSPENDED, ConditionStatus.False, REASON_RESUMED, "Job resumed", now);
+          startTime = now; // activeDeadlineSeconds counts from the resumption
         }
       }
     }
@@ -363,22 +336,24 @@ public final class JobReconciler implements Reconciler<Job> {
         ready++;
       }
     }
-    JobStatus status = new JobStatus(active.size(), succeeded, failed, ready, conditions, startTime,
-        completionTime, indexed ? formatIndexes(succeededIndexes) : "", terminating,
-        perIndex ? failedIndexes.toString() : null);
-    if (!status.equals(job.status())) {
-      try {
-        ctx.store().updateStatus(job.withStatus(status));
-      } catch (ConflictException | NotFoundException e) {
-        LOG.debug("job {}: status update lost a race ({}), requeueing", key, e.getMessage());
-        return Result.requeue();
-      }
+    JobStatus status = new JobStatus(active.size(), stored.succeeded(), stored.failed(), ready, conditions,
+        startTime, stored.completionTime(), stored.completedIndexes(), terminating, stored.failedIndexes(),
+        stored.uncountedTerminatedPods());
+    JobPodTracking.Sync sync = new JobPodTracking.Sync(job.withStatus(status), pods, finishedCondition,
+        expectedRemovals, terminating, perIndex ? failedIndexes : null, delayedRemovals);
+    JobPodTracking.Outcome outcome;
+    try {
+      outcome = JobPodTracking.track(sync, !status.equals(stored), now, ctx.store()::updateStatus,
+          toRemove -> removeFinalizers(ctx, toRemove));
+    } catch (ConflictException | NotFoundException e) {
+      LOG.debug("job {}: status update lost a race ({}), requeueing", key, e.getMessage());
+      return Result.requeue();
     }
     if (failure != null) {
       throw failure;
     }
-    if (failing != null || succeeding != null) {
-      return Result.done(); // finished, or waiting for terminating pods, whose events bring the Job back
+    if (finishedCondition != null || outcome.finished()) {
+      return Result.done(); // finished, or waiting for pods to be counted or to terminate: their events come back
     }
     Long deadline = spec.activeDeadlineSeconds();
     if (deadline != null && startTime != null && !spec.suspend()) {
@@ -392,6 +367,59 @@ public final class JobReconciler implements Reconciler<Job> {
   }
 
   /**
+   * Upstream's {@code calculateSucceededIndexes}: the indexes of {@code status.completedIndexes} below
+   * {@code completions}, and those of the succeeded pods not counted yet (they still have the finalizer).
+   */
+  static IndexIntervals succeededIndexes(JobStatus status, List<Pod> pods, int completions) {
+    TreeSet<Integer> fresh = new TreeSet<>();
+    for (Pod p : pods) {
+      int ix = index(p, completions);
+      if (p.status().phase() == PodPhase.Succeeded && ix >= 0 && JobPodTracking.hasTrackingFinalizer(p)) {
+        fresh.add(ix);
+      }
+    }
+    return IndexIntervals.parse(status.completedIndexes(), completions).withOrderedIndexes(fresh);
+  }
+
+  /**
+   * Upstream's {@code removeTrackingFinalizerFromPods}: the UIDs are expected removed first; a removal that fails
+   * is no longer expected.
+   */
+  private JobPodTracking.Removal removeFinalizers(ReconcileContext<Job> ctx, List<Pod> toRemove) {
+    ObjectKey key = ctx.key();
+    List<String> uids = new ArrayList<>(toRemove.size());
+    for (Pod p : toRemove) {
+      uids.add(p.metadata().uid());
+    }
+    finalizers.expectRemovals(key, uids);
+    Set<String> removed = new HashSet<>();
+    RuntimeException error = null;
+    for (Pod p : toRemove) {
+      String uid = p.metadata().uid();
+      RuntimeException e = null;
+      try {
+        if (!JobOrphanPodReconciler.removeTrackingFinalizer(ctx.store(), p)) {
+          e = new ConflictException("pod " + p.metadata().key() + ": removing " + Job.TRACKING_FINALIZER
+              + " kept conflicting");
+        }
+      } catch (RuntimeException ex) {
+        e = ex;
+      }
+      if (e == null) {
+        removed.add(uid);
+      } else {
+        finalizers.observed(key, uid);
+        LOG.debug("job {}: removing the tracking finalizer of pod {} failed: {}", key, p.metadata().name(),
+            e.getMessage());
+        if (error == null) {
+          error = e;
+        }
+      }
+    }
+    return new JobPodTracking.Removal(removed, error);
+  }
+
+  /**
    * What {@link #manage} did: the active pods after its writes, when to look again, and the first write that failed
    * (the status still counts the writes that succeeded before or beside it, as upstream's {@code manageJob} returns
    * its {@code active} together with the error).
@@ -399,15 +427,19 @@ public final class JobReconciler implements Reconciler<Job> {
   private record Manage(List<Pod> active, @Nullable Duration requeue, @Nullable RuntimeException error,
       int terminating) {}
 
-  /** Pods a failing or suspended Job deleted (the first ones of its list), and how many of them still terminate. */
-  private record Deleted(int deleted, int terminating) {}
+  /**
+   * What {@link #deleteAll} did: how many pods it deleted, the pods left active (their deletion failed), and the
+   * first failure.
+   */
+  private record Deleted(int deleted, List<Pod> remaining, @Nullable RuntimeException error) {}
 
   /**
    * Upstream's {@code manageJob}: delete surplus (bad indexes first) or create missing pods, never both. Every
    * deletion is attempted even when one fails; creations stop after the slow-start batch that had a failure.
    */
   private Manage manage(ReconcileContext<Job> ctx, Job job, List<Pod> active, List<Pod> all, int succeeded,
-      Set<Integer> succeededIndexes, IndexIntervals failedIndexes, int terminating, Instant now) {
+      IndexIntervals succeededIndexes, IndexIntervals failedIndexes, Map<Integer, Pod> delayedRemovals,
+      int terminating, Instant now) {
     JobSpec spec = job.spec();
     Integer completions = spec.completions();
     boolean indexed = spec.completionMode() == CompletionMode.Indexed;
@@ -427,7 +459,7 @@ public final class JobReconciler implements Reconciler<Job> {
       sorted.sort(ActivePods.order().reversed()); // of duplicates keep the most advanced pod
       for (Pod p : sorted) {
         int ix = index(p, completions);
-        if (ix < 0 || succeededIndexes.contains(ix) || failedIndexes.has(ix) || !seen.add(ix)) {
+        if (ix < 0 || succeededIndexes.has(ix) || failedIndexes.has(ix) || !seen.add(ix)) {
           toDelete.add(p);
         } else {
           kept.add(p);
@@ -446,12 +478,11 @@ public final class JobReconciler implements Reconciler<Job> {
     if (!toDelete.isEmpty()) {
       List<Pod> remaining = new ArrayList<>(active);
       RuntimeException error = null;
-      int stillTerminating = 0;
+      int deleted = 0;
       for (Pod p : toDelete) {
         try {
-          if (delete(ctx, key, p)) {
-            stillTerminating++;
-          }
+          delete(ctx, key, p, true);
+          deleted++; // upstream counts a deleted pod as terminating in this sync
           remaining.remove(p);
         } catch (RuntimeException e) {
           // upstream's deleteJobPods: a refused delete leaves the pod counted active; the others are still tried
@@ -460,7 +491,7 @@ public final class JobReconciler implements Reconciler<Job> {
           }
         }
       }
-      return new Manage(remaining, null, error, stillTerminating);
+      return new Manage(remaining, null, error, deleted);
     }
     // upstream's onlyReplaceFailedPods: with podReplacementPolicy Failed a terminating pod is not replaced yet
     int diff = wantActive - active.size()
@@ -477,13 +508,12 @@ public final class JobReconciler implements Reconciler<Job> {
     List<Integer> indexes = new ArrayList<>();
     Map<Integer, Pod> replaced = Map.of();
     if (indexed) {
-      indexes = firstPendingIndexes(active, IndexIntervals.ofIndexes(succeededIndexes), failedIndexes, diff,
+      indexes = firstPendingIndexes(active, succeededIndexes, failedIndexes, diff,
           completions == null ? 0 : completions);
       if (perIndex) {
         // upstream's getPodCreationInfoForIndependentIndexes: an index whose last failure's backoff has not
         // passed waits; the Job is looked at again when the first of them may go
-        replaced = IndexFailures.podsBeingReplaced(spec, all, active, IndexIntervals.ofIndexes(succeededIndexes),
-            failedIndexes);
+        replaced = delayedRemovals;
         List<Integer> ready = new ArrayList<>();
         for (int ix : indexes) {
           Pod last = replaced.get(ix);
@@ -534,27 +564,47 @@ public final class JobReconciler implements Reconciler<Job> {
     return result;
   }
 
-  /** Deletes every pod (a failing or suspended Job): how many were deleted (first ones of the list), still there. */
-  private Deleted deleteAll(ReconcileContext<Job> ctx, Job job, List<Pod> active) {
-    ObjectKey key = ctx.key();
-    int stillTerminating = 0;
+  /**
+   * Deletes every pod of {@code active}, trying every deletion even when one fails: upstream's
+   * {@code deleteActivePods} for a finished Job ({@code removeFinalizer} false: the tracking counts the pods and
+   * removes their finalizers), its {@code deleteJobPods} for a suspended one ({@code removeFinalizer} true).
+   */
+  private Deleted deleteAll(ReconcileContext<Job> ctx, List<Pod> active, boolean removeFinalizer) {
+    List<Pod> remaining = new ArrayList<>();
+    RuntimeException error = null;
+    int deleted = 0;
     for (Pod p : active) {
-      if (delete(ctx, key, p)) {
-        stillTerminating++;
+      try {
+        delete(ctx, ctx.key(), p, removeFinalizer);
+        deleted++;
+      } catch (RuntimeException e) {
+        remaining.add(p);
+        if (error == null) {
+          error = e;
+        }
       }
     }
-    return new Deleted(active.size(), stillTerminating);
+    return new Deleted(deleted, remaining, error);
   }
 
-  /** Deletes {@code p}; whether it is still there, terminating (finalizers keep it). */
-  private boolean delete(ReconcileContext<Job> ctx, ObjectKey key, Pod p) {
+  /**
+   * Deletes one pod; with {@code removeFinalizer}, as upstream's {@code deleteJobPods}, its tracking finalizer is
+   * removed first (a pod the Job deletes while it goes on is not counted, and must not stay after its deletion). A
+   * pod already gone, or replaced by one of the same name, needs nothing.
+   *
+   * @throws RuntimeException the store refused the finalizer removal or the deletion
+   */
+  private void delete(ReconcileContext<Job> ctx, ObjectKey key, Pod p, boolean removeFinalizer) {
+    if (removeFinalizer && !JobOrphanPodReconciler.removeTrackingFinalizer(ctx.store(), p)) {
+      throw new ConflictException("pod " + p.metadata().key() + ": removing " + Job.TRACKING_FINALIZER
+          + " kept conflicting");
+    }
     try {
-      Pod after = ctx.store().delete(Pod.class, p.metadata().namespace(), p.metadata().name(),
+      ctx.store().delete(Pod.class, p.metadata().namespace(), p.metadata().name(),
           DeletePreconditions.uid(p.metadata().uid()));
       pending.deleted(key, p.metadata().name(), ctx.now());
-      return !after.metadata().finalizers().isEmpty() && !after.status().phase().isTerminal();
     } catch (NotFoundException | ConflictException e) {
-      return false; // already gone or replaced: nothing to wait for
+      // already gone, or replaced by a pod of the same name: nothing to wait for
     }
   }
 
@@ -599,7 +649,7 @@ public final class JobReconciler implements Reconciler<Job> {
           .name(base + "-" + nameSuffixes.get())
           .labels(tm.labels())
           .annotations(tm.annotations())
-          .finalizers(tm.finalizers())
+          .finalizers(withTrackingFinalizer(tm.finalizers()))
           .label(WorkloadLabels.JOB_CONTROLLER_UID, job.metadata().uid())
           .label(WorkloadLabels.JOB_NAME, job.metadata().name())
           .ownerReference(OwnerReference.controllerOf(job));
@@ -632,6 +682,16 @@ public final class JobReconciler implements Reconciler<Job> {
     ctx.events().event(job, Event.WARNING, EventRecorder.FAILED_CREATE, "Create", "Error creating: "
         + last.getMessage());
     throw last;
+  }
+
+  /** Upstream's {@code appendJobCompletionFinalizerIfNotFound}: the template's finalizers and the tracking one. */
+  static List<String> withTrackingFinalizer(List<String> finalizers) {
+    if (finalizers.contains(Job.TRACKING_FINALIZER)) {
+      return finalizers;
+    }
+    List<String> out = new ArrayList<>(finalizers);
+    out.add(Job.TRACKING_FINALIZER);
+    return out;
   }
 
   /** Every container (and init container) gets {@value WorkloadLabels#JOB_COMPLETION_INDEX_ENV}. */
@@ -831,7 +891,7 @@ public final class JobReconciler implements Reconciler<Job> {
   }
 
   /** Sets the condition of that type (replacing it when status or reason differ); whether anything changed. */
-  private static boolean setCondition(List<JobCondition> conditions, String type, ConditionStatus status,
+  static boolean setCondition(List<JobCondition> conditions, String type, ConditionStatus status,
       String reason, String message, Instant now) {
     for (int i = 0; i < conditions.size(); i++) {
       JobCondition c = conditions.get(i);

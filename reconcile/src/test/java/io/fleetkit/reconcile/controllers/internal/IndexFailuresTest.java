@@ -29,6 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -40,15 +41,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Ported from upstream {@code pkg/controller/job/indexed_job_utils_test.go} (kubernetes commit
  * 4a37f009ca615534484b1116d0f147f1f23cf067; {@code indexed_job_utils.go} 78fc8e44052f699bf598f84b697b41e5a328c9c5):
- * {@code TestIsIndexFailed} 3/3, {@code TestCalculateFailedIndexes} 5/6, {@code TestGetPodsWithDelayedDeletionPerIndex}
- * 6/8 (the pod each index's replacement replaces, {@link IndexFailures#podsBeingReplaced}),
- * {@code TestGetNewIndexFailureCountValue} 4/4, {@code TestGetIndexFailureCount} 6/6. Upstream's pods are built with
- * {@code buildPod()}; the Job tracking finalizer is left out, as FleetKit counts pods by phase.
- *
- * <p>Not ported: "pod without finalizer is ignored" (TestCalculateFailedIndexes), "failed pod without finalizer; the
- * pod's deletion is not delayed as it already started" and "failed pod with expected finalizer removal; ..."
- * (TestGetPodsWithDelayedDeletionPerIndex): upstream's finalizer tracking counts a pod without the finalizer as
- * already counted; FleetKit counts every failed pod of the Job, it has no tracking finalizer.
+ * {@code TestIsIndexFailed} 3/3, {@code TestCalculateFailedIndexes} 6/6, {@code TestGetPodsWithDelayedDeletionPerIndex}
+ * 8/8 (the pod each index's replacement replaces, {@link IndexFailures#podsBeingReplaced}, with the UIDs whose
+ * finalizer removal is awaited), {@code TestGetNewIndexFailureCountValue} 4/4, {@code TestGetIndexFailureCount} 6/6.
+ * Upstream's pods are built with {@code buildPod()}, with the Job tracking finalizer where the table gives it
+ * ({@link #untracked} where it does not).
  */
 final class IndexFailuresTest {
 
@@ -63,12 +60,18 @@ final class IndexFailuresTest {
     if (failureCount != null) {
       m.annotation(WorkloadLabels.JOB_INDEX_FAILURE_COUNT, failureCount);
     }
+    m.finalizer(Job.TRACKING_FINALIZER); // upstream's trackingFinalizer()
     return Pod.of(m.build(), PodSpec.builder().container("main", "image", ResourceList.EMPTY).build())
         .withStatus(new PodStatus(phase, List.of(), "", "", null, List.of(), "", ""));
   }
 
+  /** The pod without the tracking finalizer (upstream's {@code buildPod()} without {@code trackingFinalizer()}). */
+  private static Pod untracked(Pod p) {
+    return p.withMetadata(p.metadata().toBuilder().finalizers(List.of()).build());
+  }
+
   private static Pod named(String uid, Pod p) {
-    return p.withMetadata(p.metadata().toBuilder().name(uid).build());
+    return p.withMetadata(p.metadata().toBuilder().name(uid).uid(uid).build());
   }
 
   private static Pod exited(Pod p, int code) {
@@ -113,8 +116,10 @@ final class IndexFailuresTest {
     return Stream.of(
         Arguments.of("one new index failed", spec(2, 1, null), null,
             List.of(pod("0", PodPhase.Failed, "0"), pod("1", PodPhase.Failed, "1")), IndexIntervals.of(1, 1)),
+        Arguments.of("pod without finalizer is ignored", spec(2, 0, null), null,
+            List.of(untracked(pod("0", PodPhase.Failed, "0"))), IndexIntervals.EMPTY),
         Arguments.of("pod outside completions is ignored", spec(2, 0, null), null,
-            List.of(pod("3", PodPhase.Failed, "0")), IndexIntervals.EMPTY),
+            List.of(untracked(pod("3", PodPhase.Failed, "0"))), IndexIntervals.EMPTY),
         Arguments.of("extend the failed indexes", spec(2, 0, null), "0", List.of(pod("1", PodPhase.Failed, "0")),
             IndexIntervals.of(0, 1)),
         Arguments.of("prev failed indexes empty", spec(2, 0, null), "", List.of(pod("1", PodPhase.Failed, "0")),
@@ -135,33 +140,38 @@ final class IndexFailuresTest {
     return Stream.of(
         Arguments.of("failed pods are kept corresponding to non-failed indexes are kept", spec(3, 1, null),
             List.of(named("a", pod("0", PodPhase.Failed, "0")), named("b", pod("1", PodPhase.Failed, "1")),
-                named("c", pod("2", PodPhase.Failed, "0"))), List.of("a", "c")),
+                named("c", pod("2", PodPhase.Failed, "0"))), Set.of(), List.of("a", "c")),
+        Arguments.of("failed pod without finalizer; the pod's deletion is not delayed as it already started",
+            spec(2, 0, null), List.of(untracked(named("a", pod("0", PodPhase.Failed, "0")))), Set.of(), List.of()),
+        Arguments.of("failed pod with expected finalizer removal; the pod's deletion is not delayed as it already "
+            + "started", spec(2, 0, null), List.of(named("a", pod("0", PodPhase.Failed, "0"))), Set.of("a"),
+            List.of()),
         Arguments.of("failed pod with index outside of completions; the pod's deletion is not delayed",
-            spec(2, 0, null), List.of(named("a", pod("4", PodPhase.Failed, "0"))), List.of()),
+            spec(2, 0, null), List.of(named("a", pod("4", PodPhase.Failed, "0"))), Set.of(), List.of()),
         Arguments.of("failed pod for active index; the pod's deletion is not delayed as it is already replaced",
             spec(2, 1, null), List.of(named("a1", pod("0", PodPhase.Failed, "0")),
-                named("a2", pod("0", PodPhase.Running, "1"))), List.of()),
+                named("a2", pod("0", PodPhase.Running, "1"))), Set.of(), List.of()),
         Arguments.of("failed pod for succeeded index; the pod's deletion is not delayed as it is already replaced",
             spec(2, 1, null), List.of(named("a1", pod("0", PodPhase.Failed, "0")),
-                named("a2", pod("0", PodPhase.Succeeded, "1"))), List.of()),
+                named("a2", pod("0", PodPhase.Succeeded, "1"))), Set.of(), List.of()),
         Arguments.of("multiple failed pods for index with different failure count; only the pod with highest "
             + "failure count is kept", spec(2, 4, null), List.of(named("a1", pod("0", PodPhase.Failed, "0")),
                 named("a3", pod("0", PodPhase.Failed, "2")), named("a2", pod("0", PodPhase.Failed, "1"))),
-            List.of("a3")),
+            Set.of(), List.of("a3")),
         Arguments.of("multiple failed pods for index with different finish times; only the last failed pod is kept",
             spec(2, 4, null), List.of(deletedAt("a1", now.minusSeconds(1)), deletedAt("a3", now),
-                deletedAt("a2", now.minusSeconds(2))), List.of("a3")));
+                deletedAt("a2", now.minusSeconds(2))), Set.of(), List.of("a3")));
   }
 
   private static Pod deletedAt(String name, Instant t) {
     Pod p = named(name, pod("0", PodPhase.Failed, "1"));
-    return p.withMetadata(p.metadata().toBuilder().deletionTimestamp(t).finalizers(List.of("test/hold")).build());
+    return p.withMetadata(p.metadata().toBuilder().deletionTimestamp(t).build());
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("replaced")
   void getPodsWithDelayedDeletionPerIndex_upstreamTable(String name, JobSpec spec, List<Pod> pods,
-      List<String> want) {
+      Set<String> expectedRmFinalizers, List<String> want) {
     List<Pod> active = new ArrayList<>();
     TreeSet<Integer> succeeded = new TreeSet<>();
     for (Pod p : pods) {
@@ -176,7 +186,7 @@ final class IndexFailuresTest {
     }
     IndexIntervals failed = IndexFailures.failedIndexes(spec, null, pods);
     Map<Integer, Pod> got = IndexFailures.podsBeingReplaced(spec, pods, active, IndexIntervals.ofIndexes(succeeded),
-        failed);
+        failed, expectedRmFinalizers);
     TreeSet<String> names = new TreeSet<>();
     for (Pod p : got.values()) {
       names.add(p.metadata().name());

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobSpecBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.UncountedTerminatedPodsBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
@@ -23,9 +24,10 @@ import io.fleetkit.api.batch.PodFailurePolicyRule;
 import io.fleetkit.api.batch.PodReplacementPolicy;
 import io.fleetkit.api.batch.SuccessPolicy;
 import io.fleetkit.api.batch.SuccessPolicyRule;
-import java.util.List;
+import io.fleetkit.api.batch.UncountedTerminatedPods;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /** batch/v1 Job, with Kubernetes' defaults: parallelism 1, NonIndexed, a backoff limit of 6. */
@@ -55,9 +57,13 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
       });
       var start = Values.instant(st.getStartTime(), "status.startTime", ctx);
       var completion = Values.instant(st.getCompletionTime(), "status.completionTime", ctx);
+      var u = st.getUncountedTerminatedPods();
+      var uncounted = u == null ? UncountedTerminatedPods.EMPTY : new UncountedTerminatedPods(
+          u.getSucceeded() == null ? List.of() : u.getSucceeded(), u.getFailed() == null ? List.of() : u.getFailed());
       status = ctx.build("status", () -> new JobStatus(Values.intOr(st.getActive(), 0),
           Values.intOr(st.getSucceeded(), 0), Values.intOr(st.getFailed(), 0), st.getReady(), conditions, start,
-          completion, Values.orEmpty(st.getCompletedIndexes()), st.getTerminating(), st.getFailedIndexes()));
+          completion, Values.orEmpty(st.getCompletedIndexes()), st.getTerminating(), st.getFailedIndexes(),
+          uncounted));
     }
     JobStatus fs = status;
     return spec == null || fs == null ? null : ctx.build("", () -> new Job(meta, spec, fs));
@@ -85,6 +91,13 @@ public final class JobConverter extends AbstractKindConverter<io.fabric8.kuberne
             .withCompletedIndexes(Values.emptyToNull(st.completedIndexes()))
             .withTerminating(st.terminating())
             .withFailedIndexes(st.failedIndexes())
+            .withUncountedTerminatedPods(st.uncountedTerminatedPods().isEmpty() ? null
+                : new UncountedTerminatedPodsBuilder()
+                    .withSucceeded(st.uncountedTerminatedPods().succeeded().isEmpty() ? null
+                        : st.uncountedTerminatedPods().succeeded())
+                    .withFailed(st.uncountedTerminatedPods().failed().isEmpty() ? null
+                        : st.uncountedTerminatedPods().failed())
+                    .build())
             .build())
         .build();
   }
