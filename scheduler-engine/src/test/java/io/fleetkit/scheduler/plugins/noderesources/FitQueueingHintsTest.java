@@ -82,7 +82,8 @@ final class FitQueueingHintsTest {
   @Test
   void eventsToRegister_podDeleteAndScaleDown_nodeAddAndAllocatable() {
     assertThat(PLUGIN.eventsToRegister()).containsExactlyInAnyOrder(ClusterEvent.ASSIGNED_POD_DELETE,
-        ClusterEvent.ASSIGNED_POD_UPDATE, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+        ClusterEvent.ASSIGNED_POD_UPDATE, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE,
+        ClusterEvent.TARGET_POD_UPDATE_SCALE_DOWN);
   }
 
   // ---------------------------------------------------------------- Test_isSchedulableAfterPodChange
