@@ -324,6 +324,10 @@ final class FitQueueingHintsTest {
     }
   }
 
+  /**
+   * The scenario of upstream's integration case "Pod rejected by the NodeResourcesFit plugin is requeued when the Pod
+   * is updated to scale down" ({@code test/integration/scheduler/queueing/queue.go}), with a label first.
+   */
   @Test
   void scheduler_parkedPodIgnoresItsOwnLabel_andIsRetriedWhenItAsksForLessCpu() {
     try (ParkedPod p = ParkedPod.park(List.of(node1(CAPACITY)), List.of(pod("big", "node1", res("cpu", "1"))),

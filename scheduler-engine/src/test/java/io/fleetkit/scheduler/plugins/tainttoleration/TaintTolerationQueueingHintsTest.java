@@ -140,6 +140,7 @@ final class TaintTolerationQueueingHintsTest {
     }
   }
 
+  /** The scenario of upstream's integration case "Pod updated with toleration requeued to activeQ". */
   @Test
   void scheduler_tolerationAddedToTheParkedPod_retriesAtOnce() {
     try (ParkedPod p = parked()) {
@@ -153,6 +154,10 @@ final class TaintTolerationQueueingHintsTest {
     }
   }
 
+  /**
+   * The scenario of upstream's integration case "Updating pod label doesn't retry scheduling if the Pod was rejected
+   * by TaintToleration" ({@code test/integration/scheduler/queueing/queue.go}).
+   */
   @Test
   void scheduler_labelOrAnnotationOnTheParkedPod_leavesItParked() {
     try (ParkedPod p = parked()) {
