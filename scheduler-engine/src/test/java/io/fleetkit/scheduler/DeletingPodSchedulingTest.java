@@ -70,6 +70,8 @@ final class DeletingPodSchedulingTest {
 
       store.delete(Pod.class, "default", "foo"); // marked, kept by the finalizer: an update of the pod
       clock.advance(Duration.ofSeconds(11)); // past its backoff
+      assertThat(s.runUntilIdle()).as("the mark is no event NodeResourcesFit registered: still parked").isEmpty();
+      clock.advance(Duration.ofMinutes(5)); // the flush of pods parked too long (kube's podMaxInUnschedulablePods)
       List<ScheduleResult> results = s.runUntilIdle();
 
       assertThat(results).singleElement().satisfies(r -> {

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.CycleState;
+import io.fleetkit.api.framework.EnqueueExtensions;
 import io.fleetkit.api.framework.FilterPlugin;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PermitPlugin;
@@ -23,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -54,12 +57,22 @@ final class ScheduleOneUpstreamTest {
   enum Fail { NONE, SCHEDULING_ERROR, RESERVE_ERROR, RESERVE_REJECTED, PERMIT_ERROR, PERMIT_REJECTED, PERMIT_WAIT,
     PRE_BIND_ERROR }
 
-  /** Upstream's fake Reserve, Permit and PreBind plugins in one, plus its mocked scheduling error as a Filter error. */
-  static final class Fake implements FilterPlugin, ReservePlugin, PermitPlugin, PreBindPlugin {
+  /**
+   * Upstream's fake Reserve, Permit and PreBind plugins in one, plus its mocked scheduling error as a Filter error.
+   * It registers node additions only: the failure's own {@code PodScheduled=False} write comes back from the store as
+   * an update of the parked pod (upstream's table has no informer loop), which a plugin registering every event would
+   * answer with a retry (kube's queue does the same for a plugin without {@code EnqueueExtensions}).
+   */
+  static final class Fake implements FilterPlugin, ReservePlugin, PermitPlugin, PreBindPlugin, EnqueueExtensions {
     private final Fail fail;
 
     Fake(Fail fail) {
       this.fail = fail;
+    }
+
+    @Override
+    public Set<ClusterEvent> eventsToRegister() {
+      return Set.of(ClusterEvent.NODE_ADD);
     }
 
     @Override

@@ -208,8 +208,7 @@ public final class Framework implements FrameworkHandle {
       }
       created.put(name, p);
       if (p instanceof EnqueueExtensions x) {
-        Set<ClusterEvent> events = x.eventsToRegister();
-        registeredEvents.put(name, events.isEmpty() ? EnumSet.noneOf(ClusterEvent.class) : EnumSet.copyOf(events));
+        registeredEvents.put(name, registered(x.eventsToRegister()));
         enqueueExtensions.put(name, x);
       }
     }
@@ -479,6 +478,22 @@ public final class Framework implements FrameworkHandle {
 
   boolean hasPostFilters() {
     return postFilter.length > 0;
+  }
+
+  /**
+   * A plugin's registrations as the queue matches them: {@link ClusterEvent#TARGET_POD_UPDATE} stands for every
+   * {@code TARGET_POD_*} event, as upstream's general {@code Update} action matches its specific ones.
+   */
+  static EnumSet<ClusterEvent> registered(Set<ClusterEvent> events) {
+    EnumSet<ClusterEvent> r = events.isEmpty() ? EnumSet.noneOf(ClusterEvent.class) : EnumSet.copyOf(events);
+    if (r.contains(ClusterEvent.TARGET_POD_UPDATE)) {
+      for (ClusterEvent e : ClusterEvent.values()) {
+        if (e.isTargetPodUpdate()) {
+          r.add(e);
+        }
+      }
+    }
+    return r;
   }
 
   /** Whether some plugin of this profile registered {@code event} (plugins that register nothing are not counted). */

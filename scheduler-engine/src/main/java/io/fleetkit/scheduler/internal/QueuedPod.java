@@ -30,8 +30,11 @@ final class QueuedPod {
    * queue recorded before the pop, so later ones are the events during its attempt; -1 when not in flight.
    */
   long inFlightSince = -1;
-  /** Whether the pod's object changed while it was in flight (a rejection then backs off rather than parks). */
-  boolean updatedInFlight;
+  /**
+   * The PreEnqueue plugin that last kept the pod out of activeQ (kube's {@code GatingPlugin}); while the pod is gated
+   * it is one of the plugins whose hints answer for an update of the pod. Empty when none did.
+   */
+  String gatedBy = "";
   String message = "";
   /** The plugins that rejected the pod in its last attempt (their registered events re-queue it). */
   java.util.Set<String> rejectors = java.util.Set.of();

@@ -28,9 +28,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A rejected pod is parked as unschedulable unless something during its attempt may have made it schedulable
  * (kube's in-flight events with queueing hints on): the queue records the cluster events it receives while some pod
- * is in flight, and a pod whose rejecting plugins would have been moved by one of the events after its pop (or that
- * was updated meanwhile) goes to backoffQ instead. A pod failed by an error, or rejected with no rejecting plugin,
- * always backs off.
+ * is in flight, and the updates of a pod in flight as {@code TARGET_POD_*} events aimed at it; a pod whose rejecting
+ * plugins would have been moved by one of the events after its pop goes to backoffQ instead (activeQ for a pending
+ * plugin's Queue). A pod failed by an error, or rejected with no rejecting plugin, always backs off.
  */
 public final class SchedulingQueue {
   private final long initialBackoffNanos;
@@ -138,35 +138,64 @@ public final class SchedulingQueue {
   }
 
   /**
-   * Replaces a queued pod's object; a pod parked as unschedulable or gated gets another chance, and a pod in flight or
-   * waiting on Permit is marked as updated, unless the update changed only what kube's {@code isPodUpdated} ignores
-   * ({@link PodChanges}: its status, e.g. the scheduler's own {@code PodScheduled} condition, its resourceVersion...):
-   * then the pod stays where it is with its new object.
+   * Replaces a queued pod's object, as kube's {@code Update} with queueing hints: the update is turned into
+   * {@code TARGET_POD_*} events ({@link PodChanges}). A pod in activeQ or backoffQ stays there with its new object. A
+   * pod parked as unschedulable, or gated, leaves only when one of its rejecting plugins (for a gated pod, the
+   * PreEnqueue plugin gating it too) registered one of the events and its hint says yes: the strongest answer over
+   * the events decides ({@link Framework#requeueStrategy}; a gated pod then runs PreEnqueue again), else the pod stays
+   * where it was, in its place. For a pod in flight or waiting on Permit the events are recorded, aimed at that pod:
+   * if its attempt fails they count as any event received during it. An unchanged object is no event.
    */
   void update(QueuedPod p, EnginePodInfo info, long nowNanos) {
-    boolean updated = PodChanges.isPodUpdated(p.info.pod(), info.pod());
+    Pod before = p.info.pod();
+    Pod after = info.pod();
     p.info = info;
     p.refresh();
-    if (!updated) {
-      if (p.where == QueuedPod.Where.ACTIVE) {
-        active.fix(p);
-      }
-      return;
-    }
     switch (p.where) {
       case ACTIVE -> active.fix(p);
-      case BACKOFF -> { }
-      case UNSCHEDULABLE -> {
-        unschedulable.remove(p.key());
+      case UNSCHEDULABLE, GATED -> {
+        List<ClusterEvent> events = PodChanges.targetPodEvents(before, after);
+        if (events.isEmpty()) {
+          return;
+        }
+        Set<String> rejectors = p.rejectors;
+        if (p.where == QueuedPod.Where.GATED && !p.gatedBy.isEmpty() && !rejectors.contains(p.gatedBy)) {
+          rejectors = new java.util.HashSet<>(rejectors);
+          rejectors.add(p.gatedBy);
+        }
+        int strategy = Framework.REQUEUE_SKIP;
+        ClusterEvent decided = events.get(0);
+        for (ClusterEvent e : events) {
+          int s = p.framework.requeueStrategy(rejectors, p.pending, e, true, after, before, after);
+          if (s > strategy) {
+            strategy = s;
+            decided = e;
+          }
+          if (s == Framework.REQUEUE_IMMEDIATELY || (s == Framework.REQUEUE_AFTER_BACKOFF && p.pending.isEmpty())) {
+            break;
+          }
+        }
+        if (strategy == Framework.REQUEUE_SKIP) {
+          return;
+        }
+        detach(p);
         p.where = QueuedPod.Where.NONE;
-        moveOut(p, nowNanos);
+        if (strategy == Framework.REQUEUE_IMMEDIATELY) {
+          toActiveOrGated(p, nowNanos);
+        } else {
+          toBackoffOrActive(p, nowNanos);
+        }
+        if (p.where != QueuedPod.Where.GATED) {
+          incoming(p, SchedulerInstruments.eventLabel(decided));
+        }
       }
-      case GATED -> {
-        gated.remove(p.key());
-        p.where = QueuedPod.Where.NONE;
-        toActiveOrGated(p, nowNanos);
+      case IN_FLIGHT, WAITING -> {
+        if (p.inFlightSince >= 0) {
+          for (ClusterEvent e : PodChanges.targetPodEvents(before, after)) {
+            recordInFlight(e, true, before, after);
+          }
+        }
       }
-      case IN_FLIGHT, WAITING -> p.updatedInFlight = true;
       default -> { }
     }
   }
@@ -211,7 +240,6 @@ public final class SchedulingQueue {
     p.attempts++;
     p.cycle = ++schedulingCycle;
     p.inFlightSince = eventSeq;
-    p.updatedInFlight = false;
     inFlightSince.merge(eventSeq, 1, Integer::sum);
     return p;
   }
@@ -262,6 +290,9 @@ public final class SchedulingQueue {
         // a wildcard; one aimed at a pod (an activation) helps that pod only
         s = !(e.newObject() instanceof Pod target) || target.metadata().key().equals(p.key())
             ? Framework.REQUEUE_AFTER_BACKOFF : Framework.REQUEUE_SKIP;
+      } else if (e.event().isTargetPodUpdate()
+          && !(e.newObject() instanceof Pod target && target.metadata().key().equals(p.key()))) {
+        continue; // an update of another pod in flight
       } else {
         s = p.framework.requeueStrategy(rejectors, pending, e.event(), e.hinted(), p.info.pod(), e.oldObject(),
             e.newObject());
@@ -352,7 +383,7 @@ public final class SchedulingQueue {
       leaveFlight(p);
       return; // deleted meanwhile
     }
-    int strategy = code == Status.Code.ERROR || rejectors.isEmpty() || p.updatedInFlight
+    int strategy = code == Status.Code.ERROR || rejectors.isEmpty()
         ? Framework.REQUEUE_AFTER_BACKOFF : inFlightStrategy(p, rejectors, pending);
     leaveFlight(p);
     p.message = message;
@@ -557,6 +588,7 @@ public final class SchedulingQueue {
   private void toActiveOrGated(QueuedPod p, long nowNanos) {
     Status s = p.framework.runPreEnqueue(p.info.pod());
     p.seq = ++seq;
+    p.gatedBy = s.isSuccess() || s.plugin() == null ? "" : s.plugin();
     if (s.isSuccess()) {
       if (!p.everActive) {
         p.everActive = true;

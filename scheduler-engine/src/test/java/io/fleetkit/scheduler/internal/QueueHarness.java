@@ -128,7 +128,11 @@ final class QueueHarness {
     @Override
     public boolean isSchedulableAfter(Pod pod, ClusterEvent event, Object oldObject, Object newObject) {
       hintCalls++;
-      return switch (hints.get(name).get(event)) {
+      Hint hint = hints.get(name).get(event);
+      if (hint == null && event.isTargetPodUpdate()) {
+        hint = hints.get(name).get(ClusterEvent.TARGET_POD_UPDATE); // upstream's general Update covers it
+      }
+      return switch (hint) {
         case QUEUE -> true;
         case SKIP -> false;
         case ERROR -> throw new IllegalStateException("unexpected error");

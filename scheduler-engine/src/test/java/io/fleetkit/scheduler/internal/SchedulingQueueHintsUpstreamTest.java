@@ -302,10 +302,16 @@ final class SchedulingQueueHintsUpstreamTest {
     assertThat(h.q.get(updated.metadata().key()).info.pod()).isEqualTo(updated);
   }
 
+  /** Upstream's hint map of TestPriorityQueue_Update: queuePlugin and skipPlugin on the pod's own update. */
+  private void updateHints() {
+    h.hint("queuePlugin", ClusterEvent.TARGET_POD_UPDATE, Hint.QUEUE)
+        .hint("skipPlugin", ClusterEvent.TARGET_POD_UPDATE, Hint.SKIP).build();
+  }
+
   /** TestPriorityQueue_Update, "when updating a pod which is in unschedulable queue and is backing off ...". */
   @Test
   void update_parkedPodStillBackingOff_movesToBackoffQ() {
-    h.plugin("queuePlugin").build();
+    updateHints();
     h.add(mpp());
     h.requeue(h.pop(mpp()), "queuePlugin");
     assertThat(h.where(mpp())).isEqualTo(Where.UNSCHEDULABLE);
@@ -318,13 +324,28 @@ final class SchedulingQueueHintsUpstreamTest {
   /** TestPriorityQueue_Update, "when updating a pod which is in unschedulable queue and is not backing off ...". */
   @Test
   void update_parkedPodDoneBackingOff_movesToActiveQ() {
-    h.plugin("queuePlugin").build();
+    updateHints();
     h.add(mpp());
     h.requeue(h.pop(mpp()), "queuePlugin");
     Pod updated = mpp().toBuilder().annotation("foo", "test1").build();
     h.now += MAX_BACKOFF;
     h.update(updated);
     assertThat(h.where(updated)).isEqualTo(Where.ACTIVE);
+    assertThat(h.q.get(updated.metadata().key()).info.pod()).isEqualTo(updated);
+  }
+
+  /**
+   * TestPriorityQueue_Update, "when updating a pod which is in unschedulable pods but the plugin returns skip, it will
+   * remain in unschedulablePods".
+   */
+  @Test
+  void update_parkedPodWhoseRejectorSkips_staysParkedWithTheNewObject() {
+    updateHints();
+    h.add(mpp());
+    h.requeue(h.pop(mpp()), "skipPlugin");
+    Pod updated = mpp().toBuilder().annotation("foo", "test1").build();
+    h.update(updated);
+    assertThat(h.where(updated)).isEqualTo(Where.UNSCHEDULABLE);
     assertThat(h.q.get(updated.metadata().key()).info.pod()).isEqualTo(updated);
   }
 
@@ -340,16 +361,18 @@ final class SchedulingQueueHintsUpstreamTest {
   }
 
   /**
-   * TestPriorityQueue_UpdateWhenInflight: a pod updated while being scheduled (upstream adds a toleration; any change
-   * counts here) and then rejected backs off with its new object.
+   * TestPriorityQueue_UpdateWhenInflight: a pod that gets a toleration while being scheduled, rejected by a plugin
+   * registering every update of the pod itself (upstream's {@code EventUnscheduledPodUpdate}) whose hint queues, backs
+   * off with its new object.
    */
   @Test
   void updateWhenInFlight_rejectionBacksOff() {
-    h.plugin("fakePlugin").build();
+    h.hint("fakePlugin", ClusterEvent.TARGET_POD_UPDATE, Hint.QUEUE).build();
     Pod test = pod("test-pod", "test-ns", 0);
     h.add(test);
     QueuedPod p = h.pop(test);
-    Pod updated = test.toBuilder().annotation("toleration", "foo:NoSchedule").build();
+    Pod updated = test.toBuilder().toleration(io.fleetkit.api.scheduling.Toleration.exists("foo",
+        io.fleetkit.api.scheduling.TaintEffect.NoSchedule)).build();
     h.update(updated);
     h.requeue(p, "fakePlugin");
     assertThat(h.where(updated)).isEqualTo(Where.BACKOFF);

@@ -94,7 +94,9 @@ import org.jspecify.annotations.Nullable;
  * another pod deallocated, or one of this pod's claims created or its status changed, once all of its claims
  * exist); after a ResourceSlice or DeviceClass is added or updated. Deletions of these objects leave the pod where
  * it is (upstream registers no Delete for them: a claim is deallocated, an update, before it goes). Any change of a
- * DeviceTaintRule re-queues (upstream sees it as updates of the slices it taints).
+ * DeviceTaintRule re-queues (upstream sees it as updates of the slices it taints). When the pod's own
+ * {@code status.resourceClaimStatuses} change, and all its claims exist now, the pod (waiting at PreEnqueue or
+ * parked) is retried ({@link #isSchedulableAfterPodChange}).
  *
  * <p>DeviceTaintRules taint the devices they match for the allocator, as the devices' own taints.
  * Thread-safe.
@@ -183,17 +185,20 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
    * Upstream's events: {@code Node/Add|UpdateNodeLabel} (a new or relabelled node may reach a pool or an allocation's
    * node selector) as {@link ClusterEvent#NODE_ADD} and {@link ClusterEvent#NODE_UPDATE};
    * {@code ResourceClaim/Add|Update}, {@code DeviceClass/Add|Update} and {@code ResourceSlice/Add|Update} as
-   * {@link ClusterEvent#DYNAMIC_RESOURCES}, which {@link #isSchedulableAfter} narrows. Upstream's
-   * {@code Pod/UpdatePodGeneratedResourceClaim} needs no event: the engine re-queues a parked pod whenever the pod
-   * itself is updated ({@link #isSchedulableAfterPodChange} is upstream's finer answer to that update).
+   * {@link ClusterEvent#DYNAMIC_RESOURCES}, which {@link #isSchedulableAfter} narrows; upstream's
+   * {@code TargetPod/UpdatePodGeneratedResourceClaim} (the claims made from the pod's templates were recorded in its
+   * status) as {@link ClusterEvent#TARGET_POD_UPDATE_GENERATED_RESOURCE_CLAIM}, answered by
+   * {@link #isSchedulableAfterPodChange}.
    */
   @Override
   public Set<ClusterEvent> eventsToRegister() {
-    return Set.of(ClusterEvent.DYNAMIC_RESOURCES, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+    return Set.of(ClusterEvent.DYNAMIC_RESOURCES, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE,
+        ClusterEvent.TARGET_POD_UPDATE_GENERATED_RESOURCE_CLAIM);
   }
 
   /**
-   * Node events re-queue. For {@link ClusterEvent#DYNAMIC_RESOURCES}: a claim added or updated is judged by
+   * Node events re-queue; the pod's own generated claims changing is {@link #isSchedulableAfterPodChange}'s answer.
+   * For {@link ClusterEvent#DYNAMIC_RESOURCES}: a claim added or updated is judged by
    * {@link #isSchedulableAfterClaimChange}; a slice or class added or updated re-queues (upstream has no hint for
    * them); a deletion of any of the three does not; any change of a DeviceTaintRule re-queues. An event without objects, or with objects of another type,
    * re-queues.
@@ -201,6 +206,9 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
   @Override
   public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
       @Nullable Object newObject) {
+    if (event == ClusterEvent.TARGET_POD_UPDATE_GENERATED_RESOURCE_CLAIM) {
+      return isSchedulableAfterPodChange(pod, newObject);
+    }
     if (event != ClusterEvent.DYNAMIC_RESOURCES) {
       return true;
     }
@@ -256,7 +264,7 @@ public final class DynamicResourcesPlugin implements PreEnqueuePlugin, PreFilter
   /**
    * Upstream's {@code isSchedulableAfterPodChange}, for an update of a pod ({@code newObject}): yes only when it is
    * {@code pod} (by uid) and all of its claims now exist (its {@code status.resourceClaimStatuses} name the claims
-   * made from its templates). The engine does not ask: it re-queues a parked pod whenever the pod itself changes.
+   * made from its templates).
    *
    * @throws IllegalArgumentException if {@code newObject} is not a Pod (upstream's error, which re-queues)
    */

@@ -116,13 +116,14 @@ public final class InterPodAffinityPlugin
 
   /**
    * Upstream's Pod (Add, UpdatePodLabel, Delete) and Node (Add, UpdateNodeLabel, UpdateNodeTaint) events, plus
-   * namespace changes.
+   * namespace changes. Upstream's {@code Pod/UpdatePodLabel} also matches the pending pod's own label change:
+   * {@link ClusterEvent#TARGET_POD_UPDATE_LABEL}, which its hint answers yes.
    */
   @Override
   public Set<ClusterEvent> eventsToRegister() {
     return EnumSet.of(ClusterEvent.ASSIGNED_POD_ADD, ClusterEvent.ASSIGNED_POD_UPDATE,
         ClusterEvent.ASSIGNED_POD_DELETE, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE,
-        ClusterEvent.NAMESPACE_UPDATE);
+        ClusterEvent.NAMESPACE_UPDATE, ClusterEvent.TARGET_POD_UPDATE_LABEL);
   }
 
   /**
@@ -134,7 +135,7 @@ public final class InterPodAffinityPlugin
   public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
       @Nullable Object newObject) {
     return switch (event) {
-      case ASSIGNED_POD_ADD, ASSIGNED_POD_UPDATE, ASSIGNED_POD_DELETE ->
+      case ASSIGNED_POD_ADD, ASSIGNED_POD_UPDATE, ASSIGNED_POD_DELETE, TARGET_POD_UPDATE_LABEL ->
           oldObject instanceof Pod || newObject instanceof Pod
               ? hints.afterPodChange(pod, (Pod) oldObject, (Pod) newObject) : true;
       case NODE_ADD, NODE_UPDATE -> newObject instanceof Node n ? QueueingHints.afterNodeChange(pod,

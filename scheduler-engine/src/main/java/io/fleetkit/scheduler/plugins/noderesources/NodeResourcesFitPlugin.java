@@ -101,23 +101,25 @@ public final class NodeResourcesFitPlugin
    * sends for a bound pod whose node, labels or requests changed; {@code Node/Add} is {@link ClusterEvent#NODE_ADD};
    * {@code Node/UpdateNodeAllocatable} is {@link ClusterEvent#NODE_UPDATE}, FleetKit's single update event for every
    * node change a plugin reads. {@link #isSchedulableAfter} narrows the coarse events to the changes that matter.
+   * Upstream's {@code TargetPod/UpdatePodScaleDown}, the rejected pod itself asking for less, is
+   * {@link ClusterEvent#TARGET_POD_UPDATE_SCALE_DOWN}.
    */
   @Override
   public Set<ClusterEvent> eventsToRegister() {
     return EnumSet.of(ClusterEvent.ASSIGNED_POD_DELETE, ClusterEvent.ASSIGNED_POD_UPDATE, ClusterEvent.NODE_ADD,
-        ClusterEvent.NODE_UPDATE);
+        ClusterEvent.NODE_UPDATE, ClusterEvent.TARGET_POD_UPDATE_SCALE_DOWN);
   }
 
   /**
-   * Upstream's {@code isSchedulableAfterPodEvent} for pod events and {@code isSchedulableAfterNodeChange} for node
-   * events ({@link FitQueueingHints}). Objects of another type, an event without its objects, and other events,
-   * re-queue.
+   * Upstream's {@code isSchedulableAfterPodEvent} for pod events (the pod's own scale-down included: upstream's
+   * {@code isSchedulableAfterTargetPodScaleDown}, yes) and {@code isSchedulableAfterNodeChange} for node events
+   * ({@link FitQueueingHints}). Objects of another type, an event without its objects, and other events, re-queue.
    */
   @Override
   public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
       @Nullable Object newObject) {
     return switch (event) {
-      case ASSIGNED_POD_DELETE, ASSIGNED_POD_UPDATE -> {
+      case ASSIGNED_POD_DELETE, ASSIGNED_POD_UPDATE, TARGET_POD_UPDATE_SCALE_DOWN -> {
         ObjectChange<Pod> c = ObjectChange.as(Pod.class, oldObject, newObject);
         yield c == null || hints.afterPodEvent(pod, c.before(), c.after());
       }

@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * {@code pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go}).
  *
  * <p>Queueing hints ({@link EnqueueExtensions}): a pod this plugin rejected is retried when a node is added
- * schedulable or uncordoned, not for other node changes.
+ * schedulable or uncordoned, not for other node changes, and when the pod itself starts tolerating the
+ * unschedulable taint.
  *
  * <p>Stateless and thread-safe; {@link #filter} allocates nothing. The toleration check runs only for cordoned
  * nodes, so no per-pod precomputation is needed.
@@ -91,23 +92,39 @@ public final class NodeUnschedulablePlugin implements TableFilter, EnqueueExtens
   /**
    * Upstream's {@code Node/Add} and {@code Node/UpdateNodeTaint} (a change of {@code spec.unschedulable} is one):
    * {@link ClusterEvent#NODE_ADD} and {@link ClusterEvent#NODE_UPDATE}, FleetKit's single update event for every node
-   * change a plugin reads, which {@link #isSchedulableAfter} narrows. Upstream's {@code TargetPod/UpdatePodToleration}
-   * has no counterpart here: any update of the parked pod itself re-queues it, hints unasked.
+   * change a plugin reads, which {@link #isSchedulableAfter} narrows; and upstream's
+   * {@code TargetPod/UpdatePodToleration}, {@link ClusterEvent#TARGET_POD_UPDATE_TOLERATION}.
    */
   @Override
   public Set<ClusterEvent> eventsToRegister() {
-    return EnumSet.of(ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+    return EnumSet.of(ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE, ClusterEvent.TARGET_POD_UPDATE_TOLERATION);
   }
 
   /**
-   * Upstream's {@code isSchedulableAfterNodeChange}: yes for a node added schedulable or updated from unschedulable to
-   * schedulable; no for a node added cordoned or an update that leaves {@code spec.unschedulable} as it was (a
-   * heartbeat, a label, a taint). Objects that are not nodes, and other events, re-queue.
+   * For node events upstream's {@code isSchedulableAfterNodeChange}: yes for a node added schedulable or updated from
+   * unschedulable to schedulable; no for a node added cordoned or an update that leaves {@code spec.unschedulable} as
+   * it was (a heartbeat, a label, a taint). For {@link ClusterEvent#TARGET_POD_UPDATE_TOLERATION} upstream's
+   * {@code isSchedulableAfterPodTolerationChange}: yes only when the updated pod is {@code pod} (by namespace and
+   * name) and it tolerates {@value #TAINT_NODE_UNSCHEDULABLE}{@code :NoSchedule} now but did not before. Objects of
+   * another type re-queue.
    */
   @Override
   public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
       @Nullable Object newObject) {
+    if (event == ClusterEvent.TARGET_POD_UPDATE_TOLERATION) {
+      if (!(newObject instanceof Pod after) || (oldObject != null && !(oldObject instanceof Pod))) {
+        return true;
+      }
+      Pod before = (Pod) oldObject;
+      return after.metadata().key().equals(pod.metadata().key())
+          && (before == null || !tolerates(before))
+          && tolerates(after);
+    }
     return ObjectChange.startsToPass(Node.class, oldObject, newObject, n -> !n.spec().unschedulable());
+  }
+
+  private static boolean tolerates(Pod pod) {
+    return Taints.tolerationsTolerateTaint(pod.spec().tolerations(), UNSCHEDULABLE_TAINT);
   }
 
   @Override

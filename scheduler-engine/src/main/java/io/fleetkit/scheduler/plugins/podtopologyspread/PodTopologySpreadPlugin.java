@@ -112,13 +112,15 @@ public final class PodTopologySpreadPlugin
    * {@link ClusterEvent#ASSIGNED_POD_DELETE}; {@code Node/Add} is {@link ClusterEvent#NODE_ADD};
    * {@code Node/UpdateNodeLabel} and {@code Node/UpdateNodeTaint} are {@link ClusterEvent#NODE_UPDATE}, FleetKit's
    * single update event for every node change a plugin reads. {@link #isSchedulableAfter} narrows them. Upstream's
-   * {@code Node/Delete} has no counterpart (the engine sends no event when a node goes away), nor does its
-   * {@code Pod/UpdatePodToleration} for the pending pod (any update of the parked pod itself re-queues it).
+   * {@code Node/Delete} has no counterpart (the engine sends no event when a node goes away). Upstream's
+   * {@code Pod/UpdatePodLabel} and {@code Pod/UpdatePodToleration} also match the pending pod's own update:
+   * {@link ClusterEvent#TARGET_POD_UPDATE_LABEL} and {@link ClusterEvent#TARGET_POD_UPDATE_TOLERATION}.
    */
   @Override
   public Set<ClusterEvent> eventsToRegister() {
     return EnumSet.of(ClusterEvent.ASSIGNED_POD_ADD, ClusterEvent.ASSIGNED_POD_UPDATE,
-        ClusterEvent.ASSIGNED_POD_DELETE, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+        ClusterEvent.ASSIGNED_POD_DELETE, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE,
+        ClusterEvent.TARGET_POD_UPDATE_LABEL, ClusterEvent.TARGET_POD_UPDATE_TOLERATION);
   }
 
   /**
@@ -132,7 +134,8 @@ public final class PodTopologySpreadPlugin
       @Nullable Object newObject) {
     try {
       return switch (event) {
-        case ASSIGNED_POD_ADD, ASSIGNED_POD_UPDATE, ASSIGNED_POD_DELETE -> {
+        case ASSIGNED_POD_ADD, ASSIGNED_POD_UPDATE, ASSIGNED_POD_DELETE, TARGET_POD_UPDATE_LABEL,
+            TARGET_POD_UPDATE_TOLERATION -> {
           ObjectChange<Pod> c = ObjectChange.as(Pod.class, oldObject, newObject);
           if (c == null || (c.before() == null && c.after() == null)) {
             yield true;

@@ -8,15 +8,17 @@ import io.fleetkit.api.framework.PreEnqueuePlugin;
 import io.fleetkit.api.framework.Status;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Holds a pod with scheduling gates out of activeQ, as kube-scheduler's {@code SchedulingGates}
  * ({@code pkg/scheduler/framework/plugins/schedulinggates/scheduling_gates.go}): PreEnqueue answers
  * UNSCHEDULABLE_AND_UNRESOLVABLE with {@code waiting for scheduling gates: [a b]} while {@code spec.schedulingGates}
  * names any gate, so the pod waits among the gated pods without a scheduling attempt. Whoever owns a gate removes it
- * by updating the pod (the store allows only removals); the engine runs PreEnqueue again on every update of a parked
- * pod, which is upstream's {@code UpdatePodSchedulingGatesEliminated} event with its always-Queue hint. No cluster
- * event concerns the plugin, so it registers none.
+ * by updating the pod (the store allows only removals). The plugin registers upstream's one event,
+ * {@code TargetPod/UpdatePodSchedulingGatesEliminated}
+ * ({@link ClusterEvent#TARGET_POD_UPDATE_SCHEDULING_GATES_ELIMINATED}), with its always-Queue hint ({@code isSchedulableAfterUpdateTargetPodSchedulingGatesEliminated}): once the last
+ * gate of a gated pod goes, the queue runs PreEnqueue again; removing one gate of several does not wake it.
  *
  * <p>Stateless and thread-safe; a pod without gates costs one list check.
  */
@@ -47,10 +49,17 @@ public final class SchedulingGatesPlugin implements PreEnqueuePlugin, EnqueueExt
         List.of("waiting for scheduling gates: [" + String.join(" ", gates) + "]"), NAME);
   }
 
-  /** None: only an update of the gated pod itself can lift a gate, and that always runs PreEnqueue again. */
+  /** Only the gated pod losing its last gate can lift this plugin's verdict. */
   @Override
   public Set<ClusterEvent> eventsToRegister() {
-    return Set.of();
+    return Set.of(ClusterEvent.TARGET_POD_UPDATE_SCHEDULING_GATES_ELIMINATED);
+  }
+
+  /** Upstream's {@code isSchedulableAfterUpdateTargetPodSchedulingGatesEliminated}: always yes. */
+  @Override
+  public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
+      @Nullable Object newObject) {
+    return true;
   }
 
   @Override

@@ -44,7 +44,8 @@ import org.jspecify.annotations.Nullable;
  *       untolerated, with no error); normalization reverses the counts, so 0 untolerated taints
  *       scores 100 and the worst node 0.
  *   <li>Queueing hints ({@link EnqueueExtensions}): a pod this plugin rejected is retried when a node it tolerates is
- *       added, or a node's taints change from untolerated to tolerated; not for other node changes.
+ *       added, or a node's taints change from untolerated to tolerated, not for other node changes; and when the pod
+ *       itself gets a toleration.
  * </ul>
  *
  * <p>Every operator is matched by {@link Toleration#toleratesTaint}, the one implementation of Equal, Exists, Gt and
@@ -217,24 +218,32 @@ public final class TaintTolerationPlugin implements TableFilter, PreScorePlugin,
   /**
    * Upstream's {@code Node/Add} and {@code Node/UpdateNodeTaint}: {@link ClusterEvent#NODE_ADD} and
    * {@link ClusterEvent#NODE_UPDATE}, FleetKit's single update event for every node change a plugin reads, which
-   * {@link #isSchedulableAfter} narrows to taint changes that matter. Upstream's
-   * {@code TargetPod/UpdatePodToleration} has no counterpart here: any update of the parked pod itself re-queues it,
-   * hints unasked.
+   * {@link #isSchedulableAfter} narrows to taint changes that matter; and upstream's
+   * {@code TargetPod/UpdatePodToleration}, {@link ClusterEvent#TARGET_POD_UPDATE_TOLERATION}.
    */
   @Override
   public Set<ClusterEvent> eventsToRegister() {
-    return EnumSet.of(ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+    return EnumSet.of(ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE, ClusterEvent.TARGET_POD_UPDATE_TOLERATION);
   }
 
   /**
-   * Upstream's {@code isSchedulableAfterNodeChange}: yes when the pod tolerates every NoSchedule and NoExecute taint
-   * of the added node, or of the updated node whose taints it did not all tolerate before; no otherwise (a node it
-   * cannot tolerate, a change of labels or of taints that leaves the verdict as it was). Objects that are not nodes,
-   * and other events, re-queue.
+   * For node events upstream's {@code isSchedulableAfterNodeChange}: yes when the pod tolerates every NoSchedule and
+   * NoExecute taint of the added node, or of the updated node whose taints it did not all tolerate before; no
+   * otherwise (a node it cannot tolerate, a change of labels or of taints that leaves the verdict as it was). For
+   * {@link ClusterEvent#TARGET_POD_UPDATE_TOLERATION} upstream's {@code isSchedulableAfterTargetPodTolerationChange}:
+   * yes when the updated pod is {@code pod} (by namespace and name) and its tolerations changed. Objects of another
+   * type re-queue.
    */
   @Override
   public boolean isSchedulableAfter(Pod pod, ClusterEvent event, @Nullable Object oldObject,
       @Nullable Object newObject) {
+    if (event == ClusterEvent.TARGET_POD_UPDATE_TOLERATION) {
+      if (!(newObject instanceof Pod after) || (oldObject != null && !(oldObject instanceof Pod))) {
+        return true;
+      }
+      return after.metadata().key().equals(pod.metadata().key())
+          && (oldObject == null || !((Pod) oldObject).spec().tolerations().equals(after.spec().tolerations()));
+    }
     List<Toleration> tolerations = pod.spec().tolerations();
     return ObjectChange.startsToPass(Node.class, oldObject, newObject,
         n -> firstUntolerated(n.spec().taints(), tolerations) == null);

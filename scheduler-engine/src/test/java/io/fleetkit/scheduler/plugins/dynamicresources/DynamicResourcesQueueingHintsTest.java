@@ -243,7 +243,18 @@ final class DynamicResourcesQueueingHintsTest {
   void eventsToRegister_dynamicResourcesAndNodes_notOther() {
     Setup s = new Setup(List.of());
     assertThat(s.plugin.eventsToRegister()).containsExactlyInAnyOrder(ClusterEvent.DYNAMIC_RESOURCES,
-        ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+        ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE, ClusterEvent.TARGET_POD_UPDATE_GENERATED_RESOURCE_CLAIM);
+  }
+
+  @Test
+  void podsOwnGeneratedClaims_areAnsweredByThePodHint() {
+    Setup s = new Setup(List.of(PENDING_CLAIM));
+    ClusterEvent e = ClusterEvent.TARGET_POD_UPDATE_GENERATED_RESOURCE_CLAIM;
+    assertThat(s.plugin.isSchedulableAfter(POD_WITH_CLAIM_TEMPLATE, e, POD_WITH_CLAIM_TEMPLATE,
+        POD_WITH_CLAIM_TEMPLATE_IN_STATUS)).isTrue();
+    Setup none = new Setup(List.of());
+    assertThat(none.plugin.isSchedulableAfter(POD_WITH_CLAIM_TEMPLATE, e, POD_WITH_CLAIM_TEMPLATE,
+        POD_WITH_CLAIM_TEMPLATE_IN_STATUS)).as("the generated claim does not exist yet").isFalse();
   }
 
   @Test

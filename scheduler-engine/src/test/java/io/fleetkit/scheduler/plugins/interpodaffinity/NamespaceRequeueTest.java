@@ -38,7 +38,7 @@ final class NamespaceRequeueTest {
       throw new AssertionError("no snapshot needed");
     }).eventsToRegister()).containsExactlyInAnyOrder(ClusterEvent.ASSIGNED_POD_ADD,
         ClusterEvent.ASSIGNED_POD_UPDATE, ClusterEvent.ASSIGNED_POD_DELETE, ClusterEvent.NODE_ADD,
-        ClusterEvent.NODE_UPDATE, ClusterEvent.NAMESPACE_UPDATE);
+        ClusterEvent.NODE_UPDATE, ClusterEvent.NAMESPACE_UPDATE, ClusterEvent.TARGET_POD_UPDATE_LABEL);
   }
 
   @Test

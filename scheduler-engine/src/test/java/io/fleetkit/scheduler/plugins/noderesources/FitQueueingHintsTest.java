@@ -82,7 +82,8 @@ final class FitQueueingHintsTest {
   @Test
   void eventsToRegister_podDeleteAndScaleDown_nodeAddAndAllocatable() {
     assertThat(PLUGIN.eventsToRegister()).containsExactlyInAnyOrder(ClusterEvent.ASSIGNED_POD_DELETE,
-        ClusterEvent.ASSIGNED_POD_UPDATE, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+        ClusterEvent.ASSIGNED_POD_UPDATE, ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE,
+        ClusterEvent.TARGET_POD_UPDATE_SCALE_DOWN);
   }
 
   // ---------------------------------------------------------------- Test_isSchedulableAfterPodChange
@@ -122,7 +123,10 @@ final class FitQueueingHintsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("podCases")
   void isSchedulableAfterPodEvent(PodCase c) {
-    ClusterEvent event = c.newObj() == null ? ClusterEvent.ASSIGNED_POD_DELETE : ClusterEvent.ASSIGNED_POD_UPDATE;
+    // the target pod's own scale-down is the event the queue sends for it (upstream's TargetPod/UpdatePodScaleDown)
+    boolean own = c.newObj() instanceof Pod n && n.metadata().key().equals(c.pod().metadata().key());
+    ClusterEvent event = own ? ClusterEvent.TARGET_POD_UPDATE_SCALE_DOWN
+        : c.newObj() == null ? ClusterEvent.ASSIGNED_POD_DELETE : ClusterEvent.ASSIGNED_POD_UPDATE;
     assertThat(PLUGIN.isSchedulableAfter(c.pod(), event, c.oldObj(), c.newObj())).isEqualTo(c.queue());
   }
 
@@ -315,6 +319,26 @@ final class FitQueueingHintsTest {
     try (ParkedPod p = parked()) {
       p.store().delete(Pod.class, "default", "big", DeleteOptions.gracePeriod(0)); // gone, not terminating
       p.run();
+
+      assertThat(p.boundNode()).isEqualTo("node1");
+    }
+  }
+
+  /**
+   * The scenario of upstream's integration case "Pod rejected by the NodeResourcesFit plugin is requeued when the Pod
+   * is updated to scale down" ({@code test/integration/scheduler/queueing/queue.go}), with a label first.
+   */
+  @Test
+  void scheduler_parkedPodIgnoresItsOwnLabel_andIsRetriedWhenItAsksForLessCpu() {
+    try (ParkedPod p = ParkedPod.park(List.of(node1(CAPACITY)), List.of(pod("big", "node1", res("cpu", "1"))),
+        pod("app", "", res("cpu", "2")), NodeResourcesFitPlugin.NAME, NodeResourcesFitPlugin.REASON_INSUFFICIENT_CPU)) {
+      int attempts = p.attempts();
+
+      p.updatePod(current(p, "app").toBuilder().label("tier", "batch").build());
+
+      assertThat(p.attempts()).as("its own label is nothing NodeResourcesFit registered").isEqualTo(attempts);
+
+      p.resizePod(resized(current(p, "app"), res("cpu", "1"))); // TARGET_POD_UPDATE_SCALE_DOWN
 
       assertThat(p.boundNode()).isEqualTo("node1");
     }

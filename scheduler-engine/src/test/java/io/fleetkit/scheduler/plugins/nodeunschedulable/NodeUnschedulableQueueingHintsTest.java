@@ -23,10 +23,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The queueing hints of {@link NodeUnschedulablePlugin}, ported from kubernetes
  * {@code pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable_test.go}: TestIsSchedulableAfterNodeChange
  * (7 of 7; upstream's {@code Queue} is {@code true}, {@code QueueSkip} {@code false}; the two wrong-object cases keep
- * their {@code Queue} answer, FleetKit's hints return no error beside it). TestIsSchedulableAfterPodTolerationChange
- * (5 cases) is not ported: FleetKit has no target-pod event, an update of the parked pod re-queues it whatever
- * changed ({@link #scheduler_tolerationAddedToTheParkedPod_retriesAtOnce} shows the case that matters). Then the hint
- * at work in the scheduler.
+ * their {@code Queue} answer, FleetKit's hints return no error beside it) and TestIsSchedulableAfterPodTolerationChange
+ * (5 of 5, for {@link ClusterEvent#TARGET_POD_UPDATE_TOLERATION}; the two wrong-object cases likewise; pods told
+ * apart by name where upstream gives them UIDs). Then the hints at work in the scheduler.
  */
 final class NodeUnschedulableQueueingHintsTest {
   private static final NodeUnschedulablePlugin PLUGIN = NodeUnschedulablePlugin.INSTANCE;
@@ -62,9 +61,32 @@ final class NodeUnschedulableQueueingHintsTest {
     assertThat(PLUGIN.isSchedulableAfter(p, event, c.oldObj(), c.newObj())).isEqualTo(c.queue());
   }
 
+  static Stream<Case> podTolerationCases() {
+    Toleration unschedulable = Toleration.exists(NodeUnschedulablePlugin.TAINT_NODE_UNSCHEDULABLE,
+        TaintEffect.NoSchedule);
+    Toleration unrelated = Toleration.exists("unrelated-key", TaintEffect.NoSchedule);
+    return Stream.of(
+        new Case("error-wrong-new-object", null, "not-a-pod", true),
+        new Case("error-wrong-old-object", "not-a-pod", pod("p").build(), true),
+        new Case("skip-different-pod-update", pod("other").build(), pod("other").toleration(unschedulable).build(),
+            false),
+        new Case("queue-when-the-unsched-pod-gets-toleration", pod("p").build(),
+            pod("p").toleration(unschedulable).build(), true),
+        new Case("skip-when-the-unsched-pod-gets-unrelated-toleration", pod("p").build(),
+            pod("p").toleration(unrelated).build(), false));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("podTolerationCases")
+  void isSchedulableAfterPodTolerationChange(Case c) {
+    assertThat(PLUGIN.isSchedulableAfter(pod("p").build(), ClusterEvent.TARGET_POD_UPDATE_TOLERATION, c.oldObj(),
+        c.newObj())).isEqualTo(c.queue());
+  }
+
   @Test
-  void eventsToRegister_nodeAddAndUpdate() {
-    assertThat(PLUGIN.eventsToRegister()).containsExactlyInAnyOrder(ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+  void eventsToRegister_nodeAddAndUpdate_andThePodsOwnToleration() {
+    assertThat(PLUGIN.eventsToRegister()).containsExactlyInAnyOrder(ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE,
+        ClusterEvent.TARGET_POD_UPDATE_TOLERATION);
   }
 
   private static Node cordonedNode() {
@@ -98,6 +120,19 @@ final class NodeUnschedulableQueueingHintsTest {
           TaintEffect.NoSchedule))));
 
       assertThat(p.boundNode()).isEqualTo("node1");
+    }
+  }
+
+  @Test
+  void scheduler_unrelatedTolerationOrLabelOnTheParkedPod_leavesItParked() {
+    try (ParkedPod p = ParkedPod.park(List.of(cordonedNode()), pod("app").build(), NodeUnschedulablePlugin.NAME,
+        NodeUnschedulablePlugin.ERR_REASON_UNSCHEDULABLE)) {
+      int attempts = p.attempts();
+
+      p.updatePod(p.pod().withTolerations(List.of(Toleration.exists("unrelated-key", TaintEffect.NoSchedule))));
+      p.updatePod(p.pod().withMetadata(p.pod().metadata().withLabels(java.util.Map.of("tier", "batch"))));
+
+      assertThat(p.attempts()).as("neither update lifts the rejection").isEqualTo(attempts);
     }
   }
 }

@@ -31,9 +31,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * 13) and Test_isSchedulableAfterPodChange (20 of 20; upstream's {@code Queue} is {@code true}, {@code QueueSkip}
  * {@code false}). Not ported: "delete node with non-related labels" and "delete node with related labels" (the
  * engine sends no event when a node goes away). Upstream's nameless pods get names ({@code p2}); "the target pod" is
- * recognised by namespace and name (upstream compares UIDs); the cases about the pending pod's own update are kept,
- * although the engine re-queues a parked pod on any update of itself without asking. Then the hint at work in the
- * scheduler.
+ * recognised by namespace and name (upstream compares UIDs); the cases about the pending pod's own update are asked
+ * with the event the queue sends for it ({@link ClusterEvent#TARGET_POD_UPDATE_LABEL} or
+ * {@link ClusterEvent#TARGET_POD_UPDATE_TOLERATION}). Then the hint at work in the scheduler.
  */
 final class PodTopologySpreadQueueingHintsTest {
   private static final PodTopologySpreadPlugin PLUGIN = new PodTopologySpreadPlugin(PodTopologySpreadArgs.defaults(),
@@ -162,7 +162,11 @@ final class PodTopologySpreadQueueingHintsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("podCases")
   void isSchedulableAfterPodChange(Case c) {
-    ClusterEvent event = c.oldObj() == null ? ClusterEvent.ASSIGNED_POD_ADD
+    // the pending pod's own update is a TARGET_POD event (its label or toleration), any other pod's an assigned one
+    boolean own = c.newObj() instanceof Pod n && n.metadata().key().equals(c.pod().metadata().key());
+    ClusterEvent event = own ? (((Pod) c.oldObj()).metadata().labels().equals(((Pod) c.newObj()).metadata().labels())
+        ? ClusterEvent.TARGET_POD_UPDATE_TOLERATION : ClusterEvent.TARGET_POD_UPDATE_LABEL)
+        : c.oldObj() == null ? ClusterEvent.ASSIGNED_POD_ADD
         : c.newObj() == null ? ClusterEvent.ASSIGNED_POD_DELETE : ClusterEvent.ASSIGNED_POD_UPDATE;
     assertThat(PLUGIN.isSchedulableAfter(c.pod(), event, c.oldObj(), c.newObj())).isEqualTo(c.queue());
   }
@@ -171,7 +175,7 @@ final class PodTopologySpreadQueueingHintsTest {
   void eventsToRegister_assignedPodsAndNodeAddAndUpdate() {
     assertThat(PLUGIN.eventsToRegister()).containsExactlyInAnyOrder(ClusterEvent.ASSIGNED_POD_ADD,
         ClusterEvent.ASSIGNED_POD_UPDATE, ClusterEvent.ASSIGNED_POD_DELETE, ClusterEvent.NODE_ADD,
-        ClusterEvent.NODE_UPDATE);
+        ClusterEvent.NODE_UPDATE, ClusterEvent.TARGET_POD_UPDATE_LABEL, ClusterEvent.TARGET_POD_UPDATE_TOLERATION);
   }
 
   @Test

@@ -3,15 +3,15 @@ package io.fleetkit.scheduler.plugins.schedulinggates;
 import static io.fleetkit.scheduler.plugins.helper.PluginFixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.framework.ClusterEvent;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.scheduler.plugins.helper.ArgsOnlyHandle;
 import org.junit.jupiter.api.Test;
 
 /**
  * Cases ported from kubernetes {@code pkg/scheduler/framework/plugins/schedulinggates/scheduling_gates_test.go}
- * (stored version 008b3652): TestPreEnqueue 2/2. TestIsSchedulableAfterUpdateTargetPodSchedulingGatesEliminated (1)
- * has no counterpart: FleetKit has no target-pod event; an update of a gated pod always runs PreEnqueue again
- * ({@code SchedulingGatesSchedulingTest}).
+ * (stored version 008b3652): TestPreEnqueue 2/2, TestIsSchedulableAfterUpdateTargetPodSchedulingGatesEliminated 1/1
+ * (for {@link ClusterEvent#TARGET_POD_UPDATE_SCHEDULING_GATES_ELIMINATED}).
  */
 final class SchedulingGatesPluginTest {
   private final SchedulingGatesPlugin plugin = SchedulingGatesPlugin.INSTANCE;
@@ -29,9 +29,17 @@ final class SchedulingGatesPluginTest {
     assertThat(s.plugin()).isEqualTo("SchedulingGates");
   }
 
+  /** TestIsSchedulableAfterUpdateTargetPodSchedulingGatesEliminated. */
   @Test
-  void registersNoClusterEvent_andTheFactoryNamesIt() {
-    assertThat(plugin.eventsToRegister()).isEmpty();
+  void isSchedulableAfterUpdateTargetPodSchedulingGatesEliminated_queue() {
+    assertThat(plugin.isSchedulableAfter(pod("p").schedulingGate("foo").build(),
+        ClusterEvent.TARGET_POD_UPDATE_SCHEDULING_GATES_ELIMINATED, pod("p").schedulingGate("foo").build(),
+        pod("p").build())).isTrue();
+  }
+
+  @Test
+  void registersOnlyTheGatesEliminated_andTheFactoryNamesIt() {
+    assertThat(plugin.eventsToRegister()).containsExactly(ClusterEvent.TARGET_POD_UPDATE_SCHEDULING_GATES_ELIMINATED);
     assertThat(SchedulingGatesPlugin.FACTORY.create(ArgsOnlyHandle.none()).name()).isEqualTo("SchedulingGates");
   }
 }

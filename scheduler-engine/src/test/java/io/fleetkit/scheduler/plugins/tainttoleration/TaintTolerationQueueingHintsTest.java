@@ -24,9 +24,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code pkg/scheduler/framework/plugins/tainttoleration/taint_toleration_test.go}: TestIsSchedulableAfterNodeChange
  * (6 of 6; upstream's {@code Queue} is {@code true}, {@code QueueSkip} {@code false}; the two wrong-object cases keep
  * their {@code Queue} answer, FleetKit's hints return no error beside it, and get a pod where upstream passes none).
- * The target-pod toleration test (Test_isSchedulableAfterPodChange, 5 cases; isSchedulableAfterPodTolerationChange
- * upstream) is not ported: FleetKit has no target-pod event, an update of the parked pod re-queues it whatever
- * changed ({@link #scheduler_tolerationAddedToTheParkedPod_retriesAtOnce} shows the case that matters). Node names are
+ * The pod's own toleration ({@link ClusterEvent#TARGET_POD_UPDATE_TOLERATION}):
+ * Test_isSchedulableAfterTargetPodTolerationChange 1/1 (commit 04c0d74f), and the 5 cases of the earlier Test_isSchedulableAfterPodChange (the revision whose hint,
+ * isSchedulableAfterPodChange, also skipped other pods and updates that leave the tolerations as they were; the
+ * wrong-object cases keep their Queue answer; pods told apart by namespace and name, not UID). Node names are
  * lower-cased ({@code nodeA} → {@code node-a}); "skip-unrelated-change" adds its second {@code dedicated} taint with
  * effect NoExecute, since FleetKit, like the API server, refuses two taints with the same key and effect (the pod
  * tolerates neither). Then the hint at work in the scheduler.
@@ -79,9 +80,37 @@ final class TaintTolerationQueueingHintsTest {
         prefer)).isTrue();
   }
 
+  private static Pod pod1(String namespace, String name) {
+    return Pod.builder().namespace(namespace).name(name).container("c", "pause", ResourceList.EMPTY).build();
+  }
+
+  static Stream<Case> podCases() {
+    Toleration foo = Toleration.exists("foo", TaintEffect.NoSchedule);
+    Pod pod1 = pod1("ns-1", "pod-1");
+    return Stream.of(
+        // Test_isSchedulableAfterTargetPodTolerationChange
+        new Case("queue-on-toleration-added (target-pod test)", pod1, pod1, pod1.toBuilder().toleration(foo).build(),
+            true),
+        // the earlier Test_isSchedulableAfterPodChange
+        new Case("backoff-wrong-new-object", pod1, null, "not-a-pod", true),
+        new Case("backoff-wrong-old-object", pod1, "not-a-pod", pod1, true),
+        new Case("skip-updates-other-pod", pod1, pod1("ns-1", "pod-2"),
+            pod1("ns-1", "pod-2").toBuilder().toleration(foo).build(), false),
+        new Case("skip-updates-not-toleration", pod1, pod1, pod1.toBuilder().label("foo", "bar").build(), false),
+        new Case("queue-on-toleration-added", pod1, pod1, pod1.toBuilder().toleration(foo).build(), true));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("podCases")
+  void isSchedulableAfterTargetPodTolerationChange(Case c) {
+    assertThat(PLUGIN.isSchedulableAfter(c.pod(), ClusterEvent.TARGET_POD_UPDATE_TOLERATION, c.oldObj(), c.newObj()))
+        .isEqualTo(c.queue());
+  }
+
   @Test
-  void eventsToRegister_nodeAddAndUpdate() {
-    assertThat(PLUGIN.eventsToRegister()).containsExactlyInAnyOrder(ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE);
+  void eventsToRegister_nodeAddAndUpdate_andThePodsOwnToleration() {
+    assertThat(PLUGIN.eventsToRegister()).containsExactlyInAnyOrder(ClusterEvent.NODE_ADD, ClusterEvent.NODE_UPDATE,
+        ClusterEvent.TARGET_POD_UPDATE_TOLERATION);
   }
 
   private static Node taintedNode(String value) {
@@ -111,6 +140,7 @@ final class TaintTolerationQueueingHintsTest {
     }
   }
 
+  /** The scenario of upstream's integration case "Pod updated with toleration requeued to activeQ". */
   @Test
   void scheduler_tolerationAddedToTheParkedPod_retriesAtOnce() {
     try (ParkedPod p = parked()) {
@@ -121,6 +151,22 @@ final class TaintTolerationQueueingHintsTest {
       p.updatePod(parked.withTolerations(more));
 
       assertThat(p.boundNode()).isEqualTo("node1");
+    }
+  }
+
+  /**
+   * The scenario of upstream's integration case "Updating pod label doesn't retry scheduling if the Pod was rejected
+   * by TaintToleration" ({@code test/integration/scheduler/queueing/queue.go}).
+   */
+  @Test
+  void scheduler_labelOrAnnotationOnTheParkedPod_leavesItParked() {
+    try (ParkedPod p = parked()) {
+      int attempts = p.attempts();
+
+      p.updatePod(p.pod().withMetadata(p.pod().metadata().toBuilder().label("tier", "batch")
+          .annotation("note", "x").build()));
+
+      assertThat(p.attempts()).as("no plugin that rejected it registered such an update").isEqualTo(attempts);
     }
   }
 }

@@ -98,10 +98,13 @@ final class KubernetesSchedulerTest {
     assertThat(cluster.events("FailedScheduling").get(0).getNote())
         .isEqualTo("0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: "
             + "2 Preemption is not helpful for scheduling.");
-    // An update of the pod itself (a label; not its status, which the scheduler's own PodScheduled patch changes and
-    // kube's isPodUpdated ignores) re-queues the unschedulable pod; it fails again with the same diagnosis.
+    // An update of the pod itself that NodeResourcesFit registered (a request lowered, kube's
+    // TargetPod/UpdatePodScaleDown; not a label, nor its status, which the scheduler's own PodScheduled patch
+    // changes) re-queues the unschedulable pod; still too big, it fails again with the same diagnosis.
     cluster.client.pods().inNamespace("default").withName("huge").edit(p -> new io.fabric8.kubernetes.api.model
-        .PodBuilder(p).editMetadata().addToLabels("touched", "yes").endMetadata().build());
+        .PodBuilder(p).editSpec().editFirstContainer().editResources()
+        .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("2500m"))
+        .endResources().endContainer().endSpec().build());
     await("tried again", () -> s.scheduler().pending().stream()
         .anyMatch(p -> p.podKey().equals("default/huge") && p.attempts() >= 2));
     assertThat(cluster.events("FailedScheduling")).as("the same diagnosis is not repeated within a minute")
