@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -26,6 +27,7 @@ import org.jspecify.annotations.Nullable;
 public final class ControllerBuilder<T extends ApiObject<T>> {
   private final ObjectStore store;
   private final Class<T> primary;
+  private Predicate<? super T> eventFilter = o -> true;
   private @Nullable String name;
   private @Nullable Reconciler<T> reconciler;
   private int workers = -1;
@@ -53,6 +55,16 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
     if (alreadySet) {
       throw new IllegalStateException(who() + ": " + setting + " was already set to " + old);
     }
+  }
+
+  /**
+   * Queues an event of the primary kind only if {@code accept} takes its object (for an update, the old or the new
+   * one), as controller-runtime's {@code WithEventFilter}; secondary watches and handlers are not filtered. Default:
+   * every event.
+   */
+  public ControllerBuilder<T> eventFilter(Predicate<? super T> accept) {
+    this.eventFilter = Objects.requireNonNull(accept, "accept");
+    return this;
   }
 
   /** The name in logs and thread names; default the primary kind's simple class name in lower case. */
@@ -273,6 +285,6 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
         resyncPeriod != null ? resyncPeriod : Duration.ZERO, secondary,
         metrics != null ? metrics : io.fleetkit.api.metrics.MetricsRegistry.NOOP,
         events != null ? events : io.fleetkit.api.events.EventRecorder.NOOP,
-        tracing != null ? tracing : io.fleetkit.api.tracing.Tracing.NOOP, informers);
+        tracing != null ? tracing : io.fleetkit.api.tracing.Tracing.NOOP, informers, eventFilter);
   }
 }

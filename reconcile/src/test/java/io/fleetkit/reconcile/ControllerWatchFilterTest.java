@@ -53,6 +53,29 @@ final class ControllerWatchFilterTest {
     }
   }
 
+  /** controller-runtime's WithEventFilter: primary events queue only objects the filter takes (an update: either). */
+  @Test
+  void eventFilter_primaryEventsOfObjectsItRefuses_notQueued() {
+    try (Controller<Gadget> c = stepping().eventFilter(g -> g.size() > 1).build()) {
+      c.start().join();
+      store.create(Gadget.of("ns", "small", 1));
+      store.create(Gadget.of("ns", "big", 2));
+      assertThat(c.runUntilIdle()).isEqualTo(1);
+      assertThat(calls).containsExactly("ns/big");
+      calls.clear();
+      // growing: the new object passes; shrinking: the old one did
+      store.update(store.require(Gadget.class, "ns", "small").withSize(3));
+      store.update(store.require(Gadget.class, "ns", "big").withSize(1));
+      assertThat(c.runUntilIdle()).isEqualTo(2);
+      assertThat(calls).containsExactlyInAnyOrder("ns/small", "ns/big");
+      calls.clear();
+      store.delete(Gadget.class, "ns", "big"); // size 1 now: refused
+      store.delete(Gadget.class, "ns", "small");
+      assertThat(c.runUntilIdle()).isEqualTo(1);
+      assertThat(calls).containsExactly("ns/small");
+    }
+  }
+
   @Test
   void watches_noEventType_rejected() {
     assertThatThrownBy(() -> stepping().watches(Part.class, Set.of(), (p, parts) -> List.of()))

@@ -62,7 +62,9 @@ public final class JobController extends ControllerHandle<Job> {
         .handler(Pod.class, r.finalizerExpectations())));
     orphans.bind(controller());
     this.reconciler = r;
+    // upstream's pod handlers queue only pods that hold the tracking finalizer: the others have nothing to remove
     this.orphanPods = b.buildController(Pod.class, "-orphan-pods", cb -> cb.reconciler(new JobOrphanPodReconciler())
+        .eventFilter(pod -> pod.metadata().finalizers().contains(Job.TRACKING_FINALIZER))
         .watches(Job.class, EnumSet.of(WatchEventType.MODIFIED, WatchEventType.DELETED), (job, jobs) -> {
           Controller<Pod> self = orphanPodsRef.get();
           // upstream's cleanupPodFinalizers: a Job deleted or finished lets go of the pods it still holds

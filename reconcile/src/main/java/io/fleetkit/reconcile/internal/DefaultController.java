@@ -30,6 +30,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -97,6 +98,19 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
       int workers, TimerClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
       Map<Class<?>, SecondaryWatch> secondary, MetricsRegistry metrics,
       EventRecorder events, Tracing tracing, @Nullable SharedInformers shared) {
+    this(name, store, primaryKind, reconciler, workers, clock, limiter, namespace, resync, secondary, metrics, events,
+        tracing, shared, o -> true);
+  }
+
+  /**
+   * As above; an event of the primary kind queues its object only if {@code eventFilter} accepts the object (an
+   * update: the old or the new one), as controller-runtime's event filters.
+   */
+  public DefaultController(String name, ObjectStore store, Class<T> primaryKind, Reconciler<T> reconciler,
+      int workers, TimerClock clock, RateLimiter<ObjectKey> limiter, String namespace, Duration resync,
+      Map<Class<?>, SecondaryWatch> secondary, MetricsRegistry metrics,
+      EventRecorder events, Tracing tracing, @Nullable SharedInformers shared,
+      Predicate<? super T> eventFilter) {
     this.shared = shared;
     this.events = events;
     this.tracing = tracing;
@@ -116,17 +130,23 @@ public final class DefaultController<T extends ApiObject<T>> implements Controll
       @Override
       public void onAdd(T object) {
         learn(object);
-        queue.add(ObjectKey.of(object));
+        if (eventFilter.test(object)) {
+          queue.add(ObjectKey.of(object));
+        }
       }
 
       @Override
       public void onUpdate(T oldObject, T newObject) {
-        queue.add(ObjectKey.of(newObject));
+        if (eventFilter.test(newObject) || eventFilter.test(oldObject)) {
+          queue.add(ObjectKey.of(newObject));
+        }
       }
 
       @Override
       public void onDelete(T object, boolean finalStateUnknown) {
-        queue.add(ObjectKey.of(object));
+        if (eventFilter.test(object)) {
+          queue.add(ObjectKey.of(object));
+        }
       }
     });
     informers.put(primaryKind, primary);
