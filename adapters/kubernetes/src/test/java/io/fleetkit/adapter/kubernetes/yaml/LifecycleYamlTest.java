@@ -192,4 +192,23 @@ final class LifecycleYamlTest {
     Pod back = (Pod) KubernetesYaml.parse(yaml, "dumped").objects().get(0);
     assertThat(back.status().containerStatuses()).containsExactly(nginx, other);
   }
+
+  /**
+   * {@code started} is written and read as it is: a running container whose postStart hook or startup probe has not
+   * passed is not started. Without the field a running container reads as started.
+   */
+  @Test
+  void containerStatusStarted_roundTrips() {
+    Pod pod = (Pod) KubernetesYaml.parse(STOP_SIGNAL_POD, "p.yaml").objects().get(0);
+    Instant t = Instant.parse("2026-01-01T00:00:00Z");
+    ContainerStatus notStarted = new ContainerStatus("nginx", false, 0, ContainerState.running(t), false, null);
+    Pod withStatus = pod.withStatus(PodStatus.PENDING.withPhase(PodPhase.Running)
+        .withContainerStatuses(List.of(notStarted)));
+    String yaml = KubernetesYaml.dump(List.of(withStatus));
+    assertThat(yaml).contains("started: false");
+    Pod back = (Pod) KubernetesYaml.parse(yaml, "dumped").objects().get(0);
+    assertThat(back.status().containerStatuses()).containsExactly(notStarted);
+    Pod unset = (Pod) KubernetesYaml.parse(yaml.replace("started: false", ""), "unset").objects().get(0);
+    assertThat(unset.status().containerStatuses().get(0).started()).isTrue();
+  }
 }

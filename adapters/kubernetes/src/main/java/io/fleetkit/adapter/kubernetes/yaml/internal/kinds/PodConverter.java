@@ -100,7 +100,7 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
     }
     return ctx.build(p, () -> new ContainerStatus(Values.required(c.getName(), p + ".name", ctx),
         Values.boolOr(c.getReady(), false), Values.intOr(c.getRestartCount(), 0), state,
-        state.type() == ContainerStateType.Running, c.getStopSignal()));
+        Values.boolOr(c.getStarted(), state.type() == ContainerStateType.Running), c.getStopSignal()));
   }
 
   @Override
@@ -150,6 +150,6 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
         break;
     }
     return new ContainerStatusBuilder().withName(c.name()).withReady(c.ready()).withRestartCount(c.restartCount())
-        .withState(state.build()).withStopSignal(c.stopSignal()).build();
+        .withStarted(c.started()).withState(state.build()).withStopSignal(c.stopSignal()).build();
   }
 }
