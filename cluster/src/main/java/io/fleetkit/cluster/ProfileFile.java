@@ -105,6 +105,10 @@ public final class ProfileFile {
     onlyFields(file, path + ".", p, PROFILE_FIELDS);
     onlyFields(file, path + ".plugins.", p.path("plugins"), POINTS);
     String name = p.path("schedulerName").asString("default-scheduler");
+    if (name.isEmpty()) {
+      // kube's ValidateKubeSchedulerConfiguration: profiles[i].schedulerName: Required value
+      throw new IllegalArgumentException(file + ": " + path + ".schedulerName: Required value");
+    }
     SchedulerProfile.Builder b = DefaultPlugins.profile(name).toBuilder();
     Integer pct = intOrNull(file, p, "percentageOfNodesToScore");
     b.percentageOfNodesToScore(pct != null ? pct : globalPct);

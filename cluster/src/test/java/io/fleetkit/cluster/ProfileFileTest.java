@@ -146,6 +146,9 @@ final class ProfileFileTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageEndingWith(".yaml: profile default-scheduler: percentageOfNodesToScore 150 must be between 0 and"
             + " 100");
+    // and an empty schedulerName (a YAML tag with no value) lost it too
+    assertThatThrownBy(() -> load("profiles:\n- schedulerName: !packer\n")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith(".yaml: profiles[0].schedulerName: Required value");
     // no profiles at all: the default one
     assertThat(load("profiles:\n")).extracting(SchedulerProfile::schedulerName).containsExactly("default-scheduler");
   }
