@@ -132,6 +132,14 @@ final class ScenarioYamlTest {
     assertThat(p).contains("spec.loads[0].csv row 2").contains("spec.faults[0]").contains("nodeFailure");
   }
 
+  /** {@code NaN} parses as a double: it was read as 0 s, an infinity as the longest duration. */
+  @Test
+  void csvRowSecondsNotFinite_reported() {
+    String p = problems("spec:\n  duration: 1h\n  loads:\n  - target: {name: web}\n    csv: \"0,1\\nNaN,2\\nInfinity,3\\n\"\n");
+    assertThat(p).contains("spec.loads[0].csv row 2 \"NaN\" seconds must be a finite number")
+        .contains("spec.loads[0].csv row 3 \"Infinity\" seconds must be a finite number");
+  }
+
   @Test
   void negativeRateFromValidation_reportedAsAManifestProblem() {
     assertThatThrownBy(() -> KubernetesYaml.parse(HEAD + "spec:\n  duration: 1h\n  loads:\n  - target: {name: web}\n"

@@ -395,6 +395,11 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
       try {
         double seconds = Double.parseDouble(cells[0].strip());
         double rate = Double.parseDouble(cells[1].strip());
+        if (!Double.isFinite(seconds)) {
+          // Math.round would make NaN 0 s and an infinity the longest duration
+          ctx.error(p + " row " + (i + 1), "seconds must be a finite number", cells[0].strip());
+          continue;
+        }
         points.add(new RatePoint(Duration.ofMillis(Math.round(seconds * 1000)), rate));
       } catch (NumberFormatException e) {
         if (points.isEmpty() && i == firstContentLine(lines)) {
