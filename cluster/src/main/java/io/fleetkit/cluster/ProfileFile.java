@@ -134,7 +134,8 @@ public final class ProfileFile {
       }
       @SuppressWarnings("unchecked")
       Map<String, Object> args = c.path("args").isObject()
-          ? YAML.convertValue(c.path("args"), LinkedHashMap.class) : Map.of();
+          ? YAML.convertValue(c.path("args"), LinkedHashMap.class) : new LinkedHashMap<String, Object>();
+      args.values().removeIf(java.util.Objects::isNull); // kube's decoding: a null field is an unset one
       b.pluginArgs(n, args);
     }
     try {

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -149,6 +150,14 @@ final class ProfileFileTest {
     // and an empty schedulerName (a YAML tag with no value) lost it too
     assertThatThrownBy(() -> load("profiles:\n- schedulerName: !packer\n")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageEndingWith(".yaml: profiles[0].schedulerName: Required value");
+    // a null plugin argument is an unset one, as kube decodes it (it threw a NullPointerException)
+    SchedulerProfile p = load("""
+        profiles:
+        - pluginConfig:
+          - name: NodeResourcesFit
+            args: {scoringStrategy: }
+        """).get(0);
+    assertThat(p.pluginArgs()).containsEntry("NodeResourcesFit", Map.of());
     // no profiles at all: the default one
     assertThat(load("profiles:\n")).extracting(SchedulerProfile::schedulerName).containsExactly("default-scheduler");
   }

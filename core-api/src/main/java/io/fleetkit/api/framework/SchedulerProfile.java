@@ -106,7 +106,15 @@ public record SchedulerProfile(String schedulerName, List<PluginRef> plugins, @N
           + percentageOfNodesToScore + " must be between 0 and 100");
     }
     Map<String, Map<String, Object>> args = new LinkedHashMap<>();
-    pluginArgs.forEach((k, v) -> args.put(k, Map.copyOf(v)));
+    pluginArgs.forEach((k, v) -> {
+      v.forEach((field, value) -> {
+        if (field == null || value == null) {
+          throw new IllegalArgumentException("profile " + schedulerName + ": the args of plugin " + k + " hold a null "
+              + (field == null ? "field name" : "value for " + field) + " (leave an unset field out)");
+        }
+      });
+      args.put(k, Map.copyOf(v));
+    });
     pluginArgs = Map.copyOf(args);
     EnumMap<ExtensionPoint, PointPlugins> byPoint = new EnumMap<>(ExtensionPoint.class);
     points.forEach((point, set) -> {

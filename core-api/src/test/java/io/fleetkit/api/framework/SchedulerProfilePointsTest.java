@@ -388,4 +388,15 @@ final class SchedulerProfilePointsTest {
       assertThat(p.pointPlugins(e).isEmpty()).isTrue();
     }
   }
+
+  /** A null in a plugin's args is refused naming the profile, the plugin and the field, not a NullPointerException. */
+  @Test
+  void pluginArgs_nullValue_refusedNamingTheField() {
+    Map<String, Object> args = new LinkedHashMap<>();
+    args.put("scoringStrategy", null);
+    assertThatThrownBy(() -> SchedulerProfile.builder("packer").plugin("NodeResourcesFit", 1)
+        .pluginArgs("NodeResourcesFit", args).build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("profile packer: the args of plugin NodeResourcesFit hold a null value for scoringStrategy (leave"
+            + " an unset field out)");
+  }
 }
