@@ -280,6 +280,10 @@ final class ScenarioEnginesTest {
         .hasMessage("pod list row 3: column cpu_milli must be a whole number, not \"x\"");
     assertThatThrownBy(() -> JobStream.parsePodList("name,cpu_milli\n", 1, 0))
         .hasMessageContaining("header lacks columns [memory_mib, num_gpu, creation_time, deletion_time]");
+    // memory in MiB past what a long holds in bytes: refused, not wrapped round to a negative request
+    assertThatThrownBy(() -> JobStream.parsePodList("name,cpu_milli,memory_mib,num_gpu,creation_time,deletion_time\n"
+        + "a,1,9000000000000000,0,0,5\n", 1, 0))
+        .hasMessage("pod list row 2: column memory_mib 9000000000000000 is more bytes than a long holds");
   }
 
   @Test

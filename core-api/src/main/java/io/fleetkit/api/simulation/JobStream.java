@@ -139,8 +139,11 @@ public record JobStream(String name, String namespace, String queue, List<JobArr
         throw new IllegalArgumentException(row + ": deletion_time " + deleted + " is before creation_time "
             + created);
       }
+      if (mem > Long.MAX_VALUE >> 20) {
+        throw new IllegalArgumentException(row + ": column memory_mib " + mem + " is more bytes than a long holds");
+      }
       ResourceList.Builder req = ResourceList.builder().put("cpu", Quantity.ofMilli(cpu))
-          .put("memory", Quantity.ofBytes(mem * 1024 * 1024));
+          .put("memory", Quantity.ofBytes(mem << 20));
       if (gpu > 0) {
         req.put(GPU, Quantity.of(gpu));
       }
