@@ -507,6 +507,16 @@ public final class Framework implements FrameworkHandle {
   }
 
   /**
+   * Whether {@code plugin} registered {@code event}, as upstream matches an event against a gating plugin's
+   * {@code GatingPluginEvents}: a plugin that does not implement {@link EnqueueExtensions} (or a name the profile
+   * does not know, or none) registers every event.
+   */
+  boolean pluginRegisters(String plugin, ClusterEvent event) {
+    Set<ClusterEvent> events = registeredEvents.get(plugin);
+    return events == null || events.contains(event);
+  }
+
+  /**
    * Whether {@code event} may help a pod rejected by {@code rejectors}: true when no rejector is known, or when one of
    * them registered the event (or registers every event by not implementing {@link EnqueueExtensions}).
    */

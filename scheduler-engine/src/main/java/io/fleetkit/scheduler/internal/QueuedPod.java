@@ -32,7 +32,8 @@ final class QueuedPod {
   long inFlightSince = -1;
   /**
    * The PreEnqueue plugin that last kept the pod out of activeQ (kube's {@code GatingPlugin}); while the pod is gated
-   * it is one of the plugins whose hints answer for an update of the pod. Empty when none did.
+   * its registered events are the only cluster events looked at for the pod (kube's {@code GatingPluginEvents}), and
+   * it is one of the plugins whose hints answer for those and for an update of the pod. Empty when none did.
    */
   String gatedBy = "";
   String message = "";

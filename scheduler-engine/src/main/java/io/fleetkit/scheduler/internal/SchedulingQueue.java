@@ -158,11 +158,7 @@ public final class SchedulingQueue {
         if (events.isEmpty()) {
           return;
         }
-        Set<String> rejectors = p.rejectors;
-        if (p.where == QueuedPod.Where.GATED && !p.gatedBy.isEmpty() && !rejectors.contains(p.gatedBy)) {
-          rejectors = new java.util.HashSet<>(rejectors);
-          rejectors.add(p.gatedBy);
-        }
+        Set<String> rejectors = p.where == QueuedPod.Where.GATED ? gatedRejectors(p) : p.rejectors;
         int strategy = Framework.REQUEUE_SKIP;
         ClusterEvent decided = events.get(0);
         for (ClusterEvent e : events) {
@@ -421,8 +417,8 @@ public final class SchedulingQueue {
 
   /**
    * A cluster event that may help parked pods: each unschedulable pod one of whose rejecting plugins registered
-   * {@code event} moves to backoffQ (if still backing off) or activeQ; gated pods are re-checked by PreEnqueue.
-   * Returns how many pods moved.
+   * {@code event} moves to backoffQ (if still backing off) or activeQ; a gated pod whose gating PreEnqueue plugin
+   * registered {@code event} is released to run PreEnqueue again ({@link #moveGated}). Returns how many pods moved.
    */
   int moveAllToActiveOrBackoff(ClusterEvent event, long nowNanos) {
     return moveAllToActiveOrBackoff(event, false, null, null, nowNanos);
@@ -439,8 +435,8 @@ public final class SchedulingQueue {
 
   /**
    * A wildcard event, kube's {@code UnschedulableTimeout} move: every unschedulable pod moves to backoffQ (if still
-   * backing off) or activeQ whatever rejected it, gated pods are re-checked by PreEnqueue, and a pod in flight that
-   * is rejected next backs off. Returns how many pods moved.
+   * backing off) or activeQ whatever rejected it, every gated pod is re-checked by PreEnqueue (whatever gates it),
+   * and a pod in flight that is rejected next backs off. Returns how many pods moved.
    */
   int moveAllToActiveOrBackoff(long nowNanos) {
     return moveAllToActiveOrBackoff(null, false, null, null, null, nowNanos);
@@ -451,8 +447,8 @@ public final class SchedulingQueue {
    * {@link #moveAllToActiveOrBackoff(ClusterEvent, long)} ({@code event} null: the wildcard move), but only the parked
    * pods {@code preCheck} accepts move. {@code preCheck} is asked about an unschedulable pod only when the event may
    * help it (one of its rejecting plugins registered the event, or the event is the wildcard), so it never runs for
-   * an event no plugin is interested in. A gated pod (re-checked by PreEnqueue on every event) is re-checked only if
-   * {@code preCheck} accepts it. Returns how many pods moved.
+   * an event no plugin is interested in; for a gated pod, only when its gating plugin registered the event (or the
+   * event is the wildcard). Returns how many pods moved.
    */
   int moveAllToActiveOrBackoff(@Nullable ClusterEvent event, Predicate<Pod> preCheck, long nowNanos) {
     return moveAllToActiveOrBackoff(event, false, null, null, preCheck, nowNanos);
@@ -519,23 +515,81 @@ public final class SchedulingQueue {
       }
     }
     if (!gated.isEmpty()) {
-      List<QueuedPod> ps = new ArrayList<>(gated.size());
-      for (Iterator<QueuedPod> it = gated.values().iterator(); it.hasNext(); ) {
-        QueuedPod p = it.next();
-        if (preCheck == null || preCheck.test(p.info.pod())) {
-          it.remove();
-          ps.add(p);
-        }
+      moved += moveGated(event, hinted, oldObject, newObject, preCheck, nowNanos);
+    }
+    return moved;
+  }
+
+  /**
+   * The gated pods an event may release, as upstream's {@code movePodsToActiveOrBackoffQueue} for pods in
+   * unschedulablePods with a {@code GatingPlugin}: a specific event is looked at only for a pod whose gating plugin
+   * registered it ({@code GatingPluginEvents}), then {@code preCheck}, then the hints of the gating plugin and of the
+   * plugins that rejected the pod's last attempt decide as for an unschedulable pod. A wildcard event ({@code event}
+   * null) re-checks every gated pod {@code preCheck} accepts. A released pod runs PreEnqueue again on entering activeQ
+   * (at once for a pending plugin's Queue or when its backoff is over, else when its backoff ends), and stays gated
+   * if PreEnqueue still says no. Returns how many pods entered activeQ or backoffQ.
+   */
+  private int moveGated(@Nullable ClusterEvent event, boolean hinted, @Nullable Object oldObject,
+      @Nullable Object newObject, @Nullable Predicate<Pod> preCheck, long nowNanos) {
+    List<QueuedPod> ps = null;
+    List<Integer> strategies = null;
+    for (Iterator<QueuedPod> it = gated.values().iterator(); it.hasNext(); ) {
+      QueuedPod p = it.next();
+      if (event != null && !p.framework.pluginRegisters(p.gatedBy, event)) {
+        continue; // the gating plugin is not interested: the event cannot release the pod
       }
-      for (QueuedPod p : ps) {
-        p.where = QueuedPod.Where.NONE;
+      if (preCheck != null && !preCheck.test(p.info.pod())) {
+        continue;
+      }
+      int strategy = event == null ? Framework.REQUEUE_AFTER_BACKOFF
+          : p.framework.requeueStrategy(gatedRejectors(p), p.pending, event, hinted, p.info.pod(), oldObject,
+              newObject);
+      if (strategy == Framework.REQUEUE_SKIP) {
+        continue;
+      }
+      it.remove();
+      if (ps == null) {
+        ps = new ArrayList<>();
+        strategies = new ArrayList<>();
+      }
+      ps.add(p);
+      strategies.add(strategy);
+    }
+    if (ps == null) {
+      return 0;
+    }
+    String label = event == null ? "UnschedulableTimeout" : SchedulerInstruments.eventLabel(event);
+    int moved = 0;
+    for (int i = 0; i < ps.size(); i++) {
+      QueuedPod p = ps.get(i);
+      p.where = QueuedPod.Where.NONE;
+      if (strategies.get(i) == Framework.REQUEUE_IMMEDIATELY) {
         toActiveOrGated(p, nowNanos);
-        if (p.where != QueuedPod.Where.GATED) {
-          moved++;
-        }
+      } else {
+        toBackoffOrActive(p, nowNanos);
+      }
+      if (p.where != QueuedPod.Where.GATED) {
+        incoming(p, label);
+        moved++;
       }
     }
     return moved;
+  }
+
+  /**
+   * The plugins whose hints answer for gated {@code p}: upstream's {@code UnschedulablePlugins} of a gated pod, the
+   * rejectors of its last attempt and the PreEnqueue plugin gating it.
+   */
+  private static Set<String> gatedRejectors(QueuedPod p) {
+    if (p.gatedBy.isEmpty() || p.rejectors.contains(p.gatedBy)) {
+      return p.rejectors;
+    }
+    if (p.rejectors.isEmpty()) {
+      return Set.of(p.gatedBy);
+    }
+    Set<String> r = new java.util.HashSet<>(p.rejectors);
+    r.add(p.gatedBy);
+    return r;
   }
 
   /** Moves pods whose backoff has expired from backoffQ to activeQ. */

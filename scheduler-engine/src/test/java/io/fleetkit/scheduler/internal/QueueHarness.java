@@ -45,6 +45,8 @@ final class QueueHarness {
   final List<String> realPlugins = new ArrayList<>();
   /** How many queueing hints ran. */
   int hintCalls;
+  /** How many times each PreEnqueue plugin of {@link #preEnqueue} ran. */
+  final Map<String, Integer> preEnqueueCalls = new HashMap<>();
   long now;
   Framework fw;
   SchedulingQueue q;
@@ -63,7 +65,10 @@ final class QueueHarness {
     return this;
   }
 
-  /** A PreEnqueue plugin admitting pods with one of {@code labels}. */
+  /**
+   * A PreEnqueue plugin admitting pods with one of {@code labels}. Named in {@link #hint} too, it is one plugin: a
+   * gating plugin with those registered events and hints (upstream's {@code GatingPluginEvents}).
+   */
   QueueHarness preEnqueue(String plugin, String... labels) {
     allowLists.put(plugin, new ArrayList<>(List.of(labels)));
     return this;
@@ -83,12 +88,14 @@ final class QueueHarness {
     PluginRegistry reg = PluginRegistry.defaults();
     SchedulerProfile.Builder b = SchedulerProfile.builder("default-scheduler").plugin(PrioritySortPlugin.NAME);
     for (String name : allowLists.keySet()) {
-      reg = reg.with(name, h -> new Gate(name));
+      reg = reg.with(name, h -> hints.containsKey(name) ? new HintedGate(name) : new Gate(name));
       b.plugin(name);
     }
     for (String name : hints.keySet()) {
-      reg = reg.with(name, h -> new Hinted(name));
-      b.plugin(name);
+      if (!allowLists.containsKey(name)) {
+        reg = reg.with(name, h -> new Hinted(name));
+        b.plugin(name);
+      }
     }
     for (String name : realPlugins) {
       b.plugin(name);
@@ -103,7 +110,7 @@ final class QueueHarness {
     return this;
   }
 
-  private final class Hinted implements FilterPlugin, EnqueueExtensions {
+  private class Hinted implements FilterPlugin, EnqueueExtensions {
     private final String name;
 
     Hinted(String name) {
@@ -155,12 +162,28 @@ final class QueueHarness {
 
     @Override
     public Status preEnqueue(Pod pod) {
+      preEnqueueCalls.merge(name, 1, Integer::sum);
       for (String label : allowLists.get(name)) {
         if (pod.metadata().labels().containsKey(label)) {
           return Status.success();
         }
       }
       return Status.unresolvable("pod name not in allowlists");
+    }
+  }
+
+  /** A {@link Hinted} filter plugin that gates at PreEnqueue as {@link Gate} does. */
+  private final class HintedGate extends Hinted implements PreEnqueuePlugin {
+    private final Gate gate;
+
+    HintedGate(String name) {
+      super(name);
+      this.gate = new Gate(name);
+    }
+
+    @Override
+    public Status preEnqueue(Pod pod) {
+      return gate.preEnqueue(pod);
     }
   }
 
