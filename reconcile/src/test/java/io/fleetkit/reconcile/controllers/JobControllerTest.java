@@ -17,6 +17,7 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.reconcile.controllers.internal.JobBackoffRecord;
 import io.fleetkit.reconcile.controllers.internal.JobReconciler;
 import java.time.Duration;
 import java.util.List;
@@ -63,12 +64,16 @@ final class JobControllerTest {
 
   @Test
   void backoff_isTenSecondsDoublingCappedAtSixMinutes() {
-    assertThat(JobReconciler.backoff(1)).isEqualTo(Duration.ofSeconds(10));
-    assertThat(JobReconciler.backoff(2)).isEqualTo(Duration.ofSeconds(20));
-    assertThat(JobReconciler.backoff(3)).isEqualTo(Duration.ofSeconds(40));
-    assertThat(JobReconciler.backoff(6)).isEqualTo(Duration.ofSeconds(320));
-    assertThat(JobReconciler.backoff(7)).isEqualTo(Duration.ofMinutes(6));
-    assertThat(JobReconciler.backoff(100)).isEqualTo(Duration.ofMinutes(6));
+    assertThat(delay(1)).isEqualTo(Duration.ofSeconds(10));
+    assertThat(delay(2)).isEqualTo(Duration.ofSeconds(20));
+    assertThat(delay(3)).isEqualTo(Duration.ofSeconds(40));
+    assertThat(delay(6)).isEqualTo(Duration.ofSeconds(320));
+    assertThat(delay(7)).isEqualTo(Duration.ofMinutes(6));
+    assertThat(delay(100)).isEqualTo(Duration.ofMinutes(6));
+  }
+
+  private static Duration delay(int failures) {
+    return JobBackoffRecord.delay(failures, JobReconciler.DEFAULT_BACKOFF, JobReconciler.MAX_BACKOFF);
   }
 
   @Test
@@ -93,6 +98,51 @@ final class JobControllerTest {
       c.runUntilIdle();
       assertThat(active(store)).hasSize(1);
       assertThat(get(store).status().failed()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void failedPodGone_stillCountsInTheBackoffRecord() {
+    // upstream's backoffRecord: the failures are remembered, not read from the pods still there
+    try (ObjectStore store = Sim.store(clock); JobController c = controller(store)) {
+      store.create(job(1, 1, 6));
+      c.runUntilIdle();
+      Pod first = finish(store, active(store).get(0), PodPhase.Failed);
+      c.runUntilIdle();
+      assertThat(store.require(Pod.class, "ns", first.metadata().name()).metadata().finalizers())
+          .as("counted and released").doesNotContain(Job.TRACKING_FINALIZER);
+      store.delete(Pod.class, "ns", first.metadata().name()); // say the pod garbage collector
+      assertThat(store.get(Pod.class, "ns", first.metadata().name())).isEmpty();
+      clock.advance(Duration.ofSeconds(10));
+      c.runUntilIdle();
+      finish(store, active(store).get(0), PodPhase.Failed);
+      clock.advance(Duration.ofSeconds(19));
+      c.runUntilIdle();
+      assertThat(active(store)).as("20 s after the second failure, the first one gone").isEmpty();
+      clock.advance(Duration.ofSeconds(1));
+      c.runUntilIdle();
+      assertThat(active(store)).hasSize(1);
+    }
+  }
+
+  @Test
+  void successResetsTheBackoffRecord() {
+    try (ObjectStore store = Sim.store(clock); JobController c = controller(store)) {
+      store.create(job(1, 3, 6));
+      c.runUntilIdle();
+      finish(store, active(store).get(0), PodPhase.Failed);
+      clock.advance(Duration.ofSeconds(10));
+      c.runUntilIdle();
+      finish(store, active(store).get(0), PodPhase.Succeeded);
+      c.runUntilIdle();
+      assertThat(active(store)).as("no failure since the last success: no wait").hasSize(1);
+      finish(store, active(store).get(0), PodPhase.Failed);
+      clock.advance(Duration.ofSeconds(9));
+      c.runUntilIdle();
+      assertThat(active(store)).as("10 s after the first failure since the success, not 20 s").isEmpty();
+      clock.advance(Duration.ofSeconds(1));
+      c.runUntilIdle();
+      assertThat(active(store)).hasSize(1);
     }
   }
 

@@ -83,9 +83,17 @@ final class JobPodDeletionTrackingTest {
       assertThat(j.status().uncountedTerminatedPods().isEmpty()).isTrue();
       Pod deleted = store.require(Pod.class, "ns", p.metadata().name());
       assertThat(deleted.metadata().finalizers()).as("released once counted").doesNotContain(Job.TRACKING_FINALIZER);
-      // podReplacementPolicy TerminatingOrFailed: replaced without waiting for the kubelet (FleetKit's failure
-      // backoff counts pods in phase Failed only; upstream's backoff record would delay this one by 10 s)
+      // podReplacementPolicy TerminatingOrFailed: replaced without waiting for the kubelet, but after the failure
+      // backoff, as upstream's backoff record counts the deleted pod: 10 s from its deletion
+      assertThat(pods(store)).as("the replacement waits the failure backoff").hasSize(1);
+      clock.advance(Duration.ofSeconds(9));
+      c.runUntilIdle();
+      assertThat(pods(store)).as("9 s after the deletion").hasSize(1);
+      clock.advance(Duration.ofSeconds(1));
+      c.runUntilIdle();
       assertThat(pods(store)).as("replaced while the deleted pod terminates").hasSize(2);
+      assertThat(store.require(Pod.class, "ns", p.metadata().name()).status().phase())
+          .as("the deleted pod still terminates").isNotEqualTo(PodPhase.Failed);
 
       kubeletEnds(store, deleted, PodPhase.Failed);
       c.runUntilIdle();

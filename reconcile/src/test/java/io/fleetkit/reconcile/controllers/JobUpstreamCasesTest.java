@@ -471,7 +471,7 @@ final class JobUpstreamCasesTest {
       } else if (tc.expectedCondition() == null && (tc.failedPods() > 0 || tc.podsWithIndexes().stream()
           .anyMatch(x -> x.phase() == FAIL && isValidIndex(x.index(), tc.completions())))) {
         // upstream returns an error here only to requeue the Job with the queue's failure backoff; FleetKit
-        // computes that backoff from the pods' finish times instead (JobReconciler.backoffRemaining)
+        // requeues the Job after the backoff record's remaining time instead (JobBackoffStore)
       } else {
         assertThat(env.syncFailed()).as("sync failed").isFalse();
       }

@@ -134,7 +134,7 @@ public final class IndexFailures {
       }
       Pod last = result.get(ix);
       if (last == null || (absoluteFailureCount(last) <= absoluteFailureCount(p)
-          && !JobReconciler.finishTime(p).isBefore(JobReconciler.finishTime(last)))) {
+          && !JobBackoffStore.finishedTime(p).isBefore(JobBackoffStore.finishedTime(last)))) {
         result.put(ix, p);
       }
     }
@@ -146,13 +146,22 @@ public final class IndexFailures {
   }
 
   /**
-   * Upstream's {@code getRemainingTimePerIndex}: how long the replacement of {@code replaced} still waits, the
-   * backoff of its index's failures so far ({@code failures + ignored failures + 1}) counted from its finish time;
-   * {@code null} when none is left.
+   * Upstream's {@code getRemainingTimePerIndex}: how long the replacement of {@code replaced}, its index's last
+   * failed pod, still waits: the backoff of the index's failures so far ({@code failures + ignored failures + 1})
+   * counted from that pod's finish time ({@link JobBackoffStore#finishedTime}); zero when none is left or the index
+   * has no failed pod ({@code replaced} null). The controller's delays: {@link JobReconciler#DEFAULT_BACKOFF}
+   * doubling to {@link JobReconciler#MAX_BACKOFF}.
    */
-  public static @Nullable Duration remainingBackoff(Pod replaced, Instant now) {
-    Duration delay = JobReconciler.backoff(absoluteFailureCount(replaced) + 1);
-    Duration left = Duration.between(now, JobReconciler.finishTime(replaced).plus(delay));
-    return left.isNegative() || left.isZero() ? null : left;
+  public static Duration remainingBackoff(@Nullable Pod replaced, Instant now) {
+    return remainingBackoff(replaced, now, JobReconciler.DEFAULT_BACKOFF, JobReconciler.MAX_BACKOFF);
+  }
+
+  /** {@link #remainingBackoff(Pod, Instant)} with the delay starting at {@code initial}, doubling to {@code max}. */
+  public static Duration remainingBackoff(@Nullable Pod replaced, Instant now, Duration initial, Duration max) {
+    if (replaced == null) {
+      return Duration.ZERO;
+    }
+    return JobBackoffRecord.remainingTime(absoluteFailureCount(replaced) + 1, JobBackoffStore.finishedTime(replaced),
+        now, initial, max);
   }
 }

@@ -161,6 +161,16 @@ public final class JobPodTracking {
    */
   public static Outcome track(Sync sync, boolean needsFlush, Instant now, StatusWriter writer,
       FinalizerRemover remover) {
+    return track(sync, needsFlush, now, writer, remover, () -> { });
+  }
+
+  /**
+   * {@link #track} that runs {@code afterFlush} once the status counting the newly finished pods is written (upstream
+   * stores the Job's pod-failure backoff record there: {@link JobBackoffStore}); not when that write fails or is not
+   * needed.
+   */
+  public static Outcome track(Sync sync, boolean needsFlush, Instant now, StatusWriter writer,
+      FinalizerRemover remover, Runnable afterFlush) {
     Job job = sync.job();
     JobSpec spec = job.spec();
     JobStatus original = job.status();
@@ -263,6 +273,7 @@ public final class JobPodTracking {
     // upstream's flushUncountedAndRemoveFinalizers
     if (needsFlush) {
       current = writer.write(current.withStatus(status.build()));
+      afterFlush.run();
       needsFlush = false;
     }
     RuntimeException removalError = null;

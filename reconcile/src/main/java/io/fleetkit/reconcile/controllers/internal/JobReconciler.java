@@ -97,7 +97,9 @@ import org.slf4j.LoggerFactory;
  * a suspended Job's pods are deleted; else active pods are brought to {@code min(parallelism, completions -
  * succeeded)} (work-queue Jobs: parallelism until one succeeds). Deletions and creations never happen in the same
  * sync. New pods after failures wait {@code 10 s * 2^(failures since the last success - 1)}, at most 6 minutes,
- * from the last failure.
+ * from the last failure, as upstream's backoff record ({@link JobBackoffStore}): the failures are the pods counted
+ * as failed (a pod deleted while running under podReplacementPolicy {@code TerminatingOrFailed} too), remembered
+ * after the pods are gone, until the Job finishes or is deleted.
  */
 public final class JobReconciler implements Reconciler<Job> {
   private static final Logger LOG = LoggerFactory.getLogger(JobReconciler.class);
@@ -116,6 +118,7 @@ public final class JobReconciler implements Reconciler<Job> {
 
   private final CacheExpectations pending = new CacheExpectations();
   private final FinalizerExpectations finalizers = new FinalizerExpectations();
+  private final JobBackoffStore backoffs = new JobBackoffStore();
   private final Supplier<String> nameSuffixes;
 
   public JobReconciler(Supplier<String> nameSuffixes) {
@@ -161,6 +164,7 @@ public final class JobReconciler implements Reconciler<Job> {
     if (job == null) {
       pending.forget(key);
       finalizers.forget(key);
+      backoffs.remove(key);
       return Result.done();
     }
     if (job.spec().managedByExternalController()) {
@@ -171,6 +175,7 @@ public final class JobReconciler implements Reconciler<Job> {
     }
     if (job.status().isFinished()) {
       pending.forget(key);
+      backoffs.remove(key);
       return Result.done();
     }
     Instant now = ctx.now();
@@ -202,14 +207,17 @@ public final class JobReconciler implements Reconciler<Job> {
     JobStatus stored = job.status();
     Integer completions = spec.completions();
     PodFailurePolicy failurePolicy = spec.podFailurePolicy();
-    int succeeded = stored.succeeded() + stored.uncountedTerminatedPods().succeeded().size()
-        + JobPodTracking.newFinishedPods(job, pods, expectedRemovals, true).size();
+    List<Pod> newSucceeded = JobPodTracking.newFinishedPods(job, pods, expectedRemovals, true);
+    List<Pod> newFailed = JobPodTracking.newFinishedPods(job, pods, expectedRemovals, false);
+    int succeeded = stored.succeeded() + stored.uncountedTerminatedPods().succeeded().size() + newSucceeded.size();
     int failed = stored.failed() + stored.uncountedTerminatedPods().failed().size();
-    for (Pod p : JobPodTracking.newFinishedPods(job, pods, expectedRemovals, false)) {
+    for (Pod p : newFailed) {
       if (PodFailurePolicies.match(failurePolicy, p).countFailed()) {
         failed++; // upstream's nonIgnoredFailedPodsCount
       }
     }
+    // upstream's newBackoffRecord: stored once the status counting these pods is written (below)
+    JobBackoffRecord backoff = backoffs.newRecord(key, newSucceeded, newFailed);
     IndexIntervals succeededIntervals = IndexIntervals.EMPTY;
     if (indexed && completions != null) {
       succeededIntervals = succeededIndexes(stored, pods, completions);
@@ -300,7 +308,7 @@ public final class JobReconciler implements Reconciler<Job> {
             active = d.remaining();
             failure = d.error();
           } else {
-            Manage m = manage(ctx, job, active, pods, succeeded, succeededIntervals, failedIndexes,
+            Manage m = manage(ctx, job, active, backoff, succeeded, succeededIntervals, failedIndexes,
                 delayedRemovals, terminating, now);
             active = m.active();
             terminating += m.terminating();
@@ -344,7 +352,7 @@ public final class JobReconciler implements Reconciler<Job> {
     JobPodTracking.Outcome outcome;
     try {
       outcome = JobPodTracking.track(sync, !status.equals(stored), now, ctx.store()::updateStatus,
-          toRemove -> removeFinalizers(ctx, toRemove));
+          toRemove -> removeFinalizers(ctx, toRemove), () -> backoffs.update(backoff));
     } catch (ConflictException | NotFoundException e) {
       LOG.debug("job {}: status update lost a race ({}), requeueing", key, e.getMessage());
       return Result.requeue();
@@ -437,7 +445,7 @@ public final class JobReconciler implements Reconciler<Job> {
    * Upstream's {@code manageJob}: delete surplus (bad indexes first) or create missing pods, never both. Every
    * deletion is attempted even when one fails; creations stop after the slow-start batch that had a failure.
    */
-  private Manage manage(ReconcileContext<Job> ctx, Job job, List<Pod> active, List<Pod> all, int succeeded,
+  private Manage manage(ReconcileContext<Job> ctx, Job job, List<Pod> active, JobBackoffRecord backoff, int succeeded,
       IndexIntervals succeededIndexes, IndexIntervals failedIndexes, Map<Integer, Pod> delayedRemovals,
       int terminating, Instant now) {
     JobSpec spec = job.spec();
@@ -499,8 +507,8 @@ public final class JobReconciler implements Reconciler<Job> {
     if (diff <= 0) {
       return new Manage(active, null, null, 0);
     }
-    // with backoffLimitPerIndex each index waits for its own failures (below), not for the Job's
-    Duration wait = perIndex ? null : backoffRemaining(all, now);
+    // upstream's getRemainingTime; with backoffLimitPerIndex each index waits for its own failures (below)
+    Duration wait = perIndex ? null : positive(backoff.remainingTime(now, DEFAULT_BACKOFF, MAX_BACKOFF));
     if (wait != null) {
       LOG.debug("job {}: pod failure backoff, creating {} pods in {}", key, diff, wait);
       return new Manage(active, wait, null, 0);
@@ -517,7 +525,7 @@ public final class JobReconciler implements Reconciler<Job> {
         List<Integer> ready = new ArrayList<>();
         for (int ix : indexes) {
           Pod last = replaced.get(ix);
-          Duration left = last == null ? null : IndexFailures.remainingBackoff(last, now);
+          Duration left = positive(IndexFailures.remainingBackoff(last, now));
           if (left == null) {
             ready.add(ix);
           } else if (wait == null || left.compareTo(wait) < 0) {
@@ -790,81 +798,9 @@ public final class JobReconciler implements Reconciler<Job> {
     return !Duration.between(start, now).minusSeconds(deadline).isNegative();
   }
 
-  /**
-   * The pod-failure backoff still to wait before creating pods, or {@code null}: with n failed pods finished after
-   * the last succeeded one, {@code min(10 s * 2^(n-1), 6 min)} from the last failure.
-   */
-  static @Nullable Duration backoffRemaining(List<Pod> pods, Instant now) {
-    Instant lastSuccess = null;
-    for (Pod p : pods) {
-      if (p.status().phase() == PodPhase.Succeeded) {
-        Instant t = finishTime(p);
-        if (lastSuccess == null || t.isAfter(lastSuccess)) {
-          lastSuccess = t;
-        }
-      }
-    }
-    int failures = 0;
-    Instant lastFailure = null;
-    for (Pod p : pods) {
-      if (p.status().phase() == PodPhase.Failed) {
-        Instant t = finishTime(p);
-        if (lastSuccess == null || t.isAfter(lastSuccess)) {
-          failures++;
-          if (lastFailure == null || t.isAfter(lastFailure)) {
-            lastFailure = t;
-          }
-        }
-      }
-    }
-    if (failures == 0 || lastFailure == null) {
-      return null;
-    }
-    Duration delay = backoff(failures);
-    Duration left = Duration.between(now, lastFailure.plus(delay));
-    return left.isNegative() || left.isZero() ? null : left;
-  }
-
-  /** {@code min(10 s * 2^(failures-1), 6 min)} for {@code failures >= 1}. */
-  public static Duration backoff(int failures) {
-    if (failures <= 0) {
-      return Duration.ZERO;
-    }
-    Duration d = DEFAULT_BACKOFF;
-    for (int i = 1; i < failures; i++) {
-      d = d.multipliedBy(2);
-      if (d.compareTo(MAX_BACKOFF) >= 0) {
-        return MAX_BACKOFF;
-      }
-    }
-    return d;
-  }
-
-  /**
-   * Upstream's {@code getFinishedTime}: latest container finish, else the Ready transition, else the deletion
-   * timestamp, else creation.
-   */
-  static Instant finishTime(Pod p) {
-    Instant best = null;
-    for (ContainerStatus s : p.status().containerStatuses()) {
-      Instant t = s.state().finishedAt();
-      if (t != null && (best == null || t.isAfter(best))) {
-        best = t;
-      }
-    }
-    if (best != null) {
-      return best;
-    }
-    io.fleetkit.api.core.PodCondition ready = p.status().condition(io.fleetkit.api.core.PodCondition.READY);
-    if (ready != null && ready.lastTransitionTime() != null) {
-      return ready.lastTransitionTime();
-    }
-    Instant deleted = p.metadata().deletionTimestamp();
-    if (deleted != null) {
-      return deleted; // upstream's getFinishTimeFromDeletionTimestamp (FleetKit pods have no grace period)
-    }
-    Instant created = p.metadata().creationTimestamp();
-    return created != null ? created : Instant.EPOCH;
+  /** {@code d}, or {@code null} when it is zero: nothing to wait. */
+  private static @Nullable Duration positive(Duration d) {
+    return d.isZero() || d.isNegative() ? null : d;
   }
 
   private static JobCondition condition(String type, ConditionStatus status, String reason, String message,

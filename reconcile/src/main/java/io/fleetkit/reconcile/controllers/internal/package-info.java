@@ -1,6 +1,8 @@
 /**
  * Implementation of the workload controllers: reconcilers (ReplicaSet, Deployment, StatefulSet, DaemonSet, Job, CronJob,
- * TTL-after-finished, PodDisruptionBudget), the Job's pod failure policy, per-index backoff and success policy
+ * TTL-after-finished, PodDisruptionBudget), the Job's pod-failure backoff records ({@link
+ * io.fleetkit.reconcile.controllers.internal.JobBackoffStore}, Kubernetes' {@code backoff_utils.go}), its pod failure
+ * policy, per-index backoff and success policy
  * ({@link io.fleetkit.reconcile.controllers.internal.PodFailurePolicies},
  * {@link io.fleetkit.reconcile.controllers.internal.IndexFailures},
  * {@link io.fleetkit.reconcile.controllers.internal.SuccessPolicies}, over
@@ -20,7 +22,8 @@
  * {@code device_taint_eviction.go} ({@link io.fleetkit.reconcile.controllers.internal.DeviceTaintEvictions},
  * {@link io.fleetkit.reconcile.controllers.internal.DeviceTaintRuleConditions}). Not part of the contract.
  *
- * <p>Threading: {@link io.fleetkit.reconcile.controllers.internal.ControllerExpectations} and {@link
+ * <p>Threading: {@link io.fleetkit.reconcile.controllers.internal.ControllerExpectations}, {@link
+ * io.fleetkit.reconcile.controllers.internal.JobBackoffStore} and {@link
  * io.fleetkit.reconcile.controllers.internal.OrphanEvents} are thread-safe; a {@code ControllerRefManager} serves
  * one sync on one thread, as does a {@code CronJobSync}; the arithmetic is pure; a reconciler is called for one key at a time by the runtime (the
  * StatefulSet reconciler's revision history is a concurrent map, as different keys may run on different workers;

@@ -234,11 +234,11 @@ final class IndexFailuresTest {
   void remainingBackoff_growsWithTheIndexFailures() {
     // upstream's getRemainingTimePerIndex: 10 s after the first failure, 20 s after the second (counted or ignored)
     Pod first = pod("0", PodPhase.Failed, "0");
-    Instant finished = JobReconciler.finishTime(first);
+    Instant finished = JobBackoffStore.finishedTime(first);
     assertThat(IndexFailures.remainingBackoff(first, finished)).isEqualTo(Duration.ofSeconds(10));
-    assertThat(IndexFailures.remainingBackoff(first, finished.plusSeconds(10))).isNull();
+    assertThat(IndexFailures.remainingBackoff(first, finished.plusSeconds(10))).isZero();
     Pod second = pod("0", PodPhase.Failed, "1");
-    assertThat(IndexFailures.remainingBackoff(second, JobReconciler.finishTime(second)))
+    assertThat(IndexFailures.remainingBackoff(second, JobBackoffStore.finishedTime(second)))
         .isEqualTo(Duration.ofSeconds(20));
   }
 }

@@ -377,6 +377,40 @@ final class JobPodTrackingTest {
     assertThat(removals[0]).as("finalizer removals").isEqualTo(tc.wantRmFinalizers());
   }
 
+  /**
+   * Upstream's {@code flushUncountedAndRemoveFinalizers} stores the backoff record right after the status write that
+   * counts the new pods: the hook runs once after that write, not when the write fails or none is needed.
+   */
+  @Test
+  void afterFlush_runsOnceAfterTheWriteThatCountsTheNewPods() {
+    List<Pod> failed = List.of(pod("b").phase(PodPhase.Failed).trackingFinalizer().build());
+    List<Integer> writesWhenRun = new ArrayList<>();
+    int[] writes = {0};
+    JobPodTracking.StatusWriter ok = j -> {
+      writes[0]++;
+      return j;
+    };
+    JobPodTracking.FinalizerRemover removeAll = pods -> new JobPodTracking.Removal(
+        pods.stream().map(p -> p.metadata().uid()).collect(java.util.stream.Collectors.toSet()), null);
+    JobPodTracking.track(sync(job().build(), failed, null, Set.of()), false, NOW, ok, removeAll,
+        () -> writesWhenRun.add(writes[0]));
+    assertThat(writesWhenRun).as("once, after the first write").containsExactly(1);
+    assertThat(writes[0]).as("the counted pod moved to status.failed in a second write").isEqualTo(2);
+
+    writesWhenRun.clear();
+    RuntimeException refused = new IllegalStateException("refused");
+    Throwable err = catchThrowable(() -> JobPodTracking.track(sync(job().build(), failed, null, Set.of()), false,
+        NOW, j -> {
+          throw refused;
+        }, removeAll, () -> writesWhenRun.add(-1)));
+    assertThat(err).isSameAs(refused);
+    assertThat(writesWhenRun).as("not after a failed write").isEmpty();
+
+    JobPodTracking.track(sync(job().build(), List.of(), null, Set.of()), false, NOW, ok, removeAll,
+        () -> writesWhenRun.add(-2));
+    assertThat(writesWhenRun).as("no write needed").isEmpty();
+  }
+
   /** The sync as upstream's harness builds it ({@code syncJobCtx}). */
   static JobPodTracking.Sync sync(Job job, List<Pod> pods, @Nullable JobCondition finished, Set<String> expected) {
     int terminating = 0;
