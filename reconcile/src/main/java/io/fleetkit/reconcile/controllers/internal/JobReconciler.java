@@ -25,6 +25,7 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.spi.ResourceVersions;
 import io.fleetkit.reconcile.Lister;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.ReconcileContext;
@@ -40,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -119,6 +121,8 @@ public final class JobReconciler implements Reconciler<Job> {
   private final CacheExpectations pending = new CacheExpectations();
   private final FinalizerExpectations finalizers = new FinalizerExpectations();
   private final JobBackoffStore backoffs = new JobBackoffStore();
+  /** The resourceVersion of each Job's last status write by this reconciler, until the Job finishes or goes. */
+  private final Map<ObjectKey, Long> written = new ConcurrentHashMap<>();
   private final Supplier<String> nameSuffixes;
 
   public JobReconciler(Supplier<String> nameSuffixes) {
@@ -157,6 +161,18 @@ public final class JobReconciler implements Reconciler<Job> {
     return pending.pending(key);
   }
 
+  /**
+   * A Job's resourceVersion as a number (FleetKit's stores count up); {@code Long.MAX_VALUE} for another form, which
+   * is then never taken as behind.
+   */
+  private static long version(Job job) {
+    try {
+      return ResourceVersions.parse(job.metadata().resourceVersion());
+    } catch (IllegalArgumentException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
   @Override
   public Result reconcile(ReconcileContext<Job> ctx) {
     ObjectKey key = ctx.key();
@@ -165,6 +181,16 @@ public final class JobReconciler implements Reconciler<Job> {
       pending.forget(key);
       finalizers.forget(key);
       backoffs.remove(key);
+      written.remove(key);
+      return Result.done();
+    }
+    Long last = written.get(key);
+    if (last != null && version(job) < last) {
+      // the cache does not show this controller's last status write yet (a worker ran on another informer's event
+      // first): a sync on the older status would count again, or not at all, the pods that write counted, and
+      // create pods for completions already reached. The write's own event queues the Job once the cache shows it
+      LOG.debug("job {}: cache at resourceVersion {}, behind this controller's status write {}", key,
+          job.metadata().resourceVersion(), last);
       return Result.done();
     }
     if (job.spec().managedByExternalController()) {
@@ -176,11 +202,15 @@ public final class JobReconciler implements Reconciler<Job> {
     if (job.status().isFinished()) {
       pending.forget(key);
       backoffs.remove(key);
+      written.remove(key);
       return Result.done();
     }
     Instant now = ctx.now();
     JobSpec spec = job.spec();
     boolean indexed = spec.completionMode() == CompletionMode.Indexed;
+    // the awaited finalizer removals are read before the pods: a removal the pod cache shows after the list was taken
+    // but before this read would otherwise be neither awaited nor seen, and its pod counted a second time
+    Set<String> expectedRemovals = finalizers.expectedUids(key);
     ControllerRefManager.Claim<Pod> claim = podsForJob(ctx.store(), ctx.lister(Pod.class), job);
     if (claim.failed()) {
       // upstream's syncJob returns getPodsForJob's error: nothing else is done, the key is retried with backoff
@@ -193,7 +223,6 @@ public final class JobReconciler implements Reconciler<Job> {
     if (!satisfied) {
       LOG.debug("job {}: waiting for the pod cache to show {} earlier writes", key, pending.pending(key));
     }
-    Set<String> expectedRemovals = finalizers.expectedUids(key);
     List<Pod> active = new ArrayList<>();
     int terminating = 0;
     for (Pod p : pods) {
@@ -351,7 +380,11 @@ public final class JobReconciler implements Reconciler<Job> {
         expectedRemovals, terminating, perIndex ? failedIndexes : null, delayedRemovals);
     JobPodTracking.Outcome outcome;
     try {
-      outcome = JobPodTracking.track(sync, !status.equals(stored), now, ctx.store()::updateStatus,
+      outcome = JobPodTracking.track(sync, !status.equals(stored), now, j -> {
+            Job w = ctx.store().updateStatus(j);
+            written.put(key, version(w));
+            return w;
+          },
           toRemove -> removeFinalizers(ctx, toRemove), () -> backoffs.update(backoff));
     } catch (ConflictException | NotFoundException e) {
       LOG.debug("job {}: status update lost a race ({}), requeueing", key, e.getMessage());
