@@ -26,10 +26,12 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.controllers.internal.StatefulSetPods;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.IntStream;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -37,7 +39,8 @@ import net.jqwik.api.constraints.IntRange;
 /**
  * Convergence of the workload controllers under random disturbance: random scale changes and random pod failures
  * (a pod turning Failed, or being deleted) while a hand-operated kubelet runs and readies pods; once the
- * disturbance stops, each controller must reach its desired state (StatefulSet: pods NAME-0..N-1 all ready; Job:
+ * disturbance stops, each controller must reach its desired state (StatefulSet: pods NAME-0..N-1 all ready, or
+ * upstream's OrderedReady stall when two Failed pods are condemned; Job:
  * Complete with every completion; PodDisruptionBudget: the status the formulas give for the final pods).
  */
 final class WorkloadConvergencePropertyTest {
@@ -73,6 +76,12 @@ final class WorkloadConvergencePropertyTest {
     }
   }
 
+  /** The sample that reaches upstream's OrderedReady stall: two Failed pods condemned by the scale to zero. */
+  @Example
+  void statefulSet_twoFailedCondemnedPods_orderedReadyStallsAsUpstream() {
+    statefulSet_randomScalesAndFailures_convergesToOrdinalsAllReady(138, false, 0);
+  }
+
   @Property(tries = 15)
   void statefulSet_randomScalesAndFailures_convergesToOrdinalsAllReady(
       @ForAll @IntRange(min = 0, max = 10_000) int seed, @ForAll boolean parallel,
@@ -103,6 +112,19 @@ final class WorkloadConvergencePropertyTest {
         clock.advance(Duration.ofSeconds(1));
       }
       StatefulSet cur = store.require(StatefulSet.class, "ns", "db");
+      // Upstream's processCondemned (stateful_set_control.go) deletes an unavailable condemned pod in OrderedReady
+      // mode only when it is the first unavailable one (the lowest ordinal): with two Failed pods past the final
+      // count, the higher one waits for ever. Nothing fails pods after this point, so that stall is decided here.
+      List<Integer> failedCondemned = store.list(Pod.class, "ns").items().stream()
+          .filter(p -> p.status().phase() == PodPhase.Failed && p.metadata().deletionTimestamp() == null)
+          .map(p -> Integer.parseInt(p.metadata().name().substring("db-".length())))
+          .filter(ordinal -> ordinal >= finalReplicas).sorted().toList();
+      int stallsAt = !parallel && failedCondemned.size() >= 2 ? failedCondemned.get(failedCondemned.size() - 1) : -1;
+      List<String> staying = store.list(Pod.class, "ns").items().stream()
+          .filter(p -> p.metadata().deletionTimestamp() == null).map(p -> p.metadata().name())
+          .filter(name -> Integer.parseInt(name.substring("db-".length())) >= finalReplicas
+              && Integer.parseInt(name.substring("db-".length())) <= stallsAt)
+          .toList();
       store.update(cur.withSpec(cur.spec().withReplicas(finalReplicas)));
       for (int step = 0; step < 3 * finalReplicas + 20; step++) {
         c.runUntilIdle();
@@ -111,6 +133,17 @@ final class WorkloadConvergencePropertyTest {
       }
       c.runUntilIdle();
       List<Pod> pods = store.list(Pod.class, "ns").items();
+      if (stallsAt >= 0) {
+        // the pods above the highest Failed one went; it and every condemned pod below it stay
+        List<String> expected = new ArrayList<>(staying);
+        IntStream.range(0, finalReplicas).mapToObj(i -> "db-" + i).forEach(expected::add);
+        assertThat(pods).extracting(p -> p.metadata().name()).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(pods).filteredOn(p -> p.metadata().name().equals("db-" + stallsAt))
+            .allMatch(p -> p.status().phase() == PodPhase.Failed);
+        assertThat(pods).filteredOn(p -> Integer.parseInt(p.metadata().name().substring(3)) < finalReplicas)
+            .allMatch(StatefulSetPods::isRunningAndReady);
+        return;
+      }
       assertThat(pods).extracting(p -> p.metadata().name()).containsExactlyInAnyOrderElementsOf(
           IntStream.range(0, finalReplicas).mapToObj(i -> "db-" + i).toList());
       assertThat(pods).allMatch(StatefulSetPods::isRunningAndReady);
