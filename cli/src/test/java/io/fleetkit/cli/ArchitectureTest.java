@@ -94,9 +94,11 @@ final class ArchitectureTest {
 
   @BeforeAll
   static void importClasses() {
-    // The reactor's own output only: target/classes under `mvn test`, the modules' target/*.jar under `mvn verify`
-    // (never a FleetKit jar from a local repository, never test classes or test jars).
-    ImportOption reactorMainClasses = location -> location.contains("/target/") && !location.contains("-tests.jar");
+    // FleetKit's main classes as the CLI's test classpath holds them: the reactor's output (target/classes under
+    // `mvn test`, the modules' target/*.jar under `mvn verify`), or the modules' installed jars when the CLI module is
+    // built alone (`-pl cli`); never test classes or test jars.
+    ImportOption reactorMainClasses = location -> (location.contains("/target/")
+        || location.contains("/repository/io/fleetkit/")) && !location.contains("-tests.jar");
     classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
         .withImportOption(reactorMainClasses).importPackages("io.fleetkit");
   }
