@@ -15,7 +15,8 @@
 # certificate) are made with openssl at every start, in a fresh temporary directory that stop removes; that
 # directory also holds the user name and password (files "user" and "password", mode 600).
 #
-# Everything lives under $FLEETKIT_ETCD_DIR (default /tmp/fleetkit-etcd): the pid file and the log; the data
+# Everything lives under $FLEETKIT_ETCD_DIR (default /tmp/fleetkit-etcd-<client port>, so that etcds started on other
+# ports keep apart): the pid file and the log; the data
 # directory (wiped at every start, since a reused one skips the --initial-* flags) is $FLEETKIT_ETCD_DATA, by default
 # in /dev/shm when there is one: etcd syncs its log to disk at every write, and on a shared CI disk that makes each
 # write take milliseconds. A test etcd needs no durability beyond its own restarts. Ports: client $FLEETKIT_ETCD_CLIENT_PORT
@@ -23,8 +24,8 @@
 # starts in well under a second.
 set -euo pipefail
 
-BASE=${FLEETKIT_ETCD_DIR:-/tmp/fleetkit-etcd}
 CLIENT_PORT=${FLEETKIT_ETCD_CLIENT_PORT:-23790}
+BASE=${FLEETKIT_ETCD_DIR:-/tmp/fleetkit-etcd-$CLIENT_PORT}
 PEER_PORT=${FLEETKIT_ETCD_PEER_PORT:-23800}
 if [ -z "${FLEETKIT_ETCD_DATA:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
   FLEETKIT_ETCD_DATA=/dev/shm/fleetkit-etcd-$CLIENT_PORT
