@@ -170,10 +170,15 @@ public final class HtmlReport {
   private static void chart(StringBuilder sb, SimulationRun run, String chart, List<TimeSeries> all) {
     List<TimeSeries> drawn = all.subList(0, Math.min(all.size(), MAX_LINES_PER_CHART));
     double max = 0;
+    boolean whole = true;
     for (TimeSeries s : drawn) {
       max = Math.max(max, s.max());
+      for (double v : s.values()) {
+        whole &= v == Math.rint(v);
+      }
     }
-    double top = niceCeiling(max);
+    Axis axis = Axis.of(max, whole);
+    double top = axis.top();
     long span = Math.max(1, run.duration().toMillis());
     int plotW = W - LEFT - RIGHT;
     int plotH = H - TOP - BOTTOM;
@@ -183,12 +188,12 @@ public final class HtmlReport {
         .append("<svg viewBox=\"0 0 ").append(W).append(' ').append(H)
         .append("\" role=\"img\" aria-label=\"").append(esc(chart)).append("\">\n");
     // grid and y labels
-    for (int g = 0; g <= 4; g++) {
-      double y = TOP + plotH - plotH * g / 4.0;
+    for (int g = 0; g <= axis.intervals(); g++) {
+      double y = TOP + plotH - plotH * g / (double) axis.intervals();
       sb.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(W - RIGHT).append("\" y1=\"").append(fmt(y))
           .append("\" y2=\"").append(fmt(y)).append("\" stroke=\"#eee\"/>")
           .append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(fmt(y + 4))
-          .append("\" font-size=\"11\" text-anchor=\"end\" fill=\"#555\">").append(num(top * g / 4))
+          .append("\" font-size=\"11\" text-anchor=\"end\" fill=\"#555\">").append(num(axis.tick(g)))
           .append("</text>\n");
     }
     // x labels
@@ -255,18 +260,45 @@ public final class HtmlReport {
     sb.append("</tbody>\n</table>\n</section>\n");
   }
 
-  /** 1, 2, 5 × 10^k at or above {@code v} (1 for 0). */
-  static double niceCeiling(double v) {
-    if (v <= 0) {
-      return 1;
-    }
-    double p = Math.pow(10, Math.floor(Math.log10(v)));
-    for (double m : new double[] {1, 2, 5, 10}) {
-      if (m * p >= v) {
-        return m * p;
+  /**
+   * A chart's y axis: gridlines every {@code step} from 0 to {@code step × intervals}, the top. Of the steps 1, 2, 2.5
+   * and 5 × 10^k that reach the largest value in one to five intervals, the one with the lowest top, then the most
+   * gridlines; for series of whole numbers (pods, nodes, replicas) only whole steps, so no gridline reads 0.50 pods.
+   */
+  record Axis(double step, int intervals) {
+    private static final double[] MANTISSAS = {1, 2, 2.5, 5};
+
+    static Axis of(double max, boolean whole) {
+      double v = max > 0 ? max : 1;
+      Axis best = null;
+      for (int k = (int) Math.floor(Math.log10(v / 5)); k <= (int) Math.floor(Math.log10(v)) + 1; k++) {
+        for (double m : MANTISSAS) {
+          double step = Double.parseDouble(String.format(Locale.ROOT, "%.10g", m * Math.pow(10, k)));
+          if (whole && step != Math.rint(step)) {
+            continue;
+          }
+          int intervals = (int) Math.ceil(v / step - 1e-9);
+          if (intervals < 1 || intervals > 5) {
+            continue;
+          }
+          Axis a = new Axis(step, intervals);
+          if (best == null || a.top() < best.top() - 1e-9 * v
+              || (Math.abs(a.top() - best.top()) <= 1e-9 * v && step < best.step())) {
+            best = a;
+          }
+        }
       }
+      return best;
     }
-    return 10 * p;
+
+    double top() {
+      return tick(intervals);
+    }
+
+    /** The value of gridline {@code g} (0 at the bottom), rounded so that 0.1 × 3 reads 0.3. */
+    double tick(int g) {
+      return Double.parseDouble(String.format(Locale.ROOT, "%.10g", g * step));
+    }
   }
 
   private static String fmt(double v) {

@@ -6,6 +6,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
 import org.junit.jupiter.api.Test;
 
 final class HtmlReportTest {
@@ -84,11 +87,33 @@ final class HtmlReportTest {
   }
 
   @Test
-  void niceCeiling_oneTwoFive() {
-    assertThat(HtmlReport.niceCeiling(0)).isEqualTo(1);
-    assertThat(HtmlReport.niceCeiling(3)).isEqualTo(5);
-    assertThat(HtmlReport.niceCeiling(17)).isEqualTo(20);
-    assertThat(HtmlReport.niceCeiling(100)).isEqualTo(100);
-    assertThat(HtmlReport.niceCeiling(101)).isEqualTo(200);
+  void axis_wholeSeriesGetWholeGridlines() {
+    assertThat(HtmlReport.Axis.of(2, true)).isEqualTo(new HtmlReport.Axis(1, 2));
+    assertThat(HtmlReport.Axis.of(17, true)).isEqualTo(new HtmlReport.Axis(5, 4));
+    assertThat(HtmlReport.Axis.of(25, true)).isEqualTo(new HtmlReport.Axis(5, 5));
+    assertThat(HtmlReport.Axis.of(7, true)).isEqualTo(new HtmlReport.Axis(2, 4));
+    assertThat(HtmlReport.Axis.of(0, true)).isEqualTo(new HtmlReport.Axis(1, 1));
+    assertThat(HtmlReport.Axis.of(1, false)).isEqualTo(new HtmlReport.Axis(0.2, 5));
+  }
+
+  @Test
+  void axis_lowestTopThenMostGridlines() {
+    assertThat(HtmlReport.Axis.of(5000, false)).isEqualTo(new HtmlReport.Axis(1000, 5));
+    assertThat(HtmlReport.Axis.of(521.54, false)).isEqualTo(new HtmlReport.Axis(200, 3));
+    assertThat(HtmlReport.Axis.of(75, false)).isEqualTo(new HtmlReport.Axis(25, 3));
+    assertThat(HtmlReport.Axis.of(0.3, false)).isEqualTo(new HtmlReport.Axis(0.1, 3));
+    assertThat(HtmlReport.Axis.of(0.3, false).tick(3)).isEqualTo(0.3);
+    assertThat(HtmlReport.Axis.of(0.3, false).top()).isEqualTo(0.3);
+  }
+
+  @Property
+  void axis_topReachesTheMaximumInOneToFiveSteps(@ForAll @DoubleRange(min = 0, max = 1e9) double max,
+      @ForAll boolean whole) {
+    HtmlReport.Axis a = HtmlReport.Axis.of(whole ? Math.rint(max) : max, whole);
+    assertThat(a.top()).isGreaterThanOrEqualTo(whole ? Math.rint(max) : max);
+    assertThat(a.intervals()).isBetween(1, 5);
+    if (whole) {
+      assertThat(a.step()).isEqualTo(Math.rint(a.step())).isGreaterThanOrEqualTo(1);
+    }
   }
 }
