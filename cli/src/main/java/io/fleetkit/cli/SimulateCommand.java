@@ -582,6 +582,7 @@ public final class SimulateCommand implements Callable<Integer> {
     for (JobSummary j : summary.jobs()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("name", j.name());
+      m.put("status", j.status());
       m.put("succeeded", j.succeeded());
       m.put("failed", j.failed());
       jobs.add(m);
@@ -649,7 +650,7 @@ public final class SimulateCommand implements Callable<Integer> {
       out.printf("  StatefulSet %s  %d/%d ready%n", w.name(), w.ready(), w.replicas());
     }
     for (JobSummary j : summary.jobs()) {
-      out.printf("  Job         %s  %d succeeded, %d failed%n", j.name(), j.succeeded(), j.failed());
+      out.printf("  Job         %s  %s, %d succeeded, %d failed%n", j.name(), j.status(), j.succeeded(), j.failed());
     }
     for (RolloutSummary r : summary.rollouts()) {
       out.printf("  Rollout     %s  %s%s, canary weight %d%%, stable %s%s%s%n", r.name(), r.phase(),

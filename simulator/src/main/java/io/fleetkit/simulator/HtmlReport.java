@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,6 +20,8 @@ public final class HtmlReport {
   public static final int MAX_LINES_PER_CHART = 12;
   /** At most this many timeline events go into the event table. */
   public static final int MAX_TABLE_ROWS = 10_000;
+  /** Jobs the summary lists one by one; with more it counts them by status and names the failed ones. */
+  static final int MAX_JOBS_LISTED = 8;
 
   private static final int W = 880;
   private static final int H = 260;
@@ -113,8 +117,29 @@ public final class HtmlReport {
     for (WorkloadSummary w : run.summary().statefulSets()) {
       end.add("StatefulSet " + w.name() + " " + w.ready() + "/" + w.replicas() + " ready");
     }
-    for (JobSummary j : run.summary().jobs()) {
-      end.add("Job " + j.name() + " " + j.succeeded() + " succeeded, " + j.failed() + " failed");
+    List<JobSummary> jobs = run.summary().jobs();
+    if (jobs.size() <= MAX_JOBS_LISTED) {
+      for (JobSummary j : jobs) {
+        end.add("Job " + j.name() + " " + j.status() + ", " + j.succeeded() + " succeeded, " + j.failed() + " failed");
+      }
+    } else {
+      // many Jobs (arrival streams): how many end in each status, and which failed
+      Map<String, Integer> byStatus = new TreeMap<>();
+      List<String> failed = new ArrayList<>();
+      for (JobSummary j : jobs) {
+        byStatus.merge(j.status(), 1, Integer::sum);
+        if (j.status().equals("Failed")) {
+          failed.add(j.name());
+        }
+      }
+      List<String> counts = new ArrayList<>();
+      byStatus.forEach((status, n) -> counts.add(n + " " + status));
+      String line = jobs.size() + " Jobs: " + String.join(", ", counts);
+      if (!failed.isEmpty()) {
+        line += " (failed: " + String.join(", ", failed.subList(0, Math.min(failed.size(), MAX_JOBS_LISTED)))
+            + (failed.size() > MAX_JOBS_LISTED ? " and " + (failed.size() - MAX_JOBS_LISTED) + " more" : "") + ")";
+      }
+      end.add(line);
     }
     if (!end.isEmpty()) {
       sb.append("<li>At the end: ");

@@ -1,5 +1,8 @@
 package io.fleetkit.simulator;
 
+import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.batch.JobCondition;
+import io.fleetkit.api.meta.ConditionStatus;
 import java.util.Objects;
 
 /**
@@ -8,9 +11,45 @@ import java.util.Objects;
  * @param name {@code namespace/name}
  * @param succeeded pods that succeeded
  * @param failed pods that failed
+ * @param status what {@code kubectl get jobs} shows in its STATUS column ({@link #statusOf})
  */
-public record JobSummary(String name, int succeeded, int failed) {
+public record JobSummary(String name, int succeeded, int failed, String status) {
   public JobSummary {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(status, "status");
+  }
+
+  /** The summary of {@code job} as it is. */
+  public static JobSummary of(Job job) {
+    return new JobSummary(job.metadata().key(), job.status().succeeded(), job.status().failed(), statusOf(job));
+  }
+
+  /**
+   * kubectl's Job status (its printer's {@code printJob}): {@code Complete} or {@code Failed} when that condition is
+   * True, else {@code Terminating} when the Job is being deleted, else {@code Suspended}, {@code FailureTarget} or
+   * {@code SuccessCriteriaMet} when that condition is True, in this order, else {@code Running}.
+   */
+  public static String statusOf(Job job) {
+    if (isTrue(job, JobCondition.COMPLETE)) {
+      return JobCondition.COMPLETE;
+    }
+    if (isTrue(job, JobCondition.FAILED)) {
+      return JobCondition.FAILED;
+    }
+    if (job.metadata().deletionTimestamp() != null) {
+      return "Terminating";
+    }
+    for (String type : new String[] {JobCondition.SUSPENDED, JobCondition.FAILURE_TARGET,
+        JobCondition.SUCCESS_CRITERIA_MET}) {
+      if (isTrue(job, type)) {
+        return type;
+      }
+    }
+    return "Running";
+  }
+
+  private static boolean isTrue(Job job, String type) {
+    JobCondition c = job.status().condition(type);
+    return c != null && c.status() == ConditionStatus.True;
   }
 }

@@ -862,7 +862,7 @@ public final class Simulation implements AutoCloseable {
     }
     List<JobSummary> jobs = new ArrayList<>();
     for (Job j : store.list(Job.class).items()) {
-      jobs.add(new JobSummary(j.metadata().key(), j.status().succeeded(), j.status().failed()));
+      jobs.add(JobSummary.of(j));
     }
     deployments.sort(Comparator.comparing(WorkloadSummary::name));
     sets.sort(Comparator.comparing(WorkloadSummary::name));

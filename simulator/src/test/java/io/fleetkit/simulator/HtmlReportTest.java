@@ -68,6 +68,34 @@ final class HtmlReportTest {
         .contains("1 fault(s), 0 scaling decision(s)");
   }
 
+  static SimulationRun withJobs(List<JobSummary> jobs) {
+    SimulationRun t = tiny("web-1");
+    SimulationSummary summary = new SimulationSummary(Duration.ofMinutes(2), List.of(), List.of(), jobs, List.of(),
+        List.of());
+    return new SimulationRun("jobs", 3, t.duration(), t.sampleTimes(), t.series(), List.of(), List.of(), summary);
+  }
+
+  @Test
+  void render_fewJobs_eachWithItsStatus() {
+    String html = HtmlReport.render(withJobs(List.of(new JobSummary("ml/train", 4, 0, "Complete"),
+        new JobSummary("ml/eval", 0, 6, "Failed"))));
+    assertThat(html).contains("<li>At the end: Job ml/train Complete, 4 succeeded, 0 failed; Job ml/eval Failed, "
+        + "0 succeeded, 6 failed</li>");
+  }
+
+  @Test
+  void render_manyJobs_countedByStatusWithTheFailedNamed() {
+    List<JobSummary> jobs = new java.util.ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      jobs.add(new JobSummary("q/j-" + i, i < 12 ? 1 : 0, i == 3 || i == 17 ? 7 : 0,
+          i == 3 || i == 17 ? "Failed" : i < 12 ? "Complete" : "Suspended"));
+    }
+    String html = HtmlReport.render(withJobs(jobs));
+    assertThat(html).contains("<li>At the end: 20 Jobs: 11 Complete, 2 Failed, 7 Suspended (failed: q/j-3, q/j-17)"
+        + "</li>");
+    assertThat(html).doesNotContain("q/j-5");
+  }
+
   @Test
   void render_selfContained_noNetworkReference() {
     String html = HtmlReport.render(tiny("web-1"));

@@ -150,7 +150,7 @@ final class SimulationTest {
     try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(3)).object(job).object(db).seed(5)
         .failNode("node-1", Duration.ofSeconds(40)).build()) {
       sim.runFor(Duration.ofSeconds(35));
-      assertThat(sim.summary().jobs()).containsExactly(new JobSummary("default/batch", 3, 0));
+      assertThat(sim.summary().jobs()).containsExactly(new JobSummary("default/batch", 3, 0, "Complete"));
       assertThat(sim.summary().statefulSets()).containsExactly(new WorkloadSummary("default/db", 3, 3));
 
       boolean healed = sim.runUntil(s -> s.summary().statefulSets().get(0).ready() == 3
