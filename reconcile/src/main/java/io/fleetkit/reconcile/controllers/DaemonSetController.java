@@ -40,7 +40,7 @@ public final class DaemonSetController extends ControllerHandle<DaemonSet> {
   private final DaemonSetReconciler reconciler;
 
   private DaemonSetController(Builder b) {
-    this(b, new DaemonSetReconciler(b.burstReplicas, PodNameSuffixes.seeded(b.seed),
+    this(b, new DaemonSetReconciler(b.burstReplicas, PodNameSuffixes.seeded(b.seed, "daemonset"),
             new FailedPodsBackoff(FailedPodsBackoff.DEFAULT_INITIAL, FailedPodsBackoff.DEFAULT_MAX,
                 b.effectiveClock()::now)),
         new OrphanEvents<DaemonSet, Pod>(ds -> OrphanEvents.nonEmpty(ds.spec().selector())),

@@ -48,8 +48,8 @@ public final class JobController extends ControllerHandle<Job> {
   private final Controller<Pod> orphanPods;
 
   private JobController(Builder b) {
-    this(b, new JobReconciler(PodNameSuffixes.seeded(b.seed)), new OrphanEvents<Job, Pod>(JobReconciler::selectorOf),
-        new AtomicReference<>());
+    this(b, new JobReconciler(PodNameSuffixes.seeded(b.seed, "job")),
+        new OrphanEvents<Job, Pod>(JobReconciler::selectorOf), new AtomicReference<>());
   }
 
   /**

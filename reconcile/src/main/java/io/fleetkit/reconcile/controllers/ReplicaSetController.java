@@ -33,7 +33,7 @@ public final class ReplicaSetController extends ControllerHandle<ReplicaSet> {
 
   private ReplicaSetController(Builder b, ExpectationsHandler handler, OrphanEvents<ReplicaSet, Pod> orphans) {
     super(b.buildController(ReplicaSet.class, cb -> cb.reconciler(new ReplicaSetReconciler(handler.expectations,
-        b.burstReplicas, PodNameSuffixes.seeded(b.seed))).owns(Pod.class).handler(Pod.class, handler)
+        b.burstReplicas, PodNameSuffixes.seeded(b.seed, "replicaset"))).owns(Pod.class).handler(Pod.class, handler)
         .handler(Pod.class, orphans)));
     this.expectations = handler.expectations;
     handler.controller = controller();

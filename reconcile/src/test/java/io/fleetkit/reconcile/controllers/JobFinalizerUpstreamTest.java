@@ -164,7 +164,7 @@ final class JobFinalizerUpstreamTest {
       clock.advance(java.time.Duration.ofHours(1));
       Set<String> uids = Set.of(pods.get(0).metadata().uid(), pods.get(1).metadata().uid(),
           pods.get(2).metadata().uid(), pods.get(3).metadata().uid());
-      JobReconciler reconciler = new JobReconciler(PodNameSuffixes.seeded(1));
+      JobReconciler reconciler = new JobReconciler(PodNameSuffixes.seeded(1, "job"));
       podControl.armed = true;
       Throwable err = catchThrowable(() -> reconciler.reconcile(ctx(store, key, pods)));
       assertThat(err).as("the pod control errs").isNotNull();
