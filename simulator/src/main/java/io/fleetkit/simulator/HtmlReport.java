@@ -207,7 +207,10 @@ public final class HtmlReport {
     long span = Math.max(1, run.duration().toMillis());
     int plotW = W - LEFT - RIGHT;
     int plotH = H - TOP - BOTTOM;
-    String unit = drawn.isEmpty() ? "" : drawn.get(0).unit();
+    // one axis for the chart's series; when they are in different units (cost per hour and cumulative cost), the
+    // caption names each and so does every legend entry
+    List<String> units = drawn.stream().map(TimeSeries::unit).distinct().toList();
+    String unit = String.join(", ", units);
     sb.append("<figure class=\"chart\" data-chart=\"").append(esc(chart)).append("\">\n<figcaption>")
         .append(esc(chart)).append(" (").append(esc(unit)).append(")</figcaption>\n")
         .append("<svg viewBox=\"0 0 ").append(W).append(' ').append(H)
@@ -255,7 +258,8 @@ public final class HtmlReport {
     }
     sb.append("</svg>\n<div class=\"legend\">");
     for (int k = 0; k < drawn.size(); k++) {
-      sb.append("<span style=\"--c:").append(COLORS[k % COLORS.length]).append("\">").append(esc(drawn.get(k).name()))
+      sb.append("<span style=\"--c:").append(COLORS[k % COLORS.length]).append("\">").append(esc(drawn.get(k).name()
+          + (units.size() > 1 ? " (" + drawn.get(k).unit() + ")" : "")))
           .append("</span>");
     }
     if (all.size() > drawn.size()) {

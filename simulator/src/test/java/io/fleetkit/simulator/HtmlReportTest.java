@@ -97,6 +97,14 @@ final class HtmlReportTest {
   }
 
   @Test
+  void render_chartOfTwoUnits_namesBothInCaptionAndLegend() {
+    String html = HtmlReport.render(tiny("web-1"));
+    assertThat(html).contains("<figcaption>Cost ($/h, $)</figcaption>")
+        .contains(">cost per hour ($/h)</span>").contains(">cumulative cost ($)</span>")
+        .contains("<figcaption>Pods (pods)</figcaption>").contains(">pending pods</span>");
+  }
+
+  @Test
   void render_selfContained_noNetworkReference() {
     String html = HtmlReport.render(tiny("web-1"));
     assertThat(html).doesNotContain("http://", "https://", "src=", "<link", "@import", "url(");
