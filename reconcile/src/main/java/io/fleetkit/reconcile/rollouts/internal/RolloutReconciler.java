@@ -102,12 +102,22 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
         .claim(store.list(ReplicaSet.class, r.metadata().namespace()).items());
   }
 
-  /** A new template: steps from 0, no pause, no abort, analyses of the old version stopped. */
+  /**
+   * A new template: no pause, no abort, analyses of the old version stopped; a canary's steps from 0 (none without
+   * steps: Argo's {@code ResetCurrentStepIndex}), or all of them done when the template is the stable one (the first
+   * template, which Argo's {@code syncRolloutStatusCanary} makes stable at once, or a return to the stable
+   * template, "Rollback to stable").
+   */
   private static void newUpdate(RolloutSync s, RolloutStatus old) {
     s.terminateRuns();
+    boolean stable = old.stableRs().isEmpty() || old.stableRs().equals(s.hash);
+    Integer index = null;
+    if (s.r.canary() != null && !s.r.canary().steps().isEmpty()) {
+      index = stable ? s.r.canary().steps().size() : 0;
+    }
     s.b.currentPodHash(s.hash).pauseConditions(List.of()).controllerPause(false).abort(false).abortedAt(null)
         .promoteFull(false).scaleUpPreviewCheckPoint(false).message("").lastProgressTime(s.now)
-        .currentStepIndex(s.r.canary() != null ? 0 : null);
+        .currentStepIndex(index);
     if (old.stableRs().isEmpty()) {
       s.b.stableRs(s.hash);
     }
