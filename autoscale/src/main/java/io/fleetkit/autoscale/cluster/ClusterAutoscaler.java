@@ -15,6 +15,7 @@ import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.metrics.MetricsRegistry;
+import io.fleetkit.autoscale.cluster.simulator.SchedulingHints;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
 import io.fleetkit.reconcile.Lister;
@@ -199,6 +200,13 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private final List<PodInfo> movedPods = new ArrayList<>();
   /** Scratch list of {@link #evaluate}: the pods the simulation moved onto a candidate. */
   private final List<PodInfo> addedPods = new ArrayList<>();
+  /**
+   * Where the last evaluations' drain simulations moved each pod, tried first by the next (upstream's
+   * {@code RemovalSimulator} hinting simulator); a generation ends after each evaluation ({@code DropOldHints}).
+   */
+  private final SchedulingHints removalHints = new SchedulingHints();
+  /** The same for the pods placed again before the drains (upstream's actuation injector has hints of its own). */
+  private final SchedulingHints injectionHints = new SchedulingHints();
   /** The unneeded nodes of the last evaluation: simulated first in the next one, and counted by its limit. */
   private List<String> lastUnneeded = List.of();
 
@@ -860,7 +868,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       count = kept;
     }
     for (Pod p : in.injected()) {
-      if (!sim.placeAll(List.of(PodInfos.of(p.withNodeName(""))), cursor, -1)) {
+      if (!sim.placeAll(List.of(PodInfos.of(p.withNodeName(""))), cursor, -1, injectionHints)) {
         LOG.debug("scale-down: not all recently evicted pods could be injected; {} fits nowhere", p.metadata().key());
         break;
       }
@@ -996,6 +1004,11 @@ public final class ClusterAutoscaler implements AutoCloseable {
         unneededEmpty.add(name);
       }
     }
+    // upstream's UpdateClusterState ends a generation of both simulators' hints after each categorizeNodes. An
+    // evaluation reused for the same inputs ends none: run again, it would set the same hints (each pod placed where
+    // its hint says, in the same order), so the generation it would end holds what the reused one left
+    removalHints.dropOld();
+    injectionHints.dropOld();
     return new ScaleDownEvaluation(in, List.copyOf(unneeded), unremovable, List.copyOf(simulatedUnremovable),
         unneededEmpty, timedOut);
   }
@@ -1366,7 +1379,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     for (int i = 0, n = pods.size(); i < n; i++) {
       unbound.add(unbound(pods.get(i))); // as a new pod of its controller: NodeName must not pin it
     }
-    boolean placed = sim.placeAll(unbound, cursor, from);
+    boolean placed = sim.placeAll(unbound, cursor, from, removalHints);
     unbound.clear();
     return placed;
   }
@@ -1386,7 +1399,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
     }
     unbound.addAll(moved);
-    boolean placed = sim.placeAll(unbound, cursor, from);
+    boolean placed = sim.placeAll(unbound, cursor, from, removalHints);
     unbound.clear();
     return placed;
   }

@@ -1089,11 +1089,47 @@ public final class SimulatedCluster {
     filterRan = false;
     int found = p.shape() != null && compact ? fastSearch(p, p.shape(), pod, first, excluded)
         : generalSearch(state, p.skip(), pod, first, excluded);
-    // only a Filter run can have written to the state since the last search of the same note, which checked it
-    if (filterRan && state.writtenSinceFrozen() && pod instanceof SimulationPodInfo s && s.simulationNote() == p) {
-      s.simulationNote(null); // a Filter wrote to the state: the next search runs PreFilter again
-    }
+    forgetIfWritten(p, pod);
     return found;
+  }
+
+  /**
+   * After Filter ran with {@code p}'s state: when a Filter wrote to it, drops the outcome noted on the pod, so that
+   * its next search runs PreFilter again (only a Filter run can have written to the state since the last search of
+   * the same note, which checked it). Returns whether one wrote.
+   */
+  private boolean forgetIfWritten(Prepared p, PodInfo pod) {
+    if (filterRan && p.state().writtenSinceFrozen()) {
+      if (pod instanceof SimulationPodInfo s && s.simulationNote() == p) {
+        s.simulationNote(null);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether {@code pod}, whose PreFilter outcome is {@code p} (not rejected), passes Filter on the node in slot
+   * {@code at}: the check a search makes on each node it visits.
+   */
+  private boolean fitsAt(Prepared p, PodInfo pod, int at) {
+    FilterShapes.Shape shape = p.shape();
+    if (shape != null && compact) {
+      checks++; // as runFilter counts
+      if (shape.fit && !numbers.fits(at, p.cpu(), p.memory(), p.storage())) {
+        return false;
+      }
+      int v = numbers.nodeVersion(at);
+      if (!shape.known(at, v)) {
+        filterRan = true;
+        shape.record(at, v, shapes.passesNodeObject(shape, p.state(), pod, current(at)));
+      }
+      return shape.passes(at);
+    }
+    filterRan = true;
+    Set<String> allowed = p.state().read(ALLOWED);
+    SimNodeInfo n = current(at);
+    return (allowed == null || allowed.contains(n.name())) && runFilter(p.state(), pod, n, p.skip()).isSuccess();
   }
 
   /**
@@ -1111,6 +1147,20 @@ public final class SimulatedCluster {
    * @return whether every pod was placed
    */
   public boolean placeAll(List<PodInfo> pods, int[] cursor, int excluded) {
+    return placeAll(pods, cursor, excluded, null);
+  }
+
+  /**
+   * {@link #placeAll(List, int[], int)} as upstream's {@code HintingSimulator.TrySchedulePods}: each pod is first tried
+   * on the node {@code hints} holds for it ({@code tryScheduleUsingHints}: when that node is still in the simulation
+   * and is not the one in slot {@code excluded}), and searched for as above only when it does not fit there; a search
+   * moves the cursor, a hinted placement does not. Every placement is hinted for the pod, those made before a pod
+   * that fits nowhere included (their placements are undone, their hints kept, as upstream's).
+   *
+   * @param hints the hints to read and set; {@code null}: none
+   * @return whether every pod was placed
+   */
+  public boolean placeAll(List<PodInfo> pods, int[] cursor, int excluded, @Nullable SchedulingHints hints) {
     int count = pods.size();
     if (nextSeq == 0) {
       return count == 0; // as the first search finds nothing
@@ -1134,17 +1184,37 @@ public final class SimulatedCluster {
     for (int i = 0; i < count; i++) {
       PodInfo pod = pods.get(i);
       Prepared p = prepare(pod);
-      int at = search(p, pod, cursor[0], excluded);
-      if (at < 0) {
-        for (int j = i - 1; j >= 0; j--) {
-          unplace(placedAt[j], pods.get(j));
+      String key = hints == null ? null : SchedulingHints.key(pod.pod());
+      int at = -1;
+      if (key != null && !p.rejected()) {
+        String hinted = Objects.requireNonNull(hints).get(key);
+        int h = hinted == null ? -1 : liveSlot(hinted);
+        if (h >= 0 && h != excluded) {
+          filterRan = false;
+          if (fitsAt(p, pod, h)) {
+            at = h;
+          }
+          if (forgetIfWritten(p, pod) && at < 0) {
+            p = prepare(pod); // a Filter wrote to the state: the search starts from a new PreFilter, as upstream's
+          }
         }
-        if (released != null) {
-          Objects.requireNonNull(dra).reset(released);
-        }
-        return false;
       }
-      cursor[0] = at + 1;
+      if (at < 0) {
+        at = search(p, pod, cursor[0], excluded);
+        if (at < 0) {
+          for (int j = i - 1; j >= 0; j--) {
+            unplace(placedAt[j], pods.get(j));
+          }
+          if (released != null) {
+            Objects.requireNonNull(dra).reset(released);
+          }
+          return false;
+        }
+        cursor[0] = at + 1;
+      }
+      if (key != null) {
+        Objects.requireNonNull(hints).set(key, Objects.requireNonNull(slots[at]).name());
+      }
       if (compact && pod instanceof SimulationPodInfo s && !s.hasAffinity() && !s.hasRequiredAntiAffinity()) {
         reserveClaims(at, pod);
         defer(at, pod, p.cpu(), p.memory(), p.storage()); // addPod's deferral, with the requests PreFilter noted
