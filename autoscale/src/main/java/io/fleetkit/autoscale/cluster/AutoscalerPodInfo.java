@@ -30,6 +30,7 @@ final class AutoscalerPodInfo implements SimulationPodInfo {
   private final boolean hasAffinity;
   private final boolean hasRequiredAntiAffinity;
   private @Nullable Object simulationNote;
+  private @Nullable Object hintNote;
   private @Nullable AutoscalerPodInfo unbound;
   private Drainability.@Nullable PodRules rules;
 
@@ -88,6 +89,8 @@ final class AutoscalerPodInfo implements SimulationPodInfo {
   @Override public boolean hasRequiredAntiAffinity() { return hasRequiredAntiAffinity; }
   @Override public @Nullable Object simulationNote() { return simulationNote; }
   @Override public void simulationNote(@Nullable Object note) { simulationNote = note; }
+  @Override public @Nullable Object hintNote() { return hintNote; }
+  @Override public void hintNote(@Nullable Object note) { hintNote = note; }
 
   @Override
   public String toString() {

@@ -1094,6 +1094,27 @@ public final class SimulatedCluster {
   }
 
   /**
+   * The live slot of the node {@code hint} names ({@code -1}: no hint, or the node is not here): the slot the entry
+   * kept when it was set here (a slot holds one node for the simulation's lifetime, so a slot holding a view holds that
+   * node), else looked up by name and kept.
+   */
+  private int hintedSlot(SchedulingHints hints, SchedulingHints.Entry hint) {
+    String node = hints.hinted(hint);
+    if (node == null) {
+      return -1;
+    }
+    if (hint.sim == this && hint.slot >= 0 && hint.slot < nextSeq) {
+      return slots[hint.slot] != null ? hint.slot : liveSlot(node);
+    }
+    int h = liveSlot(node);
+    if (h >= 0) {
+      hint.sim = this;
+      hint.slot = h;
+    }
+    return h;
+  }
+
+  /**
    * After Filter ran with {@code p}'s state: when a Filter wrote to it, drops the outcome noted on the pod, so that
    * its next search runs PreFilter again (only a Filter run can have written to the state since the last search of
    * the same note, which checked it). Returns whether one wrote.
@@ -1180,15 +1201,22 @@ public final class SimulatedCluster {
         notes[i] = p.shape();
       }
     }
+    if (hints != null) {
+      for (int i = 0; i < count; i++) {
+        if (pods.get(i) instanceof SimulationPodInfo s && s.hintNote() instanceof SchedulingHints.Entry e) {
+          notes[i] = e.node; // the hints read ahead too
+        }
+      }
+    }
     java.util.Arrays.fill(notes, 0, count, null);
     for (int i = 0; i < count; i++) {
       PodInfo pod = pods.get(i);
       Prepared p = prepare(pod);
-      String key = hints == null ? null : SchedulingHints.key(pod.pod());
+      SchedulingHints.Entry hint = hints == null ? null : hints.entry(pod);
       int at = -1;
-      if (key != null && !p.rejected()) {
-        String hinted = Objects.requireNonNull(hints).get(key);
-        int h = hinted == null ? -1 : liveSlot(hinted);
+      int h = -1;
+      if (hint != null && !p.rejected()) {
+        h = hintedSlot(Objects.requireNonNull(hints), hint);
         if (h >= 0 && h != excluded) {
           filterRan = false;
           if (fitsAt(p, pod, h)) {
@@ -1212,8 +1240,10 @@ public final class SimulatedCluster {
         }
         cursor[0] = at + 1;
       }
-      if (key != null) {
-        Objects.requireNonNull(hints).set(key, Objects.requireNonNull(slots[at]).name());
+      if (hint != null) {
+        // placed on its hinted node: the hint stands (its node is the slot's), renewed in this generation
+        String node = at == h ? Objects.requireNonNull(hint.node) : Objects.requireNonNull(slots[at]).name();
+        Objects.requireNonNull(hints).set(hint, node, this, at);
       }
       if (compact && pod instanceof SimulationPodInfo s && !s.hasAffinity() && !s.hasRequiredAntiAffinity()) {
         reserveClaims(at, pod);

@@ -24,4 +24,10 @@ public interface SimulationPodInfo extends io.fleetkit.api.framework.PodInfo {
 
   /** Replaces the note ({@code null} clears it). */
   void simulationNote(@Nullable Object note);
+
+  /** The note {@link SchedulingHints} keeps here (the pod's entry, so as not to look it up by UID), or {@code null}. */
+  @Nullable Object hintNote();
+
+  /** Replaces the hint note. */
+  void hintNote(@Nullable Object note);
 }

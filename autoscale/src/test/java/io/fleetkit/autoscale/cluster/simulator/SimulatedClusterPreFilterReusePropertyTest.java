@@ -140,6 +140,8 @@ final class SimulatedClusterPreFilterReusePropertyTest {
     @Override public boolean hasRequiredAntiAffinity() { return NodeInfos.hasRequiredAntiAffinity(info.pod()); }
     @Override public @Nullable Object simulationNote() { return note; }
     @Override public void simulationNote(@Nullable Object n) { note = n; }
+    @Override public @Nullable Object hintNote() { return null; }
+    @Override public void hintNote(@Nullable Object n) { }
   }
 
   private static Node node(Random rnd, String name) {
