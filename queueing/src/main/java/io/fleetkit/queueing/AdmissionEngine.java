@@ -443,12 +443,13 @@ public final class AdmissionEngine {
   }
 
   /**
-   * Why the queues of pending {@code workloadKey} admit it not, as Kueue's {@code QuotaReserved=False} message (reason
-   * {@code Inadmissible}): {@code LocalQueue lq doesn't exist}, {@code LocalQueue lq is inactive} (stopped), {@code
-   * ClusterQueue cq doesn't exist}, {@code ClusterQueue cq is inactive}. Empty if they would admit it, or it is not
-   * pending.
+   * Why the queues of pending {@code workloadKey} admit it not, as Kueue's {@code QuotaReserved=False} condition of a
+   * workload without quota: reason {@code Misconfigured} with {@code LocalQueue lq doesn't exist} or {@code
+   * ClusterQueue cq doesn't exist}, or reason {@code Suspended} with {@code LocalQueue lq is inactive} (stopped) or
+   * {@code ClusterQueue cq is inactive} (stopped, terminating, or naming a missing flavor or check). Empty if they would
+   * admit it, or it is not pending.
    */
-  public synchronized Optional<String> queueBlocker(String workloadKey) {
+  public synchronized Optional<QueueBlocker> queueBlocker(String workloadKey) {
     return Optional.ofNullable(scheduler.queueBlocker(Objects.requireNonNull(workloadKey, "workloadKey")));
   }
 

@@ -1052,11 +1052,11 @@ public final class QueueScheduler {
     }
     if (!isAdmitted && lq == null && removedLocalQueues.contains(lqKey)) {
       return stop(w, io.fleetkit.queueing.QueueStopEviction.Kind.RESERVATION_RELEASED,
-          io.fleetkit.queueing.QueueStopEviction.INADMISSIBLE, "LocalQueue " + lqName + " is terminating or missing");
+          io.fleetkit.queueing.QueueBlocker.MISCONFIGURED, "LocalQueue " + lqName + " is terminating or missing");
     }
     if (!isAdmitted && lqPolicy.stops()) {
       return stop(w, io.fleetkit.queueing.QueueStopEviction.Kind.RESERVATION_RELEASED,
-          io.fleetkit.queueing.QueueStopEviction.INADMISSIBLE, "LocalQueue " + lqName + " is stopped");
+          io.fleetkit.queueing.QueueBlocker.SUSPENDED, "LocalQueue " + lqName + " is stopped");
     }
     io.fleetkit.queueing.StopPolicy cqPolicy = w.cq.spec.stopPolicy();
     if (isAdmitted) {
@@ -1066,12 +1066,12 @@ public final class QueueScheduler {
     }
     if (w.cq.terminating) {
       return stop(w, io.fleetkit.queueing.QueueStopEviction.Kind.RESERVATION_RELEASED,
-          io.fleetkit.queueing.QueueStopEviction.INADMISSIBLE,
+          io.fleetkit.queueing.QueueBlocker.MISCONFIGURED,
           "ClusterQueue " + w.cq.name + " is terminating or missing");
     }
     if (cqPolicy.stops()) {
       return stop(w, io.fleetkit.queueing.QueueStopEviction.Kind.RESERVATION_RELEASED,
-          io.fleetkit.queueing.QueueStopEviction.INADMISSIBLE, "ClusterQueue " + w.cq.name + " is stopped");
+          io.fleetkit.queueing.QueueBlocker.SUSPENDED, "ClusterQueue " + w.cq.name + " is stopped");
     }
     return null;
   }
@@ -1111,11 +1111,11 @@ public final class QueueScheduler {
   }
 
   /**
-   * Kueue's {@code getQueueBlocker} message for a pending workload: why its queues admit it not ({@code LocalQueue lq
-   * doesn't exist}, {@code LocalQueue lq is inactive}, {@code ClusterQueue cq doesn't exist}, {@code ClusterQueue cq
-   * is inactive}), or {@code null} if they would (or it is not pending).
+   * Kueue's {@code getQueueBlocker} for a pending workload: why its queues admit it not ({@code LocalQueue lq doesn't
+   * exist}, {@code LocalQueue lq is inactive}, {@code ClusterQueue cq doesn't exist}, {@code ClusterQueue cq is
+   * inactive}), or {@code null} if they would (or it is not pending).
    */
-  public @Nullable String queueBlocker(String key) {
+  public io.fleetkit.queueing.@Nullable QueueBlocker queueBlocker(String key) {
     PendingWorkload held = unrouted.get(key);
     CqState cq = pendingIn.get(key);
     if (held == null && cq == null) {
@@ -1124,15 +1124,19 @@ public final class QueueScheduler {
     Workload wl = held != null ? held.workload : workloadOf(key);
     LocalQueue lq = localQueues.get(wl.namespace() + "/" + wl.queueName());
     if (lq == null && held != null) {
-      return "LocalQueue " + wl.queueName() + " doesn't exist";
+      return new io.fleetkit.queueing.QueueBlocker(io.fleetkit.queueing.QueueBlocker.MISCONFIGURED,
+          "LocalQueue " + wl.queueName() + " doesn't exist");
     }
     if (lq != null && lq.stopPolicy().stops()) {
-      return "LocalQueue " + wl.queueName() + " is inactive";
+      return new io.fleetkit.queueing.QueueBlocker(io.fleetkit.queueing.QueueBlocker.SUSPENDED,
+          "LocalQueue " + wl.queueName() + " is inactive");
     }
     if (held != null) {
-      return "ClusterQueue " + lq.clusterQueue() + " doesn't exist";
+      return new io.fleetkit.queueing.QueueBlocker(io.fleetkit.queueing.QueueBlocker.MISCONFIGURED,
+          "ClusterQueue " + lq.clusterQueue() + " doesn't exist");
     }
-    return cq.active() ? null : "ClusterQueue " + cq.name + " is inactive";
+    return cq.active() ? null : new io.fleetkit.queueing.QueueBlocker(io.fleetkit.queueing.QueueBlocker.SUSPENDED,
+        "ClusterQueue " + cq.name + " is inactive");
   }
 
   /** Kueue's inactive reason of {@code clusterQueue}, or {@code null} if it admits workloads. */
