@@ -113,6 +113,49 @@ final class QueueUpdatePropertiesTest {
     }
   }
 
+  @Property(tries = 200)
+  void resumingEveryQueueWithRoomForAll_admitsEveryWaitingWorkload(@ForAll("ops") List<Op> ops) {
+    AdmissionEngine.Builder b = AdmissionEngine.builder().resourceFlavors("default")
+        .clusterQueue(cq("cq0", 4, StopPolicy.NONE)).clusterQueue(cq("cq1", 4, StopPolicy.NONE));
+    for (int i = 0; i < LQ_CQ.length; i++) {
+      b.localQueue(LocalQueue.of("ns", "lq" + i, LQ_CQ[i]));
+    }
+    AdmissionEngine e = b.build();
+    List<String> live = new ArrayList<>();
+    int n = 0;
+    for (Op op : ops) {
+      switch (op.kind()) {
+        case 0 -> {
+          Workload w = Workload.builder("ns", "w" + n).queueName("lq" + op.queue()).creationTime(T0.plusSeconds(n))
+              .request("cpu", String.valueOf(1 + op.amount() % 4)).build();
+          n++;
+          e.submit(w);
+          live.add(w.key());
+        }
+        case 1 -> {
+          if (!live.isEmpty()) {
+            e.delete(live.remove(op.amount() % live.size()));
+          }
+        }
+        case 2 -> e.putClusterQueue(cq("cq" + (op.queue() % 2), op.amount(), op.policy()));
+        case 3 -> e.putLocalQueue(LocalQueue.of("ns", "lq" + op.queue(), LQ_CQ[op.queue()]).withStopPolicy(op.policy()));
+        default -> e.schedule();
+      }
+    }
+    e.putClusterQueue(cq("cq0", 1000, StopPolicy.NONE));
+    e.putClusterQueue(cq("cq1", 1000, StopPolicy.NONE));
+    for (int i = 0; i < LQ_CQ.length; i++) {
+      e.putLocalQueue(LocalQueue.of("ns", "lq" + i, LQ_CQ[i]));
+    }
+    e.scheduleUntilIdle(1000);
+
+    assertThat(e.pendingCount()).as("waiting after every queue resumed with room").isZero();
+    assertThat(e.admittedCount()).isEqualTo(live.size());
+    for (String key : live) {
+      assertThat(e.isAdmitted(key)).as(key).isTrue();
+    }
+  }
+
   /** After a queue update, no workload holds quota of a HoldAndDrain ClusterQueue or from a HoldAndDrain LocalQueue. */
   private static void assertDrained(AdmissionEngine e, Map<String, LocalQueue> lqs, Map<String, ClusterQueue> cqs,
       Map<String, Workload> live) {
