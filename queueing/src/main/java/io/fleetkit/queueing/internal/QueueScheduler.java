@@ -1040,45 +1040,9 @@ public final class QueueScheduler {
   }
 
   private io.fleetkit.queueing.@Nullable QueueStopEviction stopVerdict(AdmittedWorkload w) {
-    String key = w.key();
-    boolean isAdmitted = isAdmitted(key);
-    String lqName = w.workload.queueName();
-    String lqKey = w.workload.namespace() + "/" + lqName;
-    LocalQueue lq = localQueues.get(lqKey);
-    io.fleetkit.queueing.StopPolicy lqPolicy = lq == null ? io.fleetkit.queueing.StopPolicy.NONE : lq.stopPolicy();
-    if (isAdmitted && lqPolicy == io.fleetkit.queueing.StopPolicy.HOLD_AND_DRAIN) {
-      return stop(w, io.fleetkit.queueing.QueueStopEviction.Kind.EVICTED,
-          io.fleetkit.queueing.QueueStopEviction.LOCAL_QUEUE_STOPPED, "The LocalQueue is stopped");
-    }
-    if (!isAdmitted && lq == null && removedLocalQueues.contains(lqKey)) {
-      return stop(w, io.fleetkit.queueing.QueueStopEviction.Kind.RESERVATION_RELEASED,
-          io.fleetkit.queueing.QueueBlocker.MISCONFIGURED, "LocalQueue " + lqName + " is terminating or missing");
-    }
-    if (!isAdmitted && lqPolicy.stops()) {
-      return stop(w, io.fleetkit.queueing.QueueStopEviction.Kind.RESERVATION_RELEASED,
-          io.fleetkit.queueing.QueueBlocker.SUSPENDED, "LocalQueue " + lqName + " is stopped");
-    }
-    io.fleetkit.queueing.StopPolicy cqPolicy = w.cq.spec.stopPolicy();
-    if (isAdmitted) {
-      return cqPolicy != io.fleetkit.queueing.StopPolicy.HOLD_AND_DRAIN ? null
-          : stop(w, io.fleetkit.queueing.QueueStopEviction.Kind.EVICTED,
-              io.fleetkit.queueing.QueueStopEviction.CLUSTER_QUEUE_STOPPED, "The ClusterQueue is stopped");
-    }
-    if (w.cq.terminating) {
-      return stop(w, io.fleetkit.queueing.QueueStopEviction.Kind.RESERVATION_RELEASED,
-          io.fleetkit.queueing.QueueBlocker.MISCONFIGURED,
-          "ClusterQueue " + w.cq.name + " is terminating or missing");
-    }
-    if (cqPolicy.stops()) {
-      return stop(w, io.fleetkit.queueing.QueueStopEviction.Kind.RESERVATION_RELEASED,
-          io.fleetkit.queueing.QueueBlocker.SUSPENDED, "ClusterQueue " + w.cq.name + " is stopped");
-    }
-    return null;
-  }
-
-  private static io.fleetkit.queueing.QueueStopEviction stop(AdmittedWorkload w,
-      io.fleetkit.queueing.QueueStopEviction.Kind kind, String reason, String message) {
-    return new io.fleetkit.queueing.QueueStopEviction(w.key(), w.cq.name, kind, reason, message);
+    String lqKey = w.workload.namespace() + "/" + w.workload.queueName();
+    return QueueStates.stopVerdict(w.key(), w.cq.name, isAdmitted(w.key()), w.workload.queueName(),
+        localQueues.get(lqKey), removedLocalQueues.contains(lqKey), w.cq.spec.stopPolicy(), w.cq.terminating);
   }
 
   /** Kueue's {@code Active} condition of {@code clusterQueue}. */
@@ -1093,21 +1057,8 @@ public final class QueueScheduler {
       throw new IllegalArgumentException("admission engine: LocalQueue \"" + namespace + "/" + name
           + "\" is not known");
     }
-    if (lq.stopPolicy().stops()) {
-      return new io.fleetkit.queueing.ActiveCondition(false, io.fleetkit.queueing.ActiveCondition.STOPPED,
-          "LocalQueue is stopped");
-    }
     CqState cq = queues.get(lq.clusterQueue());
-    if (cq == null) {
-      return new io.fleetkit.queueing.ActiveCondition(false,
-          io.fleetkit.queueing.ActiveCondition.CLUSTER_QUEUE_DOES_NOT_EXIST, "Can't submit new workloads to clusterQueue");
-    }
-    if (!cq.active()) {
-      return new io.fleetkit.queueing.ActiveCondition(false,
-          io.fleetkit.queueing.ActiveCondition.CLUSTER_QUEUE_IS_INACTIVE, "Can't submit new workloads to clusterQueue");
-    }
-    return new io.fleetkit.queueing.ActiveCondition(true, io.fleetkit.queueing.ActiveCondition.READY,
-        "Can submit new workloads to localQueue");
+    return QueueStates.localQueueActive(lq, cq == null ? null : cq.active());
   }
 
   /**
@@ -1123,20 +1074,7 @@ public final class QueueScheduler {
     }
     Workload wl = held != null ? held.workload : workloadOf(key);
     LocalQueue lq = localQueues.get(wl.namespace() + "/" + wl.queueName());
-    if (lq == null && held != null) {
-      return new io.fleetkit.queueing.QueueBlocker(io.fleetkit.queueing.QueueBlocker.MISCONFIGURED,
-          "LocalQueue " + wl.queueName() + " doesn't exist");
-    }
-    if (lq != null && lq.stopPolicy().stops()) {
-      return new io.fleetkit.queueing.QueueBlocker(io.fleetkit.queueing.QueueBlocker.SUSPENDED,
-          "LocalQueue " + wl.queueName() + " is inactive");
-    }
-    if (held != null) {
-      return new io.fleetkit.queueing.QueueBlocker(io.fleetkit.queueing.QueueBlocker.MISCONFIGURED,
-          "ClusterQueue " + lq.clusterQueue() + " doesn't exist");
-    }
-    return cq.active() ? null : new io.fleetkit.queueing.QueueBlocker(io.fleetkit.queueing.QueueBlocker.SUSPENDED,
-        "ClusterQueue " + cq.name + " is inactive");
+    return QueueStates.blocker(wl.queueName(), lq, cq == null ? null : cq.name, cq != null && cq.active());
   }
 
   /** Kueue's inactive reason of {@code clusterQueue}, or {@code null} if it admits workloads. */
