@@ -224,6 +224,21 @@ final class QueueUpdatesTest {
   }
 
   @Test
+  void putCohort_refusedWithQuotaInANewFlavor_leavesTheEngineWorking() {
+    AdmissionEngine e = engine(cq("cq", "a", "2"));
+    e.putCohort(Cohort.of("a", "b"));
+
+    assertThatThrownBy(() -> e.putCohort(Cohort.builder("b").parent("a")
+        .resourceGroup(FlavorQuotas.of("gpu", FlavorResourceQuota.of("nvidia.com/gpu", "8"))).build()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("spec.parentName forms a cycle");
+    assertThat(e.usage("cq", "gpu", "nvidia.com/gpu")).isEqualTo(Quantity.ZERO);
+    e.submit(wl("x", "q", 0, "2"));
+    e.scheduleUntilIdle(10);
+    assertThat(e.isAdmitted("team/x")).isTrue();
+    assertThat(e.usage("cq", "default", "cpu")).isEqualTo(Quantity.of(2));
+  }
+
+  @Test
   void putClusterQueue_intoACohortTreeWithFairSharing_isRefusedAndTheEngineUnchanged() {
     AdmissionEngine e = AdmissionEngine.builder().clock(clock).resourceFlavors("default").fairSharing(true)
         .clusterQueue(cq("cq", "flat", "2")).localQueue(LocalQueue.of("team", "q", "cq")).build();

@@ -682,6 +682,19 @@ public final class QueueScheduler {
    *     tree or cohort quotas
    */
   private void applyQueues(Map<String, ClusterQueue> specs, Map<String, Cohort> nextCohorts) {
+    int known = index.size();
+    try {
+      configureQueues(specs, nextCohorts);
+    } catch (IllegalArgumentException e) {
+      if (index.size() != known && !queues.isEmpty()) {
+        // the refused change indexed new flavor-resources: the queues' arrays are sized again, as they were otherwise
+        configureQueues(specs(), new LinkedHashMap<>(cohortSpecs));
+      }
+      throw e;
+    }
+  }
+
+  private void configureQueues(Map<String, ClusterQueue> specs, Map<String, Cohort> nextCohorts) {
     for (ClusterQueue cq : specs.values()) {
       indexQuotas(cq.resourceGroups());
     }
