@@ -113,6 +113,7 @@ final class QueueUpdatePropertiesTest {
     }
   }
 
+  /** As above, queues also removed (an idle ClusterQueue, any LocalQueue) and added back in the end. */
   @Property(tries = 200)
   void resumingEveryQueueWithRoomForAll_admitsEveryWaitingWorkload(@ForAll("ops") List<Op> ops) {
     AdmissionEngine.Builder b = AdmissionEngine.builder().resourceFlavors("default")
@@ -126,19 +127,34 @@ final class QueueUpdatePropertiesTest {
     for (Op op : ops) {
       switch (op.kind()) {
         case 0 -> {
-          Workload w = Workload.builder("ns", "w" + n).queueName("lq" + op.queue()).creationTime(T0.plusSeconds(n))
-              .request("cpu", String.valueOf(1 + op.amount() % 4)).build();
-          n++;
-          e.submit(w);
-          live.add(w.key());
+          if (e.localQueue("ns", "lq" + op.queue()).isPresent()) {
+            Workload w = Workload.builder("ns", "w" + n).queueName("lq" + op.queue())
+                .creationTime(T0.plusSeconds(n)).request("cpu", String.valueOf(1 + op.amount() % 4)).build();
+            n++;
+            e.submit(w);
+            live.add(w.key());
+          }
         }
         case 1 -> {
           if (!live.isEmpty()) {
             e.delete(live.remove(op.amount() % live.size()));
           }
         }
-        case 2 -> e.putClusterQueue(cq("cq" + (op.queue() % 2), op.amount(), op.policy()));
-        case 3 -> e.putLocalQueue(LocalQueue.of("ns", "lq" + op.queue(), LQ_CQ[op.queue()]).withStopPolicy(op.policy()));
+        case 2 -> {
+          if (op.amount() == 0 && e.clusterQueue("cq" + (op.queue() % 2)).isPresent()
+              && e.admitted("cq" + (op.queue() % 2)).isEmpty()) {
+            e.removeClusterQueue("cq" + (op.queue() % 2)); // an idle queue goes at once
+          } else {
+            e.putClusterQueue(cq("cq" + (op.queue() % 2), op.amount(), op.policy()));
+          }
+        }
+        case 3 -> {
+          if (op.amount() == 0) {
+            e.removeLocalQueue("ns", "lq" + op.queue());
+          } else {
+            e.putLocalQueue(LocalQueue.of("ns", "lq" + op.queue(), LQ_CQ[op.queue()]).withStopPolicy(op.policy()));
+          }
+        }
         default -> e.schedule();
       }
     }
