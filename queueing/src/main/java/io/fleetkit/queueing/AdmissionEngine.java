@@ -127,7 +127,9 @@ public final class AdmissionEngine {
    * for every pod set, without checking quota. Kueue's tests set up their admitted workloads this way. A flavor for
    * {@code pods} counts every pod of the workload in it (as the engine's admissions in a ClusterQueue that covers
    * {@code pods} record it); without one, no pods are counted. The admission checks that apply to the reservation are
-   * taken as {@link CheckState#READY} (the workload was admitted), so it is {@linkplain #isAdmitted admitted}.
+   * taken as {@link CheckState#READY} (the workload was admitted), so it is {@linkplain #isAdmitted admitted}. In a
+   * queue set to {@code HoldAndDrain} (its ClusterQueue's or LocalQueue's) it is evicted at once, as Kueue's workload
+   * controller would on its first reconcile ({@link CycleResult#queueStops()}).
    *
    * @throws IllegalArgumentException if the ClusterQueue is unknown, does not cover a requested resource (or
    *     {@code pods}, if given) in the given flavor, or the key is already pending or admitted
@@ -171,7 +173,8 @@ public final class AdmissionEngine {
    * {@code count x requests} ({@code pods} counted when a flavor is given for it); a {@code resourceUsage} given must be
    * empty or that. The admission checks that apply to the reservation start {@link CheckState#PENDING} (set them with
    * {@link #setCheckStates}); the workload is {@linkplain #isAdmitted admitted} once they are all Ready and no pod set
-   * waits for its delayed topology assignment, which the next cycle's second pass places.
+   * waits for its delayed topology assignment, which the next cycle's second pass places. A reservation not admitted
+   * in a stopped queue is released at once, as Kueue's workload controller would ({@link CycleResult#queueStops()}).
    *
    * @throws IllegalArgumentException if the ClusterQueue is unknown, the key is already pending or admitted, the
    *     assignments do not name the workload's pod sets in order, a count is not from the pod set's minCount to its

@@ -200,6 +200,17 @@ final class StopPolicyTest {
   }
 
   @Test
+  void holdAndDrain_restoredAdmission_isEvictedAtOnce() {
+    AdmissionEngine e = engine(cq("4").stopPolicy(StopPolicy.HOLD_AND_DRAIN).build());
+    e.assumeAdmitted(wl("a", "q", 0, "1"), "cq", java.util.Map.of("cpu", "default"), T0);
+
+    assertThat(e.admission("team/a")).isEmpty();
+    assertThat(e.pending("cq")).containsExactly("team/a");
+    assertThat(e.schedule().queueStops()).extracting(QueueStopEviction::reason)
+        .containsExactly(QueueStopEviction.CLUSTER_QUEUE_STOPPED);
+  }
+
+  @Test
   void hold_builtStopped_queueAdmitsNothingUntilResumed() {
     AdmissionEngine e = engine(cq("4").stopPolicy(StopPolicy.HOLD).build());
     e.submit(wl("a", "q", 0, "1"));

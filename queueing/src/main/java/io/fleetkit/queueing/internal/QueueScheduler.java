@@ -1040,16 +1040,21 @@ public final class QueueScheduler {
     List<AdmittedWorkload> all = new ArrayList<>(admitted.values());
     all.sort(Comparator.comparingLong(w -> w.sequence));
     for (AdmittedWorkload w : all) {
-      io.fleetkit.queueing.QueueStopEviction e = stopVerdict(w);
-      if (e == null) {
-        continue;
-      }
-      evict(w);
-      awaitingChecks.remove(w.key());
-      quotaReleased(w.cq);
-      stopEvents.add(e);
-      LOG.debug("{} {}: {}", e.kind(), w.key(), e.message());
+      enforceStop(w);
     }
+  }
+
+  /** {@link #enforceStops} for one workload with quota. */
+  private void enforceStop(AdmittedWorkload w) {
+    io.fleetkit.queueing.QueueStopEviction e = stopVerdict(w);
+    if (e == null) {
+      return;
+    }
+    evict(w);
+    awaitingChecks.remove(w.key());
+    quotaReleased(w.cq);
+    stopEvents.add(e);
+    LOG.debug("{} {}: {}", e.kind(), w.key(), e.message());
   }
 
   private io.fleetkit.queueing.@Nullable QueueStopEviction stopVerdict(AdmittedWorkload w) {
@@ -1290,6 +1295,8 @@ public final class QueueScheduler {
     if (isAdmitted(wl.key())) {
       admittedSince.put(wl.key(), admittedAt);
     }
+    // restored into a stopped queue: Kueue's workload controller evicts it (or releases it) on its first reconcile
+    enforceStop(admitted.get(wl.key()));
     return admission;
   }
 
@@ -1359,6 +1366,7 @@ public final class QueueScheduler {
     } else if (isAdmitted(wl.key())) {
       admittedSince.put(wl.key(), reservedAt);
     }
+    enforceStop(admitted.get(wl.key()));
     return admission;
   }
 
