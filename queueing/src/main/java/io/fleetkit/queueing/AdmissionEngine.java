@@ -114,7 +114,8 @@ public final class AdmissionEngine {
   }
 
   /**
-   * Queues {@code workload} in the ClusterQueue of its LocalQueue.
+   * Queues {@code workload} in the ClusterQueue of its LocalQueue. One whose LocalQueue is stopped, or names a
+   * ClusterQueue the engine does not have, waits until that changes ({@link #queueBlocker}).
    *
    * @throws IllegalArgumentException if its LocalQueue is unknown or the key is already pending or admitted
    */
