@@ -28,6 +28,12 @@ import java.util.Optional;
  * Kueue ({@link #inactiveReason}): its workloads wait, untouched by the cycles, until the flavor is
  * {@link #addResourceFlavor added}.
  *
+ * <p>Queues change at runtime as Kueue's objects do: {@link #putClusterQueue}, {@link #putLocalQueue} and {@link
+ * #putCohort} add or replace, the {@code remove} methods delete. Admitted workloads keep their quota through a quota
+ * decrease; parked workloads are tried again after a change. A queue with a {@link StopPolicy} other than {@code
+ * None} admits nothing ({@code Hold}) and, with {@code HoldAndDrain}, evicts what it admitted ({@link
+ * CycleResult#queueStops()}); a pending workload whose queues admit it not tells why ({@link #queueBlocker}).
+ *
  * <p>Cohorts form Kueue's tree ({@link Cohort}, hierarchical cohorts): a queue borrows through its ancestors within
  * each level's borrowing and lending limits, the flavor assigner and the cycle prefer assignments that borrow from
  * the lowest subtree, and preemption reclaims first from the subtrees closest to the preemptor's quota (Kueue's
@@ -108,7 +114,8 @@ public final class AdmissionEngine {
   }
 
   /**
-   * Queues {@code workload} in the ClusterQueue of its LocalQueue.
+   * Queues {@code workload} in the ClusterQueue of its LocalQueue. One whose LocalQueue is stopped, or names a
+   * ClusterQueue the engine does not have, waits until that changes ({@link #queueBlocker}).
    *
    * @throws IllegalArgumentException if its LocalQueue is unknown or the key is already pending or admitted
    */
@@ -121,7 +128,9 @@ public final class AdmissionEngine {
    * for every pod set, without checking quota. Kueue's tests set up their admitted workloads this way. A flavor for
    * {@code pods} counts every pod of the workload in it (as the engine's admissions in a ClusterQueue that covers
    * {@code pods} record it); without one, no pods are counted. The admission checks that apply to the reservation are
-   * taken as {@link CheckState#READY} (the workload was admitted), so it is {@linkplain #isAdmitted admitted}.
+   * taken as {@link CheckState#READY} (the workload was admitted), so it is {@linkplain #isAdmitted admitted}. In a
+   * queue set to {@code HoldAndDrain} (its ClusterQueue's or LocalQueue's) it is evicted at once, as Kueue's workload
+   * controller would on its first reconcile ({@link CycleResult#queueStops()}).
    *
    * @throws IllegalArgumentException if the ClusterQueue is unknown, does not cover a requested resource (or
    *     {@code pods}, if given) in the given flavor, or the key is already pending or admitted
@@ -165,7 +174,8 @@ public final class AdmissionEngine {
    * {@code count x requests} ({@code pods} counted when a flavor is given for it); a {@code resourceUsage} given must be
    * empty or that. The admission checks that apply to the reservation start {@link CheckState#PENDING} (set them with
    * {@link #setCheckStates}); the workload is {@linkplain #isAdmitted admitted} once they are all Ready and no pod set
-   * waits for its delayed topology assignment, which the next cycle's second pass places.
+   * waits for its delayed topology assignment, which the next cycle's second pass places. A reservation not admitted
+   * in a stopped queue is released at once, as Kueue's workload controller would ({@link CycleResult#queueStops()}).
    *
    * @throws IllegalArgumentException if the ClusterQueue is unknown, the key is already pending or admitted, the
    *     assignments do not name the workload's pod sets in order, a count is not from the pod set's minCount to its
@@ -321,7 +331,135 @@ public final class AdmissionEngine {
   }
 
   /**
-   * Why {@code clusterQueue} admits no workloads, as Kueue's {@code Active=False} condition message ({@code Can't admit
+   * Adds or replaces a ClusterQueue (Kueue: creating or updating one). Its quotas, cohort, queueing strategy,
+   * preemption, namespace selector, admission checks and stop policy apply from the next cycle:
+   *
+   * <ul>
+   *   <li>admitted workloads keep their quota, also where it now exceeds the queue's nominal quota (Kueue evicts
+   *       nothing on a quota decrease; usage then only shrinks as they finish, and nothing more is admitted until it
+   *       fits);
+   *   <li>the parked (inadmissible) workloads of the queue's cohort tree, before and after the change, are tried
+   *       again (Kueue requeues inadmissible workloads on a spec update), so a quota increase admits them;
+   *   <li>a {@linkplain ClusterQueue#stopPolicy() stopped} queue admits nothing ({@link #clusterQueueActive} reason
+   *       {@code Stopped}) and releases its reservations whose admission checks are not all Ready; with {@code
+   *       HoldAndDrain} it also evicts its admitted workloads (reported by the next cycle's {@link
+   *       CycleResult#queueStops()}); they wait in the queue until it is set back to {@code None}.
+   * </ul>
+   *
+   * @throws IllegalArgumentException if the queue is terminating ({@link #removeClusterQueue}), or the queue's
+   *     cohort would break the engine's rules (a cohort cycle, fair sharing with a cohort tree); the engine is then
+   *     unchanged
+   */
+  public synchronized void putClusterQueue(ClusterQueue queue) {
+    scheduler.putClusterQueue(Objects.requireNonNull(queue, "queue"));
+  }
+
+  /**
+   * Removes a ClusterQueue (Kueue: deleting one). While workloads hold its quota it is terminating ({@link
+   * #clusterQueueActive} reason {@code Terminating}, Kueue's finalizer): it admits nothing, releases the reservations
+   * not yet admitted, and goes once the last of them finishes or is evicted. Its pending workloads then wait for a
+   * ClusterQueue of that name ({@link #queueBlocker}: {@code ClusterQueue cq doesn't exist}).
+   *
+   * @return whether the engine had it
+   */
+  public synchronized boolean removeClusterQueue(String name) {
+    return scheduler.removeClusterQueue(Objects.requireNonNull(name, "name"));
+  }
+
+  /** The ClusterQueue named {@code name} (terminating ones included), if the engine has it. */
+  public synchronized Optional<ClusterQueue> clusterQueue(String name) {
+    return Optional.ofNullable(scheduler.clusterQueue(Objects.requireNonNull(name, "name")));
+  }
+
+  /**
+   * Adds or replaces a Cohort (Kueue: creating or updating one): its quotas and parent apply from the next cycle, and
+   * the parked workloads of its tree, before and after, are tried again.
+   *
+   * @throws IllegalArgumentException if its parent would form a cycle, or fair sharing is enabled (which supports no
+   *     cohort tree or cohort quotas); the engine is then unchanged
+   */
+  public synchronized void putCohort(Cohort cohort) {
+    scheduler.putCohort(Objects.requireNonNull(cohort, "cohort"));
+  }
+
+  /**
+   * Removes a declared Cohort (Kueue: deleting one): its quotas are gone; a name ClusterQueues or Cohorts still refer
+   * to is a root without quota of its own again.
+   *
+   * @return whether the engine had it declared
+   */
+  public synchronized boolean removeCohort(String name) {
+    return scheduler.removeCohort(Objects.requireNonNull(name, "name"));
+  }
+
+  /** The Cohort declared as {@code name}, if the engine has it (not the implicit roots ClusterQueues name). */
+  public synchronized Optional<Cohort> cohort(String name) {
+    return Optional.ofNullable(scheduler.cohort(Objects.requireNonNull(name, "name")));
+  }
+
+  /**
+   * Adds or replaces a LocalQueue (Kueue: creating or updating one). A LocalQueue may name a ClusterQueue the engine
+   * does not have: its workloads wait ({@link #queueBlocker}). A {@linkplain LocalQueue#stopPolicy() stopped} one's
+   * pending workloads are not admitted, its reservations whose admission checks are not all Ready are released, and
+   * with {@code HoldAndDrain} its admitted workloads are evicted (reported by the next cycle's {@link
+   * CycleResult#queueStops()}); set back to {@code None}, its workloads queue again.
+   *
+   * @throws IllegalArgumentException if the engine has the queue with another {@code spec.clusterQueue} (immutable,
+   *     as in Kueue)
+   */
+  public synchronized void putLocalQueue(LocalQueue queue) {
+    scheduler.putLocalQueue(Objects.requireNonNull(queue, "queue"));
+  }
+
+  /**
+   * Removes a LocalQueue (Kueue: deleting one): its pending workloads wait ({@link #queueBlocker}: {@code LocalQueue
+   * lq doesn't exist}) until a LocalQueue of that name is added again, and its reservations not yet admitted are
+   * released; admitted workloads keep their quota.
+   *
+   * @return whether the engine had it
+   */
+  public synchronized boolean removeLocalQueue(String namespace, String name) {
+    return scheduler.removeLocalQueue(Objects.requireNonNull(namespace, "namespace"),
+        Objects.requireNonNull(name, "name"));
+  }
+
+  /**
+   * The {@code Active} condition of {@code clusterQueue} as Kueue reports it: {@code Ready}, or false with the first
+   * reason ({@code Terminating}, {@code Stopped}, {@code FlavorNotFound}, {@code AdmissionCheckNotFound}, {@code
+   * AdmissionCheckInactive}) and a message naming every one ({@code Can't admit new workloads: is stopped.}).
+   *
+   * @throws IllegalArgumentException if the ClusterQueue is unknown
+   */
+  public synchronized ActiveCondition clusterQueueActive(String clusterQueue) {
+    return scheduler.clusterQueueActive(Objects.requireNonNull(clusterQueue, "clusterQueue"));
+  }
+
+  /**
+   * The {@code Active} condition of a LocalQueue as Kueue reports it: false with reason {@code Stopped} ({@code
+   * LocalQueue is stopped}), {@code ClusterQueueDoesNotExist} or {@code ClusterQueueIsInactive} ({@code Can't submit
+   * new workloads to clusterQueue}), else {@code Ready}.
+   *
+   * @throws IllegalArgumentException if the LocalQueue is unknown
+   */
+  public synchronized ActiveCondition localQueueActive(String namespace, String name) {
+    return scheduler.localQueueActive(Objects.requireNonNull(namespace, "namespace"),
+        Objects.requireNonNull(name, "name"));
+  }
+
+  /**
+   * Why the queues of pending {@code workloadKey} admit it not, as Kueue's {@code QuotaReserved=False} condition of a
+   * workload without quota: reason {@code Misconfigured} with {@code LocalQueue lq doesn't exist} or {@code
+   * ClusterQueue cq doesn't exist}, or reason {@code Suspended} with {@code LocalQueue lq is inactive} (stopped) or
+   * {@code ClusterQueue cq is inactive} (stopped, terminating, or naming a missing flavor or check). Empty if they would
+   * admit it, or it is not pending.
+   */
+  public synchronized Optional<QueueBlocker> queueBlocker(String workloadKey) {
+    return Optional.ofNullable(scheduler.queueBlocker(Objects.requireNonNull(workloadKey, "workloadKey")));
+  }
+
+  /**
+   * Why {@code clusterQueue} admits no workloads, as the message of Kueue's {@code Active=False} condition ({@link
+   * #clusterQueueActive}; {@code Can't admit new workloads: is stopped.}, {@code Can't admit
    * new workloads: references missing ResourceFlavor(s): gpu-a100.}, {@code ... references missing AdmissionCheck(s):
    * prov, references inactive AdmissionCheck(s): budget.}), or empty if it is active.
    *

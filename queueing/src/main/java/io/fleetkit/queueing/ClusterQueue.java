@@ -36,6 +36,8 @@ import org.jspecify.annotations.Nullable;
  * @param admissionChecksStrategy admission checks per flavor (Kueue's {@code spec.admissionChecksStrategy}): a
  *     workload needs a rule's check when its reservation uses one of the rule's flavors (every flavor if it lists
  *     none); every flavor listed must be one of the queue's
+ * @param stopPolicy whether the queue admits workloads (Kueue's {@code spec.stopPolicy}, default {@link
+ *     StopPolicy#NONE}); a stopped queue is inactive ({@link AdmissionEngine#clusterQueueActive})
  */
 public record ClusterQueue(
     String name,
@@ -47,7 +49,8 @@ public record ClusterQueue(
     Quantity fairSharingWeight,
     LabelSelector namespaceSelector,
     List<String> admissionChecks,
-    List<AdmissionCheckStrategyRule> admissionChecksStrategy) {
+    List<AdmissionCheckStrategyRule> admissionChecksStrategy,
+    StopPolicy stopPolicy) {
   public static final String KIND = "ClusterQueue";
 
   public ClusterQueue {
@@ -60,8 +63,18 @@ public record ClusterQueue(
     Objects.requireNonNull(namespaceSelector, "namespaceSelector");
     admissionChecks = List.copyOf(Objects.requireNonNull(admissionChecks, "admissionChecks"));
     admissionChecksStrategy = List.copyOf(Objects.requireNonNull(admissionChecksStrategy, "admissionChecksStrategy"));
+    Objects.requireNonNull(stopPolicy, "stopPolicy");
     validate(name, cohort, resourceGroups, preemption, flavorFungibility, fairSharingWeight, namespaceSelector,
         admissionChecks, admissionChecksStrategy);
+  }
+
+  /** A queue that is not stopped ({@link StopPolicy#NONE}). */
+  public ClusterQueue(String name, @Nullable String cohort, List<ResourceGroup> resourceGroups,
+      QueueingStrategy queueingStrategy, ClusterQueuePreemption preemption, FlavorFungibility flavorFungibility,
+      Quantity fairSharingWeight, LabelSelector namespaceSelector, List<String> admissionChecks,
+      List<AdmissionCheckStrategyRule> admissionChecksStrategy) {
+    this(name, cohort, resourceGroups, queueingStrategy, preemption, flavorFungibility, fairSharingWeight,
+        namespaceSelector, admissionChecks, admissionChecksStrategy, StopPolicy.NONE);
   }
 
   /** A queue without admission checks. */
@@ -87,7 +100,14 @@ public record ClusterQueue(
     b.namespaceSelector = namespaceSelector;
     b.admissionChecks.addAll(admissionChecks);
     b.admissionChecksStrategy.addAll(admissionChecksStrategy);
+    b.stopPolicy = stopPolicy;
     return b;
+  }
+
+  /** This queue with {@code policy} as its stop policy. */
+  public ClusterQueue withStopPolicy(StopPolicy policy) {
+    return new ClusterQueue(name, cohort, resourceGroups, queueingStrategy, preemption, flavorFungibility,
+        fairSharingWeight, namespaceSelector, admissionChecks, admissionChecksStrategy, policy);
   }
 
   private static void validate(
@@ -201,7 +221,7 @@ public record ClusterQueue(
 
   /**
    * Mutable builder; not thread-safe. Defaults: no cohort, BestEffortFIFO, no preemption, Kueue's default flavor
-   * fungibility, weight 1, every namespace.
+   * fungibility, weight 1, every namespace, not stopped.
    */
   public static final class Builder {
     private final String name;
@@ -214,6 +234,7 @@ public record ClusterQueue(
     private LabelSelector namespaceSelector = LabelSelector.EVERYTHING;
     private final List<String> admissionChecks = new ArrayList<>();
     private final List<AdmissionCheckStrategyRule> admissionChecksStrategy = new ArrayList<>();
+    private StopPolicy stopPolicy = StopPolicy.NONE;
     private final Map<String, Boolean> set = new HashMap<>();
 
     private Builder(String name) {
@@ -286,13 +307,20 @@ public record ClusterQueue(
       return this;
     }
 
+    /** Whether the queue admits workloads (Kueue's {@code spec.stopPolicy}; default {@link StopPolicy#NONE}). */
+    public Builder stopPolicy(StopPolicy policy) {
+      once("stopPolicy", stopPolicy);
+      this.stopPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
     /**
      * @throws io.fleetkit.api.ValidationException if the queue breaks a rule of the class documentation
      */
     public ClusterQueue build() {
       return new ClusterQueue(
           name, cohort, resourceGroups, queueingStrategy, preemption, flavorFungibility, fairSharingWeight,
-          namespaceSelector, admissionChecks, admissionChecksStrategy);
+          namespaceSelector, admissionChecks, admissionChecksStrategy, stopPolicy);
     }
   }
 }

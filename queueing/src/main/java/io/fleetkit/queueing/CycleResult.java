@@ -18,16 +18,26 @@ import java.util.Objects;
  *     cycle because their pods were not ready in time; empty without {@code waitForPodsReady}
  * @param nodeReplacements what the cycle did about admitted workloads with an unhealthy node in their topology
  *     assignments (Kueue's node replacement), in admission order; empty when no node failed
+ * @param queueStops the workloads that lost their quota because their ClusterQueue or LocalQueue was stopped since
+ *     the last cycle ({@link StopPolicy}), in eviction order; empty when no queue was stopped
  */
 public record CycleResult(List<QuotaReservation> admitted, List<Preemption> preempted, Map<String, String> pending,
-    List<CheckOutcome> checks, List<PodsReadyEviction> podsReadyEvictions, List<NodeReplacement> nodeReplacements) {
+    List<CheckOutcome> checks, List<PodsReadyEviction> podsReadyEvictions, List<NodeReplacement> nodeReplacements,
+    List<QueueStopEviction> queueStops) {
   public CycleResult {
+    queueStops = List.copyOf(Objects.requireNonNull(queueStops, "queueStops"));
     nodeReplacements = List.copyOf(Objects.requireNonNull(nodeReplacements, "nodeReplacements"));
     podsReadyEvictions = List.copyOf(Objects.requireNonNull(podsReadyEvictions, "podsReadyEvictions"));
     admitted = List.copyOf(Objects.requireNonNull(admitted, "admitted"));
     preempted = List.copyOf(Objects.requireNonNull(preempted, "preempted"));
     pending = Map.copyOf(Objects.requireNonNull(pending, "pending"));
     checks = List.copyOf(Objects.requireNonNull(checks, "checks"));
+  }
+
+  /** A cycle without queue stops. */
+  public CycleResult(List<QuotaReservation> admitted, List<Preemption> preempted, Map<String, String> pending,
+      List<CheckOutcome> checks, List<PodsReadyEviction> podsReadyEvictions, List<NodeReplacement> nodeReplacements) {
+    this(admitted, preempted, pending, checks, podsReadyEvictions, nodeReplacements, List.of());
   }
 
   /** A cycle without node replacements. */
@@ -53,6 +63,7 @@ public record CycleResult(List<QuotaReservation> admitted, List<Preemption> pree
    */
   public boolean progressed() {
     return !admitted.isEmpty() || !preempted.isEmpty() || !checks.isEmpty() || !podsReadyEvictions.isEmpty()
+        || !queueStops.isEmpty()
         || nodeReplacements.stream().anyMatch(r -> r.kind() != NodeReplacement.Kind.FAILED);
   }
 }

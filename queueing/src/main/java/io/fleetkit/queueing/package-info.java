@@ -40,6 +40,12 @@
  * {@code backoffLimitCount} requeues ({@link io.fleetkit.queueing.PodsReadyEviction}), and with {@code
  * blockAdmission} admits nothing while a workload with quota is not ready.
  *
+ * <p>Queues change at runtime as Kueue's objects do ({@code AdmissionEngine.putClusterQueue}, {@code putLocalQueue},
+ * {@code putCohort} and their {@code remove} counterparts); a queue's {@link io.fleetkit.queueing.StopPolicy} holds
+ * its workloads, or drains the admitted ones ({@link io.fleetkit.queueing.QueueStopEviction}); the queues' {@code
+ * Active} conditions are {@link io.fleetkit.queueing.ActiveCondition}s and a waiting workload's blocker a {@link
+ * io.fleetkit.queueing.QueueBlocker}.
+ *
  * <p>Thread safety: the records are immutable; an {@link io.fleetkit.queueing.AdmissionEngine} is
  * thread-safe, every operation holds the engine's lock (check controllers are called under it).
  */

@@ -54,11 +54,17 @@ import org.jspecify.annotations.Nullable;
  *   <li>Finished (Complete/Failed), deleted or unlabelled: its quota is released, which may admit waiting Jobs.</li>
  *   <li>Unknown LocalQueue or an invalid workload: kept suspended with {@code QuotaReserved=False} reason
  *       {@code Inadmissible} and a message naming the queue.</li>
+ *   <li>A stopped queue ({@link io.fleetkit.queueing.StopPolicy}, changed with {@link #updateQueues}): its waiting
+ *       Jobs stay suspended with reason {@value QueueLabels#REASON_SUSPENDED} ({@code ClusterQueue cq is inactive},
+ *       {@code LocalQueue lq is inactive}); with {@code HoldAndDrain} its running Jobs are suspended too, and all
+ *       start again once the queue is set back to {@code None}. A Job whose ClusterQueue was removed waits with
+ *       reason {@value QueueLabels#REASON_MISCONFIGURED}.</li>
  * </ul>
  *
  * <p>The engine is the controller's: the first reconcile restores into it, with {@link
  * AdmissionEngine#assumeAdmitted}, the admissions recorded on Jobs (so a restarted controller keeps running Jobs
- * running and charges their quota); its LocalQueues and flavors are fixed when it is built. No admitted Job is
+ * running and charges their quota). Its queues change through {@link #updateQueues} (ClusterQueues, LocalQueues and
+ * Cohorts, Kueue's {@code stopPolicy} included); its flavors are fixed when it is built. No admitted Job is
  * started while a preempted one is not yet suspended or still counts active pods, so the running Jobs never exceed
  * the quota.
  *
@@ -254,6 +260,25 @@ public final class QueueAdmissionController implements AutoCloseable {
       controller.enqueue(k);
       if (node != null && !node.isReady()) {
         controller.queue().addAfter(k, nodeFailureDelay);
+      }
+    }
+  }
+
+  /**
+   * Changes the engine's queues, e.g. {@code ctl.updateQueues(e -> e.putClusterQueue(cq))}: {@code change} runs
+   * atomically with the controller's decisions, then every managed Job is reconciled, so that Jobs a stopped queue
+   * drained are suspended, those a resumed or enlarged queue admits are started, and waiting Jobs show why their
+   * queues hold them ({@value QueueLabels#REASON_SUSPENDED}, {@value QueueLabels#REASON_MISCONFIGURED}).
+   *
+   * @throws RuntimeException whatever {@code change} throws (the engine refuses bad queues unchanged); no Job is
+   *     reconciled then
+   */
+  public void updateQueues(java.util.function.Consumer<AdmissionEngine> change) {
+    Objects.requireNonNull(change, "change");
+    reconciler.queues(change);
+    for (Job j : controller.lister().list()) {
+      if (j.metadata().labels().containsKey(QueueLabels.QUEUE_NAME)) {
+        controller.enqueue(ObjectKey.of(j.metadata().namespace(), j.metadata().name()));
       }
     }
   }

@@ -121,6 +121,17 @@ public final class QueueLabels {
   public static final String REASON_WAITING_FOR_PODS_READY = "WaitingForPodsReady";
   /** Reason of {@code QuotaReserved=True} while the admission checks of the reservation are not all ready. */
   public static final String REASON_WAITING_FOR_CHECKS = "WaitingForAdmissionChecks";
+  /**
+   * Reason of {@code QuotaReserved=False} while the Job's LocalQueue or ClusterQueue is stopped or inactive (Kueue's
+   * {@code Suspended}, {@link io.fleetkit.queueing.QueueBlocker#SUSPENDED}; message e.g. {@code ClusterQueue cq is
+   * inactive}); a Job drained by a {@code HoldAndDrain} queue is suspended with it.
+   */
+  public static final String REASON_SUSPENDED = io.fleetkit.queueing.QueueBlocker.SUSPENDED;
+  /**
+   * Reason of {@code QuotaReserved=False} while the Job's ClusterQueue does not exist (Kueue's {@code Misconfigured},
+   * {@link io.fleetkit.queueing.QueueBlocker#MISCONFIGURED}; message {@code ClusterQueue cq doesn't exist}).
+   */
+  public static final String REASON_MISCONFIGURED = io.fleetkit.queueing.QueueBlocker.MISCONFIGURED;
   /** Reason of {@code QuotaReserved=False} when the Job can never be admitted as it is (e.g. unknown LocalQueue). */
   public static final String REASON_INADMISSIBLE = "Inadmissible";
 

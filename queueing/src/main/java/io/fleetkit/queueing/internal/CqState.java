@@ -27,22 +27,30 @@ import org.jspecify.annotations.Nullable;
 public final class CqState {
   static final long NO_LIMIT = -1;
 
-  final ClusterQueue spec;
+  /** The queue's spec; replaced, with the quota arrays below, by {@link #configure} when the queue is updated. */
+  ClusterQueue spec;
   final String name;
   final int index;
-  final @Nullable CohortState cohort;
-  final long[] nominal;
-  final long[] borrowingLimit;
-  final long[] guaranteed;
-  final long[] usage;
-  final boolean[] covered;
+  @Nullable CohortState cohort;
+  long[] nominal;
+  long[] borrowingLimit;
+  long[] guaranteed;
+  long[] usage;
+  boolean[] covered;
   /** Resource name to its group index in {@code spec.resourceGroups()}. */
-  final Map<String, Integer> groupOfResource = new HashMap<>();
+  Map<String, Integer> groupOfResource;
   /** Per group, per flavor in order, per covered resource in order: the flavor-resource index. */
-  final int[][][] groupFrs;
-  final long weightMilli;
-  final PendingQueue pending;
+  int[][][] groupFrs;
+  long weightMilli;
+  PendingQueue pending;
   final LinkedHashMap<String, AdmittedWorkload> admitted = new LinkedHashMap<>();
+  /**
+   * The queue was removed while workloads held its quota (Kueue's {@code Terminating} ClusterQueue, kept by its
+   * finalizer): it admits nothing and is dropped once the last of them leaves.
+   */
+  boolean terminating;
+  /** The queue was dropped from the engine: workloads that still name it are queued by their LocalQueue instead. */
+  boolean removed;
   /**
    * The flavors the queue names that the engine does not have: while there are any the queue is inactive (Kueue's
    * {@code FlavorNotFound}) and its workloads wait.
@@ -62,8 +70,17 @@ public final class CqState {
     this.spec = spec;
     this.name = spec.name();
     this.index = index;
-    this.cohort = cohort;
     this.pending = pending;
+    configure(spec, cohort, frs);
+  }
+
+  /**
+   * Takes {@code spec}'s quotas (arrays sized for every flavor-resource {@code frs} knows) and cohort; the usage
+   * starts at zero, for the caller to add the admitted workloads' again (Kueue's {@code updateClusterQueue}).
+   */
+  void configure(ClusterQueue spec, @Nullable CohortState cohort, FlavorResources frs) {
+    this.spec = spec;
+    this.cohort = cohort;
     int n = frs.size();
     nominal = new long[n];
     borrowingLimit = new long[n];
@@ -71,6 +88,7 @@ public final class CqState {
     guaranteed = new long[n];
     usage = new long[n];
     covered = new boolean[n];
+    groupOfResource = new HashMap<>();
     groupFrs = new int[spec.resourceGroups().size()][][];
     for (int g = 0; g < spec.resourceGroups().size(); g++) {
       ResourceGroup group = spec.resourceGroups().get(g);
@@ -102,28 +120,49 @@ public final class CqState {
   }
 
   /**
-   * Kueue's inactive reason for a queue that names missing flavors, missing or inactive admission checks ({@code clusterqueue.go} {@code inactiveReason}),
-   * or {@code null} when the queue is active.
+   * Kueue's inactive message for a queue that is terminating, stopped, or names missing flavors, missing or inactive
+   * admission checks ({@code clusterqueue.go} {@code inactiveReason}), or {@code null} when the queue is active.
    */
   @Nullable String inactiveReason() {
-    if (missingFlavors.isEmpty() && missingChecks.isEmpty() && inactiveChecks.isEmpty()) {
-      return null;
+    return active() ? null : activeCondition().message();
+  }
+
+  /** Kueue's {@code Active} condition of the queue ({@code clusterqueue.go} {@code inactiveReason}). */
+  io.fleetkit.queueing.ActiveCondition activeCondition() {
+    if (terminating) {
+      return new io.fleetkit.queueing.ActiveCondition(false, io.fleetkit.queueing.ActiveCondition.TERMINATING,
+          "Can't admit new workloads; clusterQueue is terminating");
     }
+    if (active()) {
+      return new io.fleetkit.queueing.ActiveCondition(true, io.fleetkit.queueing.ActiveCondition.READY,
+          "Can admit new workloads");
+    }
+    List<String> reasons = new java.util.ArrayList<>();
     List<String> messages = new java.util.ArrayList<>();
+    if (spec.stopPolicy().stops()) {
+      reasons.add(io.fleetkit.queueing.ActiveCondition.STOPPED);
+      messages.add("is stopped");
+    }
     if (!missingFlavors.isEmpty()) {
+      reasons.add(io.fleetkit.queueing.ActiveCondition.FLAVOR_NOT_FOUND);
       messages.add("references missing ResourceFlavor(s): " + String.join(",", missingFlavors));
     }
     if (!missingChecks.isEmpty()) {
+      reasons.add(io.fleetkit.queueing.ActiveCondition.ADMISSION_CHECK_NOT_FOUND);
       messages.add("references missing AdmissionCheck(s): " + String.join(",", missingChecks));
     }
     if (!inactiveChecks.isEmpty()) {
+      reasons.add(io.fleetkit.queueing.ActiveCondition.ADMISSION_CHECK_INACTIVE);
       messages.add("references inactive AdmissionCheck(s): " + String.join(",", inactiveChecks));
     }
-    return "Can't admit new workloads: " + String.join(", ", messages) + ".";
+    return new io.fleetkit.queueing.ActiveCondition(false, reasons.get(0),
+        "Can't admit new workloads: " + String.join(", ", messages) + ".");
   }
 
+  /** Whether the queue admits workloads: not terminating, not stopped, nothing it names missing or inactive. */
   boolean active() {
-    return missingFlavors.isEmpty() && missingChecks.isEmpty() && inactiveChecks.isEmpty();
+    return !terminating && !spec.stopPolicy().stops() && missingFlavors.isEmpty() && missingChecks.isEmpty()
+        && inactiveChecks.isEmpty();
   }
 
   boolean hasCohort() {

@@ -21,6 +21,20 @@ final class PendingQueue {
     this.strategy = strategy;
   }
 
+  /**
+   * This queue if it has {@code next} as its strategy, else a queue of {@code next} with every workload of this one,
+   * parked ones included, active.
+   */
+  PendingQueue withStrategy(QueueingStrategy next) {
+    if (next == strategy) {
+      return this;
+    }
+    PendingQueue out = new PendingQueue(next);
+    out.heap.addAll(heap);
+    out.heap.addAll(parked.values());
+    return out;
+  }
+
   void push(PendingWorkload p) {
     heap.add(p);
   }

@@ -69,6 +69,17 @@ public final class QueueScheduler {
   private final Map<String, CohortState> cohorts = new LinkedHashMap<>();
   private final Map<String, LocalQueue> localQueues = new HashMap<>();
   private final Map<String, CqState> pendingIn = new HashMap<>();
+  /** The engine's Cohorts as declared, by name (Kueue's Cohort objects). */
+  private final Map<String, Cohort> cohortSpecs = new LinkedHashMap<>();
+  /**
+   * Pending workloads no ClusterQueue queues (Kueue's queue manager holds none of them): their LocalQueue is stopped or
+   * was removed, or its ClusterQueue does not exist. They return to a queue when that changes.
+   */
+  private final Map<String, PendingWorkload> unrouted = new LinkedHashMap<>();
+  /** LocalQueues removed at runtime (and not added again): workloads naming them are not queued. */
+  private final Set<String> removedLocalQueues = new HashSet<>();
+  /** What stopping queues did to workloads with quota since the last cycle, reported by the next cycle. */
+  private final List<io.fleetkit.queueing.QueueStopEviction> stopEvents = new ArrayList<>();
   private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
   /**
    * Preemptors holding the nodes of their topology assignments for the rest of the current cycle (empty between
@@ -157,36 +168,20 @@ public final class QueueScheduler {
         throw new IllegalArgumentException("admission engine: resource flavor " + f.name() + " added twice");
       }
     }
+    Map<String, ClusterQueue> specs = new LinkedHashMap<>();
     for (ClusterQueue cq : clusterQueues) {
-      indexQuotas(cq.resourceGroups());
-    }
-    for (Cohort c : cohortList) {
-      indexQuotas(c.resourceGroups());
-    }
-    CohortTree.build(cohortList, index, cohorts);
-    for (ClusterQueue cq : clusterQueues) {
-      if (queues.containsKey(cq.name())) {
+      if (specs.put(cq.name(), cq) != null) {
         throw new IllegalArgumentException("admission engine: ClusterQueue " + cq.name() + " added twice");
       }
-      String cohortName = cq.cohort();
-      CohortState cohort = cohortName == null
-          ? null
-          : cohorts.computeIfAbsent(cohortName, n -> new CohortState(n, index.size(), index.resourceCount()));
-      CqState state = new CqState(cq, queues.size(), cohort, index, new PendingQueue(cq.queueingStrategy()));
-      queues.put(cq.name(), state);
-      if (cohort != null) {
-        cohort.members.add(state);
+    }
+    Map<String, Cohort> cohortMap = new LinkedHashMap<>();
+    for (Cohort c : cohortList) {
+      if (cohortMap.put(c.name(), c) != null) {
+        throw new IllegalArgumentException("admission engine: Cohort " + c.name() + " added twice");
       }
     }
-    CohortTree.sumQuotas(cohorts.values(), index);
-    if (fairSharing) {
-      for (CohortState c : cohorts.values()) {
-        if (c.parent != null || !c.children.isEmpty() || CohortTree.hasOwnQuota(c)) {
-          throw new IllegalArgumentException("admission engine: fair sharing over a cohort tree or cohort quotas is "
-              + "not supported (Cohort " + c.name + ")");
-        }
-      }
-    }
+    this.namespaceLabels = new HashMap<>(namespaces);
+    applyQueues(specs, cohortMap);
     for (LocalQueue lq : locals) {
       if (!queues.containsKey(lq.clusterQueue())) {
         throw new IllegalArgumentException("LocalQueue " + lq.key() + ": spec.clusterQueue \"" + lq.clusterQueue()
@@ -197,7 +192,6 @@ public final class QueueScheduler {
       }
     }
     updateMissingFlavors();
-    this.namespaceLabels = new HashMap<>(namespaces);
     this.preemptor = new Preemptor(index, fairSharing, strategies);
     this.topology = new TopologyPlacer(flavors, index);
     this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::simulate, topology);
@@ -678,6 +672,429 @@ public final class QueueScheduler {
     updateMissingFlavors();
   }
 
+  /**
+   * Makes {@code specs} and {@code nextCohorts} the engine's ClusterQueues and Cohorts (Kueue's cache and queue
+   * manager on ClusterQueue and Cohort events): the cohort tree is built again, every queue gets its spec's quotas
+   * (an existing queue keeps its pending and admitted workloads), the admitted workloads' usage is counted again, and
+   * queues no longer named are dropped (their pending workloads wait unrouted). Nothing changes if it throws.
+   *
+   * @throws IllegalArgumentException if the Cohorts' parents form a cycle, or fair sharing is enabled with a cohort
+   *     tree or cohort quotas
+   */
+  private void applyQueues(Map<String, ClusterQueue> specs, Map<String, Cohort> nextCohorts) {
+    int known = index.size();
+    try {
+      configureQueues(specs, nextCohorts);
+    } catch (IllegalArgumentException e) {
+      if (index.size() != known && !queues.isEmpty()) {
+        // the refused change indexed new flavor-resources: the queues' arrays are sized again, as they were otherwise
+        configureQueues(specs(), new LinkedHashMap<>(cohortSpecs));
+      }
+      throw e;
+    }
+  }
+
+  private void configureQueues(Map<String, ClusterQueue> specs, Map<String, Cohort> nextCohorts) {
+    for (ClusterQueue cq : specs.values()) {
+      indexQuotas(cq.resourceGroups());
+    }
+    for (Cohort c : nextCohorts.values()) {
+      indexQuotas(c.resourceGroups());
+    }
+    Map<String, CohortState> tree = new LinkedHashMap<>();
+    CohortTree.build(List.copyOf(nextCohorts.values()), index, tree);
+    for (ClusterQueue cq : specs.values()) {
+      String cohortName = cq.cohort();
+      if (cohortName != null) {
+        tree.computeIfAbsent(cohortName, n -> new CohortState(n, index.size(), index.resourceCount()));
+      }
+    }
+    if (fairSharing) {
+      for (CohortState c : tree.values()) {
+        if (c.parent != null || !c.children.isEmpty() || CohortTree.hasOwnQuota(c)) {
+          throw new IllegalArgumentException("admission engine: fair sharing over a cohort tree or cohort quotas is "
+              + "not supported (Cohort " + c.name + ")");
+        }
+      }
+    }
+    // nothing below throws
+    Map<String, CqState> next = new LinkedHashMap<>();
+    for (ClusterQueue spec : specs.values()) {
+      String cohortName = spec.cohort();
+      CohortState cohort = cohortName == null ? null : tree.get(cohortName);
+      CqState cq = queues.get(spec.name());
+      if (cq == null) {
+        cq = new CqState(spec, next.size(), cohort, index, new PendingQueue(spec.queueingStrategy()));
+      } else {
+        cq.pending = cq.pending.withStrategy(spec.queueingStrategy());
+        cq.configure(spec, cohort, index);
+      }
+      if (cohort != null) {
+        cohort.members.add(cq);
+      }
+      next.put(spec.name(), cq);
+    }
+    for (CqState gone : queues.values()) {
+      if (!next.containsKey(gone.name)) {
+        drop(gone);
+      }
+    }
+    queues.clear();
+    queues.putAll(next);
+    Map<String, Cohort> declared = new LinkedHashMap<>(nextCohorts);
+    cohortSpecs.clear();
+    cohortSpecs.putAll(declared);
+    cohorts.clear();
+    cohorts.putAll(tree);
+    CohortTree.sumQuotas(cohorts.values(), index);
+    for (AdmittedWorkload w : admitted.values()) {
+      w.cq.addUsage(w.frs, w.values, 1);
+    }
+    updateMissingFlavors();
+  }
+
+  /** Drops a queue that holds no quota: its pending workloads, and those waiting for a backoff in it, wait unrouted. */
+  private void drop(CqState gone) {
+    gone.removed = true;
+    gone.terminating = true;
+    for (PendingWorkload p : gone.pending.snapshot()) {
+      pendingIn.remove(p.key());
+      unrouted.put(p.key(), p);
+    }
+    gone.pending = new PendingQueue(gone.spec.queueingStrategy());
+    for (java.util.Iterator<Backoff> it = backoff.values().iterator(); it.hasNext(); ) {
+      Backoff b = it.next();
+      if (b.cq() == gone) {
+        // its queue is gone: it waits for its LocalQueue's ClusterQueue, its backoff no longer counted
+        it.remove();
+        pendingIn.remove(b.workload().key());
+        unrouted.put(b.workload().key(), b.workload());
+      }
+    }
+    LOG.debug("ClusterQueue {} dropped", gone.name);
+  }
+
+  private Map<String, ClusterQueue> specs() {
+    Map<String, ClusterQueue> out = new LinkedHashMap<>();
+    for (CqState cq : queues.values()) {
+      out.put(cq.name, cq.spec);
+    }
+    return out;
+  }
+
+  /**
+   * Adds or replaces a ClusterQueue (Kueue's ClusterQueue create or update event): the quotas, cohort, strategy,
+   * checks and stop policy of the new spec apply from now on. Admitted workloads keep their quota even where it now
+   * exceeds the nominal quota (Kueue evicts none on a quota decrease); the parked workloads of the queue's cohort tree,
+   * before and after, are tried again (Kueue requeues inadmissible workloads on a spec update). A stopped queue
+   * releases the reservations not yet admitted, and with {@code HoldAndDrain} evicts its admitted workloads.
+   *
+   * @throws IllegalArgumentException if the queue is terminating, or the new spec would form a cohort cycle or break
+   *     the fair-sharing restriction (nothing changes)
+   */
+  public void putClusterQueue(ClusterQueue spec) {
+    dropTerminated();
+    CqState old = queues.get(spec.name());
+    if (old != null && old.terminating) {
+      throw new IllegalArgumentException("ClusterQueue " + spec.name() + ": is terminating (removed while "
+          + old.admitted.size() + " workload(s) hold its quota) and cannot be updated until they finish");
+    }
+    List<CqState> touched = new ArrayList<>();
+    if (old != null) {
+      treeQueues(old, touched);
+    }
+    Map<String, ClusterQueue> specs = specs();
+    specs.put(spec.name(), spec);
+    applyQueues(specs, cohortSpecs);
+    CqState now = queues.get(spec.name());
+    treeQueues(now, touched);
+    queuesChanged(touched);
+  }
+
+  /**
+   * Removes a ClusterQueue (Kueue's ClusterQueue deletion). A queue whose quota workloads still hold is terminating
+   * until they leave (Kueue's {@code resource-in-use} finalizer): it admits nothing, its reservations not yet admitted
+   * are released, and it is dropped when its last workload with quota finishes or is evicted. A dropped queue's
+   * pending workloads wait, unrouted, for a ClusterQueue of that name ({@code ClusterQueue cq doesn't exist}).
+   *
+   * @return whether the engine had it (terminating or not)
+   */
+  public boolean removeClusterQueue(String name) {
+    CqState cq = queues.get(name);
+    if (cq == null) {
+      return false;
+    }
+    if (!cq.admitted.isEmpty()) {
+      cq.terminating = true;
+      enforceStops();
+    }
+    dropTerminated();
+    if (!cq.terminating) {
+      Map<String, ClusterQueue> specs = specs();
+      specs.remove(name);
+      applyQueues(specs, cohortSpecs);
+      queuesChanged(List.of());
+    }
+    return true;
+  }
+
+  /** Drops every terminating queue no workload holds quota of any more. */
+  private void dropTerminated() {
+    Map<String, ClusterQueue> specs = null;
+    for (CqState cq : queues.values()) {
+      if (cq.terminating && cq.admitted.isEmpty()) {
+        if (specs == null) {
+          specs = specs();
+        }
+        specs.remove(cq.name);
+      }
+    }
+    if (specs != null) {
+      applyQueues(specs, cohortSpecs);
+      queuesChanged(List.of());
+    }
+  }
+
+  /**
+   * Adds or replaces a Cohort (Kueue's Cohort create or update event); the parked workloads of its tree, before and
+   * after, are tried again.
+   *
+   * @throws IllegalArgumentException if its parent would form a cycle, or fair sharing is enabled (nothing changes)
+   */
+  public void putCohort(Cohort cohort) {
+    dropTerminated();
+    List<CqState> touched = new ArrayList<>();
+    CohortState before = cohorts.get(cohort.name());
+    if (before != null) {
+      before.root().collectQueues(touched);
+    }
+    Map<String, Cohort> next = new LinkedHashMap<>(cohortSpecs);
+    next.put(cohort.name(), cohort);
+    applyQueues(specs(), next);
+    cohorts.get(cohort.name()).root().collectQueues(touched);
+    queuesChanged(touched);
+  }
+
+  /**
+   * Removes a declared Cohort (Kueue's Cohort deletion): its quotas are gone, and a name ClusterQueues or Cohorts still
+   * refer to is a root without quota again. The parked workloads of its tree are tried again.
+   *
+   * @return whether the engine had it declared
+   */
+  public boolean removeCohort(String name) {
+    if (!cohortSpecs.containsKey(name)) {
+      return false;
+    }
+    dropTerminated();
+    List<CqState> touched = new ArrayList<>();
+    cohorts.get(name).root().collectQueues(touched);
+    Map<String, Cohort> next = new LinkedHashMap<>(cohortSpecs);
+    next.remove(name);
+    applyQueues(specs(), next);
+    CohortState after = cohorts.get(name);
+    if (after != null) {
+      after.root().collectQueues(touched);
+    }
+    queuesChanged(touched);
+    return true;
+  }
+
+  /**
+   * Adds or replaces a LocalQueue (Kueue's LocalQueue create or update event). Its {@code spec.clusterQueue} cannot
+   * change (Kueue's API rule). A stopped LocalQueue's pending workloads leave their ClusterQueue and wait; its
+   * reservations not yet admitted are released, and with {@code HoldAndDrain} its admitted workloads are evicted; one
+   * that resumes queues its workloads again.
+   *
+   * @throws IllegalArgumentException if the engine has the queue with another {@code spec.clusterQueue}
+   */
+  public void putLocalQueue(LocalQueue lq) {
+    dropTerminated();
+    LocalQueue old = localQueues.get(lq.key());
+    if (old != null && !old.clusterQueue().equals(lq.clusterQueue())) {
+      throw new IllegalArgumentException("LocalQueue " + lq.key() + ": spec.clusterQueue \"" + lq.clusterQueue()
+          + "\": field is immutable (is \"" + old.clusterQueue() + "\")");
+    }
+    localQueues.put(lq.key(), lq);
+    removedLocalQueues.remove(lq.key());
+    queuesChanged(List.of());
+  }
+
+  /**
+   * Removes a LocalQueue (Kueue's LocalQueue deletion): its pending workloads wait unrouted ({@code LocalQueue lq
+   * doesn't exist}) and its reservations not yet admitted are released; admitted workloads keep their quota.
+   *
+   * @return whether the engine had it
+   */
+  public boolean removeLocalQueue(String namespace, String name) {
+    String key = namespace + "/" + name;
+    if (localQueues.remove(key) == null) {
+      return false;
+    }
+    removedLocalQueues.add(key);
+    dropTerminated();
+    queuesChanged(List.of());
+    return true;
+  }
+
+  public @Nullable ClusterQueue clusterQueue(String name) {
+    CqState cq = queues.get(name);
+    return cq == null ? null : cq.spec;
+  }
+
+  public @Nullable Cohort cohort(String name) {
+    return cohortSpecs.get(name);
+  }
+
+  /** Every queue of {@code cq}'s cohort tree, or {@code cq} alone without a cohort, added to {@code out}. */
+  private static void treeQueues(CqState cq, List<CqState> out) {
+    CohortState c = cq.cohort;
+    if (c == null) {
+      out.add(cq);
+    } else {
+      c.root().collectQueues(out);
+    }
+  }
+
+  /**
+   * After a queue or cohort change: pending workloads move to the queues their LocalQueues now name (or wait
+   * unrouted), the admission checks of pending workloads follow their queues' specs, the stop policies are enforced on
+   * workloads with quota, and the parked workloads of {@code touched} are tried again.
+   */
+  private void queuesChanged(List<CqState> touched) {
+    reroute();
+    for (Map.Entry<String, CqState> e : pendingIn.entrySet()) {
+      if (!backoff.containsKey(e.getKey())) {
+        syncChecks(e.getKey(), e.getValue(), null);
+      }
+    }
+    enforceStops();
+    for (CqState cq : touched) {
+      if (!cq.removed) {
+        cq.pending.unpark();
+      }
+    }
+  }
+
+  /**
+   * Where a pending workload waits (Kueue's queue manager): the ClusterQueue of its LocalQueue; for a workload whose
+   * LocalQueue the engine never had (one restored into a queue), {@code current}; none if its LocalQueue is stopped or
+   * was removed, or the ClusterQueue was dropped.
+   */
+  private @Nullable CqState route(Workload wl, @Nullable CqState current) {
+    String lqKey = wl.namespace() + "/" + wl.queueName();
+    LocalQueue lq = localQueues.get(lqKey);
+    CqState cq;
+    if (lq != null) {
+      if (lq.stopPolicy().stops()) {
+        return null;
+      }
+      cq = queues.get(lq.clusterQueue());
+    } else {
+      cq = removedLocalQueues.contains(lqKey) ? null : current;
+    }
+    return cq == null || cq.removed ? null : cq;
+  }
+
+  /** Queues {@code p} where {@link #route} says, or holds it unrouted. */
+  private void enqueue(PendingWorkload p, @Nullable CqState current) {
+    CqState cq = route(p.workload, current);
+    if (cq == null) {
+      pendingIn.remove(p.key());
+      unrouted.put(p.key(), p);
+    } else {
+      unrouted.remove(p.key());
+      cq.pending.push(p);
+      pendingIn.put(p.key(), cq);
+    }
+  }
+
+  /** Moves every pending workload that {@link #route} places elsewhere now (Kueue's LocalQueue add and delete). */
+  private void reroute() {
+    List<PendingWorkload> moving = new ArrayList<>(unrouted.values());
+    unrouted.clear();
+    for (CqState cq : queues.values()) {
+      for (PendingWorkload p : cq.pending.snapshot()) {
+        if (route(p.workload, cq) != cq) {
+          cq.pending.remove(p.key());
+          moving.add(p);
+        }
+      }
+    }
+    for (PendingWorkload p : moving) {
+      CqState from = pendingIn.get(p.key());
+      enqueue(p, from);
+      CqState to = pendingIn.get(p.key());
+      if (to != null && to != from) {
+        syncChecks(p.key(), to, null);
+      }
+    }
+  }
+
+  /**
+   * Kueue's workload controller on queue changes ({@code reconcileOnLocalQueueActiveState}, then {@code
+   * reconcileOnClusterQueueActiveState}) for every workload with quota, oldest reservation first: an admitted one is
+   * evicted if its LocalQueue or ClusterQueue is {@code HoldAndDrain}; one whose checks are not all Ready loses its
+   * reservation if either queue is stopped, its LocalQueue was removed or its ClusterQueue is terminating.
+   */
+  private void enforceStops() {
+    List<AdmittedWorkload> all = new ArrayList<>(admitted.values());
+    all.sort(Comparator.comparingLong(w -> w.sequence));
+    for (AdmittedWorkload w : all) {
+      enforceStop(w);
+    }
+  }
+
+  /** {@link #enforceStops} for one workload with quota. */
+  private void enforceStop(AdmittedWorkload w) {
+    io.fleetkit.queueing.QueueStopEviction e = stopVerdict(w);
+    if (e == null) {
+      return;
+    }
+    evict(w);
+    awaitingChecks.remove(w.key());
+    quotaReleased(w.cq);
+    stopEvents.add(e);
+    LOG.debug("{} {}: {}", e.kind(), w.key(), e.message());
+  }
+
+  private io.fleetkit.queueing.@Nullable QueueStopEviction stopVerdict(AdmittedWorkload w) {
+    String lqKey = w.workload.namespace() + "/" + w.workload.queueName();
+    return QueueStates.stopVerdict(w.key(), w.cq.name, isAdmitted(w.key()), w.workload.queueName(),
+        localQueues.get(lqKey), removedLocalQueues.contains(lqKey), w.cq.spec.stopPolicy(), w.cq.terminating);
+  }
+
+  /** Kueue's {@code Active} condition of {@code clusterQueue}. */
+  public io.fleetkit.queueing.ActiveCondition clusterQueueActive(String clusterQueue) {
+    return requireQueue(clusterQueue).activeCondition();
+  }
+
+  /** Kueue's {@code Active} condition of a LocalQueue ({@code localqueue_controller.go}). */
+  public io.fleetkit.queueing.ActiveCondition localQueueActive(String namespace, String name) {
+    LocalQueue lq = localQueues.get(namespace + "/" + name);
+    if (lq == null) {
+      throw new IllegalArgumentException("admission engine: LocalQueue \"" + namespace + "/" + name
+          + "\" is not known");
+    }
+    CqState cq = queues.get(lq.clusterQueue());
+    return QueueStates.localQueueActive(lq, cq == null ? null : cq.active());
+  }
+
+  /**
+   * Kueue's {@code getQueueBlocker} for a pending workload: why its queues admit it not ({@code LocalQueue lq doesn't
+   * exist}, {@code LocalQueue lq is inactive}, {@code ClusterQueue cq doesn't exist}, {@code ClusterQueue cq is
+   * inactive}), or {@code null} if they would (or it is not pending).
+   */
+  public io.fleetkit.queueing.@Nullable QueueBlocker queueBlocker(String key) {
+    PendingWorkload held = unrouted.get(key);
+    CqState cq = pendingIn.get(key);
+    if (held == null && cq == null) {
+      return null;
+    }
+    Workload wl = held != null ? held.workload : workloadOf(key);
+    LocalQueue lq = localQueues.get(wl.namespace() + "/" + wl.queueName());
+    return QueueStates.blocker(wl.queueName(), lq, cq == null ? null : cq.name, cq != null && cq.active());
+  }
+
   /** Kueue's inactive reason of {@code clusterQueue}, or {@code null} if it admits workloads. */
   public @Nullable String inactiveReason(String clusterQueue) {
     return requireQueue(clusterQueue).inactiveReason();
@@ -729,27 +1146,29 @@ public final class QueueScheduler {
     return q;
   }
 
-  private CqState queueOf(Workload wl) {
+  private void requireNew(Workload wl) {
+    if (pendingIn.containsKey(wl.key()) || admitted.containsKey(wl.key()) || deactivated.containsKey(wl.key())
+        || unrouted.containsKey(wl.key())) {
+      throw new IllegalArgumentException("Workload " + wl.key() + ": already submitted");
+    }
+  }
+
+  /**
+   * Queues {@code wl} in its LocalQueue's ClusterQueue; one whose LocalQueue is stopped, or whose ClusterQueue was
+   * removed, waits unrouted (Kueue keeps such a workload out of the queues).
+   */
+  public void submit(Workload wl) {
+    requireNew(wl);
     LocalQueue lq = localQueues.get(wl.namespace() + "/" + wl.queueName());
     if (lq == null) {
       throw new IllegalArgumentException("Workload " + wl.key() + ": spec.queueName \"" + wl.queueName()
           + "\" must name a LocalQueue in namespace " + wl.namespace());
     }
-    return requireQueue(lq.clusterQueue());
-  }
-
-  private void requireNew(Workload wl) {
-    if (pendingIn.containsKey(wl.key()) || admitted.containsKey(wl.key()) || deactivated.containsKey(wl.key())) {
-      throw new IllegalArgumentException("Workload " + wl.key() + ": already submitted");
+    enqueue(new PendingWorkload(wl, sequence++), null);
+    CqState cq = pendingIn.get(wl.key());
+    if (cq != null) {
+      syncChecks(wl.key(), cq, null);
     }
-  }
-
-  public void submit(Workload wl) {
-    requireNew(wl);
-    CqState cq = queueOf(wl);
-    cq.pending.push(new PendingWorkload(wl, sequence++));
-    pendingIn.put(wl.key(), cq);
-    syncChecks(wl.key(), cq, null);
   }
 
   /**
@@ -876,6 +1295,8 @@ public final class QueueScheduler {
     if (isAdmitted(wl.key())) {
       admittedSince.put(wl.key(), admittedAt);
     }
+    // restored into a stopped queue: Kueue's workload controller evicts it (or releases it) on its first reconcile
+    enforceStop(admitted.get(wl.key()));
     return admission;
   }
 
@@ -945,6 +1366,7 @@ public final class QueueScheduler {
     } else if (isAdmitted(wl.key())) {
       admittedSince.put(wl.key(), reservedAt);
     }
+    enforceStop(admitted.get(wl.key()));
     return admission;
   }
 
@@ -980,7 +1402,7 @@ public final class QueueScheduler {
     podsReady.remove(key);
     admittedSince.remove(key);
     requeueStates.remove(key);
-    if (deactivated.remove(key) != null) {
+    if (deactivated.remove(key) != null || unrouted.remove(key) != null) {
       return true;
     }
     CqState p = pendingIn.remove(key);
@@ -996,6 +1418,7 @@ public final class QueueScheduler {
     }
     w.cq.remove(w);
     quotaReleased(w.cq);
+    dropTerminated();
     return true;
   }
 
@@ -1031,6 +1454,9 @@ public final class QueueScheduler {
   public CycleResult schedule() {
     Instant now = clock.instant();
     parkedInLastCycle = 0;
+    dropTerminated();
+    List<io.fleetkit.queueing.QueueStopEviction> queueStops = List.copyOf(stopEvents);
+    stopEvents.clear();
     List<io.fleetkit.queueing.PodsReadyEviction> podsReadyEvictions = evictNotReady(now);
     releaseBackoff(now);
     for (String node : nodeFailures.expired(now)) {
@@ -1189,7 +1615,7 @@ public final class QueueScheduler {
       delayedAdmitted.addAll(outcomes);
       outcomes = delayedAdmitted;
     }
-    return new CycleResult(admittedNow, preempted, pending, outcomes, podsReadyEvictions, replacements);
+    return new CycleResult(admittedNow, preempted, pending, outcomes, podsReadyEvictions, replacements, queueStops);
   }
 
   /**
@@ -1282,7 +1708,7 @@ public final class QueueScheduler {
       Backoff b = it.next();
       if (!b.notBefore().isAfter(now)) {
         it.remove();
-        b.cq().pending.push(b.workload());
+        enqueue(b.workload(), b.cq());
         io.fleetkit.queueing.RequeueState rs = requeueStates.get(b.workload().key());
         if (rs != null && rs.requeueAt() != null) {
           // Kueue clears requeueAt once the backoff has elapsed and the workload is queued again
@@ -1406,6 +1832,10 @@ public final class QueueScheduler {
     if (d != null) {
       return d.workload();
     }
+    PendingWorkload held = unrouted.get(key);
+    if (held != null) {
+      return held.workload;
+    }
     if (cq != null) {
       for (PendingWorkload p : cq.pending.snapshot()) {
         if (p.key().equals(key)) {
@@ -1474,11 +1904,11 @@ public final class QueueScheduler {
       release(w, now);
       // Kueue's GetQueueOrderTimestamp: a workload evicted by a check is ordered by the time of its eviction
       PendingWorkload p = new PendingWorkload(w.workload, sequence++, now);
-      pendingIn.put(key, w.cq);
       if (notBefore != null && notBefore.isAfter(now)) {
+        pendingIn.put(key, w.cq);
         backoff.put(key, new Backoff(p, w.cq, notBefore));
       } else {
-        w.cq.pending.push(p);
+        enqueue(p, w.cq);
       }
       LOG.debug("evicted {}: {}", key, message);
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.EVICTED, message);
@@ -1670,8 +2100,7 @@ public final class QueueScheduler {
     if (d == null) {
       return false;
     }
-    d.cq().pending.push(new PendingWorkload(d.workload(), sequence++));
-    pendingIn.put(key, d.cq());
+    enqueue(new PendingWorkload(d.workload(), sequence++), d.cq());
     return true;
   }
 
@@ -1796,8 +2225,7 @@ public final class QueueScheduler {
     v.cq.remove(v);
     resetChecks(v.key(), clock.instant());
     lostAdmission(v.key());
-    v.cq.pending.push(new PendingWorkload(v.workload, sequence++));
-    pendingIn.put(v.key(), v.cq);
+    enqueue(new PendingWorkload(v.workload, sequence++), v.cq);
   }
 
   private void inadmissible(Entry e, String reason, Map<String, String> pending) {
@@ -1865,7 +2293,7 @@ public final class QueueScheduler {
   }
 
   public int pendingCount() {
-    return pendingIn.size();
+    return pendingIn.size() + unrouted.size();
   }
 
   public int admittedCount() {

@@ -162,6 +162,11 @@ final class AdmissionBook {
     if (deactivated != null) {
       return new View(null, false, checks, QueueLabels.REASON_PENDING, deactivated, false, QueueLabels.REASON_DEACTIVATED);
     }
+    io.fleetkit.queueing.QueueBlocker blocker = engine.queueBlocker(key).orElse(null);
+    if (blocker != null) {
+      // Kueue's getQueueBlocker: a stopped, inactive or missing queue is the reason, whatever evicted the workload
+      return new View(null, false, checks, blocker.reason(), blocker.message(), false, null);
+    }
     String message = reasons.getOrDefault(key, "waiting for quota");
     String wait = podsReadyEvicted.contains(key) ? QueueLabels.REASON_PODS_READY_TIMEOUT
         : nodeFailureEvicted.contains(key) ? QueueLabels.REASON_NODE_FAILURES
@@ -170,6 +175,15 @@ final class AdmissionBook {
         : message.equals(io.fleetkit.queueing.WaitForPodsReady.MESSAGE_WAITING_FOR_PODS_READY)
             ? QueueLabels.REASON_WAITING_FOR_PODS_READY : QueueLabels.REASON_PENDING;
     return new View(null, false, checks, wait, message, false, null);
+  }
+
+  /**
+   * Applies {@code change} to the engine's queues (its ClusterQueues, LocalQueues or Cohorts) atomically with the
+   * controller's decisions; the next sync runs admission cycles.
+   */
+  synchronized void queues(java.util.function.Consumer<AdmissionEngine> change) {
+    change.accept(engine);
+    dirty = true;
   }
 
   /**
@@ -362,6 +376,13 @@ final class AdmissionBook {
           evicting.add(x.workload());
           nodeFailureEvicted.add(x.workload());
           reasons.put(x.workload(), x.message());
+          changed.add(x.workload());
+        }
+      }
+      for (io.fleetkit.queueing.QueueStopEviction x : r.queueStops()) {
+        if (submitted.containsKey(x.workload())) {
+          // its quota is gone (a queue was stopped): until its suspension is written it may still run
+          evicting.add(x.workload());
           changed.add(x.workload());
         }
       }

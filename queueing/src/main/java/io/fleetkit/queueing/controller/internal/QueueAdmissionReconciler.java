@@ -79,6 +79,11 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     return book.node(name, node);
   }
 
+  /** Applies {@code change} to the engine's queues; see {@link AdmissionBook#queues}. */
+  public void queues(java.util.function.Consumer<AdmissionEngine> change) {
+    book.queues(change);
+  }
+
   @Override
   public Result reconcile(ReconcileContext<Job> ctx) {
     if (!book.restored()) {
@@ -105,7 +110,8 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
   private Result reconcileManaged(ReconcileContext<Job> ctx, Job job, String key, Set<String> changed) {
     String ns = job.metadata().namespace();
     String lq = JobWorkloads.queueName(job);
-    if (engine.localQueue(ns, lq).isEmpty()) {
+    if (engine.localQueue(ns, lq).isEmpty() && engine.admission(key).isEmpty()) {
+      // (a Job admitted before its LocalQueue was removed keeps its quota, as Kueue's workload)
       book.forget(key, changed);
       return hold(ctx, job, key, QueueLabels.REASON_INADMISSIBLE,
           "LocalQueue " + lq + " doesn't exist in namespace " + ns, changed);
