@@ -165,6 +165,41 @@ public final class ContainerProbes {
   }
 
   /**
+   * Moves the {@code type} worker's next tick back to the first point of its grid after {@code after}, when that is
+   * earlier: undoes a {@link #skipTo} past ticks that matter again, because the answers to come changed.
+   */
+  public void rewindTo(ProbeType type, Instant after) {
+    Instant t = nextTick.get(type);
+    if (t == null || !t.isAfter(after)) {
+      return;
+    }
+    long period = workers.get(type).probe().period().toNanos();
+    long gap = java.time.Duration.between(after, t).toNanos();
+    nextTick.put(type, t.minusNanos((gap - 1) / period * period));
+  }
+
+  /**
+   * The prober manager's {@code StopLivenessAndStartup}, which the kubelet calls when it starts terminating the pod
+   * ({@code SyncTerminatingPod}, before it kills the containers): the liveness and startup workers exit, the
+   * readiness worker goes on probing while the container runs. The liveness worker's result goes with it, so no
+   * probe asks for a kill any more. The startup worker's result is kept: the kubelet generated the status it
+   * terminates with before it stopped the workers, and does not generate another until the containers stopped, so
+   * {@link #started} stays what it was (a container that had not started does not start, and its readiness is not
+   * probed).
+   */
+  public void stopLivenessAndStartup() {
+    ProbeWorker liveness = workers.get(ProbeType.Liveness);
+    if (liveness != null) {
+      liveness.stop();
+      liveness.clear();
+    }
+    ProbeWorker startup = workers.get(ProbeType.Startup);
+    if (startup != null) {
+      startup.stop();
+    }
+  }
+
+  /**
    * Runs every worker whose tick is due at {@code at} (all see the same {@code view}, whose {@code started} flag is
    * replaced by {@link #started}), then moves those workers to their next tick.
    *
