@@ -566,15 +566,23 @@ final class PodRuntime {
     }
 
     /**
-     * The kubelet sends this run its stop signal at {@code signal}, in a stop that began at {@code start}. When the
-     * script's readiness answers the signal, the readiness ticks skipped since {@code start} matter again: the
-     * worker is unparked and its next tick moved back onto its grid, right after {@code start}.
+     * The kubelet sends this run its stop signal at {@code signal}, in a stop decided at {@code processed}, when
+     * every event of the run up to that instant was handled (its probe ticks at that instant included). When the
+     * script's readiness answers the signal, the readiness ticks that settling skipped matter again from the moment
+     * the answers fail: the worker is unparked and its next tick moved onto the first point of its grid at or after
+     * that moment and after {@code processed}, as if it had ticked all along.
      */
-    void signalledAt(Instant signal, Instant start) {
+    void signalledAt(Instant signal, Instant processed) {
       stopSignalAt = signal;
-      if (script.readinessFailsAfterStop() != null && probes.worker(ProbeType.Readiness) != null) {
-        parked.remove(ProbeType.Readiness);
-        probes.rewindTo(ProbeType.Readiness, start);
+      Duration failsAfter = script.readinessFailsAfterStop();
+      Instant next = probes.nextTick(ProbeType.Readiness);
+      if (failsAfter == null || next == null) {
+        return;
+      }
+      Instant failsFrom = signal.plus(failsAfter);
+      Instant from = processed.isBefore(failsFrom) ? failsFrom : processed.plusNanos(1);
+      if (parked.remove(ProbeType.Readiness) || next.isAfter(from)) {
+        probes.resumeFrom(ProbeType.Readiness, from);
       }
     }
   }
@@ -856,7 +864,7 @@ final class PodRuntime {
     Instant regularEnd = null; // when the last running regular container exits; null when none runs
     for (ContainerRun c : containers) {
       if (c.running()) {
-        Instant end = scheduleStop(c, now, grace, null);
+        Instant end = scheduleStop(c, now, grace, null, now);
         regularEnd = regularEnd == null || end.isAfter(regularEnd) ? end : regularEnd;
       } else {
         terminatedUnknown(c);
@@ -866,7 +874,7 @@ final class PodRuntime {
     for (int i = inits.size() - 1; i >= 0; i--) {
       ContainerRun c = inits.get(i);
       if (c.running()) {
-        Instant end = scheduleStop(c, now, grace, c.kind == Kind.SIDECAR ? laterTerminated : null);
+        Instant end = scheduleStop(c, now, grace, c.kind == Kind.SIDECAR ? laterTerminated : null, now);
         if (c.kind == Kind.SIDECAR) {
           laterTerminated = end;
         }
@@ -945,7 +953,7 @@ final class PodRuntime {
         continue;
       }
       if (c.running()) {
-        laterTerminated = scheduleStop(c, start, grace, laterTerminated);
+        laterTerminated = scheduleStop(c, start, grace, laterTerminated, now);
         continue;
       }
       if (c.state == ContainerStateType.Waiting && c.startedAt != null) {
@@ -969,9 +977,12 @@ final class PodRuntime {
    * sidecar in spec order, or the last regular container, terminated; {@code null}: nothing to wait for), that wait
    * also taken from the grace period in whole seconds; what is left, at least 2 s
    * ({@code minimumGracePeriodInSeconds}), is the grace period of {@code StopContainer}: SIGTERM, then SIGKILL when it
-   * runs out before the process exits ({@link ContainerScript#stopAfter()}).
+   * runs out before the process exits ({@link ContainerScript#stopAfter()}). The run's readiness is probed on
+   * meanwhile ({@link ContainerRun#signalledAt}); {@code decidedAt} is when the kubelet decided the stop (the
+   * deletion's sync, or the probe tick that failed), every event of the run up to it handled.
    */
-  private static Instant scheduleStop(ContainerRun c, Instant start, long grace, @Nullable Instant laterTerminated) {
+  private static Instant scheduleStop(ContainerRun c, Instant start, long grace, @Nullable Instant laterTerminated,
+      Instant decidedAt) {
     long period = grace;
     Instant hookEnd = start;
     c.hookFailsAt = null; // a pending postStart failure no longer matters: the run is being stopped
@@ -998,7 +1009,7 @@ final class PodRuntime {
     }
     period = Math.max(period, MINIMUM_GRACE_PERIOD_SECONDS);
     Instant sigterm = hookEnd.plus(waited); // StopContainer sends the stop signal now
-    c.signalledAt(sigterm, start);
+    c.signalledAt(sigterm, decidedAt);
     Duration stopAfter = stopAfter(c);
     if (c.stopSignal == Signal.SIGKILL) {
       c.stopExitAt = sigterm; // no process outlives it
@@ -1096,7 +1107,7 @@ final class PodRuntime {
    * the run is then restarted per the restart policy.
    */
   private void probeKill(ContainerRun c, ProbeType probe, Instant at) {
-    scheduleStop(c, at, terminationGracePeriod(pod, c.spec, probe), null);
+    scheduleStop(c, at, terminationGracePeriod(pod, c.spec, probe), null, at);
     c.restartAfterStop = true;
   }
 
@@ -1138,7 +1149,7 @@ final class PodRuntime {
   private Instant postStartFailed(ContainerRun c, Instant at) {
     hookFailures.add(new HookFailure(fieldPath(c), c.hookFailReason, c.hookFailMessage));
     c.hookFailsAt = null;
-    Instant killed = scheduleStop(c, at, terminationGracePeriod(pod, c.spec, null), null);
+    Instant killed = scheduleStop(c, at, terminationGracePeriod(pod, c.spec, null), null, at);
     c.restartAfterStop = true;
     return killed;
   }

@@ -165,17 +165,19 @@ public final class ContainerProbes {
   }
 
   /**
-   * Moves the {@code type} worker's next tick back to the first point of its grid after {@code after}, when that is
-   * earlier: undoes a {@link #skipTo} past ticks that matter again, because the answers to come changed.
+   * Moves the {@code type} worker's next tick to the first point of its grid at or after {@code notBefore}, earlier or
+   * later than it is now: for a caller that skipped ticks ({@link #skipTo}) or stopped looking at the worker, and
+   * finds that the ticks from {@code notBefore} on matter again.
    */
-  public void rewindTo(ProbeType type, Instant after) {
+  public void resumeFrom(ProbeType type, Instant notBefore) {
     Instant t = nextTick.get(type);
-    if (t == null || !t.isAfter(after)) {
+    if (t == null) {
       return;
     }
     long period = workers.get(type).probe().period().toNanos();
-    long gap = java.time.Duration.between(after, t).toNanos();
-    nextTick.put(type, t.minusNanos((gap - 1) / period * period));
+    long gap = java.time.Duration.between(notBefore, t).toNanos(); // positive: t is later
+    long steps = gap >= 0 ? -(gap / period) : (-gap + period - 1) / period;
+    nextTick.put(type, t.plusNanos(steps * period));
   }
 
   /**
