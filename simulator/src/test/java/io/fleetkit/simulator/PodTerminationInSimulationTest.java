@@ -11,23 +11,38 @@ import io.fleetkit.api.core.LifecycleHandler;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.PodTemplateSpec;
+import io.fleetkit.api.core.Probe;
 import io.fleetkit.api.core.ProbeHandler;
+import io.fleetkit.api.core.Service;
+import io.fleetkit.api.core.ServicePort;
+import io.fleetkit.api.core.ServiceSpec;
+import io.fleetkit.api.core.ServiceStatus;
+import io.fleetkit.api.discovery.Endpoint;
+import io.fleetkit.api.discovery.EndpointConditions;
+import io.fleetkit.api.discovery.EndpointSlice;
 import io.fleetkit.api.meta.ConditionStatus;
+import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.WatchEvent;
 import io.fleetkit.api.store.WatchEventType;
+import io.fleetkit.networking.ClusterNetworking;
+import io.fleetkit.reconcile.node.HealthSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
  * Graceful pod termination in a whole simulation: a Deployment's pod with a {@code preStop} hook stays Terminating
  * while the hook runs, gets SIGTERM after it and is removed within its grace period; the timeline records a pod's
  * deletion (PodDeleted, or PodEvicted for a pod marked as a disruption target) when the pod is marked for deletion,
- * not when it is finally removed.
+ * not when it is finally removed. With the Service networking controllers, the terminating pod's endpoint stays in
+ * its Service's EndpointSlice, serving as long as its readiness probe passes (the kubelet probes readiness until the
+ * container exits) and terminating: the window in which kube-proxy's terminating-endpoint fallback can still use it.
  */
 final class PodTerminationInSimulationTest {
   private static final long PRE_STOP_SLEEP = 8;
@@ -154,6 +169,103 @@ final class PodTerminationInSimulationTest {
       sim.store().delete(Pod.class, "default", name);
       sim.runFor(Duration.ofSeconds(40));
       assertThat(sim.timeline()).noneMatch(e -> e.object().equals("Pod/default/" + name));
+    }
+  }
+
+  private static final long DRAIN = 8;
+
+  /**
+   * A Deployment of pods with a readiness probe every 2 s (one failure makes them unready) and a {@code preStop}
+   * sleep of {@link #DRAIN} s, whose template carries {@code annotations}; the Service {@code web} selects them; the
+   * networking controllers run.
+   */
+  private static Simulation servedWeb(Map<String, String> annotations) {
+    Probe readiness = Probe.builder(ProbeHandler.HttpGet.of("/ready", 80)).periodSeconds(2).failureThreshold(1)
+        .build();
+    Container app = Container.of("app", "nginx:1", ResourceList.ofCpuMemory(500, 0))
+        .withLifecycle(Lifecycle.preStop(new LifecycleHandler.Sleep(DRAIN))).withProbes(null, readiness, null);
+    PodTemplateSpec template = PodTemplateSpec.of(Map.of("app", "web"),
+        PodSpec.builder().container(app).terminationGracePeriodSeconds(GRACE).build());
+    template = new PodTemplateSpec(template.metadata().toBuilder().annotations(annotations).build(),
+        template.spec());
+    Deployment web = Deployment.builder().namespace("default").name("web").replicas(2)
+        .matchLabels(Map.of("app", "web")).template(template).build();
+    Service service = new Service(ObjectMeta.of("default", "web"), ServiceSpec.builder()
+        .selector(Map.of("app", "web")).ports(List.of(ServicePort.of(80))).build(), ServiceStatus.EMPTY);
+    Simulation.Builder b = Simulation.builder().objects(SimFixtures.nodes(2)).object(web).object(service).seed(1);
+    ClusterNetworking.defaults().simulatedControllers().forEach(b::controller);
+    return b.build();
+  }
+
+  /** The endpoint of pod {@code name} in the Service's EndpointSlices; empty when it has none. */
+  private static Optional<Endpoint> endpointOf(Simulation sim, String name) {
+    for (EndpointSlice slice : sim.store().list(EndpointSlice.class, "default").items()) {
+      if (!slice.serviceName().equals("web")) {
+        continue;
+      }
+      for (Endpoint e : slice.endpoints()) {
+        if (e.targetRef() != null && e.targetRef().name().equals(name)) {
+          return Optional.of(e);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Deletes a ready pod of the Deployment once both endpoints serve; returns its name. */
+  private static String deleteServedPod(Simulation sim) {
+    assertThat(sim.runUntil(s -> SimFixtures.readyPods(s, "web").size() == 2
+        && SimFixtures.readyPods(s, "web").stream().allMatch(p -> endpointOf(s, p.metadata().name())
+            .map(e -> Boolean.TRUE.equals(e.conditions().ready())).orElse(false)), Duration.ofSeconds(60)))
+        .as("both pods ready and published").isTrue();
+    String name = anyPod(sim).metadata().name();
+    sim.store().delete(Pod.class, "default", name);
+    sim.settle();
+    return name;
+  }
+
+  @Test
+  void endpointSlice_servingAndTerminatingWhileThePreStopHookRuns_thenGone() {
+    try (Simulation sim = servedWeb(Map.of())) {
+      String name = deleteServedPod(sim);
+      Duration marked = sim.elapsed();
+      sim.runFor(Duration.ofSeconds(1));
+      for (long s = 1; s < DRAIN; s++) {
+        assertThat(endpointOf(sim, name)).as("at mark + %s s", s).get()
+            .extracting(Endpoint::conditions).isEqualTo(EndpointConditions.of(false, true, true));
+        sim.runFor(Duration.ofSeconds(1));
+      }
+      boolean gone = sim.runUntil(s -> endpointOf(s, name).isEmpty(), Duration.ofSeconds(5));
+      assertThat(gone).as("the endpoint goes with the pod").isTrue();
+      assertThat(sim.elapsed()).as("SIGTERM after the hook ends the process at once")
+          .isLessThanOrEqualTo(marked.plusSeconds(DRAIN + 1));
+      assertThat(sim.store().get(Pod.class, "default", name)).isEmpty();
+    }
+  }
+
+  @Test
+  void endpointSlice_appUnreadyOnSigterm_notServingFromTheStop_untilItExits() {
+    // the application fails its readiness from SIGTERM on and takes 15 s to shut down
+    try (Simulation sim = servedWeb(Map.of(HealthSource.READINESS_FAILS_AFTER_STOP, "0",
+        HealthSource.STOP_AFTER, "15"))) {
+      String name = deleteServedPod(sim);
+      Duration marked = sim.elapsed();
+      sim.runFor(Duration.ofSeconds(DRAIN - 1));
+      assertThat(endpointOf(sim, name)).as("serving while the hook runs").get().extracting(Endpoint::conditions)
+          .isEqualTo(EndpointConditions.of(false, true, true));
+      boolean unserved = sim.runUntil(s -> endpointOf(s, name).map(e -> Boolean.FALSE.equals(
+          e.conditions().serving())).orElse(false), Duration.ofSeconds(4));
+      assertThat(unserved).as("the first readiness tick after SIGTERM fails").isTrue();
+      assertThat(sim.elapsed()).isBetween(marked.plusSeconds(DRAIN), marked.plusSeconds(DRAIN + 2));
+      assertThat(endpointOf(sim, name)).get().extracting(Endpoint::conditions)
+          .isEqualTo(EndpointConditions.of(false, false, true));
+      sim.runFor(Duration.ofSeconds(10));
+      assertThat(sim.store().get(Pod.class, "default", name)).as("still shutting down").isPresent();
+      assertThat(endpointOf(sim, name)).as("published, not serving").get()
+          .extracting(e -> e.conditions().serving()).isEqualTo(false);
+      boolean gone = sim.runUntil(s -> endpointOf(s, name).isEmpty(), Duration.ofSeconds(10));
+      assertThat(gone).isTrue();
+      assertThat(sim.elapsed()).isLessThanOrEqualTo(marked.plusSeconds(DRAIN + 15 + 1));
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.fleetkit.reconcile.node;
 
 import io.fleetkit.api.core.ProbeType;
+import io.fleetkit.reconcile.probe.ProbeResult;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -42,10 +43,15 @@ import org.jspecify.annotations.Nullable;
  *     probe answers are; the default {@link ProbeAnswer#ALWAYS}
  * @param hookRunsFor how long one such hook runs (default zero). A {@code sleep} hook takes its own seconds and
  *     succeeds, a {@code tcpSocket} hook fails at once (the kubelet does not run it), whatever the script says
+ * @param readinessFailsAfterStop what the application does to its readiness when it is told to stop: from this long
+ *     after the stop signal (SIGTERM, or the container's {@code lifecycle.stopSignal}, sent once the {@code preStop}
+ *     hook returned) its readiness answers are failures for the rest of the run ({@link Duration#ZERO}: it turns
+ *     unready the moment it gets the signal); {@code null} (the default): the signal changes nothing, the readiness
+ *     answers go on as scripted while the process runs
  */
 public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeAnswer liveness,
     @Nullable Duration exitAfter, int exitCode, @Nullable Duration stopAfter, int stopExitCode, ProbeAnswer hooks,
-    Duration hookRunsFor) {
+    Duration hookRunsFor, @Nullable Duration readinessFailsAfterStop) {
   /** The exit code of a container the kubelet killed (SIGKILL). */
   public static final int KILLED_EXIT_CODE = 137;
   /** The exit code of a process that SIGTERM ended without a handler of its own (128 + 15). */
@@ -57,7 +63,8 @@ public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeA
       new ContainerScript(ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, ProbeAnswer.ALWAYS, Duration.ZERO, 0);
 
   /**
-   * @throws IllegalArgumentException if {@code exitAfter}, {@code stopAfter} or {@code hookRunsFor} is negative
+   * @throws IllegalArgumentException if {@code exitAfter}, {@code stopAfter}, {@code hookRunsFor} or
+   *     {@code readinessFailsAfterStop} is negative
    */
   public ContainerScript {
     Objects.requireNonNull(startup, "startup");
@@ -74,6 +81,17 @@ public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeA
     if (stopAfter != null && stopAfter.isNegative()) {
       throw new IllegalArgumentException("container script: stopAfter " + stopAfter + " must not be negative");
     }
+    if (readinessFailsAfterStop != null && readinessFailsAfterStop.isNegative()) {
+      throw new IllegalArgumentException("container script: readinessFailsAfterStop " + readinessFailsAfterStop
+          + " must not be negative");
+    }
+  }
+
+  /** A script whose readiness answers the stop signal does not change. */
+  public ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeAnswer liveness,
+      @Nullable Duration exitAfter, int exitCode, @Nullable Duration stopAfter, int stopExitCode, ProbeAnswer hooks,
+      Duration hookRunsFor) {
+    this(startup, readiness, liveness, exitAfter, exitCode, stopAfter, stopExitCode, hooks, hookRunsFor, null);
   }
 
   /** A script whose lifecycle hooks succeed at once. */
@@ -147,14 +165,15 @@ public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeA
   /** This script with the liveness probe failing after {@code d}. */
   public ContainerScript withLivenessFailureAfter(Duration d) {
     return new ContainerScript(startup, readiness, liveness.withFailFrom(Objects.requireNonNull(d, "d")), exitAfter,
-        exitCode, stopAfter, stopExitCode, hooks, hookRunsFor);
+        exitCode, stopAfter, stopExitCode, hooks, hookRunsFor, readinessFailsAfterStop);
   }
 
   /** This script with other answers to probes of {@code type}. */
   public ContainerScript withAnswer(ProbeType type, ProbeAnswer a) {
     Objects.requireNonNull(a, "answer");
     return new ContainerScript(type == ProbeType.Startup ? a : startup, type == ProbeType.Readiness ? a : readiness,
-        type == ProbeType.Liveness ? a : liveness, exitAfter, exitCode, stopAfter, stopExitCode, hooks, hookRunsFor);
+        type == ProbeType.Liveness ? a : liveness, exitAfter, exitCode, stopAfter, stopExitCode, hooks, hookRunsFor,
+        readinessFailsAfterStop);
   }
 
   /**
@@ -162,7 +181,8 @@ public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeA
    * {@code null} for a process that ignores the signal (killed when the grace period runs out, 137).
    */
   public ContainerScript withStop(@Nullable Duration after, int code) {
-    return new ContainerScript(startup, readiness, liveness, exitAfter, exitCode, after, code, hooks, hookRunsFor);
+    return new ContainerScript(startup, readiness, liveness, exitAfter, exitCode, after, code, hooks, hookRunsFor,
+        readinessFailsAfterStop);
   }
 
   /**
@@ -171,6 +191,56 @@ public record ContainerScript(ProbeAnswer startup, ProbeAnswer readiness, ProbeA
    */
   public ContainerScript withHooks(Duration runsFor, ProbeAnswer answers) {
     return new ContainerScript(startup, readiness, liveness, exitAfter, exitCode, stopAfter, stopExitCode,
-        Objects.requireNonNull(answers, "answers"), Objects.requireNonNull(runsFor, "runsFor"));
+        Objects.requireNonNull(answers, "answers"), Objects.requireNonNull(runsFor, "runsFor"),
+        readinessFailsAfterStop);
+  }
+
+  /**
+   * This script with readiness answers that fail from {@code d} after the stop signal on ({@code null}: the signal
+   * changes nothing).
+   *
+   * @throws IllegalArgumentException if {@code d} is negative
+   */
+  public ContainerScript withReadinessFailsAfterStop(@Nullable Duration d) {
+    return new ContainerScript(startup, readiness, liveness, exitAfter, exitCode, stopAfter, stopExitCode, hooks,
+        hookRunsFor, d);
+  }
+
+  /**
+   * The answer to a probe of {@code type} once the run has run for {@code since}: {@link #answer(ProbeType)}'s,
+   * except that readiness fails from {@link #readinessFailsAfterStop} after the stop signal on.
+   *
+   * @param signalled how long the run had run when it got the stop signal; {@code null} when it has not got it
+   */
+  public ProbeResult answerAt(ProbeType type, Duration since, @Nullable Duration signalled) {
+    Duration failsFrom = failsFromStop(type, signalled);
+    if (failsFrom != null && since.compareTo(failsFrom) >= 0) {
+      return ProbeResult.Failure;
+    }
+    return answer(type).at(since);
+  }
+
+  /**
+   * The first moment after {@code since} at which {@link #answerAt} changes; {@code null} when it never does.
+   *
+   * @param signalled as for {@link #answerAt}
+   */
+  public @Nullable Duration nextChange(ProbeType type, Duration since, @Nullable Duration signalled) {
+    Duration failsFrom = failsFromStop(type, signalled);
+    if (failsFrom != null && since.compareTo(failsFrom) >= 0) {
+      return null; // failing for good
+    }
+    Duration next = answer(type).nextChange(since);
+    if (failsFrom == null || (next != null && next.compareTo(failsFrom) < 0)) {
+      return next;
+    }
+    // failure for good from failsFrom on; until then the answer stays what it is now
+    return answer(type).at(since) == ProbeResult.Success ? failsFrom : null;
+  }
+
+  /** When, in run time, the stop turns {@code type}'s answers to failure; {@code null} when it does not. */
+  private @Nullable Duration failsFromStop(ProbeType type, @Nullable Duration signalled) {
+    return type != ProbeType.Readiness || signalled == null || readinessFailsAfterStop == null ? null
+        : signalled.plus(readinessFailsAfterStop);
   }
 }

@@ -36,6 +36,14 @@ public interface HealthSource {
   /** Annotation: the exit code of the exit on SIGTERM (default 143, 128 + SIGTERM; 0 for a clean shutdown). */
   String STOP_EXIT_CODE = "simulate.fleetkit.io/stop-exit-code";
   /**
+   * Annotation: seconds from the stop signal (SIGTERM, or the container's {@code lifecycle.stopSignal}; sent once the
+   * {@code preStop} hook returned) until the readiness answers fail for the rest of the run (0: the application turns
+   * unready the moment it gets the signal). Without it the signal changes nothing: the readiness answers go on as
+   * scripted while the process runs, and a declared readiness probe keeps seeing them while the kubelet stops the
+   * container.
+   */
+  String READINESS_FAILS_AFTER_STOP = "simulate.fleetkit.io/readiness-fails-after-stop-seconds";
+  /**
    * Annotation: seconds an {@code exec} or {@code httpGet} lifecycle hook ({@code postStart}, {@code preStop}) runs
    * (default 0).
    */
@@ -74,8 +82,8 @@ public interface HealthSource {
   /**
    * The application model read from the pod's annotations: {@link #STARTED_AFTER}, {@link #READY_AFTER},
    * {@link #READINESS_FAILS_AFTER}, {@link #LIVENESS_FAILS_AFTER}, {@link #UNHEALTHY_IMAGES}, {@link #EXIT_AFTER},
-   * {@link #EXIT_CODE}, {@link #CRASHES}, {@link #STOP_AFTER}, {@link #STOP_EXIT_CODE}, {@link #HOOK_SECONDS},
-   * {@link #HOOK_FAILS_AFTER}; each for the whole pod, or
+   * {@link #EXIT_CODE}, {@link #CRASHES}, {@link #STOP_AFTER}, {@link #STOP_EXIT_CODE},
+   * {@link #READINESS_FAILS_AFTER_STOP}, {@link #HOOK_SECONDS}, {@link #HOOK_FAILS_AFTER}; each for the whole pod, or
    * for one container with the suffix
    * {@code .<container name>} (e.g. {@code simulate.fleetkit.io/ready-after-seconds.web}), which wins. A pod
    * without them is ready at once and runs forever, except a pod owned by a Job, which runs

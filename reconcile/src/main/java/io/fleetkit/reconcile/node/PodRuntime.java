@@ -54,8 +54,9 @@ import org.jspecify.annotations.Nullable;
  * whose results the readiness of survivors inherits until they have their own ({@link KubeletRestart}), and no
  * restart backoff. Every stop of a running container goes through {@link #scheduleStop} (the kubelet's
  * {@code killContainer}), which runs the container's {@code preStop} hook first; {@code postStart} runs after each
- * start; hook failures are kept for the agent to report ({@link #drainHookFailures}). Not thread-safe: owned by one
- * {@link NodeAgent}.
+ * start; hook failures are kept for the agent to report ({@link #drainHookFailures}). A run being stopped keeps its
+ * readiness probe until its process exits; what the application answers after the stop signal is its script's
+ * ({@link ContainerScript#readinessFailsAfterStop()}). Not thread-safe: owned by one {@link NodeAgent}.
  */
 final class PodRuntime {
   /** Container waiting reason while the kubelet holds a restart back. */
@@ -399,6 +400,11 @@ final class PodRuntime {
     @Nullable Instant stopExitAt;
     /** The exit code of that exit. */
     int stopExitCode;
+    /**
+     * While the kubelet stops this run: when it sent (or sends) the stop signal, once the {@code preStop} hook
+     * returned; {@code null} otherwise. The script's readiness may answer it ({@link ContainerScript#answerAt}).
+     */
+    @Nullable Instant stopSignalAt;
     /** Whether that stop is a liveness kill: the run is restarted per policy afterwards. */
     boolean restartAfterStop;
     /**
@@ -449,9 +455,14 @@ final class PodRuntime {
           ? startedAt.plus(script.livenessFailsAfter()) : null;
     }
 
+    /**
+     * When a worker of this run ticks next. A run being stopped is probed on: readiness until the process exits (the
+     * kubelet's readiness worker runs until the containers stopped), liveness and startup unless the pod's
+     * termination stopped them ({@link ContainerProbes#stopLivenessAndStartup}); their kill verdicts no longer count.
+     */
     @Nullable Instant tickAt() {
-      if (!running() || stopExitAt != null || pendingKill != null) {
-        return null; // a run being stopped is probed no more that matters: the kubelet is killing it
+      if (!running() || pendingKill != null) {
+        return null;
       }
       Instant next = null;
       for (ProbeType t : ProbeType.values()) {
@@ -468,8 +479,22 @@ final class PodRuntime {
       if (!running() || probes.worker(ProbeType.Readiness) != null) {
         return null;
       }
-      Duration next = script.readiness().nextChange(Duration.between(startedAt, now));
+      return answerChangeAfter(ProbeType.Readiness, now);
+    }
+
+    /** The script's answer to a probe of {@code type} at {@code at}, given the stop signal this run got. */
+    ProbeResult answerAt(ProbeType type, Instant at) {
+      return script.answerAt(type, Duration.between(startedAt, at), signalledAfter());
+    }
+
+    /** When the script's answer to a probe of {@code type} changes next after {@code at}; {@code null}: never. */
+    @Nullable Instant answerChangeAfter(ProbeType type, Instant at) {
+      Duration next = script.nextChange(type, Duration.between(startedAt, at), signalledAfter());
       return next == null ? null : startedAt.plus(next);
+    }
+
+    private @Nullable Duration signalledAfter() {
+      return stopSignalAt == null ? null : Duration.between(startedAt, stopSignalAt);
     }
 
     boolean started() {
@@ -488,7 +513,7 @@ final class PodRuntime {
         }
         return ready;
       }
-      return script.readiness().at(Duration.between(startedAt, now)) == ProbeResult.Success;
+      return answerAt(ProbeType.Readiness, now) == ProbeResult.Success;
     }
 
     /** The prober manager's rule for a survivor of a kubelet restart whose readiness probe has no result yet. */
@@ -502,29 +527,62 @@ final class PodRuntime {
           podReady != null && podReady.status() == ConditionStatus.True);
     }
 
-    /** Skips the ticks of workers that cannot change anything before the script's answer next changes. */
+    /**
+     * Skips the ticks of workers that cannot change anything before the script's answer next changes. A worker
+     * waiting for a start that can no longer come (the startup worker was stopped first) is parked at once.
+     */
     void settle() {
+      boolean neverStarts = !started() && probes.worker(ProbeType.Startup) != null
+          && probes.worker(ProbeType.Startup).stopped();
       for (ProbeType t : ProbeType.values()) {
         ProbeWorker w = probes.worker(t);
         Instant at = probes.nextTick(t);
-        if (w == null || at == null || parked.contains(t) || !w.containerId().equals(containerId())) {
+        if (w == null || at == null || parked.contains(t)) {
+          continue;
+        }
+        if (neverStarts && t != ProbeType.Startup) {
+          parked.add(t); // liveness and readiness probe only a started container
+          continue;
+        }
+        if (!w.containerId().equals(containerId())) {
           continue;
         }
         Duration since = Duration.between(startedAt, at);
-        if (since.isNegative() || !w.settledOn(script.answer(t).at(since))) {
+        if (since.isNegative() || !w.settledOn(answerAt(t, at))) {
           continue;
         }
         boolean waitsForStart = t != ProbeType.Startup && !started();
         if (w.onHold() || w.stopped() || (t == ProbeType.Startup && started())) {
           parked.add(t);
         } else if (!waitsForStart) {
-          Duration change = script.answer(t).nextChange(since);
+          Instant change = answerChangeAfter(t, at);
           if (change == null) {
             parked.add(t);
           } else {
-            probes.skipTo(t, startedAt.plus(change));
+            probes.skipTo(t, change);
           }
         }
+      }
+    }
+
+    /**
+     * The kubelet sends this run its stop signal at {@code signal}, in a stop decided at {@code processed}, when
+     * every event of the run up to that instant was handled (its probe ticks at that instant included). When the
+     * script's readiness answers the signal, the readiness ticks that settling skipped matter again from the moment
+     * the answers fail: the worker is unparked and its next tick moved onto the first point of its grid at or after
+     * that moment and after {@code processed}, as if it had ticked all along.
+     */
+    void signalledAt(Instant signal, Instant processed) {
+      stopSignalAt = signal;
+      Duration failsAfter = script.readinessFailsAfterStop();
+      Instant next = probes.nextTick(ProbeType.Readiness);
+      if (failsAfter == null || next == null) {
+        return;
+      }
+      Instant failsFrom = signal.plus(failsAfter);
+      Instant from = processed.isBefore(failsFrom) ? failsFrom : processed.plusNanos(1);
+      if (parked.remove(ProbeType.Readiness) || next.isAfter(from)) {
+        probes.resumeFrom(ProbeType.Readiness, from);
       }
     }
   }
@@ -615,6 +673,10 @@ final class PodRuntime {
     if (c != null && c.running() && c.hookFailsAt != null
         && EventRecorder.FAILED_POST_START_HOOK.equals(c.hookFailReason)) {
       Instant killed = postStartFailed(c, c.hookFailsAt);
+      // the sync goes on waiting with the runs it started left out of the status: no worker finds them
+      Instant from = waitBegan != null ? waitBegan : c.startedAt;
+      hideUntil(containers, from, killed);
+      hideUntil(inits, from, killed);
       if (killed.isAfter(now)) {
         syncBlockedUntil = killed;
         return true;
@@ -765,7 +827,11 @@ final class PodRuntime {
    * Kills the pod at {@code now} because it is being deleted, as the kubelet's pod worker does for a pod with a
    * {@code deletionTimestamp} ({@code killPod} with {@code calculateEffectiveGracePeriod}: the pod's
    * {@code deletionGracePeriodSeconds}, else its {@code terminationGracePeriodSeconds}, at least 1 s): nothing starts
-   * or restarts any more; {@code killContainersWithSyncResult} stops every running container at once with that grace
+   * or restarts any more; {@code SyncTerminatingPod} first stops the liveness and startup workers of every container
+   * ({@link ContainerProbes#stopLivenessAndStartup}: no probe kills a container of a terminating pod, and one that
+   * had not started does not start), while readiness is probed on until each container exited, so the pod's
+   * {@code Ready} condition follows its readiness probes through the {@code preStop} hooks and the grace period;
+   * then {@code killContainersWithSyncResult} stops every running container at once with that grace
    * period, the regular containers and init containers without waiting, the sidecars in the order of
    * {@code terminationOrdering} (each waits, within its grace period, for the regular containers and the next sidecar
    * in spec order: {@link #scheduleStop}); each gets SIGTERM and, when the grace period (at least 2 s) runs out first,
@@ -788,10 +854,17 @@ final class PodRuntime {
     }
     deletionGrace = grace;
     cancelSyncWait(); // the pod worker cancels the sync's context: a postStart hook under way is abandoned
+    // SyncTerminatingPod stops the liveness and startup workers before it kills the containers; readiness goes on
+    for (ContainerRun c : containers) {
+      c.probes.stopLivenessAndStartup();
+    }
+    for (ContainerRun c : inits) {
+      c.probes.stopLivenessAndStartup();
+    }
     Instant regularEnd = null; // when the last running regular container exits; null when none runs
     for (ContainerRun c : containers) {
       if (c.running()) {
-        Instant end = scheduleStop(c, now, grace, null);
+        Instant end = scheduleStop(c, now, grace, null, now);
         regularEnd = regularEnd == null || end.isAfter(regularEnd) ? end : regularEnd;
       } else {
         terminatedUnknown(c);
@@ -801,7 +874,7 @@ final class PodRuntime {
     for (int i = inits.size() - 1; i >= 0; i--) {
       ContainerRun c = inits.get(i);
       if (c.running()) {
-        Instant end = scheduleStop(c, now, grace, c.kind == Kind.SIDECAR ? laterTerminated : null);
+        Instant end = scheduleStop(c, now, grace, c.kind == Kind.SIDECAR ? laterTerminated : null, now);
         if (c.kind == Kind.SIDECAR) {
           laterTerminated = end;
         }
@@ -880,7 +953,7 @@ final class PodRuntime {
         continue;
       }
       if (c.running()) {
-        laterTerminated = scheduleStop(c, start, grace, laterTerminated);
+        laterTerminated = scheduleStop(c, start, grace, laterTerminated, now);
         continue;
       }
       if (c.state == ContainerStateType.Waiting && c.startedAt != null) {
@@ -904,9 +977,12 @@ final class PodRuntime {
    * sidecar in spec order, or the last regular container, terminated; {@code null}: nothing to wait for), that wait
    * also taken from the grace period in whole seconds; what is left, at least 2 s
    * ({@code minimumGracePeriodInSeconds}), is the grace period of {@code StopContainer}: SIGTERM, then SIGKILL when it
-   * runs out before the process exits ({@link ContainerScript#stopAfter()}).
+   * runs out before the process exits ({@link ContainerScript#stopAfter()}). The run's readiness is probed on
+   * meanwhile ({@link ContainerRun#signalledAt}); {@code decidedAt} is when the kubelet decided the stop (the
+   * deletion's sync, or the probe tick that failed), every event of the run up to it handled.
    */
-  private static Instant scheduleStop(ContainerRun c, Instant start, long grace, @Nullable Instant laterTerminated) {
+  private static Instant scheduleStop(ContainerRun c, Instant start, long grace, @Nullable Instant laterTerminated,
+      Instant decidedAt) {
     long period = grace;
     Instant hookEnd = start;
     c.hookFailsAt = null; // a pending postStart failure no longer matters: the run is being stopped
@@ -933,6 +1009,7 @@ final class PodRuntime {
     }
     period = Math.max(period, MINIMUM_GRACE_PERIOD_SECONDS);
     Instant sigterm = hookEnd.plus(waited); // StopContainer sends the stop signal now
+    c.signalledAt(sigterm, decidedAt);
     Duration stopAfter = stopAfter(c);
     if (c.stopSignal == Signal.SIGKILL) {
       c.stopExitAt = sigterm; // no process outlives it
@@ -1008,10 +1085,12 @@ final class PodRuntime {
       terminate(c, c.stopExitCode, stopAt, now, health, backoff);
     } else {
       Instant at = t;
-      ContainerView view = new ContainerView(PodPhase.Running, false, pod.spec().restartPolicy(), c.containerId(),
-          ContainerStateType.Running, c.startedAt, false);
+      ContainerView view = new ContainerView(PodPhase.Running, deleting(), pod.spec().restartPolicy(),
+          c.containerId(), ContainerStateType.Running, c.startedAt, false);
       c.probes.tick(at, view, (type, probe, target) -> answer(c, type, at), NO_TARGET);
-      ProbeType verdict = c.probes.killVerdict(c.containerId());
+      // a run being stopped is not killed again: a liveness worker that failed holds (the kill under way is its
+      // own), and the kill of a pod or of its sidecars ends the run whatever a probe says
+      ProbeType verdict = c.stopExitAt == null ? c.probes.killVerdict(c.containerId()) : null;
       if (verdict != null && syncBlockedUntil != null) {
         c.pendingKill = verdict; // the kill is the sync's: it waits for the postStart hook under way
       } else if (verdict != null) {
@@ -1028,7 +1107,7 @@ final class PodRuntime {
    * the run is then restarted per the restart policy.
    */
   private void probeKill(ContainerRun c, ProbeType probe, Instant at) {
-    scheduleStop(c, at, terminationGracePeriod(pod, c.spec, probe), null);
+    scheduleStop(c, at, terminationGracePeriod(pod, c.spec, probe), null, at);
     c.restartAfterStop = true;
   }
 
@@ -1070,7 +1149,7 @@ final class PodRuntime {
   private Instant postStartFailed(ContainerRun c, Instant at) {
     hookFailures.add(new HookFailure(fieldPath(c), c.hookFailReason, c.hookFailMessage));
     c.hookFailsAt = null;
-    Instant killed = scheduleStop(c, at, terminationGracePeriod(pod, c.spec, null), null);
+    Instant killed = scheduleStop(c, at, terminationGracePeriod(pod, c.spec, null), null, at);
     c.restartAfterStop = true;
     return killed;
   }
@@ -1080,8 +1159,7 @@ final class PodRuntime {
   }
 
   private static ProbeOutcome answer(ContainerRun c, ProbeType type, Instant at) {
-    ProbeResult r = c.script.answer(type).at(Duration.between(c.startedAt, at));
-    return r == ProbeResult.Success ? ProbeOutcome.success() : ProbeOutcome.failure();
+    return c.answerAt(type, at) == ProbeResult.Success ? ProbeOutcome.success() : ProbeOutcome.failure();
   }
 
   private void start(ContainerRun c, Instant now, HealthSource health, boolean restart) {
@@ -1110,6 +1188,7 @@ final class PodRuntime {
     }
     c.pendingKill = null;
     c.restartPending = false;
+    c.stopSignalAt = null;
     Lifecycle lifecycle = c.spec.lifecycle();
     c.hookFailsAt = null;
     c.hookFailReason = null;
@@ -1174,6 +1253,7 @@ final class PodRuntime {
     };
     c.restartAfterStop = false;
     c.pendingKill = null;
+    c.stopSignalAt = null;
     if (!restart) {
       c.done = true;
       c.stopExitAt = null;
@@ -1340,6 +1420,9 @@ final class PodRuntime {
         c.backoffUntil = now;
       }
       c.probes = new ContainerProbes(c.spec, now);
+      if (deletionGrace >= 0) {
+        c.probes.stopLivenessAndStartup(); // the pod is terminating: only readiness is probed
+      }
       c.parked.clear();
       c.kubeletStart = null;
       c.pendingKill = null; // the new probe workers find it again

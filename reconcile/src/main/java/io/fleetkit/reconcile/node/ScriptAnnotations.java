@@ -51,9 +51,10 @@ final class ScriptAnnotations implements HealthSource {
     ProbeAnswer hooks = new ProbeAnswer(Duration.ZERO,
         duration(seconds(pod, a, HealthSource.HOOK_FAILS_AFTER, name, podWide)));
     Duration runsFor = hookRunsFor == null ? Duration.ZERO : hookRunsFor;
+    Duration unreadyAfterStop = duration(seconds(pod, a, HealthSource.READINESS_FAILS_AFTER_STOP, name, podWide));
     if (unhealthyImage(a, name, container.image(), podWide)) {
       return new ContainerScript(ProbeAnswer.NEVER, ProbeAnswer.NEVER, ProbeAnswer.NEVER, exitAfter,
-          code == null ? 0 : code.intValue(), stopAfter, stopExitCode, hooks, runsFor);
+          code == null ? 0 : code.intValue(), stopAfter, stopExitCode, hooks, runsFor, unreadyAfterStop);
     }
     ProbeAnswer startup = new ProbeAnswer(secondsOrNever(pod, a, HealthSource.STARTED_AFTER, name, podWide), null);
     ProbeAnswer readiness = new ProbeAnswer(secondsOrNever(pod, a, HealthSource.READY_AFTER, name, podWide),
@@ -61,7 +62,7 @@ final class ScriptAnnotations implements HealthSource {
     ProbeAnswer liveness = new ProbeAnswer(Duration.ZERO,
         duration(seconds(pod, a, HealthSource.LIVENESS_FAILS_AFTER, name, podWide)));
     return new ContainerScript(startup, readiness, liveness, exitAfter, code == null ? 0 : code.intValue(),
-        stopAfter, stopExitCode, hooks, runsFor);
+        stopAfter, stopExitCode, hooks, runsFor, unreadyAfterStop);
   }
 
   private static boolean unhealthyImage(Map<String, String> a, String container, String image, boolean podWide) {

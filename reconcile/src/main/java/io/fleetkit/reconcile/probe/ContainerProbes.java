@@ -165,6 +165,43 @@ public final class ContainerProbes {
   }
 
   /**
+   * Moves the {@code type} worker's next tick to the first point of its grid at or after {@code notBefore}, earlier or
+   * later than it is now: for a caller that skipped ticks ({@link #skipTo}) or stopped looking at the worker, and
+   * finds that the ticks from {@code notBefore} on matter again.
+   */
+  public void resumeFrom(ProbeType type, Instant notBefore) {
+    Instant t = nextTick.get(type);
+    if (t == null) {
+      return;
+    }
+    long period = workers.get(type).probe().period().toNanos();
+    long gap = java.time.Duration.between(notBefore, t).toNanos(); // positive: t is later
+    long steps = gap >= 0 ? -(gap / period) : (-gap + period - 1) / period;
+    nextTick.put(type, t.plusNanos(steps * period));
+  }
+
+  /**
+   * The prober manager's {@code StopLivenessAndStartup}, which the kubelet calls when it starts terminating the pod
+   * ({@code SyncTerminatingPod}, before it kills the containers): the liveness and startup workers exit, the
+   * readiness worker goes on probing while the container runs. The liveness worker's result goes with it, so no
+   * probe asks for a kill any more. The startup worker's result is kept: the kubelet generated the status it
+   * terminates with before it stopped the workers, and does not generate another until the containers stopped, so
+   * {@link #started} stays what it was (a container that had not started does not start, and its readiness is not
+   * probed).
+   */
+  public void stopLivenessAndStartup() {
+    ProbeWorker liveness = workers.get(ProbeType.Liveness);
+    if (liveness != null) {
+      liveness.stop();
+      liveness.clear();
+    }
+    ProbeWorker startup = workers.get(ProbeType.Startup);
+    if (startup != null) {
+      startup.stop();
+    }
+  }
+
+  /**
    * Runs every worker whose tick is due at {@code at} (all see the same {@code view}, whose {@code started} flag is
    * replaced by {@link #started}), then moves those workers to their next tick.
    *

@@ -18,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  * readiness wait until the container has started and the startup probe stops once it has; a result replaces the
  * cached one only after {@code successThreshold} or {@code failureThreshold} equal results in a row; after a
  * liveness Failure, or any startup verdict, the worker holds (probes nothing) until the next container instance.
- * A pod being deleted makes liveness and startup record Success and stop (a quiet shutdown).
+ * A pod being deleted makes liveness and startup record Success and stop (a quiet shutdown); readiness goes on
+ * probing while the container runs. The manager can also stop a worker ({@link #stop}), as the kubelet's prober
+ * manager stops the liveness and startup workers of a pod it starts terminating.
  *
  * <p>Who decides when to call {@link #doProbe}: {@link ContainerProbes} calls it on the probe's period grid. Not
  * thread-safe.
@@ -153,7 +155,15 @@ public final class ProbeWorker {
     return resultRun;
   }
 
-  /** Whether {@link #doProbe} returned false: the worker has exited. */
+  /**
+   * Stops the worker, as its manager's {@code worker.stop()} does: it probes no more. Its cached result stays until
+   * {@link #clear}.
+   */
+  public void stop() {
+    stopped = true;
+  }
+
+  /** Whether the worker has exited: {@link #doProbe} returned false, or it was {@linkplain #stop stopped}. */
   public boolean stopped() {
     return stopped;
   }

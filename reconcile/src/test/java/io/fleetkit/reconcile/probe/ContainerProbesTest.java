@@ -142,4 +142,61 @@ final class ContainerProbesTest {
     p.skipTo(ProbeType.Readiness, T0.plusSeconds(30));
     assertThat(p.nextTick(ProbeType.Readiness)).isEqualTo(T0.plusSeconds(30));
   }
+
+  @Test
+  void resumeFrom_movesToTheGridPointAtOrAfter_earlierOrLater() {
+    ContainerProbes p = probes("c", null, DEFAULT, null);
+    p.skipTo(ProbeType.Readiness, T0.plusSeconds(95));
+    assertThat(p.nextTick(ProbeType.Readiness)).isEqualTo(T0.plusSeconds(100));
+    p.resumeFrom(ProbeType.Readiness, T0.plusSeconds(41));
+    assertThat(p.nextTick(ProbeType.Readiness)).as("back onto the grid").isEqualTo(T0.plusSeconds(50));
+    p.resumeFrom(ProbeType.Readiness, T0.plusSeconds(50));
+    assertThat(p.nextTick(ProbeType.Readiness)).isEqualTo(T0.plusSeconds(50));
+    p.resumeFrom(ProbeType.Readiness, T0.plusSeconds(50).plusNanos(1));
+    assertThat(p.nextTick(ProbeType.Readiness)).as("forward, past a stale tick").isEqualTo(T0.plusSeconds(60));
+    p.resumeFrom(ProbeType.Readiness, T0.plusSeconds(200));
+    assertThat(p.nextTick(ProbeType.Readiness)).isEqualTo(T0.plusSeconds(200));
+  }
+
+  // prober_manager_test.go (0411cc704533ed25a1bfc6e21a3195d9c6a2f0f2) TestStopLivenessAndStartup, per container:
+  // the liveness and startup workers stop, the readiness worker goes on (until the containers stopped: RemovePod,
+  // which in the simulated kubelet is the end of the run, NodeAgentTerminationProbesTest)
+  @Test
+  void stopLivenessAndStartup_readinessGoesOn() {
+    Probe every1s = Probe.builder(new ProbeHandler.Exec(List.of("true"))).periodSeconds(1).failureThreshold(3).build();
+    ContainerProbes p = probes("main", every1s, every1s, every1s);
+    ProbeRunner ok = (type, probe, target) -> ProbeOutcome.success();
+    p.tick(T0, ContainerView.running("id", T0, false), ok, ProbeTarget.of(""));
+    assertThat(p.started(ContainerStateType.Running, "id")).isTrue();
+
+    p.stopLivenessAndStartup();
+
+    assertThat(p.worker(ProbeType.Liveness).stopped()).isTrue();
+    assertThat(p.worker(ProbeType.Startup).stopped()).isTrue();
+    assertThat(p.worker(ProbeType.Readiness).stopped()).isFalse();
+    assertThat(p.nextTick(ProbeType.Liveness)).isNull();
+    assertThat(p.nextTick(ProbeType.Startup)).isNull();
+    assertThat(p.nextTick()).isEqualTo(T0.plusSeconds(1));
+    // secondary: the liveness result went with its worker; started stays what the status showed
+    assertThat(p.result(ProbeType.Liveness, "id")).isNull();
+    assertThat(p.started(ContainerStateType.Running, "id")).isTrue();
+    List<ProbeType> asked = new ArrayList<>();
+    p.tick(T0.plusSeconds(1), ContainerView.running("id", T0, true), (type, probe, target) -> {
+      asked.add(type);
+      return ProbeOutcome.failure();
+    }, ProbeTarget.of(""));
+    assertThat(asked).containsExactly(ProbeType.Readiness);
+    assertThat(p.killVerdict("id")).isNull();
+  }
+
+  @Test
+  void stopLivenessAndStartup_beforeTheStart_neverStarted() {
+    Probe startup = Probe.builder(ProbeHandler.TcpSocket.of(1)).periodSeconds(5).failureThreshold(10).build();
+    ContainerProbes p = probes("c", null, DEFAULT, startup);
+    p.tick(T0, ContainerView.running("id", T0, false), (type, probe, target) -> ProbeOutcome.failure(),
+        ProbeTarget.of(""));
+    p.stopLivenessAndStartup();
+    assertThat(p.started(ContainerStateType.Running, "id")).isFalse();
+    assertThat(p.ready(ContainerStateType.Running, "id")).isFalse();
+  }
 }

@@ -42,7 +42,8 @@ final class ProbeWorkerTest {
   private record DoProbeCase(String name, @Nullable ContainerView view, boolean continueLiveness,
       boolean continueReadiness, boolean continueStartup, @Nullable ProbeResult expected, int initialDelay) {}
 
-  // worker_test.go TestDoProbe: 8 rows x 3 probe types
+  // worker_test.go TestDoProbe: 8 rows x 3 probe types (the rows as at 632f162d719dd3df43a826b1d2a0fd2c0b5cbb72; the
+  // termination row is "Pod deletion": liveness and startup record Success and exit, readiness goes on)
   @Test
   void doProbe_table_matchesKubelet() {
     for (ProbeType type : ProbeType.values()) {
