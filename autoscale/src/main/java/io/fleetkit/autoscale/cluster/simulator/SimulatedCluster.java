@@ -1257,6 +1257,56 @@ public final class SimulatedCluster {
   }
 
   /**
+   * Upstream's {@code HintingSimulator.tryScheduleUsingHints} for one pod: places {@code pod} on the node
+   * {@code hints} holds for it when that node is still in this simulation and the pod passes PreFilter and Filter
+   * there, and renews the hint in the current generation. Nothing changes when the pod is not placed.
+   *
+   * @return the slot the pod was placed in, or -1: no hint, its node gone, or the pod does not fit there
+   */
+  public int placeOnHint(PodInfo pod, SchedulingHints hints) {
+    SchedulingHints.Entry hint = hints.entry(pod);
+    int h = hintedSlot(hints, hint);
+    if (h < 0) {
+      return -1;
+    }
+    Prepared p = prepare(pod);
+    if (p.rejected()) {
+      return -1;
+    }
+    filterRan = false;
+    boolean fits = fitsAt(p, pod, h);
+    forgetIfWritten(p, pod);
+    if (!fits) {
+      return -1;
+    }
+    hints.set(hint, Objects.requireNonNull(hint.node), this, h);
+    addPod(h, pod);
+    return h;
+  }
+
+  /**
+   * Upstream's {@code HintingSimulator.trySchedule} past its similar-pods check: places {@code pod} on the node
+   * {@link #findFitFrom(PodInfo, int, int)} finds round-robin from slot {@code cursor[0]}
+   * ({@code SchedulePodOnAnyNodeMatching}), moves the cursor past that node, and hints it for the pod in the current
+   * generation. Nothing changes when the pod fits nowhere.
+   *
+   * @return the slot the pod was placed in, or -1
+   */
+  public int placeFrom(PodInfo pod, int[] cursor, SchedulingHints hints) {
+    if (nextSeq == 0) {
+      return -1;
+    }
+    int at = search(prepare(pod), pod, cursor[0], -1);
+    if (at < 0) {
+      return -1;
+    }
+    cursor[0] = at + 1;
+    hints.set(hints.entry(pod), Objects.requireNonNull(slots[at]).name(), this, at);
+    addPod(at, pod);
+    return at;
+  }
+
+  /**
    * Before {@code pods} leave the node in slot {@code from} for others (a drain simulation), their claims are released
    * there, as upstream unschedules them first: a claim the pod owns is deallocated and may be allocated where the pod
    * goes, a shared one keeps its allocation while other pods use it. Returns what to put back if they cannot all
