@@ -48,8 +48,8 @@ import org.jspecify.annotations.Nullable;
  * changed), and {@link #reload} to bring the loaded state to the nodes and pods that changed since, instead of
  * loading every node into a new simulation.
  *
- * <p>The drain simulation's searches and placements ({@link #findFitFrom(PodInfo, int, int)}, {@link #placeAll})
- * take a compact path where it gives the same results: a pod whose remaining Filter plugins read only the node
+ * <p>The drain simulation's searches and placements ({@link #findFitFrom(PodInfo, int, int)}, {@link #placeAll}), and
+ * scale-up's ({@link #placeOnHint}, {@link #placeFrom}), take a compact path where it gives the same results: a pod whose remaining Filter plugins read only the node
  * object and the node's room is decided on per-slot arrays and verdicts kept per pod shape ({@code FilterShapes},
  * {@code SlotNumbers}), and a placed pod without (anti-)affinity terms is logged and made into its node's view only
  * when the view is read.
