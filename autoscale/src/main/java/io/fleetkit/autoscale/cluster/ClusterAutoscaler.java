@@ -207,6 +207,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private final SchedulingHints removalHints = new SchedulingHints();
   /** The same for the pods placed again before the drains (upstream's actuation injector has hints of its own). */
   private final SchedulingHints injectionHints = new SchedulingHints();
+  /** Scale-up's filter of the pods that fit, with its own hints (upstream's filterOutSchedulable processor). */
+  private final SchedulablePodsFilter schedulable = new SchedulablePodsFilter();
   /** The unneeded nodes of the last evaluation: simulated first in the next one, and counted by its limit. */
   private List<String> lastUnneeded = List.of();
 
@@ -467,7 +469,10 @@ public final class ClusterAutoscaler implements AutoCloseable {
     lastEvaluation = null;
   }
 
-  /** The scale-up decision for the store as it is now, without launching anything. */
+  /**
+   * The scale-up decision for the store as it is now, without launching anything. It filters the pending pods as a
+   * loop does, so it reads and renews the scale-up filter's hints and ends a generation of them, as a loop would.
+   */
   public synchronized ScaleUpPlan planScaleUp() {
     syncPods();
     Map<String, NodePool> pools = pools();
@@ -558,6 +563,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
     }
     if (pending.isEmpty()) {
+      schedulable.noCandidates();
       return new ScaleUpPlan(List.of(), List.of(), null, Map.of()); // upstream: "No unschedulable pods"
     }
     SimulatedCluster sim = newSimulation();
@@ -565,33 +571,12 @@ public final class ClusterAutoscaler implements AutoCloseable {
     addUnpublishedSlices(sim, pools, nodes);
     List<DaemonSet> daemonSets = store.list(DaemonSet.class).items();
     Set<DaemonPodSlot> upcomingDaemonPods = addUpcomingDaemonPods(sim, pools, nodes, daemonSets);
-    pending.sort(Comparator.comparingInt(Pod::priority).reversed()
-        .thenComparing(p -> p.metadata().creationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder()))
-        .thenComparing(p -> p.metadata().key()));
-    // Filter out the pods that fit on existing or upcoming nodes (upstream filterOutSchedulable); a pod whose
-    // equivalent (same controller and spec) fit nowhere is not tried again.
-    List<Pod> unschedulable = new ArrayList<>();
-    Set<Object> failed = new HashSet<>();
-    for (Pod p : pending) {
-      if (!upcomingDaemonPods.isEmpty() && isUpcomingDaemonPod(p, upcomingDaemonPods)) {
-        continue; // its template copy already holds its place on the upcoming node
-      }
-      Object eq = equivalence(p);
-      if (eq != null && failed.contains(eq)) {
-        unschedulable.add(p);
-        continue;
-      }
-      PodInfo pi = PodInfos.of(p);
-      String node = sim.findFit(pi, n -> true);
-      if (node != null) {
-        sim.addPod(node, pi);
-      } else {
-        unschedulable.add(p);
-        if (eq != null) {
-          failed.add(eq);
-        }
-      }
+    if (!upcomingDaemonPods.isEmpty()) {
+      // its template copy already holds its place on the upcoming node
+      pending.removeIf(p -> isUpcomingDaemonPod(p, upcomingDaemonPods));
     }
+    // Filter out the pods that fit on existing or upcoming nodes (upstream filterOutSchedulable)
+    List<Pod> unschedulable = schedulable.unschedulable(sim, pending);
     // a daemon pod that fits no node waits for its own node: a new node cannot help it (upstream's
     // filterOutDaemonSetPodListProcessor, which runs after filterOutSchedulable)
     unschedulable = TemplateNodes.withoutDaemonSetPods(unschedulable);
@@ -735,13 +720,6 @@ public final class ClusterAutoscaler implements AutoCloseable {
     Instant created = p.metadata().creationTimestamp();
     return options.newPodScaleUpDelay().isZero() || created == null
         || !now.isBefore(created.plus(options.newPodScaleUpDelay()));
-  }
-
-  private record Equivalence(String controllerUid, Object spec) {}
-
-  private static @Nullable Object equivalence(Pod p) {
-    OwnerReference c = p.metadata().controllerRef();
-    return c == null ? null : new Equivalence(c.uid(), p.spec());
   }
 
   /** A node of {@code pool} named {@code name}: the template plus the pool and hostname labels. */

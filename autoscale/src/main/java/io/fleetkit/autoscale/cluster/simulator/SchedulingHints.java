@@ -12,7 +12,9 @@ import org.jspecify.annotations.Nullable;
  * {@code simulator/scheduling/hints.go}): a map from a pod to the node it was last placed on, whose entries live for
  * two generations. {@link #dropOld()} ends a generation: what was set before the previous call is forgotten. The
  * autoscaler's scale-down planner ends one after each evaluation, so a pod is first tried on the node the previous
- * evaluation moved it to ({@link SimulatedCluster#placeAll(java.util.List, int[], int, SchedulingHints)}).
+ * evaluation moved it to ({@link SimulatedCluster#placeAll(java.util.List, int[], int, SchedulingHints)}); its
+ * scale-up filter, with hints of its own, ends one after each loop ({@link SimulatedCluster#placeOnHint},
+ * {@link SimulatedCluster#placeFrom}).
  *
  * <p>A pod is known by its UID, or {@code namespace/name} when it has none ({@code HintKeyFromPod}). Each key has one
  * entry holding its node and the generation that set it (upstream's two maps, current and old, as one with

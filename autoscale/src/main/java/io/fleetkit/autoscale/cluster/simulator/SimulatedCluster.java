@@ -48,8 +48,8 @@ import org.jspecify.annotations.Nullable;
  * changed), and {@link #reload} to bring the loaded state to the nodes and pods that changed since, instead of
  * loading every node into a new simulation.
  *
- * <p>The drain simulation's searches and placements ({@link #findFitFrom(PodInfo, int, int)}, {@link #placeAll})
- * take a compact path where it gives the same results: a pod whose remaining Filter plugins read only the node
+ * <p>The drain simulation's searches and placements ({@link #findFitFrom(PodInfo, int, int)}, {@link #placeAll}), and
+ * scale-up's ({@link #placeOnHint}, {@link #placeFrom}), take a compact path where it gives the same results: a pod whose remaining Filter plugins read only the node
  * object and the node's room is decided on per-slot arrays and verdicts kept per pod shape ({@code FilterShapes},
  * {@code SlotNumbers}), and a placed pod without (anti-)affinity terms is logged and made into its node's view only
  * when the view is read.
@@ -1254,6 +1254,56 @@ public final class SimulatedCluster {
       placedAt[i] = at;
     }
     return true;
+  }
+
+  /**
+   * Upstream's {@code HintingSimulator.tryScheduleUsingHints} for one pod: places {@code pod} on the node
+   * {@code hints} holds for it when that node is still in this simulation and the pod passes PreFilter and Filter
+   * there, and renews the hint in the current generation. Nothing changes when the pod is not placed.
+   *
+   * @return the slot the pod was placed in, or -1: no hint, its node gone, or the pod does not fit there
+   */
+  public int placeOnHint(PodInfo pod, SchedulingHints hints) {
+    SchedulingHints.Entry hint = hints.entry(pod);
+    int h = hintedSlot(hints, hint);
+    if (h < 0) {
+      return -1;
+    }
+    Prepared p = prepare(pod);
+    if (p.rejected()) {
+      return -1;
+    }
+    filterRan = false;
+    boolean fits = fitsAt(p, pod, h);
+    forgetIfWritten(p, pod);
+    if (!fits) {
+      return -1;
+    }
+    hints.set(hint, Objects.requireNonNull(hint.node), this, h);
+    addPod(h, pod);
+    return h;
+  }
+
+  /**
+   * Upstream's {@code HintingSimulator.trySchedule} past its similar-pods check: places {@code pod} on the node
+   * {@link #findFitFrom(PodInfo, int, int)} finds round-robin from slot {@code cursor[0]}
+   * ({@code SchedulePodOnAnyNodeMatching}), moves the cursor past that node, and hints it for the pod in the current
+   * generation. Nothing changes when the pod fits nowhere.
+   *
+   * @return the slot the pod was placed in, or -1
+   */
+  public int placeFrom(PodInfo pod, int[] cursor, SchedulingHints hints) {
+    if (nextSeq == 0) {
+      return -1;
+    }
+    int at = search(prepare(pod), pod, cursor[0], -1);
+    if (at < 0) {
+      return -1;
+    }
+    cursor[0] = at + 1;
+    hints.set(hints.entry(pod), Objects.requireNonNull(slots[at]).name(), this, at);
+    addPod(at, pod);
+    return at;
   }
 
   /**

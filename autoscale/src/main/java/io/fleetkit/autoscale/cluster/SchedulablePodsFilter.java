@@ -1,0 +1,104 @@
+package io.fleetkit.autoscale.cluster;
+
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.framework.PodInfos;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.autoscale.cluster.simulator.SchedulingHints;
+import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The scale-up step that keeps, of the pending pods, those that fit no existing or upcoming node (cluster-autoscaler's
+ * {@code filterOutSchedulablePodListProcessor}, {@code filterOutSchedulableByPacking}). The pods are placed in a
+ * simulation one by one, highest priority first, as upstream's {@code HintingSimulator.TrySchedulePods} places them
+ * without {@code breakOnFailure}:
+ *
+ * <ol>
+ *   <li>first on the node the pod was placed on by one of the last two calls (its hint, by UID:
+ *       {@link SimulatedCluster#placeOnHint});
+ *   <li>else, unless a similar pod (same controller, labels and spec) fitted nowhere earlier in the same call
+ *       (upstream's {@code SimilarPodsScheduling}), on the first node that fits, searched round-robin
+ *       ({@link SimulatedCluster#placeFrom}): each search starts past the node the previous search of the call found,
+ *       the first one at the first node.
+ * </ol>
+ *
+ * <p>A pod placed stays in the simulation for the pods after it, and the node it went to becomes its hint. Each call
+ * ends a generation of hints ({@code DropOldHints}), so a pod keeps the node the previous loop put it on while it
+ * still fits there, even where a search would find another. The filter keeps its own hints, as upstream's processor
+ * has its own simulator. Not thread-safe.
+ */
+final class SchedulablePodsFilter {
+  /** Upstream's {@code maxPodsPerOwnerRef}: distinct failed pods remembered per controller. */
+  static final int MAX_SIMILAR_PER_CONTROLLER = 10;
+
+  /** Highest priority first (upstream sorts by priority only); then oldest, then by key, for a stable order. */
+  static final Comparator<Pod> ORDER = Comparator.comparingInt(Pod::priority).reversed()
+      .thenComparing(p -> p.metadata().creationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder()))
+      .thenComparing(p -> p.metadata().key());
+
+  private final SchedulingHints hints = new SchedulingHints();
+
+  /**
+   * Places the pods of {@code candidates} that fit in {@code sim} (in {@link #ORDER}) and returns the others in that
+   * order; ends a generation of hints.
+   */
+  List<Pod> unschedulable(SimulatedCluster sim, List<Pod> candidates) {
+    List<Pod> pods = new ArrayList<>(candidates);
+    pods.sort(ORDER);
+    Map<String, List<Pod>> similarFailed = new HashMap<>();
+    int[] cursor = {0};
+    List<Pod> unschedulable = new ArrayList<>();
+    for (Pod p : pods) {
+      var pi = PodInfos.of(p);
+      if (sim.placeOnHint(pi, hints) >= 0) {
+        continue;
+      }
+      if (similarUnschedulable(similarFailed, p)) {
+        unschedulable.add(p); // the search is skipped, not the hint (upstream's trySchedule)
+      } else if (sim.placeFrom(pi, cursor, hints) < 0) {
+        unschedulable.add(p);
+        setUnschedulable(similarFailed, p);
+      }
+    }
+    hints.dropOld();
+    return unschedulable;
+  }
+
+  /** A call without candidates: ends a generation of hints, as upstream's filter run on an empty list does. */
+  void noCandidates() {
+    hints.dropOld();
+  }
+
+  /** Upstream's {@code IsSimilarUnschedulable}: a pod of the same controller with equal labels and spec failed. */
+  private static boolean similarUnschedulable(Map<String, List<Pod>> failed, Pod p) {
+    OwnerReference c = p.metadata().controllerRef();
+    if (c == null) {
+      return false;
+    }
+    for (Pod f : failed.getOrDefault(c.uid(), List.of())) {
+      if (f.metadata().labels().equals(p.metadata().labels()) && f.spec().equals(p.spec())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Upstream's {@code SetUnschedulable}: remembers {@code p} unless it has no controller, is a DaemonSet pod, or its
+   * controller already has {@value #MAX_SIMILAR_PER_CONTROLLER} remembered (an overflowing controller).
+   */
+  private static void setUnschedulable(Map<String, List<Pod>> failed, Pod p) {
+    OwnerReference c = p.metadata().controllerRef();
+    if (c == null || TemplateNodes.isDaemonSetPod(p)) {
+      return;
+    }
+    List<Pod> same = failed.computeIfAbsent(c.uid(), k -> new ArrayList<>());
+    if (same.size() < MAX_SIMILAR_PER_CONTROLLER) {
+      same.add(p);
+    }
+  }
+}
