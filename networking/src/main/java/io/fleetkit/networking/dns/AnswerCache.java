@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * echoed question keeps its case) and the OPT record (its payload size sets the UDP response limit, its version and
  * options whether the query is answered at all). That is all the response depends on besides the snapshot, so two
  * queries with one key get one answer; a query whose EDNS options do not parse has its own key and its FORMERR is not
- * cached. Everything else takes the full path. A new snapshot instance empties the cache; so does reaching {@value #MAX_ENTRIES} entries (a flood of
- * distinct names cannot grow memory).
+ * cached. Everything else takes the full path. A new snapshot instance empties the cache; so does reaching
+ * {@value #MAX_ENTRIES} entries (a flood of distinct names cannot grow memory).
  *
  * <p>Thread-safe.
  */

@@ -49,10 +49,10 @@ import org.xbill.DNS.Type;
  * one address and port. Built for hostile input: a packet that does not parse gets FORMERR when its header can be
  * read and is dropped otherwise; names over 255 bytes are rejected by the parser; EDNS follows RFC 6891 as CoreDNS
  * does (an OPT in the query gets one back, more than one OPT is FORMERR, a version other than 0 is BADVERS); a UDP
- * answer larger than the client's buffer (512 bytes, or its EDNS size) is truncated with TC set; TCP connections are capped
- * ({@link Builder#maxTcpConnections}) and closed when a message, its length prefix and body, has not arrived whole
- * within 5 s of the previous answer (or of connecting); a flood of UDP queries only costs CPU, the
- * socket drops what it cannot hold. Never throws from its serving threads.
+ * answer larger than the client's buffer (512 bytes, or its EDNS size) is truncated with TC set; TCP connections are
+ * capped ({@link Builder#maxTcpConnections}) and closed when a message, its length prefix and body, has not arrived
+ * whole within 5 s of the previous answer (or of connecting); a flood of UDP queries only costs CPU, the socket drops
+ * what it cannot hold. Never throws from its serving threads.
  *
  * <p>Speed: each UDP thread receives on its own socket bound to the shared port ({@code SO_REUSEPORT}, where the
  * platform has it; the kernel spreads clients over them), and the encoded answer of a plain query is kept per

@@ -18,7 +18,8 @@ final class ExpositionTest {
         # HELP http_requests_total The total number of HTTP requests.
         # TYPE http_requests_total counter
         http_requests_total{method="post",code="200"} 1027 1395066363000
-        msdos_file_access_time_seconds{path="C:\\\\DIR\\\\FILE.TXT",error="Cannot find file:\\n\\"FILE.TXT\\""} 1.458255915e9
+        msdos_file_access_time_seconds{path="C:\\\\DIR\\\\FILE.TXT",\
+        error="Cannot find file:\\n\\"FILE.TXT\\""} 1.458255915e9
         metric_without_timestamp_and_labels 12.47
         something_weird{problem="division by zero"} +Inf -3982045
         # TYPE h histogram
