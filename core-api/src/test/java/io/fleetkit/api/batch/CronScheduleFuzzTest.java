@@ -10,10 +10,12 @@ import java.time.ZonedDateTime;
 
 /**
  * Fuzzes {@link CronSchedule#parse} (a CronJob's {@code spec.schedule}) and the next activation of what it gives: any
- * string gives a schedule or an {@link IllegalArgumentException} with a message; a schedule's next activation after
- * a day with a daylight-saving change, in UTC and in Berlin, is {@code null} (none within five years) or a later
- * whole second, and the one after it later still; never another exception, never a hang. The corpus holds robfig's
- * syntax: steps, ranges, names, descriptors, {@code @every}, time zones, impossible dates and broken fields.
+ * string gives a schedule or an {@link IllegalArgumentException} with a message; a schedule's next activation after a
+ * day with a daylight-saving change, in UTC and in Berlin, is {@code null} (none within five years) or a later whole
+ * second, and the one after it later still; never another exception, never a hang. The corpus holds robfig's syntax:
+ * steps, ranges, names, descriptors, {@code @every}, time zones, impossible dates, broken fields, digits of another
+ * script (refused, see {@code CronScheduleTest}) and robfig's own leniency ({@code *}{@code -anything} is a star:
+ * {@code star-range-ignores-the-rest}).
  */
 final class CronScheduleFuzzTest {
   private static final Instant SPRING_FORWARD = Instant.parse("2026-03-29T00:30:00Z");
