@@ -55,10 +55,9 @@ final class JobArrivals {
     int total = 0;
     for (JobStream s : streams) {
       List<JobArrival> arrivals = arrivals(s, seed, until);
-      int width = Integer.toString(Math.max(0, arrivals.size() - 1)).length();
       for (int i = 0; i < arrivals.size(); i++) {
         JobArrival a = arrivals.get(i);
-        Job job = job(s, String.format("%s-%0" + width + "d", s.name(), i), a);
+        Job job = job(s, jobName(s, i, arrivals.size()), a);
         clock.schedule(a.at(), () -> {
           try {
             sim.store().create(job);
@@ -70,6 +69,12 @@ final class JobArrivals {
       total += arrivals.size();
     }
     return total;
+  }
+
+  /** The name of the {@code index}th of {@code count} Jobs of {@code s}: {@code STREAM-N}, N zero-padded. */
+  static String jobName(JobStream s, int index, int count) {
+    int width = Integer.toString(Math.max(0, count - 1)).length();
+    return String.format("%s-%0" + width + "d", s.name(), index);
   }
 
   static Job job(JobStream s, String name, JobArrival a) {

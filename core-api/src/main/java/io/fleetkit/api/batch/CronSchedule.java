@@ -242,6 +242,9 @@ public final class CronSchedule {
   private static int number(String expr) {
     int n;
     try {
+      if (!isAsciiInteger(expr)) {
+        throw new NumberFormatException(expr); // Integer.parseInt takes the digits of every script, Atoi ASCII only
+      }
       n = Integer.parseInt(expr);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("failed to parse int from " + expr + ": invalid syntax", e);
@@ -250,6 +253,16 @@ public final class CronSchedule {
       throw new IllegalArgumentException("negative number (" + n + ") not allowed: " + expr);
     }
     return n;
+  }
+
+  /** Whether {@code s} is an optional sign and ASCII digits, the text Go's {@code strconv.Atoi} reads. */
+  private static boolean isAsciiInteger(String s) {
+    int start = !s.isEmpty() && (s.charAt(0) == '+' || s.charAt(0) == '-') ? 1 : 0;
+    return s.length() > start && s.substring(start).chars().allMatch(CronSchedule::isAsciiDigit);
+  }
+
+  static boolean isAsciiDigit(int c) {
+    return c >= '0' && c <= '9';
   }
 
   /** robfig's {@code getBits}: the bits {@code min, min+step, ... <= max}. */
@@ -431,7 +444,7 @@ public final class CronSchedule {
       int i = 0;
       while (i < s.length()) {
         int start = i;
-        while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
+        while (i < s.length() && (isAsciiDigit(s.charAt(i)) || s.charAt(i) == '.')) {
           i++;
         }
         String num = s.substring(start, i);
@@ -439,7 +452,7 @@ public final class CronSchedule {
           throw new IllegalArgumentException("time: invalid duration \"" + orig + "\"");
         }
         int us = i;
-        while (i < s.length() && !(Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
+        while (i < s.length() && !(isAsciiDigit(s.charAt(i)) || s.charAt(i) == '.')) {
           i++;
         }
         String unit = s.substring(us, i);

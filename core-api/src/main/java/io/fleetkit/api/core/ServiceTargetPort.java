@@ -25,9 +25,12 @@ public record ServiceTargetPort(int number, @Nullable String name) {
     return new ServiceTargetPort(0, Objects.requireNonNull(name, "name"));
   }
 
-  /** A number when {@code value} is all digits (as YAML {@code 8080} or {@code "8080"}), else a name. */
+  /**
+   * A number when {@code value} is all ASCII digits (as YAML {@code 8080} or {@code "8080"}), else a name (digits of
+   * other scripts too, which a port name's validation then refuses).
+   */
   public static ServiceTargetPort parse(String value) {
-    if (!value.isEmpty() && value.chars().allMatch(Character::isDigit) && value.length() <= 9) {
+    if (!value.isEmpty() && value.chars().allMatch(c -> c >= '0' && c <= '9') && value.length() <= 9) {
       return of(Integer.parseInt(value));
     }
     return named(value);

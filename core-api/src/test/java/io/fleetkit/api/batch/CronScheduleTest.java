@@ -73,6 +73,21 @@ final class CronScheduleTest {
     assertThat(CronSchedule.field(expr, new CronSchedule.Bounds("test", 1, 7, null))).isEqualTo(expected);
   }
 
+  /**
+   * Go's strconv.Atoi and time.ParseDuration read ASCII digits only; Integer.parseInt and BigDecimal took the digits
+   * of every script, so "\u0663 * * * *" ran at minute 3 and "@every \u0663s" every 3 s (the class of bug
+   * IpAddressFuzzTest found in the networking module).
+   */
+  @Test
+  void parse_digitsOfOtherScripts_refusedAsRobfigDoes() {
+    assertThatThrownBy(() -> CronSchedule.parse("\u0663 * * * *")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed to parse int from \u0663: invalid syntax");
+    assertThatThrownBy(() -> CronSchedule.parse("@every \u0663s")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("failed to parse duration @every \u0663s: time: invalid duration");
+    assertThat(CronSchedule.parse("+3 * * * *").matches(java.time.Instant.parse("2026-01-01T00:03:00Z"))).isTrue();
+    assertThat(CronSchedule.parse("@every 3s").every()).isEqualTo(Duration.ofSeconds(3));
+  }
+
   // ---- parser_test.go TestAll
 
   @Test

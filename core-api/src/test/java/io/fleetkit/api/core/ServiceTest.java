@@ -17,6 +17,15 @@ final class ServiceTest {
     return catchThrowableOfType(ValidationException.class, r::run).violations();
   }
 
+  /** Digits of other scripts are no number: "\u0668\u0660" was port 80 (Integer.parseInt reads every script). */
+  @Test
+  void targetPort_digitsOfOtherScripts_aNameNotANumber() {
+    assertThat(ServiceTargetPort.parse("8080")).isEqualTo(ServiceTargetPort.of(8080));
+    ServiceTargetPort p = ServiceTargetPort.parse("\u0668\u0660");
+    assertThat(p.isNamed()).isTrue();
+    assertThat(p).isEqualTo(ServiceTargetPort.named("\u0668\u0660"));
+  }
+
   @Test
   void builder_defaults_clusterIpWithoutAffinity() {
     Service s = Service.of(META, ServiceSpec.builder().selector("app", "web").port(ServicePort.of(80)).build());

@@ -9,11 +9,13 @@ import org.jspecify.annotations.Nullable;
  * by copying the bytes and writing the query's id into them, without parsing into records, resolving or encoding.
  *
  * <p>Only plain queries are cached ({@link #keyOf}): a standard query with one question whose name has no
- * compression pointer, and at most one additional record, an OPT at the root. The key holds the question exactly as
- * sent (so the echoed question keeps its case), the RD flag, the transport and, over UDP, the response size limit
- * the query's EDNS record gives (all the response depends on besides the snapshot). Everything else takes the full
- * path. A new snapshot instance empties the cache; so does reaching {@value #MAX_ENTRIES} entries (a flood of
- * distinct names cannot grow memory).
+ * compression pointer, and at most one additional record, an OPT at the root. The key holds the RD flag, the
+ * transport and every byte after the header's flags exactly as sent: the section counts, the question (so the
+ * echoed question keeps its case) and the OPT record (its payload size sets the UDP response limit, its version and
+ * options whether the query is answered at all). That is all the response depends on besides the snapshot, so two
+ * queries with one key get one answer; a query whose EDNS options do not parse has its own key and its FORMERR is not
+ * cached. Everything else takes the full path. A new snapshot instance empties the cache; so does reaching
+ * {@value #MAX_ENTRIES} entries (a flood of distinct names cannot grow memory).
  *
  * <p>Thread-safe.
  */
@@ -22,7 +24,7 @@ final class AnswerCache {
   private static final int HEADER = 12;
   private static final int TYPE_OPT = 41;
 
-  /** A query's key: its bytes from offset 2 of the header that matter, then the question. */
+  /** A query's key: its RD flag and transport, then its bytes from the section counts on. */
   static final class Key {
     private final byte[] bytes;
     private final int hash;
@@ -90,31 +92,18 @@ final class AnswerCache {
     if (questionEnd > len) {
       return null;
     }
-    int limit = udpTransport ? 512 : 65535;
-    boolean edns = false;
     if (additional == 1) {
       // the root name, TYPE OPT, CLASS = payload size, TTL, RDLENGTH, RDATA
       int q = questionEnd;
-      if (q + 11 > len || buf[q] != 0 || u16(buf, q + 1) != TYPE_OPT) {
+      if (q + 11 > len || buf[q] != 0 || u16(buf, q + 1) != TYPE_OPT || q + 11 + u16(buf, q + 9) != len) {
         return null;
-      }
-      int rdlen = u16(buf, q + 9);
-      if (q + 11 + rdlen != len) {
-        return null;
-      }
-      edns = true;
-      if (udpTransport) {
-        limit = Math.max(512, Math.min(u16(buf, q + 3), DnsServer.MAX_UDP));
       }
     } else if (questionEnd != len) {
       return null;
     }
-    byte[] key = new byte[4 + questionEnd - HEADER];
-    key[0] = (byte) ((flags & 0x0100) != 0 ? 1 : 0); // RD
-    key[1] = (byte) ((udpTransport ? 2 : 0) | (edns ? 4 : 0));
-    key[2] = (byte) (limit >> 8);
-    key[3] = (byte) limit;
-    System.arraycopy(buf, HEADER, key, 4, questionEnd - HEADER);
+    byte[] key = new byte[1 + len - 4];
+    key[0] = (byte) (((flags & 0x0100) != 0 ? 1 : 0) | (udpTransport ? 2 : 0)); // RD, transport
+    System.arraycopy(buf, 4, key, 1, len - 4);
     return new Key(key);
   }
 

@@ -329,10 +329,12 @@ public final class ClusterDns {
     }
     BigInteger v = BigInteger.ZERO;
     for (int i = parts.length - 1; i >= 0; i--) {
-      if (parts[i].length() != 1 || Character.digit(parts[i].charAt(0), 16) < 0) {
+      char c = parts[i].length() == 1 ? parts[i].charAt(0) : 0;
+      int nibble = c > 0 && c < 128 ? Character.digit(c, 16) : -1; // ASCII: Character.digit reads every script
+      if (nibble < 0) {
         return null;
       }
-      v = v.shiftLeft(4).or(BigInteger.valueOf(Character.digit(parts[i].charAt(0), 16)));
+      v = v.shiftLeft(4).or(BigInteger.valueOf(nibble));
     }
     return new IpAddress(IPFamily.IPv6, v);
   }

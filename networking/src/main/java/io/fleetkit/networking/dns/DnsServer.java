@@ -3,7 +3,6 @@ package io.fleetkit.networking.dns;
 import io.fleetkit.networking.ipam.IpAddress;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -48,10 +47,12 @@ import org.xbill.DNS.Type;
 /**
  * A DNS server for the cluster zone, answering with {@link ClusterDns} over UDP and TCP (RFC 1035/7766 framing) on
  * one address and port. Built for hostile input: a packet that does not parse gets FORMERR when its header can be
- * read and is dropped otherwise; names over 255 bytes are rejected by the parser; a UDP answer larger than the
- * client's buffer (512 bytes, or its EDNS size) is truncated with TC set; TCP connections are capped
- * ({@link Builder#maxTcpConnections}) and idle ones closed after 5 s; a flood of UDP queries only costs CPU, the
- * socket drops what it cannot hold. Never throws from its serving threads.
+ * read and is dropped otherwise; names over 255 bytes are rejected by the parser; EDNS follows RFC 6891 as CoreDNS
+ * does (an OPT in the query gets one back, more than one OPT is FORMERR, a version other than 0 is BADVERS); a UDP
+ * answer larger than the client's buffer (512 bytes, or its EDNS size) is truncated with TC set; TCP connections are
+ * capped ({@link Builder#maxTcpConnections}) and closed when a message, its length prefix and body, has not arrived
+ * whole within 5 s of the previous answer (or of connecting); a flood of UDP queries only costs CPU, the socket drops
+ * what it cannot hold. Never throws from its serving threads.
  *
  * <p>Speed: each UDP thread receives on its own socket bound to the shared port ({@code SO_REUSEPORT}, where the
  * platform has it; the kernel spreads clients over them), and the encoded answer of a plain query is kept per
@@ -63,7 +64,6 @@ import org.xbill.DNS.Type;
 public final class DnsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DnsServer.class);
   static final int MAX_UDP = 4096;
-  private static final int TCP_IDLE_MILLIS = 5000;
 
   private final ClusterDns dns;
   private final Supplier<DnsSnapshot> snapshots;
@@ -71,6 +71,7 @@ public final class DnsServer implements AutoCloseable {
   private final int requestedPort;
   private final int udpThreads;
   private final Semaphore tcpSlots;
+  private final int tcpIdleMillis;
   private final AtomicLong queries = new AtomicLong();
   private final AtomicLong malformed = new AtomicLong();
   private final AnswerCache cache = new AnswerCache();
@@ -86,6 +87,7 @@ public final class DnsServer implements AutoCloseable {
     this.requestedPort = b.port;
     this.udpThreads = b.udpThreads;
     this.tcpSlots = new Semaphore(b.maxTcpConnections);
+    this.tcpIdleMillis = b.tcpIdleMillis;
   }
 
   public static Builder builder(Supplier<DnsSnapshot> snapshots) {
@@ -238,18 +240,21 @@ public final class DnsServer implements AutoCloseable {
 
   private void serveTcp(Socket s) {
     try (s) {
-      s.setSoTimeout(TCP_IDLE_MILLIS);
       DataInputStream in = new DataInputStream(s.getInputStream());
       DataOutputStream out = new DataOutputStream(s.getOutputStream());
+      byte[] prefix = new byte[2];
       while (running) {
-        int len;
-        try {
-          len = in.readUnsignedShort();
-        } catch (EOFException e) {
+        // the whole message, length prefix and body, within the idle time: a client trickling bytes cannot hold
+        // one of the few connection slots (miekg/dns, CoreDNS's server, sets one read deadline per message too)
+        long deadline = System.nanoTime() + tcpIdleMillis * 1_000_000L;
+        if (!readFully(s, in, prefix, deadline)) {
           return;
         }
+        int len = ((prefix[0] & 0xff) << 8) | (prefix[1] & 0xff);
         byte[] buf = new byte[len];
-        in.readFully(buf);
+        if (!readFully(s, in, buf, deadline)) {
+          return;
+        }
         byte[] resp = answer(buf, len, false);
         if (resp == null) {
           return;
@@ -261,6 +266,29 @@ public final class DnsServer implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       LOG.debug("DNS TCP connection: {}", e.toString());
     }
+  }
+
+  /**
+   * Fills {@code buf} from {@code in} before {@code deadline} ({@link System#nanoTime()}); {@code false} when the
+   * stream ends first.
+   *
+   * @throws java.net.SocketTimeoutException when the deadline passes
+   */
+  private static boolean readFully(Socket s, DataInputStream in, byte[] buf, long deadline) throws IOException {
+    int n = 0;
+    while (n < buf.length) {
+      long left = (deadline - System.nanoTime()) / 1_000_000L;
+      if (left <= 0) {
+        throw new java.net.SocketTimeoutException("DNS TCP message not complete within the idle time");
+      }
+      s.setSoTimeout((int) left);
+      int r = in.read(buf, n, buf.length - n);
+      if (r < 0) {
+        return false;
+      }
+      n += r;
+    }
+    return true;
   }
 
   /** The wire answer to a wire query, or {@code null} to drop it. */
@@ -321,6 +349,21 @@ public final class DnsServer implements AutoCloseable {
       return resp.toWire();
     }
     resp.addRecord(question, Section.QUESTION);
+    OPTRecord opt = query.getOPT();
+    long opts = query.getSection(Section.ADDITIONAL).stream().filter(r -> r.getType() == Type.OPT).count();
+    if (opts > 1) {
+      h.setRcode(org.xbill.DNS.Rcode.FORMERR); // RFC 6891 6.1.1: more than one OPT record
+      return resp.toWire();
+    }
+    if (opt != null && opt.getVersion() != 0) {
+      // RFC 6891 6.1.3, as CoreDNS's edns.Version: BADVERS (an extended rcode), our OPT at version 0
+      resp.addRecord(new OPTRecord(MAX_UDP, org.xbill.DNS.Rcode.BADVERS >>> 4, 0), Section.ADDITIONAL);
+      return resp.toWire();
+    }
+    if (opt != null) {
+      // RFC 6891 7: a query with an OPT gets one back (written last, whatever the truncation)
+      resp.addRecord(new OPTRecord(MAX_UDP, 0, 0), Section.ADDITIONAL);
+    }
     if (question.getDClass() != DClass.IN && question.getDClass() != DClass.ANY) {
       h.setRcode(org.xbill.DNS.Rcode.REFUSED);
       return resp.toWire();
@@ -333,14 +376,7 @@ public final class DnsServer implements AutoCloseable {
     add(resp, r.answers(), Section.ANSWER);
     add(resp, r.authority(), Section.AUTHORITY);
     add(resp, r.additional(), Section.ADDITIONAL);
-    int max = 65535;
-    if (udpTransport) {
-      OPTRecord opt = query.getOPT();
-      max = opt == null ? 512 : Math.max(512, Math.min(opt.getPayloadSize(), MAX_UDP));
-      if (opt != null) {
-        resp.addRecord(new OPTRecord(MAX_UDP, 0, 0), Section.ADDITIONAL);
-      }
-    }
+    int max = !udpTransport ? 65535 : opt == null ? 512 : Math.max(512, Math.min(opt.getPayloadSize(), MAX_UDP));
     return resp.toWire(max);
   }
 
@@ -436,6 +472,7 @@ public final class DnsServer implements AutoCloseable {
     private int port;
     private int udpThreads = 4;
     private int maxTcpConnections = 64;
+    private int tcpIdleMillis = 5000;
 
     private Builder(Supplier<DnsSnapshot> snapshots) {
       this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
@@ -475,6 +512,15 @@ public final class DnsServer implements AutoCloseable {
         throw new IllegalArgumentException("DNS server maxTcpConnections " + v + " must be at least 1");
       }
       maxTcpConnections = v;
+      return this;
+    }
+
+    /** How long a TCP message (length and body) may take to arrive; default 5 s. For tests. */
+    Builder tcpIdleMillis(int v) {
+      if (v < 1) {
+        throw new IllegalArgumentException("DNS server tcpIdleMillis " + v + " must be at least 1");
+      }
+      tcpIdleMillis = v;
       return this;
     }
 

@@ -149,7 +149,9 @@ public record IpAddress(IPFamily family, BigInteger value) implements Comparable
       }
       int val = 0;
       for (int k = 0; k < g.length(); k++) {
-        int d = Character.digit(g.charAt(k), 16);
+        char c = g.charAt(k);
+        // ASCII only, as Go's net.ParseIP: Character.digit takes the digits of every script
+        int d = c < 128 ? Character.digit(c, 16) : -1;
         if (d < 0) {
           return null;
         }

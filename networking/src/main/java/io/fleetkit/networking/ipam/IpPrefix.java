@@ -32,7 +32,7 @@ public record IpPrefix(IpAddress network, int prefixLength) {
     }
     IpAddress a = IpAddress.tryParse(cidr.substring(0, slash));
     String len = cidr.substring(slash + 1);
-    if (a == null || len.isEmpty() || len.length() > 3 || !len.chars().allMatch(Character::isDigit)
+    if (a == null || len.isEmpty() || len.length() > 3 || !len.chars().allMatch(c -> c >= '0' && c <= '9')
         || Integer.parseInt(len) > a.bits()) {
       throw new IllegalArgumentException("\"" + cidr + "\" is not a valid CIDR (address/prefix-length)");
     }

@@ -207,6 +207,14 @@ final class ClusterDnsTest {
             "PTR", "5678-abcd--1.hdls1.testns.svc.cluster.local."));
   }
 
+  /** A nibble label in a digit of another script ("\u0665" for 5) named the address as if it were ASCII. */
+  @Test
+  void resolve_reverseV6WithADigitOfAnotherScript_nxdomain() {
+    String name = "1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.d.c.b.a.8.7.6.\u0665.ip6.arpa.";
+    assertThat(q(name, "PTR").rcode()).isEqualTo(Rcode.NXDOMAIN);
+    assertThat(q(name.replace('\u0665', '5'), "PTR").rcode()).isEqualTo(Rcode.NOERROR);
+  }
+
   // reverse_test.go TestReverse, on its own fixtures (APIConnReverseTest): svc1 at 192.168.1.100; svc1's slices
   // hold 10.0.0.100 (ep1a, in two slices), 10.0.0.99 (double-ep, also in svc2's slice) and three IPv6 endpoints
   private static DnsSnapshot reverseFixtures() {

@@ -215,6 +215,105 @@ final class DnsServerTest {
     assertThat(server.queries()).isGreaterThan(1);
   }
 
+  /** {@code query} with its OPT record's bytes from offset 11 (its RDATA) replaced by {@code rdata}. */
+  private static byte[] withOptRdata(byte[] query, byte[] rdata) {
+    int opt = query.length - 11; // the OPT is last and carries no options
+    byte[] out = java.util.Arrays.copyOf(query, query.length + rdata.length);
+    out[opt + 9] = (byte) (rdata.length >> 8);
+    out[opt + 10] = (byte) rdata.length;
+    System.arraycopy(rdata, 0, out, query.length, rdata.length);
+    return out;
+  }
+
+  /** Fuzz finding (DnsServerFuzzTestInputs/edns-option-overruns-opt-record): the cache key ignored EDNS options. */
+  @Test
+  void ednsOptionsThatDoNotParse_formerrEvenWhenTheQuestionIsCached() throws Exception {
+    byte[] good = query("svc1.testns.svc.cluster.local.", Type.A, 1, 600);
+    assertThat(new Message(server.answer(good, good.length, true)).getRcode()).isZero();
+    assertThat(server.cachedAnswers()).isEqualTo(1);
+    // option code 0, length 0; then an option announcing 0x6e2d bytes inside a 12-byte RDATA
+    byte[] broken = withOptRdata(good, new byte[] {0, 0, 0, 0, 0x2e, 0x69, 0x6e, 0x2d, 'a', 'r', 'p', 'a'});
+    byte[] resp = server.answer(broken, broken.length, true);
+    assertThat(new Message(resp).getRcode()).isEqualTo(1); // FORMERR
+    assertThat(server.cachedAnswers()).isEqualTo(1);
+    // a well-formed option (a client cookie) is another key, answered as the plain query
+    byte[] cookie = withOptRdata(good, new byte[] {0, 10, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8});
+    assertThat(new Message(server.answer(cookie, cookie.length, true)).getSection(Section.ANSWER))
+        .extracting(Record::rdataToString).containsExactly("10.0.0.1");
+    assertThat(server.cachedAnswers()).isEqualTo(2);
+  }
+
+  @Test
+  void ednsVersion1_badversWithOurOptAtVersion0() throws Exception {
+    Message q = Message.newQuery(Record.newRecord(Name.fromString("svc1.testns.svc.cluster.local."), Type.A,
+        DClass.IN));
+    q.addRecord(new org.xbill.DNS.OPTRecord(1232, 0, 1), Section.ADDITIONAL);
+    for (boolean udp : new boolean[] {true, false}) {
+      byte[] wire = q.toWire();
+      Message m = new Message(server.answer(wire, wire.length, udp));
+      assertThat(m.getRcode()).isEqualTo(org.xbill.DNS.Rcode.BADVERS);
+      assertThat(m.getOPT().getVersion()).isZero();
+      assertThat(m.getSection(Section.ANSWER)).isEmpty();
+      assertThat(m.getQuestion().getName().toString()).isEqualTo("svc1.testns.svc.cluster.local.");
+    }
+  }
+
+  @Test
+  void twoOptRecords_formerr() throws Exception {
+    byte[] one = query("svc1.testns.svc.cluster.local.", Type.A, 5, 1232);
+    byte[] two = java.util.Arrays.copyOf(one, one.length + 11);
+    System.arraycopy(one, one.length - 11, two, one.length, 11);
+    two[11] = 2; // ARCOUNT
+    assertThat(new Message(server.answer(two, two.length, true)).getRcode()).isEqualTo(1);
+  }
+
+  @Test
+  void ednsQueryOverTcp_optInTheResponse() throws Exception {
+    byte[] q = query("svc1.testns.svc.cluster.local.", Type.A, 5, 1232);
+    Message m = new Message(server.answer(q, q.length, false));
+    assertThat(m.getOPT()).isNotNull();
+    assertThat(m.getRcode()).isZero();
+    byte[] plain = query("svc1.testns.svc.cluster.local.", Type.A, 5, 0);
+    assertThat(new Message(server.answer(plain, plain.length, false)).getOPT()).isNull();
+  }
+
+  @Test
+  void tcpMessageTrickledSlowerThanTheIdleTime_connectionClosed() throws Exception {
+    DnsSnapshot snap = CoreDnsFixtures.snapshot();
+    try (DnsServer s = DnsServer.builder(() -> snap).tcpIdleMillis(300).build().start();
+        Socket c = new Socket(InetAddress.getLoopbackAddress(), s.port())) {
+      byte[] q = query("svc1.testns.svc.cluster.local.", Type.A, 5, 0);
+      DataOutputStream out = new DataOutputStream(c.getOutputStream());
+      out.writeShort(q.length);
+      long start = System.nanoTime();
+      int sent = 0;
+      try {
+        for (; sent < q.length; sent++) { // one byte every 100 ms: each read would be within a 300 ms timeout
+          out.write(q[sent]);
+          out.flush();
+          Thread.sleep(100);
+        }
+      } catch (java.io.IOException closed) {
+        // the server closed the connection: writing fails
+      }
+      c.setSoTimeout(3000);
+      assertThat(c.getInputStream().read()).as("connection closed without an answer").isEqualTo(-1);
+      assertThat(sent).as("bytes sent before the server gave up").isLessThan(q.length);
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(q.length * 100L));
+      // a whole message in time is still answered
+      try (Socket ok = new Socket(InetAddress.getLoopbackAddress(), s.port())) {
+        ok.setSoTimeout(3000);
+        DataOutputStream o = new DataOutputStream(ok.getOutputStream());
+        o.writeShort(q.length);
+        o.write(q);
+        DataInputStream in = new DataInputStream(ok.getInputStream());
+        byte[] resp = new byte[in.readUnsignedShort()];
+        in.readFully(resp);
+        assertThat(new Message(resp).getRcode()).isZero();
+      }
+    }
+  }
+
   private List<String> dig(String... args) throws Exception {
     String dig = System.getProperty("fleetkit.dig", "");
     assumeTrue(!dig.isEmpty(), "fleetkit.dig not set: dig tests skipped");

@@ -94,6 +94,19 @@ final class SlurmJsonTest {
     assertThat(j.exitStatus()).hasToString("0:15");
   }
 
+  /**
+   * A count beyond an int threw NumberFormatException out of the node decoder, and a digit of another script was
+   * read as a count (Integer.parseInt reads every script); corpus: SlurmJsonFuzzTestInputs/gres-huge-count.json.
+   */
+  @Test
+  void gres_hugeCountOrOtherScriptDigit_clampedOrNotACount() {
+    assertThat(io.fleetkit.adapter.slurm.internal.Gres.gpus("gpu:99999999999")).isEqualTo(Integer.MAX_VALUE);
+    assertThat(io.fleetkit.adapter.slurm.internal.Gres.gpus("gpu:a100:2147483647,gpu:t4:2"))
+        .isEqualTo(Integer.MAX_VALUE);
+    assertThat(io.fleetkit.adapter.slurm.internal.Gres.gpus("gpu:\u0663")).isEqualTo(1); // untyped count: one
+    assertThat(io.fleetkit.adapter.slurm.internal.Gres.gpus("gpu:a100:4(S:0-1),gpu:t4:2")).isEqualTo(6);
+  }
+
   @Test
   void job_pendingGres2Nodes_noNodesNoStart() {
     SlurmJob j = SlurmJson.jobs(sample("job-get-pending-gres-2nodes.json")).get(0);

@@ -15,6 +15,9 @@ public final class ResourceVersions {
     }
     long v;
     try {
+      if (!rv.chars().allMatch(c -> c >= '0' && c <= '9' || c == '-' || c == '+')) {
+        throw new NumberFormatException(rv); // Long.parseLong takes the digits of every script
+      }
       v = Long.parseLong(rv);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("resourceVersion must be a decimal number but was \"" + rv + "\"", e);

@@ -94,11 +94,12 @@ public final class MetricsServer implements AutoCloseable {
 
   private static void check(HttpExchange exchange, String name, BooleanSupplier ok, List<String> warnings)
       throws IOException {
-    StringBuilder body = new StringBuilder(ok.getAsBoolean() ? "ok" : name + " check failed");
+    boolean passed = ok.getAsBoolean(); // asked once: the status and the body tell the same answer
+    StringBuilder body = new StringBuilder(passed ? "ok" : name + " check failed");
     for (String w : warnings) {
       body.append("\nwarning: ").append(w);
     }
-    send(exchange, ok.getAsBoolean() ? 200 : 503, "text/plain; charset=utf-8", body.toString());
+    send(exchange, passed ? 200 : 503, "text/plain; charset=utf-8", body.toString());
   }
 
   private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {

@@ -65,6 +65,19 @@ final class MetricsServerTest {
     }
   }
 
+  /** A check that changes between two reads gave a 503 saying "ok" (the status and the body each read it). */
+  @Test
+  void readyz_checkFlipping_statusAndBodyAgree() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+    try (MetricsServer server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+        () -> "", () -> true, () -> reads.getAndIncrement() % 2 == 0)) {
+      for (int i = 0; i < 4; i++) {
+        HttpResponse<String> r = get(server, "/readyz");
+        assertThat(r.body()).isEqualTo(r.statusCode() == 200 ? "ok" : "readyz check failed");
+      }
+    }
+  }
+
   @Test
   void readyz_withConfigurationWarnings_staysReadyAndListsThem() throws Exception {
     io.fabric8.kubernetes.client.Config insecure = new io.fabric8.kubernetes.client.ConfigBuilder()

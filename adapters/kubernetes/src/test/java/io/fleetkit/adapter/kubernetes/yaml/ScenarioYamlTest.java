@@ -112,6 +112,38 @@ final class ScenarioYamlTest {
     assertThat(again).isEqualTo(s);
   }
 
+  /**
+   * Fuzz finding (ScenarioFuzzTestInputs/recover-after-beyond-go-max-duration in the simulator module): a duration
+   * longer than Go's longest was cut to it, and parts adding up past it wrapped round.
+   */
+  @Test
+  void durationLongerThanGosLongest_reportedNotCutOrWrapped() {
+    String longest = "2562047h47m16.854775807s";
+    for (String d : List.of("3999999999999999999999999999999999m", "2562048h", "2562047h2562047h",
+        "2562047h2562047h2562047h", "2562047h47m16.854775808s")) {
+      assertThat(problems("spec:\n  duration: 1h\n  faults:\n  - {at: 5m, nodeFailure: a-1, recoverAfter: " + d
+          + "}\n")).as(d).contains("spec.faults[0].recoverAfter", "must be at most " + longest);
+    }
+    Scenario s = parse("spec:\n  duration: 1h\n  faults:\n  - {at: 5m, nodeFailure: a-1, recoverAfter: " + longest
+        + "}\n");
+    assertThat(s.spec().faults().get(0).recoverAfter()).isEqualTo(Duration.ofNanos(Long.MAX_VALUE));
+    assertThat(KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class).get(0))
+        .isEqualTo(s);
+  }
+
+  /** Finer than a millisecond: the part was dropped when written, so the scenario read back differed. */
+  @Test
+  void durationFinerThanAMillisecond_writtenAndReadBackExactly() {
+    Scenario s = parse("spec:\n  duration: 1h\n  faults:\n  - {at: 0.0000005s, nodeFailure: a-1, recoverAfter: "
+        + "1m1.0000000019s}\n");
+    assertThat(s.spec().faults().get(0).at()).isEqualTo(Duration.ofNanos(500));
+    assertThat(s.spec().faults().get(0).recoverAfter()).isEqualTo(Duration.ofSeconds(61, 1)); // 0.9 ns cut off
+    String written = KubernetesYaml.dump(List.of(s));
+    assertThat(written).contains("0.0000005s").contains("1m1.000000001s");
+    assertThat(KubernetesYaml.parse(written, "dump.yaml").ofType(Scenario.class).get(0)).isEqualTo(s);
+    assertThat(parse("spec:\n  duration: 1500ms\n").spec().duration()).isEqualTo(Duration.ofMillis(1500));
+  }
+
   @Test
   void unknownField_reportedWithThePath() {
     assertThat(problems("spec:\n  duration: 1h\n  loads:\n  - target: {name: web}\n    constnat: 5\n"))

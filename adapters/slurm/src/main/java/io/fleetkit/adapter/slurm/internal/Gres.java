@@ -7,16 +7,19 @@ package io.fleetkit.adapter.slurm.internal;
 public final class Gres {
   private Gres() {}
 
-  /** Total GPUs named in a GRES string (all types summed); 0 when none. */
+  /**
+   * Total GPUs named in a GRES string (all types summed); 0 when none. A count (or total) beyond
+   * {@link Integer#MAX_VALUE} is read as {@link Integer#MAX_VALUE}.
+   */
   public static int gpus(String gres) {
-    int total = 0;
+    long total = 0;
     for (String item : items(gres)) {
       String[] parts = item.split(":");
       if (parts.length >= 2 && parts[0].equals("gpu")) {
-        total += count(parts[parts.length - 1]);
+        total = Math.min(Integer.MAX_VALUE, total + count(parts[parts.length - 1]));
       }
     }
-    return total;
+    return (int) total;
   }
 
   /** The first GPU type in a GRES string ({@code a100} in {@code gpu:a100:4}), empty if untyped. */
@@ -60,14 +63,17 @@ public final class Gres {
     return out;
   }
 
+  /** The leading ASCII digits' number (Slurm prints no other digits), at most {@link Integer#MAX_VALUE}. */
   private static int count(String s) {
     int i = 0;
-    while (i < s.length() && Character.isDigit(s.charAt(i))) {
+    long n = 0;
+    while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+      n = Math.min(Integer.MAX_VALUE, n * 10 + (s.charAt(i) - '0'));
       i++;
     }
     if (i == 0) {
       return 1; // "gpu:a100" without a count means one
     }
-    return Integer.parseInt(s.substring(0, i));
+    return (int) n;
   }
 }
