@@ -11,8 +11,9 @@ import org.jspecify.annotations.Nullable;
  * @param stableRevision the pod template hash of the stable version
  * @param canaryWeight the canary's traffic weight in percent (the stable version has the rest)
  * @param aborted whether the update was aborted (automatically or by hand) and traffic sent back to stable
- * @param step the index of the current canary step ({@code steps.size()} once all are done); {@code null} for a
- *     blue-green
+ * @param step the index of the current canary step ({@code steps.size()} once all are done, and for a template
+ *     that became stable without running them: the first one, or a return to the stable one); {@code null} for a
+ *     blue-green or a canary without steps
  * @param message why the rollout is in its phase (empty when Healthy)
  */
 public record RolloutSummary(String name, String phase, String stableRevision, int canaryWeight, boolean aborted,
