@@ -55,6 +55,11 @@ import org.slf4j.LoggerFactory;
  *       what it could use for the rest of the cycle unless its queue can always reclaim ({@code reclaimWithinCohort:
  *       Any}); park or requeue the rest per the queueing strategy.
  * </ol>
+ *
+ * <p>Between cycles it keeps the workloads' whereabouts: pending (queued in a ClusterQueue, or unrouted), waiting for
+ * a check's backoff, deactivated, or holding quota, with their check states and PodsReady conditions. The queue
+ * configuration is a {@link QueueRegistry}'s; on a change of it the scheduler moves the pending workloads to the
+ * queues they are routed to now, syncs their checks, and enforces the stop policies on workloads with quota.
  */
 public final class QueueScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(QueueScheduler.class);
