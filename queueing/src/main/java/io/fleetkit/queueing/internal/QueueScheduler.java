@@ -25,7 +25,6 @@ import io.fleetkit.queueing.Preemption;
 import io.fleetkit.queueing.QueuePreemptionPolicy;
 import io.fleetkit.queueing.ResourceFlavor;
 import io.fleetkit.queueing.ResourceGroup;
-import io.fleetkit.queueing.FlavorResourceQuota;
 import io.fleetkit.queueing.Workload;
 import java.time.Clock;
 import java.time.Instant;
@@ -56,6 +55,11 @@ import org.slf4j.LoggerFactory;
  *       what it could use for the rest of the cycle unless its queue can always reclaim ({@code reclaimWithinCohort:
  *       Any}); park or requeue the rest per the queueing strategy.
  * </ol>
+ *
+ * <p>Between cycles it keeps the workloads' whereabouts: pending (queued in a ClusterQueue, or unrouted), waiting for
+ * a check's backoff, deactivated, or holding quota, with their check states and PodsReady conditions. The queue
+ * configuration is a {@link QueueRegistry}'s; on a change of it the scheduler moves the pending workloads to the
+ * queues they are routed to now, syncs their checks, and enforces the stop policies on workloads with quota.
  */
 public final class QueueScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(QueueScheduler.class);
@@ -63,21 +67,15 @@ public final class QueueScheduler {
   static final String NAMESPACE_MISMATCH = "workload namespace doesn't match ClusterQueue selector";
 
   private final Clock clock;
-  private final FlavorResources index = new FlavorResources();
-  private final Map<String, ResourceFlavor> flavors;
-  private final Map<String, CqState> queues = new LinkedHashMap<>();
-  private final Map<String, CohortState> cohorts = new LinkedHashMap<>();
-  private final Map<String, LocalQueue> localQueues = new HashMap<>();
+  /** The queue configuration: flavors, checks, ClusterQueues, Cohorts, LocalQueues and the index. */
+  private final QueueRegistry registry;
+  private final FlavorResources index;
   private final Map<String, CqState> pendingIn = new HashMap<>();
-  /** The engine's Cohorts as declared, by name (Kueue's Cohort objects). */
-  private final Map<String, Cohort> cohortSpecs = new LinkedHashMap<>();
   /**
    * Pending workloads no ClusterQueue queues (Kueue's queue manager holds none of them): their LocalQueue is stopped or
    * was removed, or its ClusterQueue does not exist. They return to a queue when that changes.
    */
   private final Map<String, PendingWorkload> unrouted = new LinkedHashMap<>();
-  /** LocalQueues removed at runtime (and not added again): workloads naming them are not queued. */
-  private final Set<String> removedLocalQueues = new HashSet<>();
   /** What stopping queues did to workloads with quota since the last cycle, reported by the next cycle. */
   private final List<io.fleetkit.queueing.QueueStopEviction> stopEvents = new ArrayList<>();
   private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
@@ -93,8 +91,6 @@ public final class QueueScheduler {
   private final boolean fairSharing;
   private long sequence;
   private int parkedInLastCycle;
-  /** The engine's AdmissionChecks by name. */
-  private final Map<String, AdmissionCheck> checks = new java.util.TreeMap<>();
   /** The check controllers by controller name. */
   private final Map<String, AdmissionCheckController> checkControllers = new HashMap<>();
   /** Check states of pending and reserved workloads that have checks. */
@@ -150,11 +146,9 @@ public final class QueueScheduler {
       List<AdmissionCheck> admissionChecks,
       List<AdmissionCheckController> controllers) {
     this.clock = clock;
-    for (AdmissionCheck c : admissionChecks) {
-      if (checks.put(c.name(), c) != null) {
-        throw new IllegalArgumentException("admission engine: admission check " + c.name() + " added twice");
-      }
-    }
+    this.registry = new QueueRegistry(fairSharing, admitted.values(), this::drop);
+    this.index = registry.index();
+    registry.addAdmissionChecks(admissionChecks);
     for (AdmissionCheckController c : controllers) {
       if (checkControllers.putIfAbsent(c.controllerName(), c) != null) {
         throw new IllegalArgumentException("admission engine: a controller for admission checks of "
@@ -162,39 +156,11 @@ public final class QueueScheduler {
       }
     }
     this.fairSharing = fairSharing;
-    this.flavors = new LinkedHashMap<>();
-    for (ResourceFlavor f : flavorList) {
-      if (flavors.put(f.name(), f) != null) {
-        throw new IllegalArgumentException("admission engine: resource flavor " + f.name() + " added twice");
-      }
-    }
-    Map<String, ClusterQueue> specs = new LinkedHashMap<>();
-    for (ClusterQueue cq : clusterQueues) {
-      if (specs.put(cq.name(), cq) != null) {
-        throw new IllegalArgumentException("admission engine: ClusterQueue " + cq.name() + " added twice");
-      }
-    }
-    Map<String, Cohort> cohortMap = new LinkedHashMap<>();
-    for (Cohort c : cohortList) {
-      if (cohortMap.put(c.name(), c) != null) {
-        throw new IllegalArgumentException("admission engine: Cohort " + c.name() + " added twice");
-      }
-    }
     this.namespaceLabels = new HashMap<>(namespaces);
-    applyQueues(specs, cohortMap);
-    for (LocalQueue lq : locals) {
-      if (!queues.containsKey(lq.clusterQueue())) {
-        throw new IllegalArgumentException("LocalQueue " + lq.key() + ": spec.clusterQueue \"" + lq.clusterQueue()
-            + "\" must name a known ClusterQueue");
-      }
-      if (localQueues.put(lq.key(), lq) != null) {
-        throw new IllegalArgumentException("admission engine: LocalQueue " + lq.key() + " added twice");
-      }
-    }
-    updateMissingFlavors();
+    registry.configure(flavorList, clusterQueues, cohortList, locals);
     this.preemptor = new Preemptor(index, fairSharing, strategies);
-    this.topology = new TopologyPlacer(flavors, index);
-    this.assigner = new FlavorAssigner(index, flavors, fairSharing, preemptor::simulate, topology);
+    this.topology = new TopologyPlacer(registry.flavors(), index);
+    this.assigner = new FlavorAssigner(index, registry.flavors(), fairSharing, preemptor::simulate, topology);
   }
 
   /**
@@ -353,7 +319,7 @@ public final class QueueScheduler {
         }
       }
       for (String f : new java.util.LinkedHashSet<>(pa.flavors().values())) {
-        ResourceFlavor rf = flavors.get(f);
+        ResourceFlavor rf = registry.resourceFlavor(f);
         if (rf != null) {
           ts.addAll(rf.tolerations());
         }
@@ -541,7 +507,7 @@ public final class QueueScheduler {
   }
 
   private void unparkAll() {
-    for (CqState cq : queues.values()) {
+    for (CqState cq : registry.queues()) {
       cq.pending.unpark();
     }
   }
@@ -583,80 +549,18 @@ public final class QueueScheduler {
     return e;
   }
 
-  private void indexQuotas(List<ResourceGroup> groups) {
-    for (ResourceGroup g : groups) {
-      for (FlavorQuotas fq : g.flavors()) {
-        for (FlavorResourceQuota q : fq.resources()) {
-          index.add(fq.name(), q.name());
-        }
-      }
-    }
-  }
-
-  /**
-   * Marks every ClusterQueue that names a flavor the engine does not have as inactive (Kueue keeps such a queue
-   * pending, not admitting, until the flavor is created), and the others as active.
-   */
-  private void updateMissingFlavors() {
-    for (CqState cq : queues.values()) {
-      List<String> missing = new ArrayList<>();
-      for (String f : cq.spec.flavorNames()) {
-        if (!flavors.containsKey(f) && !missing.contains(f)) {
-          missing.add(f);
-        }
-      }
-      if (!missing.equals(cq.missingFlavors)) {
-        LOG.debug("ClusterQueue {}: missing flavors {}", cq.name, missing);
-      }
-      cq.missingFlavors = List.copyOf(missing);
-    }
-    updateChecks();
-  }
-
-  /**
-   * Kueue's {@code updateWithAdmissionChecks}: marks the checks every ClusterQueue names that the engine does not
-   * have, or that are inactive; a queue with any is inactive.
-   */
-  private void updateChecks() {
-    for (CqState cq : queues.values()) {
-      List<String> missing = new ArrayList<>();
-      List<String> inactive = new ArrayList<>();
-      for (String name : cq.spec.admissionCheckNames()) {
-        AdmissionCheck c = checks.get(name);
-        if (c == null) {
-          missing.add(name);
-        } else if (!c.active()) {
-          inactive.add(name);
-        }
-      }
-      cq.missingChecks = List.copyOf(missing);
-      cq.inactiveChecks = List.copyOf(inactive);
-      Set<String> provisioning = new HashSet<>();
-      for (Map.Entry<String, Set<String>> e : AdmissionChecks.checksByFlavor(cq.spec).entrySet()) {
-        AdmissionCheck c = checks.get(e.getKey());
-        if (c != null && AdmissionCheck.PROVISIONING_REQUEST_CONTROLLER.equals(c.controllerName())) {
-          provisioning.addAll(e.getValue());
-        }
-      }
-      cq.provisioningFlavors = Set.copyOf(provisioning);
-    }
-  }
-
   /** Adds or replaces an AdmissionCheck; the queues that name it are updated (active or not). */
   public void putAdmissionCheck(AdmissionCheck check) {
-    checks.put(check.name(), check);
-    updateChecks();
+    registry.putAdmissionCheck(check);
   }
 
   /** Removes an AdmissionCheck; the queues that name it become inactive. */
   public boolean removeAdmissionCheck(String name) {
-    boolean known = checks.remove(name) != null;
-    updateChecks();
-    return known;
+    return registry.removeAdmissionCheck(name);
   }
 
   public @Nullable AdmissionCheck admissionCheck(String name) {
-    return checks.get(name);
+    return registry.admissionCheck(name);
   }
 
   /**
@@ -665,98 +569,14 @@ public final class QueueScheduler {
    * @throws IllegalArgumentException if the engine already has a flavor of that name
    */
   public void addResourceFlavor(ResourceFlavor flavor) {
-    if (flavors.containsKey(flavor.name())) {
-      throw new IllegalArgumentException("admission engine: resource flavor " + flavor.name() + " already exists");
-    }
-    flavors.put(flavor.name(), flavor);
-    updateMissingFlavors();
+    registry.addResourceFlavor(flavor);
   }
 
   /**
-   * Makes {@code specs} and {@code nextCohorts} the engine's ClusterQueues and Cohorts (Kueue's cache and queue
-   * manager on ClusterQueue and Cohort events): the cohort tree is built again, every queue gets its spec's quotas
-   * (an existing queue keeps its pending and admitted workloads), the admitted workloads' usage is counted again, and
-   * queues no longer named are dropped (their pending workloads wait unrouted). Nothing changes if it throws.
-   *
-   * @throws IllegalArgumentException if the Cohorts' parents form a cycle, or fair sharing is enabled with a cohort
-   *     tree or cohort quotas
+   * Called by the registry for a queue that left the configuration (it holds no quota): its pending workloads, and
+   * those waiting for a backoff in it, wait unrouted.
    */
-  private void applyQueues(Map<String, ClusterQueue> specs, Map<String, Cohort> nextCohorts) {
-    int known = index.size();
-    try {
-      configureQueues(specs, nextCohorts);
-    } catch (IllegalArgumentException e) {
-      if (index.size() != known && !queues.isEmpty()) {
-        // the refused change indexed new flavor-resources: the queues' arrays are sized again, as they were otherwise
-        configureQueues(specs(), new LinkedHashMap<>(cohortSpecs));
-      }
-      throw e;
-    }
-  }
-
-  private void configureQueues(Map<String, ClusterQueue> specs, Map<String, Cohort> nextCohorts) {
-    for (ClusterQueue cq : specs.values()) {
-      indexQuotas(cq.resourceGroups());
-    }
-    for (Cohort c : nextCohorts.values()) {
-      indexQuotas(c.resourceGroups());
-    }
-    Map<String, CohortState> tree = new LinkedHashMap<>();
-    CohortTree.build(List.copyOf(nextCohorts.values()), index, tree);
-    for (ClusterQueue cq : specs.values()) {
-      String cohortName = cq.cohort();
-      if (cohortName != null) {
-        tree.computeIfAbsent(cohortName, n -> new CohortState(n, index.size(), index.resourceCount()));
-      }
-    }
-    if (fairSharing) {
-      for (CohortState c : tree.values()) {
-        if (c.parent != null || !c.children.isEmpty() || CohortTree.hasOwnQuota(c)) {
-          throw new IllegalArgumentException("admission engine: fair sharing over a cohort tree or cohort quotas is "
-              + "not supported (Cohort " + c.name + ")");
-        }
-      }
-    }
-    // nothing below throws
-    Map<String, CqState> next = new LinkedHashMap<>();
-    for (ClusterQueue spec : specs.values()) {
-      String cohortName = spec.cohort();
-      CohortState cohort = cohortName == null ? null : tree.get(cohortName);
-      CqState cq = queues.get(spec.name());
-      if (cq == null) {
-        cq = new CqState(spec, next.size(), cohort, index, new PendingQueue(spec.queueingStrategy()));
-      } else {
-        cq.pending = cq.pending.withStrategy(spec.queueingStrategy());
-        cq.configure(spec, cohort, index);
-      }
-      if (cohort != null) {
-        cohort.members.add(cq);
-      }
-      next.put(spec.name(), cq);
-    }
-    for (CqState gone : queues.values()) {
-      if (!next.containsKey(gone.name)) {
-        drop(gone);
-      }
-    }
-    queues.clear();
-    queues.putAll(next);
-    Map<String, Cohort> declared = new LinkedHashMap<>(nextCohorts);
-    cohortSpecs.clear();
-    cohortSpecs.putAll(declared);
-    cohorts.clear();
-    cohorts.putAll(tree);
-    CohortTree.sumQuotas(cohorts.values(), index);
-    for (AdmittedWorkload w : admitted.values()) {
-      w.cq.addUsage(w.frs, w.values, 1);
-    }
-    updateMissingFlavors();
-  }
-
-  /** Drops a queue that holds no quota: its pending workloads, and those waiting for a backoff in it, wait unrouted. */
   private void drop(CqState gone) {
-    gone.removed = true;
-    gone.terminating = true;
     for (PendingWorkload p : gone.pending.snapshot()) {
       pendingIn.remove(p.key());
       unrouted.put(p.key(), p);
@@ -771,15 +591,6 @@ public final class QueueScheduler {
         unrouted.put(b.workload().key(), b.workload());
       }
     }
-    LOG.debug("ClusterQueue {} dropped", gone.name);
-  }
-
-  private Map<String, ClusterQueue> specs() {
-    Map<String, ClusterQueue> out = new LinkedHashMap<>();
-    for (CqState cq : queues.values()) {
-      out.put(cq.name, cq.spec);
-    }
-    return out;
   }
 
   /**
@@ -794,21 +605,7 @@ public final class QueueScheduler {
    */
   public void putClusterQueue(ClusterQueue spec) {
     dropTerminated();
-    CqState old = queues.get(spec.name());
-    if (old != null && old.terminating) {
-      throw new IllegalArgumentException("ClusterQueue " + spec.name() + ": is terminating (removed while "
-          + old.admitted.size() + " workload(s) hold its quota) and cannot be updated until they finish");
-    }
-    List<CqState> touched = new ArrayList<>();
-    if (old != null) {
-      treeQueues(old, touched);
-    }
-    Map<String, ClusterQueue> specs = specs();
-    specs.put(spec.name(), spec);
-    applyQueues(specs, cohortSpecs);
-    CqState now = queues.get(spec.name());
-    treeQueues(now, touched);
-    queuesChanged(touched);
+    queuesChanged(registry.putClusterQueue(spec));
   }
 
   /**
@@ -820,19 +617,16 @@ public final class QueueScheduler {
    * @return whether the engine had it (terminating or not)
    */
   public boolean removeClusterQueue(String name) {
-    CqState cq = queues.get(name);
+    CqState cq = registry.queue(name);
     if (cq == null) {
       return false;
     }
-    if (!cq.admitted.isEmpty()) {
-      cq.terminating = true;
+    if (registry.terminateIfInUse(cq)) {
       enforceStops();
     }
     dropTerminated();
     if (!cq.terminating) {
-      Map<String, ClusterQueue> specs = specs();
-      specs.remove(name);
-      applyQueues(specs, cohortSpecs);
+      registry.removeClusterQueue(name);
       queuesChanged(List.of());
     }
     return true;
@@ -840,17 +634,7 @@ public final class QueueScheduler {
 
   /** Drops every terminating queue no workload holds quota of any more. */
   private void dropTerminated() {
-    Map<String, ClusterQueue> specs = null;
-    for (CqState cq : queues.values()) {
-      if (cq.terminating && cq.admitted.isEmpty()) {
-        if (specs == null) {
-          specs = specs();
-        }
-        specs.remove(cq.name);
-      }
-    }
-    if (specs != null) {
-      applyQueues(specs, cohortSpecs);
+    if (registry.dropTerminated()) {
       queuesChanged(List.of());
     }
   }
@@ -863,16 +647,7 @@ public final class QueueScheduler {
    */
   public void putCohort(Cohort cohort) {
     dropTerminated();
-    List<CqState> touched = new ArrayList<>();
-    CohortState before = cohorts.get(cohort.name());
-    if (before != null) {
-      before.root().collectQueues(touched);
-    }
-    Map<String, Cohort> next = new LinkedHashMap<>(cohortSpecs);
-    next.put(cohort.name(), cohort);
-    applyQueues(specs(), next);
-    cohorts.get(cohort.name()).root().collectQueues(touched);
-    queuesChanged(touched);
+    queuesChanged(registry.putCohort(cohort));
   }
 
   /**
@@ -882,20 +657,11 @@ public final class QueueScheduler {
    * @return whether the engine had it declared
    */
   public boolean removeCohort(String name) {
-    if (!cohortSpecs.containsKey(name)) {
+    if (!registry.hasCohort(name)) {
       return false;
     }
     dropTerminated();
-    List<CqState> touched = new ArrayList<>();
-    cohorts.get(name).root().collectQueues(touched);
-    Map<String, Cohort> next = new LinkedHashMap<>(cohortSpecs);
-    next.remove(name);
-    applyQueues(specs(), next);
-    CohortState after = cohorts.get(name);
-    if (after != null) {
-      after.root().collectQueues(touched);
-    }
-    queuesChanged(touched);
+    queuesChanged(registry.removeCohort(name));
     return true;
   }
 
@@ -909,13 +675,7 @@ public final class QueueScheduler {
    */
   public void putLocalQueue(LocalQueue lq) {
     dropTerminated();
-    LocalQueue old = localQueues.get(lq.key());
-    if (old != null && !old.clusterQueue().equals(lq.clusterQueue())) {
-      throw new IllegalArgumentException("LocalQueue " + lq.key() + ": spec.clusterQueue \"" + lq.clusterQueue()
-          + "\": field is immutable (is \"" + old.clusterQueue() + "\")");
-    }
-    localQueues.put(lq.key(), lq);
-    removedLocalQueues.remove(lq.key());
+    registry.putLocalQueue(lq);
     queuesChanged(List.of());
   }
 
@@ -926,33 +686,20 @@ public final class QueueScheduler {
    * @return whether the engine had it
    */
   public boolean removeLocalQueue(String namespace, String name) {
-    String key = namespace + "/" + name;
-    if (localQueues.remove(key) == null) {
+    if (!registry.removeLocalQueue(namespace, name)) {
       return false;
     }
-    removedLocalQueues.add(key);
     dropTerminated();
     queuesChanged(List.of());
     return true;
   }
 
   public @Nullable ClusterQueue clusterQueue(String name) {
-    CqState cq = queues.get(name);
-    return cq == null ? null : cq.spec;
+    return registry.clusterQueue(name);
   }
 
   public @Nullable Cohort cohort(String name) {
-    return cohortSpecs.get(name);
-  }
-
-  /** Every queue of {@code cq}'s cohort tree, or {@code cq} alone without a cohort, added to {@code out}. */
-  private static void treeQueues(CqState cq, List<CqState> out) {
-    CohortState c = cq.cohort;
-    if (c == null) {
-      out.add(cq);
-    } else {
-      c.root().collectQueues(out);
-    }
+    return registry.cohort(name);
   }
 
   /**
@@ -975,29 +722,9 @@ public final class QueueScheduler {
     }
   }
 
-  /**
-   * Where a pending workload waits (Kueue's queue manager): the ClusterQueue of its LocalQueue; for a workload whose
-   * LocalQueue the engine never had (one restored into a queue), {@code current}; none if its LocalQueue is stopped or
-   * was removed, or the ClusterQueue was dropped.
-   */
-  private @Nullable CqState route(Workload wl, @Nullable CqState current) {
-    String lqKey = wl.namespace() + "/" + wl.queueName();
-    LocalQueue lq = localQueues.get(lqKey);
-    CqState cq;
-    if (lq != null) {
-      if (lq.stopPolicy().stops()) {
-        return null;
-      }
-      cq = queues.get(lq.clusterQueue());
-    } else {
-      cq = removedLocalQueues.contains(lqKey) ? null : current;
-    }
-    return cq == null || cq.removed ? null : cq;
-  }
-
-  /** Queues {@code p} where {@link #route} says, or holds it unrouted. */
+  /** Queues {@code p} where {@link QueueRegistry#route} says, or holds it unrouted. */
   private void enqueue(PendingWorkload p, @Nullable CqState current) {
-    CqState cq = route(p.workload, current);
+    CqState cq = registry.route(p.workload, current);
     if (cq == null) {
       pendingIn.remove(p.key());
       unrouted.put(p.key(), p);
@@ -1008,13 +735,16 @@ public final class QueueScheduler {
     }
   }
 
-  /** Moves every pending workload that {@link #route} places elsewhere now (Kueue's LocalQueue add and delete). */
+  /**
+   * Moves every pending workload that {@link QueueRegistry#route} places elsewhere now (Kueue's LocalQueue add and
+   * delete).
+   */
   private void reroute() {
     List<PendingWorkload> moving = new ArrayList<>(unrouted.values());
     unrouted.clear();
-    for (CqState cq : queues.values()) {
+    for (CqState cq : registry.queues()) {
       for (PendingWorkload p : cq.pending.snapshot()) {
-        if (route(p.workload, cq) != cq) {
+        if (registry.route(p.workload, cq) != cq) {
           cq.pending.remove(p.key());
           moving.add(p);
         }
@@ -1046,7 +776,7 @@ public final class QueueScheduler {
 
   /** {@link #enforceStops} for one workload with quota. */
   private void enforceStop(AdmittedWorkload w) {
-    io.fleetkit.queueing.QueueStopEviction e = stopVerdict(w);
+    io.fleetkit.queueing.QueueStopEviction e = registry.stopVerdict(w, isAdmitted(w.key()));
     if (e == null) {
       return;
     }
@@ -1057,26 +787,14 @@ public final class QueueScheduler {
     LOG.debug("{} {}: {}", e.kind(), w.key(), e.message());
   }
 
-  private io.fleetkit.queueing.@Nullable QueueStopEviction stopVerdict(AdmittedWorkload w) {
-    String lqKey = w.workload.namespace() + "/" + w.workload.queueName();
-    return QueueStates.stopVerdict(w.key(), w.cq.name, isAdmitted(w.key()), w.workload.queueName(),
-        localQueues.get(lqKey), removedLocalQueues.contains(lqKey), w.cq.spec.stopPolicy(), w.cq.terminating);
-  }
-
   /** Kueue's {@code Active} condition of {@code clusterQueue}. */
   public io.fleetkit.queueing.ActiveCondition clusterQueueActive(String clusterQueue) {
-    return requireQueue(clusterQueue).activeCondition();
+    return registry.requireQueue(clusterQueue).activeCondition();
   }
 
   /** Kueue's {@code Active} condition of a LocalQueue ({@code localqueue_controller.go}). */
   public io.fleetkit.queueing.ActiveCondition localQueueActive(String namespace, String name) {
-    LocalQueue lq = localQueues.get(namespace + "/" + name);
-    if (lq == null) {
-      throw new IllegalArgumentException("admission engine: LocalQueue \"" + namespace + "/" + name
-          + "\" is not known");
-    }
-    CqState cq = queues.get(lq.clusterQueue());
-    return QueueStates.localQueueActive(lq, cq == null ? null : cq.active());
+    return registry.localQueueActive(namespace, name);
   }
 
   /**
@@ -1091,13 +809,12 @@ public final class QueueScheduler {
       return null;
     }
     Workload wl = held != null ? held.workload : workloadOf(key);
-    LocalQueue lq = localQueues.get(wl.namespace() + "/" + wl.queueName());
-    return QueueStates.blocker(wl.queueName(), lq, cq == null ? null : cq.name, cq != null && cq.active());
+    return registry.blocker(wl, cq);
   }
 
   /** Kueue's inactive reason of {@code clusterQueue}, or {@code null} if it admits workloads. */
   public @Nullable String inactiveReason(String clusterQueue) {
-    return requireQueue(clusterQueue).inactiveReason();
+    return registry.requireQueue(clusterQueue).inactiveReason();
   }
 
   /**
@@ -1109,17 +826,17 @@ public final class QueueScheduler {
     if (copy.equals(namespaceLabels.put(namespace, copy))) {
       return;
     }
-    for (CqState cq : queues.values()) {
+    for (CqState cq : registry.queues()) {
       cq.pending.unpark();
     }
   }
 
   public @Nullable ResourceFlavor resourceFlavor(String name) {
-    return flavors.get(name);
+    return registry.resourceFlavor(name);
   }
 
   public @Nullable LocalQueue localQueue(String namespace, String name) {
-    return localQueues.get(namespace + "/" + name);
+    return registry.localQueue(namespace, name);
   }
 
   public FlavorResources index() {
@@ -1127,7 +844,7 @@ public final class QueueScheduler {
   }
 
   public @Nullable CqState queue(String name) {
-    return queues.get(name);
+    return registry.queue(name);
   }
 
   public FlavorAssigner assigner() {
@@ -1136,14 +853,6 @@ public final class QueueScheduler {
 
   public Preemptor preemptor() {
     return preemptor;
-  }
-
-  private CqState requireQueue(String name) {
-    CqState q = queues.get(name);
-    if (q == null) {
-      throw new IllegalArgumentException("admission engine: ClusterQueue \"" + name + "\" is not known");
-    }
-    return q;
   }
 
   private void requireNew(Workload wl) {
@@ -1159,7 +868,7 @@ public final class QueueScheduler {
    */
   public void submit(Workload wl) {
     requireNew(wl);
-    LocalQueue lq = localQueues.get(wl.namespace() + "/" + wl.queueName());
+    LocalQueue lq = registry.localQueueOf(wl);
     if (lq == null) {
       throw new IllegalArgumentException("Workload " + wl.key() + ": spec.queueName \"" + wl.queueName()
           + "\" must name a LocalQueue in namespace " + wl.namespace());
@@ -1233,7 +942,7 @@ public final class QueueScheduler {
             + ", which the workload does not have");
       }
     }
-    CqState cq = requireQueue(clusterQueue);
+    CqState cq = registry.requireQueue(clusterQueue);
     long[] total = new long[index.size()];
     List<PodSetAssignment> podSets = new ArrayList<>();
     Workload quota = assigner.quotaView(wl);
@@ -1309,7 +1018,7 @@ public final class QueueScheduler {
   public QuotaReservation assumeReserved(Workload wl, String clusterQueue, List<PodSetAssignment> assignments,
       Instant reservedAt) {
     requireNew(wl);
-    CqState cq = requireQueue(clusterQueue);
+    CqState cq = registry.requireQueue(clusterQueue);
     String prefix = "Workload " + wl.key() + ": status.admission.podSetAssignments";
     if (assignments.size() != wl.podSets().size()) {
       throw new IllegalArgumentException(prefix + ": " + assignments.size() + " assignment(s) for "
@@ -1471,7 +1180,7 @@ public final class QueueScheduler {
     List<CheckOutcome> delayedAdmitted = delayedTopologyPass(now, pending);
     replacements.addAll(secondPass(evictAfter));
     List<Entry> entries = new ArrayList<>();
-    for (CqState cq : queues.values()) {
+    for (CqState cq : registry.queues()) {
       if (!cq.active()) {
         continue; // inactive: Kueue's queue manager hands out no heads of it
       }
@@ -1744,7 +1453,7 @@ public final class QueueScheduler {
         if (st.state() != CheckState.PENDING) {
           continue;
         }
-        AdmissionCheck check = checks.get(st.name());
+        AdmissionCheck check = registry.admissionCheck(st.name());
         AdmissionCheckController controller = check == null ? null : checkControllers.get(check.controllerName());
         if (controller == null) {
           continue; // set from outside, with setCheckState
@@ -2253,7 +1962,7 @@ public final class QueueScheduler {
 
   /** Whether any queue has an active (not parked) pending workload. */
   public boolean hasActive() {
-    for (CqState cq : queues.values()) {
+    for (CqState cq : registry.queues()) {
       if (cq.pending.hasActive()) {
         return true;
       }
@@ -2268,18 +1977,18 @@ public final class QueueScheduler {
 
   public List<QuotaReservation> admitted(String clusterQueue) {
     List<QuotaReservation> out = new ArrayList<>();
-    for (AdmittedWorkload w : requireQueue(clusterQueue).admitted.values()) {
+    for (AdmittedWorkload w : registry.requireQueue(clusterQueue).admitted.values()) {
       out.add(w.admission);
     }
     return out;
   }
 
   public List<String> inadmissible(String clusterQueue) {
-    return requireQueue(clusterQueue).pending.parkedKeys();
+    return registry.requireQueue(clusterQueue).pending.parkedKeys();
   }
 
   public List<String> pending(String clusterQueue) {
-    CqState cq = requireQueue(clusterQueue);
+    CqState cq = registry.requireQueue(clusterQueue);
     List<String> out = new ArrayList<>();
     for (PendingWorkload p : cq.pending.snapshot()) {
       out.add(p.key());
@@ -2301,11 +2010,11 @@ public final class QueueScheduler {
   }
 
   public long share(String clusterQueue) {
-    return DominantResourceShare.of(requireQueue(clusterQueue), index);
+    return DominantResourceShare.of(registry.requireQueue(clusterQueue), index);
   }
 
   public Quantity usage(String clusterQueue, String flavor, String resource) {
-    CqState cq = requireQueue(clusterQueue);
+    CqState cq = registry.requireQueue(clusterQueue);
     int fr = index.of(flavor, resource);
     return fr < 0 ? Quantity.ZERO : Quantity.ofMilli(cq.usage[fr]);
   }
