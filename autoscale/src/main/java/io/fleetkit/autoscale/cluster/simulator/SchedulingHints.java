@@ -33,6 +33,7 @@ public final class SchedulingHints {
     int generation = NONE;
     boolean dropped;
     @Nullable SimulatedCluster sim;
+    int slotEpoch;
     int slot = -1;
 
     Entry(SchedulingHints owner) {
@@ -57,7 +58,7 @@ public final class SchedulingHints {
 
   /** Hints node {@code node} for {@code key} in this generation. */
   public void set(String key, String node) {
-    set(entries.computeIfAbsent(key, k -> new Entry(this)), node, null, -1);
+    set(entries.computeIfAbsent(key, k -> new Entry(this)), node, null, 0, -1);
   }
 
   /** Ends a generation: the hints set before the previous call are forgotten ({@code DropOld}). */
@@ -92,11 +93,15 @@ public final class SchedulingHints {
     return e.generation >= generation - 1 ? e.node : null;
   }
 
-  /** Sets {@code e} to {@code node} in this generation, found in {@code sim}'s slot {@code slot}. */
-  void set(Entry e, String node, @Nullable SimulatedCluster sim, int slot) {
+  /**
+   * Sets {@code e} to {@code node} in this generation, found in {@code sim}'s slot {@code slot} while its slots were
+   * those of {@code slotEpoch}.
+   */
+  void set(Entry e, String node, @Nullable SimulatedCluster sim, int slotEpoch, int slot) {
     e.node = node;
     e.generation = generation;
     e.sim = sim;
+    e.slotEpoch = slotEpoch;
     e.slot = slot;
   }
 }

@@ -65,6 +65,11 @@ public final class SimulatedCluster {
   private Map<String, Integer> position = new java.util.HashMap<>();
   /** The number of slots holding a node. */
   private int live;
+  /**
+   * Counts the rollbacks that freed slots (of nodes added after the checkpoint): between two of them a slot holds one
+   * node, so a slot recorded with the same count that holds a view holds the node it was recorded for.
+   */
+  private int slotEpoch;
   /** The views by slot; {@code null} for a removed node. */
   private SimNodeInfo[] slots = new SimNodeInfo[16];
   /**
@@ -508,6 +513,9 @@ public final class SimulatedCluster {
       }
     }
     nextSeq = seq;
+    if (added) {
+      slotEpoch++; // the slots of the nodes added since are free again: a later node may take one of them
+    }
     for (int i = 0; i < saved; i++) {
       int at = savedSlot[i];
       SimNodeInfo v = savedView[i];
@@ -1095,20 +1103,21 @@ public final class SimulatedCluster {
 
   /**
    * The live slot of the node {@code hint} names ({@code -1}: no hint, or the node is not here): the slot the entry
-   * kept when it was set here (a slot holds one node for the simulation's lifetime, so a slot holding a view holds that
-   * node), else looked up by name and kept.
+   * kept when it was set here while no rollback freed slots since ({@link #slotEpoch}: until then a slot holds one
+   * node, so a slot holding a view holds that node), else looked up by name and kept.
    */
   private int hintedSlot(SchedulingHints hints, SchedulingHints.Entry hint) {
     String node = hints.hinted(hint);
     if (node == null) {
       return -1;
     }
-    if (hint.sim == this && hint.slot >= 0 && hint.slot < nextSeq) {
+    if (hint.sim == this && hint.slotEpoch == slotEpoch && hint.slot >= 0 && hint.slot < nextSeq) {
       return slots[hint.slot] != null ? hint.slot : liveSlot(node);
     }
     int h = liveSlot(node);
     if (h >= 0) {
       hint.sim = this;
+      hint.slotEpoch = slotEpoch;
       hint.slot = h;
     }
     return h;
@@ -1243,7 +1252,7 @@ public final class SimulatedCluster {
       if (hint != null) {
         // placed on its hinted node: the hint stands (its node is the slot's), renewed in this generation
         String node = at == h ? Objects.requireNonNull(hint.node) : Objects.requireNonNull(slots[at]).name();
-        Objects.requireNonNull(hints).set(hint, node, this, at);
+        Objects.requireNonNull(hints).set(hint, node, this, slotEpoch, at);
       }
       if (compact && pod instanceof SimulationPodInfo s && !s.hasAffinity() && !s.hasRequiredAntiAffinity()) {
         reserveClaims(at, pod);
@@ -1279,7 +1288,7 @@ public final class SimulatedCluster {
     if (!fits) {
       return -1;
     }
-    hints.set(hint, Objects.requireNonNull(hint.node), this, h);
+    hints.set(hint, Objects.requireNonNull(hint.node), this, slotEpoch, h);
     addPod(h, pod);
     return h;
   }
@@ -1301,7 +1310,7 @@ public final class SimulatedCluster {
       return -1;
     }
     cursor[0] = at + 1;
-    hints.set(hints.entry(pod), Objects.requireNonNull(slots[at]).name(), this, at);
+    hints.set(hints.entry(pod), Objects.requireNonNull(slots[at]).name(), this, slotEpoch, at);
     addPod(at, pod);
     return at;
   }

@@ -178,6 +178,25 @@ final class SimulatedClusterHintsTest {
   }
 
   @Test
+  void hintedSlot_freedByARollbackAndTakenByAnotherNode_isNotTheHint() {
+    SimulatedCluster sim = cluster();
+    sim.load(List.of(node("small", 100, 2_000_000)), List.of());
+    sim.checkpoint();
+    sim.addNode(node("n2", 1000, 2_000_000));
+    SchedulingHints hints = new SchedulingHints();
+    assertThat(sim.placeAll(infos(pod("a", 500, 0, "")), new int[] {0}, -1, hints)).isTrue();
+    assertThat(hints.get("a")).isEqualTo("n2");
+    sim.rollback(); // n2's slot is free again
+    sim.addNode(node("n3", 1000, 2_000_000));
+    assertThat(sim.slot("n3")).as("n3 takes n2's slot").isEqualTo(1);
+    int[] cursor = {0};
+    assertThat(sim.placeAll(infos(pod("a", 500, 0, "")), cursor, -1, hints)).isTrue();
+    assertThat(nodeOf(sim, "a")).isEqualTo("n3");
+    assertThat(cursor[0]).as("searched, not placed on the hint").isEqualTo(2);
+    assertThat(hints.get("a")).isEqualTo("n3");
+  }
+
+  @Test
   void hints_liveForTwoGenerations() {
     SchedulingHints hints = new SchedulingHints();
     hints.set("a", "n1");
