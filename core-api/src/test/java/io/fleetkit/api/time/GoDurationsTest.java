@@ -153,6 +153,12 @@ final class GoDurationsTest {
     assertThat(GoDurations.format(Duration.ofMillis(1500))).isEqualTo("1.5s");
     assertThat(GoDurations.format(Duration.ofNanos(500))).isEqualTo("500ns");
     assertThat(GoDurations.format(Duration.ofNanos(1_000_500))).isEqualTo("1.0005ms");
+    assertThat(GoDurations.format(Duration.ofMinutes(3))).isEqualTo("3m0s");
+    assertThat(GoDurations.format(Duration.ofSeconds(121))).isEqualTo("2m1s");
+    assertThat(GoDurations.format(Duration.ofMillis(250))).isEqualTo("250ms");
+    assertThat(GoDurations.format(Duration.ofNanos(1500))).isEqualTo("1.5µs");
+    assertThat(GoDurations.format(Duration.parse("PT26H3M0.5S"))).isEqualTo("26h3m0.5s");
+    assertThat(GoDurations.format(Duration.ofSeconds(-90))).isEqualTo("-1m30s");
   }
 
   @Test
