@@ -14,6 +14,8 @@ import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioSpec;
+import io.fleetkit.api.time.GoDurations;
+import io.fleetkit.api.time.InvalidGoDurationException;
 import io.fleetkit.admission.Admission;
 import io.fleetkit.cluster.Cluster;
 import io.fleetkit.networking.ClusterNetworking;
@@ -92,7 +94,6 @@ public final class SimulateCommand implements Callable<Integer> {
   private static final Pattern FAILURE = Pattern.compile("([^@]+)@(\\d+):([0-5]\\d)");
   /** The file is everything before the last {@code @} (a path may hold one). */
   private static final Pattern APPLY = Pattern.compile("(.+)@(\\d+):([0-5]\\d)");
-  private static final Pattern DURATION = Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?");
   /** The longest simulation accepted: the simulated clock counts nanoseconds in a long (292 years). */
   static final Duration MAX_DURATION = Duration.ofDays(36_500);
 
@@ -668,34 +669,40 @@ public final class SimulateCommand implements Callable<Integer> {
     }
   }
 
-  /** Parses {@code 90s}, {@code 30m}, {@code 1h30m}. */
+  /**
+   * Parses a Go duration ({@code 90s}, {@code 30m}, {@code 1h30m}, {@code 1.5h}) with core-api's
+   * {@link GoDurations}; a negative one is refused, and one longer than {@link #MAX_DURATION}.
+   */
   static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-      Matcher m = DURATION.matcher(value.trim());
-      if (value.isBlank() || !m.matches() || (m.group(1) == null && m.group(2) == null && m.group(3) == null)) {
-        throw new CommandLine.TypeConversionException("'" + CliText.clip(value)
-            + "' is not a duration; use hours, minutes and seconds like 90s, 30m or 1h30m");
-      }
+      String text = value.trim();
+      Duration d;
       try {
-        Duration d = Duration.ZERO;
-        if (m.group(1) != null) {
-          d = d.plusHours(Long.parseLong(m.group(1)));
+        d = GoDurations.parse(text);
+      } catch (InvalidGoDurationException e) {
+        if (e.outOfRange() && !text.startsWith("-")) {
+          throw tooLong(value);
         }
-        if (m.group(2) != null) {
-          d = d.plusMinutes(Long.parseLong(m.group(2)));
-        }
-        if (m.group(3) != null) {
-          d = d.plusSeconds(Long.parseLong(m.group(3)));
-        }
-        if (d.compareTo(MAX_DURATION) > 0) {
-          throw new ArithmeticException("beyond the limit");
-        }
-        return d;
-      } catch (ArithmeticException | NumberFormatException e) {
-        throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "' is too long a duration; at"
-            + " most " + MAX_DURATION.toHours() + "h (about 100 years of simulated time)");
+        throw notADuration(value);
       }
+      if (d.isNegative()) {
+        throw notADuration(value);
+      }
+      if (d.compareTo(MAX_DURATION) > 0) {
+        throw tooLong(value);
+      }
+      return d;
+    }
+
+    private static CommandLine.TypeConversionException notADuration(String value) {
+      return new CommandLine.TypeConversionException("'" + CliText.clip(value)
+          + "' is not a duration; use a Go duration such as 90s, 30m, 1h30m or 1.5h");
+    }
+
+    private static CommandLine.TypeConversionException tooLong(String value) {
+      return new CommandLine.TypeConversionException("'" + CliText.clip(value) + "' is too long a duration; at"
+          + " most " + MAX_DURATION.toHours() + "h (about 100 years of simulated time)");
     }
   }
 

@@ -71,6 +71,19 @@ final class CliBadInputTest {
         .doesNotContain("\tat ");
   }
 
+  /** {@code --duration} takes a Go duration (core-api's GoDurations); a negative one or other scripts' digits not. */
+  @Test
+  void durationConverter_goDurations_readAndBadOnesRefused() {
+    SimulateCommand.DurationConverter c = new SimulateCommand.DurationConverter();
+    assertThat(c.convert("1h30m")).isEqualTo(java.time.Duration.ofMinutes(90));
+    assertThat(c.convert("1.5h")).isEqualTo(java.time.Duration.ofMinutes(90));
+    assertThat(c.convert(" 90s ")).isEqualTo(java.time.Duration.ofSeconds(90));
+    for (String bad : new String[] {"-5m", "\u0663m", "5", "5d", ""}) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.convert(bad)).as(bad)
+          .isInstanceOf(picocli.CommandLine.TypeConversionException.class).hasMessageContaining("is not a duration");
+    }
+  }
+
   @Test
   void simulate_megabyteArgument_echoedShort(@TempDir Path dir) throws Exception {
     String huge = "9".repeat(1_000_000) + "x";

@@ -92,7 +92,7 @@ public record PodSetTopologyRequest(@Nullable String required, @Nullable String 
     if (podSetGroupName != null) {
       if (podSetGroupName.isEmpty()) {
         v.required("annotations[" + GROUP_NAME_ANNOTATION + "]");
-      } else if (podSetGroupName.chars().allMatch(Character::isDigit)) {
+      } else if (podSetGroupName.chars().allMatch(c -> c >= '0' && c <= '9')) { // ASCII: isDigit takes any script
         v.add("annotations[" + GROUP_NAME_ANNOTATION + "]", "must not be a number", podSetGroupName);
       }
     }
@@ -237,6 +237,10 @@ public record PodSetTopologyRequest(@Nullable String required, @Nullable String 
     int size = 0;
     if (sliceSize != null) {
       try {
+        // Go's strconv.Atoi: an optional sign and ASCII digits (Integer.parseInt also takes other scripts' digits)
+        if (!sliceSize.matches("[+-]?[0-9]+")) {
+          throw new NumberFormatException(sliceSize);
+        }
         size = Integer.parseInt(sliceSize);
       } catch (NumberFormatException e) {
         v.add("annotations[" + SLICE_SIZE_ANNOTATION + "]", "must be a numeric value", sliceSize);

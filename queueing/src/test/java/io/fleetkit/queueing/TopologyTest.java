@@ -122,6 +122,19 @@ final class TopologyTest {
         .hasMessageContaining("must not be a number");
   }
 
+  /**
+   * Digits of other scripts (Arabic-Indic three and four) are not numbers in Go's {@code strconv}: a slice size
+   * written with them is refused, and a group name made of them is a name, not a number.
+   */
+  @Test
+  void fromAnnotations_nonAsciiDigits_notNumbers() {
+    assertThatThrownBy(() -> PodSetTopologyRequest.fromAnnotations(Map.of(
+        "kueue.x-k8s.io/podset-slice-required-topology", "rack", "kueue.x-k8s.io/podset-slice-size", "\u0663")))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("must be a numeric value");
+    assertThat(PodSetTopologyRequest.ofRequired("rack").withPodSetGroupName("\u0663\u0664").podSetGroupName())
+        .isEqualTo("\u0663\u0664");
+  }
+
   @Test
   void fromAnnotations_none_isNull() {
     assertThat(PodSetTopologyRequest.fromAnnotations(Map.of("other", "x"))).isNull();

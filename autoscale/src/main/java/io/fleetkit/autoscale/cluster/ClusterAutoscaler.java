@@ -23,6 +23,7 @@ import io.fleetkit.reconcile.controllers.DaemonSetPlacement;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
 import java.time.Clock;
+import io.fleetkit.api.time.GoDurations;
 import java.time.Duration;
 import java.time.Instant;
 import io.fleetkit.api.resource.dra.DeviceClass;
@@ -532,7 +533,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         deleteQuietly(Node.class, "", n.name());
         timedOut.add(n.name());
         String message = "Scale-up timed out for node group " + pool + " after "
-            + NodeGroupBackoff.goDuration(Duration.between(requested, now));
+            + GoDurations.format(Duration.between(requested, now));
         backoffs.backoff(pool, new NodeGroupBackoff.ErrorInfo(NodeGroupBackoff.ErrorClass.OTHER, "timeout", message),
             now);
         LOG.debug("node {} of pool {} not ready after {}; pool backed off", n.name(), pool,

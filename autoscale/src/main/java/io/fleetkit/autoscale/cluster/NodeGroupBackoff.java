@@ -87,46 +87,6 @@ final class NodeGroupBackoff {
     entries.values().removeIf(e -> e.lastFailure().plus(resetTimeout).isBefore(now));
   }
 
-  /**
-   * Go's {@code time.Duration.String()}, in which upstream's messages print durations: {@code 3m0s}, {@code 2m1s},
-   * {@code 1h0m0s}, {@code 1.5s}, {@code 250ms}, {@code 0s}.
-   */
-  static String goDuration(Duration d) {
-    if (d.isZero()) {
-      return "0s";
-    }
-    if (d.isNegative()) {
-      return "-" + goDuration(d.negated());
-    }
-    long nanos = d.toNanos();
-    if (nanos < 1_000_000_000L) {
-      String[] units = {"ns", "µs", "ms"};
-      int u = nanos < 1_000 ? 0 : nanos < 1_000_000 ? 1 : 2;
-      long scale = u == 0 ? 1 : u == 1 ? 1_000 : 1_000_000;
-      return fraction(nanos / scale, nanos % scale, scale) + units[u];
-    }
-    long seconds = d.getSeconds();
-    String s = fraction(seconds % 60, d.getNano(), 1_000_000_000L) + "s";
-    long minutes = seconds / 60;
-    if (minutes == 0) {
-      return s;
-    }
-    long hours = minutes / 60;
-    return (hours > 0 ? hours + "h" : "") + (minutes % 60) + "m" + s;
-  }
-
-  /** {@code whole} and {@code part / scale}, the fraction's trailing zeros dropped, as Go prints them. */
-  private static String fraction(long whole, long part, long scale) {
-    if (part == 0) {
-      return Long.toString(whole);
-    }
-    StringBuilder digits = new StringBuilder(Long.toString(scale + part).substring(1));
-    while (digits.charAt(digits.length() - 1) == '0') {
-      digits.setLength(digits.length() - 1);
-    }
-    return whole + "." + digits;
-  }
-
   /** How many pools have a backoff on record. */
   int size() {
     return entries.size();

@@ -108,11 +108,4 @@ final class NodeGroupBackoffTest {
     assertThat(b.status(NODE_GROUP_1, until)).isEqualTo(QUOTA_ERROR);
     assertThat(b.status(NODE_GROUP_1, until.plusNanos(1))).isNull();
   }
-
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.CsvSource({"PT0S, 0s", "PT3M, 3m0s", "PT2M1S, 2m1s", "PT1H, 1h0m0s",
-      "PT1.5S, 1.5s", "PT0.25S, 250ms", "PT0.0000015S, 1.5µs", "PT26H3M0.5S, 26h3m0.5s"})
-  void goDuration(Duration d, String go) {
-    assertThat(NodeGroupBackoff.goDuration(d)).isEqualTo(go);
-  }
 }

@@ -1,5 +1,6 @@
 package io.fleetkit.api.batch;
 
+import io.fleetkit.api.time.GoDurations;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -152,7 +153,7 @@ public final class CronSchedule {
       String text = d.substring(everyPrefix.length());
       Duration delay;
       try {
-        delay = GoDuration.parse(text);
+        delay = GoDurations.parse(text);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("failed to parse duration " + d + ": " + e.getMessage(), e);
       }
@@ -421,59 +422,5 @@ public final class CronSchedule {
   @Override
   public String toString() {
     return spec;
-  }
-
-  /** Go's {@code time.ParseDuration}, to the nanosecond. */
-  static final class GoDuration {
-    private GoDuration() {}
-
-    static Duration parse(String s) {
-      String orig = s;
-      boolean neg = false;
-      if (!s.isEmpty() && (s.charAt(0) == '-' || s.charAt(0) == '+')) {
-        neg = s.charAt(0) == '-';
-        s = s.substring(1);
-      }
-      if (s.equals("0")) {
-        return Duration.ZERO;
-      }
-      if (s.isEmpty()) {
-        throw new IllegalArgumentException("time: invalid duration \"" + orig + "\"");
-      }
-      java.math.BigDecimal total = java.math.BigDecimal.ZERO;
-      int i = 0;
-      while (i < s.length()) {
-        int start = i;
-        while (i < s.length() && (isAsciiDigit(s.charAt(i)) || s.charAt(i) == '.')) {
-          i++;
-        }
-        String num = s.substring(start, i);
-        if (num.isEmpty() || num.equals(".") || num.indexOf('.') != num.lastIndexOf('.')) {
-          throw new IllegalArgumentException("time: invalid duration \"" + orig + "\"");
-        }
-        int us = i;
-        while (i < s.length() && !(isAsciiDigit(s.charAt(i)) || s.charAt(i) == '.')) {
-          i++;
-        }
-        String unit = s.substring(us, i);
-        long nanosPerUnit = switch (unit) {
-          case "ns" -> 1L;
-          case "us", "µs", "μs" -> 1_000L;
-          case "ms" -> 1_000_000L;
-          case "s" -> 1_000_000_000L;
-          case "m" -> 60_000_000_000L;
-          case "h" -> 3_600_000_000_000L;
-          case "" -> throw new IllegalArgumentException("time: missing unit in duration \"" + orig + "\"");
-          default -> throw new IllegalArgumentException("time: unknown unit \"" + unit + "\" in duration \""
-              + orig + "\"");
-        };
-        total = total.add(new java.math.BigDecimal(num).multiply(java.math.BigDecimal.valueOf(nanosPerUnit)));
-      }
-      if (total.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
-        throw new IllegalArgumentException("time: invalid duration \"" + orig + "\"");
-      }
-      long nanos = total.longValue();
-      return Duration.ofNanos(neg ? -nanos : nanos);
-    }
   }
 }

@@ -1,7 +1,6 @@
 package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.framework.Status;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -10,8 +9,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The scheduler's messages, worded as kube-scheduler's, with the Go formatting they quote ({@link #goList},
- * {@link #goDuration}). {@link #fitError} is kube's {@code FitError.Error()} ({@code pkg/scheduler/framework/types.go}):
+ * The scheduler's messages, worded as kube-scheduler's, with the Go formatting they quote ({@link #goList}; Go's
+ * durations through {@link io.fleetkit.api.time.GoDurations#format}). {@link #fitError} is kube's
+ * {@code FitError.Error()} ({@code pkg/scheduler/framework/types.go}):
  * {@code 0/N nodes are available: <PreFilterMsg>. <count reason, ...>. <PostFilterMsg>}. The filter reasons are
  * counted over nodes, formatted {@code "<count> <reason>"} and sorted as strings (so {@code "10 x"} sorts before
  * {@code "2 y"}, as in kube); they are left out when PreFilter rejected the pod (they would repeat its message).
@@ -75,13 +75,5 @@ public final class Diagnosis {
   /** Go's {@code %v} of a string slice: {@code [a b]}. */
   public static String goList(Iterable<String> items) {
     return "[" + String.join(" ", items) + "]";
-  }
-
-  /** Go's {@code time.Duration} printed in seconds, as kube words Permit timeouts: {@code 3s}, {@code 1.5s}. */
-  public static String goDuration(long nanos) {
-    if (nanos % 1_000_000_000L == 0) {
-      return nanos / 1_000_000_000L + "s";
-    }
-    return Duration.ofNanos(nanos).toMillis() / 1000.0 + "s";
   }
 }

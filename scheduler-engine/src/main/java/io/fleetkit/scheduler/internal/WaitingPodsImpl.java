@@ -2,6 +2,8 @@ package io.fleetkit.scheduler.internal;
 
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.framework.WaitingPods;
+import io.fleetkit.api.time.GoDurations;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -157,7 +159,7 @@ final class WaitingPodsImpl implements WaitingPods {
       for (Map.Entry<String, Long> e : wp.pending.entrySet()) {
         if (now - e.getValue() >= 0) {
           wp.rejected = Status.unschedulable("rejected due to timeout after waiting "
-              + Diagnosis.goDuration(now - wp.sinceNanos) + " at plugin " + e.getKey()).withPlugin(e.getKey());
+              + GoDurations.format(Duration.ofNanos(now - wp.sinceNanos)) + " at plugin " + e.getKey()).withPlugin(e.getKey());
           ready.add(wp);
           break;
         }

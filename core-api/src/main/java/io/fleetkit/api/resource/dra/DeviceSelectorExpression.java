@@ -382,7 +382,7 @@ public final class DeviceSelectorExpression {
     }
 
     private void skipSpace() {
-      while (pos < s.length() && Character.isWhitespace(s.charAt(pos))) {
+      while (pos < s.length() && isCelSpace(s.charAt(pos))) {
         pos++;
       }
     }
@@ -392,7 +392,7 @@ public final class DeviceSelectorExpression {
       if (!s.startsWith(token, pos)) {
         return false;
       }
-      if (Character.isLetter(token.charAt(0))) {
+      if (isAsciiLetter(token.charAt(0))) {
         int end = pos + token.length();
         return end >= s.length() || !isIdentPart(s.charAt(end));
       }
@@ -493,7 +493,7 @@ public final class DeviceSelectorExpression {
       if (peek("-")) {
         pos++;
         skipSpace();
-        if (pos < s.length() && Character.isDigit(s.charAt(pos))) {
+        if (pos < s.length() && isAsciiDigit(s.charAt(pos))) {
           return parseMember(parseNumber(true));
         }
         throw unsupported("'-' (arithmetic)");
@@ -516,13 +516,13 @@ public final class DeviceSelectorExpression {
       if (ch == '"' || ch == '\'') {
         return new Literal(Type.STRING, parseString());
       }
-      if (Character.isDigit(ch)) {
+      if (isAsciiDigit(ch)) {
         return parseNumber(false);
       }
       if (ch == '[' || ch == '{') {
         throw unsupported(ch == '[' ? "list literal" : "map literal");
       }
-      if (Character.isLetter(ch) || ch == '_') {
+      if (isAsciiLetter(ch) || ch == '_') {
         String id = parseIdent();
         switch (id) {
           case "true":
@@ -636,7 +636,7 @@ public final class DeviceSelectorExpression {
 
     private String parseIdent() {
       int start = pos;
-      if (pos < s.length() && (Character.isLetter(s.charAt(pos)) || s.charAt(pos) == '_')) {
+      if (pos < s.length() && (isAsciiLetter(s.charAt(pos)) || s.charAt(pos) == '_')) {
         pos++;
         while (pos < s.length() && isIdentPart(s.charAt(pos))) {
           pos++;
@@ -648,16 +648,31 @@ public final class DeviceSelectorExpression {
       return s.substring(start, pos);
     }
 
+    /** CEL's {@code DIGIT ::= [0-9]} (cel-spec langdef.md): a digit of another script is not a number. */
+    private static boolean isAsciiDigit(char c) {
+      return c >= '0' && c <= '9';
+    }
+
+    /** The letters of CEL's {@code IDENT ::= [_a-zA-Z][_a-zA-Z0-9]*}. */
+    private static boolean isAsciiLetter(char c) {
+      return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
+    }
+
+    /** CEL's {@code WHITESPACE ::= [\t\n\f\r ]+}. */
+    private static boolean isCelSpace(char c) {
+      return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+    }
+
     private static boolean isIdentPart(char c) {
-      return Character.isLetterOrDigit(c) || c == '_';
+      return isAsciiLetter(c) || isAsciiDigit(c) || c == '_';
     }
 
     private Node parseNumber(boolean negative) {
       int start = pos;
-      while (pos < s.length() && Character.isDigit(s.charAt(pos))) {
+      while (pos < s.length() && isAsciiDigit(s.charAt(pos))) {
         pos++;
       }
-      if (pos < s.length() && (s.charAt(pos) == '.' && pos + 1 < s.length() && Character.isDigit(s.charAt(pos + 1))
+      if (pos < s.length() && (s.charAt(pos) == '.' && pos + 1 < s.length() && isAsciiDigit(s.charAt(pos + 1))
           || s.charAt(pos) == 'e' || s.charAt(pos) == 'u' || s.charAt(pos) == 'x')) {
         throw unsupported("number literal other than a decimal int");
       }

@@ -196,4 +196,26 @@ final class DeviceSelectorExpressionTest {
     assertThatThrownBy(() -> DeviceSelectorExpression.compile("device.attributes[\"d.example.com\"].n")
         .matches("d.example.com", d)).hasMessageContaining("could not be converted to bool");
   }
+
+  /**
+   * cel-spec langdef.md: {@code DIGIT ::= [0-9]}, {@code IDENT ::= [_a-zA-Z][_a-zA-Z0-9]*}, whitespace
+   * {@code [\t\n\f\r ]}. An Arabic-Indic three, an NKo one or a fullwidth five is not a number, and a letter of
+   * another script does not start or continue a name: each is a syntax error naming its position.
+   */
+  @Test
+  void compile_nonAsciiDigitsLettersAndSpaces_syntaxErrorAtTheirPosition() {
+    assertThatThrownBy(() -> DeviceSelectorExpression.compile("\u0663 == 3"))
+        .isInstanceOf(DeviceSelectorException.class).hasMessage("Syntax error: unexpected '\u0663' at position 0");
+    assertThatThrownBy(() -> DeviceSelectorExpression.compile("3 == \u07c1"))
+        .hasMessage("Syntax error: unexpected '\u07c1' at position 5");
+    assertThatThrownBy(() -> DeviceSelectorExpression.compile("1\uff15 == 15"))
+        .hasMessageStartingWith("Syntax error: ").hasMessageContaining("at position 1");
+    assertThatThrownBy(() -> DeviceSelectorExpression.compile("-\u0663 == 3"))
+        .isInstanceOf(DeviceSelectorException.class);
+    assertThatThrownBy(() -> DeviceSelectorExpression.compile("device.driv\u00e9r == 'a'")) // the name stops at é
+        .isInstanceOf(DeviceSelectorException.class).hasMessageStartingWith("undefined field 'driv' ");
+    assertThatThrownBy(() -> DeviceSelectorExpression.compile("1 ==\u00a03"))
+        .hasMessageStartingWith("Syntax error: ").hasMessageContaining("at position 4");
+    assertThat(DeviceSelectorExpression.compile("3 ==\t3").matches("d.example.com", Device.of("d"))).isTrue();
+  }
 }

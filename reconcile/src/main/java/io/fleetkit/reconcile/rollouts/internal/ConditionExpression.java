@@ -265,7 +265,7 @@ public final class ConditionExpression {
       if (c == '\'' || c == '"') {
         return string(c);
       }
-      if (Character.isDigit(c)) {
+      if (isAsciiDigit(c)) {
         return number();
       }
       if (c == '#') {
@@ -307,6 +307,14 @@ public final class ConditionExpression {
       throw new EvalException("unknown name " + name);
     }
 
+    /**
+     * expr's number literals start with and hold ASCII digits ({@code '0' <= r && r <= '9'} in its lexer); a digit of
+     * another script is a letter-like identifier character there, as in {@link #identifier()}, never a number.
+     */
+    static boolean isAsciiDigit(char c) {
+      return c >= '0' && c <= '9';
+    }
+
     String identifier() {
       skipSpace();
       int start = pos;
@@ -339,14 +347,14 @@ public final class ConditionExpression {
 
     Object number() {
       int start = pos;
-      while (pos < src.length() && (Character.isDigit(src.charAt(pos)) || src.charAt(pos) == '_')) {
+      while (pos < src.length() && (isAsciiDigit(src.charAt(pos)) || src.charAt(pos) == '_')) {
         pos++;
       }
       boolean real = false;
-      if (pos + 1 < src.length() && src.charAt(pos) == '.' && Character.isDigit(src.charAt(pos + 1))) {
+      if (pos + 1 < src.length() && src.charAt(pos) == '.' && isAsciiDigit(src.charAt(pos + 1))) {
         real = true;
         pos++;
-        while (pos < src.length() && Character.isDigit(src.charAt(pos))) {
+        while (pos < src.length() && isAsciiDigit(src.charAt(pos))) {
           pos++;
         }
       }
@@ -356,7 +364,7 @@ public final class ConditionExpression {
         if (pos < src.length() && (src.charAt(pos) == '+' || src.charAt(pos) == '-')) {
           pos++;
         }
-        while (pos < src.length() && Character.isDigit(src.charAt(pos))) {
+        while (pos < src.length() && isAsciiDigit(src.charAt(pos))) {
           pos++;
         }
       }

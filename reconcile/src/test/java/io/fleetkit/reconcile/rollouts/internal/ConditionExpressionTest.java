@@ -128,4 +128,19 @@ final class ConditionExpressionTest {
     assertThat(ConditionExpression.evalCondition(3L, "result * 2 - 1 == 5 and not (result > 4)")).isTrue();
     assertThat(ConditionExpression.evalCondition(List.of(1L, 2L, 3L), "len(result) == 3")).isTrue();
   }
+
+  /**
+   * expr's lexer starts a number only at an ASCII digit and takes only ASCII digits into it; a digit of another
+   * script (Arabic-Indic three, NKo one) is part of a name, as {@code unicode.IsDigit} makes it there.
+   */
+  @Test
+  void evaluate_nonAsciiDigits_neverANumber() {
+    assertThatThrownBy(() -> ConditionExpression.evaluate(null, "\u0663 == 3")).hasMessage("unknown name \u0663");
+    assertThatThrownBy(() -> ConditionExpression.evaluate(null, "\u07c1 < 2")).hasMessage("unknown name \u07c1");
+    assertThatThrownBy(() -> ConditionExpression.evaluate(null, "1\u0663 == 13"))
+        .isInstanceOf(ConditionExpression.EvalException.class);
+    assertThat(ConditionExpression.evaluate(null, "1.5e1 == 15")).isEqualTo(true);
+    assertThatThrownBy(() -> ConditionExpression.evaluate(null, "1.\u0665 == 1.5"))
+        .isInstanceOf(ConditionExpression.EvalException.class);
+  }
 }

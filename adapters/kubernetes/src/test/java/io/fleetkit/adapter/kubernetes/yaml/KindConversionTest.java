@@ -92,7 +92,7 @@ final class KindConversionTest {
         .scaleDownUtilizationThreshold(0.7).maxNodeProvisionTime(Duration.ofMinutes(25)).build());
     assertThat(KubernetesYaml.dump(List.of(pool))).contains("startupDelay: \"1m30s\"")
         .contains("zeroOrMaxNodeScaling: true").contains("scaleDownUtilizationThreshold: 0.7")
-        .contains("maxNodeProvisionTime: \"25m\"");
+        .contains("maxNodeProvisionTime: \"25m0s\""); // Go's Duration.String(), as metav1.Duration writes it
   }
 
   /**

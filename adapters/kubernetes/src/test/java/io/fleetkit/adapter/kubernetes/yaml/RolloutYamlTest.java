@@ -62,6 +62,57 @@ final class RolloutYamlTest {
         .containsEntry("simulate.fleetkit.io/exit-code", "1");
   }
 
+  private static String rolloutWithPause(String duration) {
+    return """
+        apiVersion: argoproj.io/v1alpha1
+        kind: Rollout
+        metadata: {name: web, namespace: delivery}
+        spec:
+          replicas: 2
+          selector: {matchLabels: {app: web}}
+          strategy:
+            canary:
+              steps:
+                - pause: {duration: %s}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers: [{name: web, image: web:1}]
+        """.formatted(duration);
+  }
+
+  private static Duration pause(String duration) {
+    Rollout r = (Rollout) KubernetesYaml.parse(rolloutWithPause(duration), "r.yaml").objects().get(0);
+    return ((CanaryStep.Pause) r.canary().steps().get(0)).duration();
+  }
+
+  private static List<String> pauseProblems(String duration) {
+    ManifestException e = catchThrowableOfType(ManifestException.class,
+        () -> KubernetesYaml.parse(rolloutWithPause(duration), "r.yaml"));
+    return e.problems().stream().map(p -> p.violation().field() + ": " + p.violation().rule()).toList();
+  }
+
+  /**
+   * Argo's {@code DurationString}: whole seconds or a Go duration, read exactly (a fraction was read through a
+   * double, and a value past Go's longest wrapped round).
+   */
+  @Test
+  void pauseDuration_goDurationOrWholeSeconds_readExactlyAndRangeChecked() {
+    assertThat(pause("30")).isEqualTo(Duration.ofSeconds(30));
+    assertThat(pause("'45'")).isEqualTo(Duration.ofSeconds(45));
+    assertThat(pause("1.5h")).isEqualTo(Duration.ofMinutes(90));
+    assertThat(pause("0.000000007s")).isEqualTo(Duration.ofNanos(7));
+    assertThat(pause("1h0.3s")).isEqualTo(Duration.ofHours(1).plusMillis(300));
+    assertThat(pause("2562047h47m16.854775807s")).isEqualTo(Duration.ofNanos(Long.MAX_VALUE));
+    String step = "spec.strategy.canary.steps[0].pause.duration: ";
+    assertThat(pauseProblems("3000000h")).contains(step + "must be at most 2562047h47m16.854775807s, Go's longest "
+        + "duration");
+    assertThat(pauseProblems("9223372036854775807")).contains(step + "must be at most 2562047h47m16.854775807s, "
+        + "Go's longest duration");
+    assertThat(pauseProblems("-5s")).contains(step + "must not be negative");
+    assertThat(pauseProblems("'\u0663s'")).contains(step + "must be a duration such as 30s, 5m or 1h30m");
+  }
+
   @Test
   void badRollout_reportsArgoRules() {
     String yaml = """

@@ -131,6 +131,15 @@ final class ScenarioYamlTest {
         .isEqualTo(s);
   }
 
+  /** Go reads a sign; a scenario's durations are lengths of time, so a negative one is refused naming the rule. */
+  @Test
+  void negativeOrNonAsciiDuration_reported() {
+    assertThat(problems("spec:\n  duration: -1h\n")).contains("spec.duration", "must not be negative");
+    assertThat(problems("spec:\n  duration: \u0663h\n")).contains("spec.duration",
+        "must be a duration such as 90s, 5m or 1h30m");
+    assertThat(parse("spec:\n  duration: 1h0m0.5s\n").spec().duration()).isEqualTo(Duration.ofMillis(3_600_500));
+  }
+
   /** Finer than a millisecond: the part was dropped when written, so the scenario read back differed. */
   @Test
   void durationFinerThanAMillisecond_writtenAndReadBackExactly() {
@@ -139,7 +148,7 @@ final class ScenarioYamlTest {
     assertThat(s.spec().faults().get(0).at()).isEqualTo(Duration.ofNanos(500));
     assertThat(s.spec().faults().get(0).recoverAfter()).isEqualTo(Duration.ofSeconds(61, 1)); // 0.9 ns cut off
     String written = KubernetesYaml.dump(List.of(s));
-    assertThat(written).contains("0.0000005s").contains("1m1.000000001s");
+    assertThat(written).contains("500ns").contains("1m1.000000001s"); // Go's Duration.String()
     assertThat(KubernetesYaml.parse(written, "dump.yaml").ofType(Scenario.class).get(0)).isEqualTo(s);
     assertThat(parse("spec:\n  duration: 1500ms\n").spec().duration()).isEqualTo(Duration.ofMillis(1500));
   }

@@ -15,15 +15,13 @@ import io.fleetkit.api.resource.dra.Device;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
+import io.fleetkit.api.time.GoDurations;
+import io.fleetkit.api.time.InvalidGoDurationException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -57,9 +55,6 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
   }
   private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
       new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
-  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(h|ms|m|s)");
-  private static final BigDecimal MAX_NANOS = BigDecimal.valueOf(Long.MAX_VALUE);
-  static final String MAX_DURATION_TEXT = "2562047h47m16.854775807s";
 
   @Override
   public @Nullable NodePool toCore(GenericKubernetesResource in, DocumentContext ctx) {
@@ -170,85 +165,37 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
   }
 
   /**
-   * A Go duration ({@code 1h30m}, {@code 90s}, {@code 500ms}, {@code 1.5s}, {@code 0}), to the nanosecond (a finer
-   * fraction is cut off, as Go's {@code time.ParseDuration} does); zero when empty. One longer than Go's longest,
-   * {@value #MAX_DURATION_TEXT}, is an error, as in Go, however its parts add up.
+   * A Go duration ({@code 1h30m}, {@code 90s}, {@code 500ms}, {@code 1.5s}, {@code 0}) as {@link GoDurations#parse}
+   * reads it; zero when empty. A negative one, or one longer than Go's longest ({@value GoDurations#MAX_TEXT}), is an
+   * error.
    */
   static Duration duration(String text, String path, DocumentContext ctx) {
-    if (text.isEmpty() || text.equals("0")) {
+    if (text.isEmpty()) {
       return Duration.ZERO;
     }
-    Matcher m = DURATION.matcher(text);
-    BigDecimal nanos = BigDecimal.ZERO;
-    int end = 0;
-    while (m.find() && m.start() == end) {
-      long unit = switch (m.group(2)) {
-        case "h" -> 3_600_000_000_000L;
-        case "m" -> 60_000_000_000L;
-        case "s" -> 1_000_000_000L;
-        default -> 1_000_000L;
-      };
-      BigDecimal n = number(m.group(1));
-      nanos = n == null ? MAX_NANOS.add(BigDecimal.ONE) : nanos.add(n.multiply(BigDecimal.valueOf(unit)));
-      end = m.end();
-      if (nanos.compareTo(MAX_NANOS) > 0) {
-        ctx.error(path, "must be at most " + MAX_DURATION_TEXT + ", Go's longest duration", text);
-        return Duration.ZERO;
+    Duration d;
+    try {
+      d = GoDurations.parse(text);
+    } catch (InvalidGoDurationException e) {
+      if (e.outOfRange() && !text.startsWith("-")) {
+        ctx.error(path, "must be at most " + GoDurations.MAX_TEXT + ", Go's longest duration", text);
+      } else if (e.outOfRange()) {
+        ctx.error(path, "must not be negative", text);
+      } else {
+        ctx.error(path, "must be a duration such as 90s, 5m or 1h30m", text);
       }
-    }
-    if (end != text.length()) {
-      ctx.error(path, "must be a duration such as 90s, 5m or 1h30m", text);
       return Duration.ZERO;
     }
-    return Duration.ofNanos(nanos.setScale(0, RoundingMode.DOWN).longValueExact());
-  }
-
-  /**
-   * The decimal {@code digits} (digits, optionally a point and more digits); {@code null} when its whole part has more
-   * digits than any duration in range needs (so that a huge number costs no big arithmetic). Fraction digits past the
-   * 18th are dropped: even for hours they are below a nanosecond.
-   */
-  private static @Nullable BigDecimal number(String digits) {
-    int point = digits.indexOf('.');
-    String whole = (point < 0 ? digits : digits.substring(0, point)).replaceFirst("^0+(?=.)", "");
-    if (whole.length() > 19) {
-      return null;
+    if (d.isNegative()) {
+      ctx.error(path, "must not be negative", text);
+      return Duration.ZERO;
     }
-    String fraction = point < 0 ? "" : digits.substring(point + 1, Math.min(digits.length(), point + 1 + 18));
-    return new BigDecimal(fraction.isEmpty() ? whole : whole + "." + fraction);
+    return d;
   }
 
-  /**
-   * Go's spelling of {@code d}: {@code 1h30m}, {@code 90s} becomes {@code 1m30s}, {@code 1500ms} becomes
-   * {@code 1s500ms}, {@code 0s}; a part finer than a millisecond makes the seconds a decimal ({@code 1.0000005s}).
-   */
+  /** Go's spelling of {@code d} ({@link GoDurations#format}): {@code 1h30m0s}, {@code 1m30s}, {@code 1.5s}. */
   static String duration(Duration d) {
-    if (d.isZero()) {
-      return "0s";
-    }
-    StringBuilder sb = new StringBuilder();
-    long h = d.toHours();
-    int m = d.toMinutesPart();
-    int s = d.toSecondsPart();
-    int nano = d.toNanosPart();
-    if (h > 0) {
-      sb.append(h).append('h');
-    }
-    if (m > 0) {
-      sb.append(m).append('m');
-    }
-    if (nano % 1_000_000 != 0) {
-      String fraction = String.format("%09d", nano).replaceFirst("0+$", "");
-      sb.append(s).append('.').append(fraction).append('s');
-      return sb.toString();
-    }
-    if (s > 0) {
-      sb.append(s).append('s');
-    }
-    if (nano > 0) {
-      sb.append(nano / 1_000_000).append("ms");
-    }
-    return sb.toString();
+    return GoDurations.format(d);
   }
 
   private static void putDuration(Map<String, Object> m, String key, @Nullable Duration d) {

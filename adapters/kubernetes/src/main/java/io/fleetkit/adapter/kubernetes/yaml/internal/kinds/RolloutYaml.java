@@ -16,12 +16,13 @@ import io.fleetkit.api.rollouts.AnalysisArgument;
 import io.fleetkit.api.rollouts.Metric;
 import io.fleetkit.api.rollouts.MetricProvider;
 import io.fleetkit.api.rollouts.RolloutAnalysis;
+import io.fleetkit.api.time.GoDurations;
+import io.fleetkit.api.time.InvalidGoDurationException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -32,52 +33,54 @@ import org.jspecify.annotations.Nullable;
  */
 final class RolloutYaml {
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
+  /** Go's {@code strconv.Atoi} digits: an optional sign and ASCII digits. */
+  private static final Pattern WHOLE_SECONDS = Pattern.compile("[+-]?[0-9]+");
   private static final JobConverter JOBS = new JobConverter();
 
   private RolloutYaml() {}
 
+  /**
+   * Argo's {@code DurationString}: whole seconds (a YAML integer or ASCII digits, as Go's {@code strconv.Atoi} reads
+   * them) or a Go duration ({@link GoDurations#parse}); {@code null} when absent. A negative one, or one longer than
+   * Go's longest, is an error.
+   */
   static @Nullable Duration duration(Map<String, Object> m, String key, String path, DocumentContext ctx) {
     Object v = m.get(key);
     if (v == null) {
       return null;
     }
-    if (v instanceof Number n) {
-      return Duration.ofSeconds(n.longValue());
+    String s = v instanceof Number n ? String.valueOf(n.longValue()) : String.valueOf(v).trim();
+    Duration d;
+    try {
+      d = WHOLE_SECONDS.matcher(s).matches() ? seconds(s) : GoDurations.parse(s);
+    } catch (InvalidGoDurationException e) {
+      ctx.error(path, e.outOfRange() ? "must be at most " + GoDurations.MAX_TEXT + ", Go's longest duration"
+          : "must be a duration such as 30s, 5m or 1h30m", s);
+      return null;
     }
-    String s = String.valueOf(v).trim();
-    if (s.matches("\\d+")) {
-      return Duration.ofSeconds(Long.parseLong(s));
-    }
-    Matcher mt = DURATION.matcher(s);
-    Duration d = Duration.ZERO;
-    int end = 0;
-    while (mt.find() && mt.start() == end) {
-      double q = Double.parseDouble(mt.group(1));
-      d = d.plus(switch (mt.group(2)) {
-        case "ms" -> Duration.ofNanos((long) (q * 1e6));
-        case "s" -> Duration.ofNanos((long) (q * 1e9));
-        case "m" -> Duration.ofNanos((long) (q * 60e9));
-        default -> Duration.ofNanos((long) (q * 3600e9));
-      });
-      end = mt.end();
-    }
-    if (end != s.length() || s.isEmpty()) {
-      ctx.error(path, "must be a duration such as 30s, 5m or 1h30m", s);
+    if (d.isNegative()) {
+      ctx.error(path, "must not be negative", s);
       return null;
     }
     return d;
   }
 
+  /** Whole seconds as Go's {@code time.Duration(n) * time.Second}, out of range past Go's longest. */
+  private static Duration seconds(String digits) {
+    try {
+      Duration d = Duration.ofSeconds(Long.parseLong(digits));
+      if (d.compareTo(GoDurations.MAX) <= 0 && d.compareTo(GoDurations.MIN) >= 0) {
+        return d;
+      }
+    } catch (NumberFormatException tooLong) {
+      // falls through: out of range
+    }
+    return GoDurations.parse(digits + "s"); // throws the out-of-range error with Go's wording
+  }
+
+  /** Argo's spelling of {@code d}: Go's ({@link GoDurations#format}), {@code 30s}, {@code 5m0s}, {@code 1h0m0s}. */
   static @Nullable String duration(@Nullable Duration d) {
-    if (d == null) {
-      return null;
-    }
-    long s = d.getSeconds();
-    if (d.getNano() != 0) {
-      return d.toMillis() + "ms";
-    }
-    return s % 3600 == 0 && s > 0 ? s / 3600 + "h" : s % 60 == 0 && s > 0 ? s / 60 + "m" : s + "s";
+    return d == null ? null : GoDurations.format(d);
   }
 
   static @Nullable IntOrPercent intOrPercent(Map<String, Object> m, String key, IntOrPercent dflt, String path,
