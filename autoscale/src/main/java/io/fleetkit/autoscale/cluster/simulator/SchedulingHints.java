@@ -32,7 +32,8 @@ public final class SchedulingHints {
     @Nullable String node;
     int generation = NONE;
     boolean dropped;
-    @Nullable SimulatedCluster sim;
+    /** The {@link SimulatedCluster#id} of the simulation the slot is of (0: none); not the simulation, not to keep it. */
+    long simId;
     int slotEpoch;
     int slot = -1;
 
@@ -58,7 +59,7 @@ public final class SchedulingHints {
 
   /** Hints node {@code node} for {@code key} in this generation. */
   public void set(String key, String node) {
-    set(entries.computeIfAbsent(key, k -> new Entry(this)), node, null, 0, -1);
+    set(entries.computeIfAbsent(key, k -> new Entry(this)), node, 0, 0, -1);
   }
 
   /** Ends a generation: the hints set before the previous call are forgotten ({@code DropOld}). */
@@ -94,13 +95,13 @@ public final class SchedulingHints {
   }
 
   /**
-   * Sets {@code e} to {@code node} in this generation, found in {@code sim}'s slot {@code slot} while its slots were
-   * those of {@code slotEpoch}.
+   * Sets {@code e} to {@code node} in this generation, found in slot {@code slot} of the simulation numbered
+   * {@code simId} (0: none) while its slots were those of {@code slotEpoch}.
    */
-  void set(Entry e, String node, @Nullable SimulatedCluster sim, int slotEpoch, int slot) {
+  void set(Entry e, String node, long simId, int slotEpoch, int slot) {
     e.node = node;
     e.generation = generation;
-    e.sim = sim;
+    e.simId = simId;
     e.slotEpoch = slotEpoch;
     e.slot = slot;
   }

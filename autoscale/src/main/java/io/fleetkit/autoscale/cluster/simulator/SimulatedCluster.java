@@ -70,6 +70,9 @@ public final class SimulatedCluster {
    * node, so a slot recorded with the same count that holds a view holds the node it was recorded for.
    */
   private int slotEpoch;
+  private static final java.util.concurrent.atomic.AtomicLong IDS = new java.util.concurrent.atomic.AtomicLong();
+  /** This simulation's number, unique in the JVM (from 1): what a {@link SchedulingHints} entry keeps of it. */
+  final long id = IDS.incrementAndGet();
   /** The views by slot; {@code null} for a removed node. */
   private SimNodeInfo[] slots = new SimNodeInfo[16];
   /**
@@ -1111,12 +1114,12 @@ public final class SimulatedCluster {
     if (node == null) {
       return -1;
     }
-    if (hint.sim == this && hint.slotEpoch == slotEpoch && hint.slot >= 0 && hint.slot < nextSeq) {
+    if (hint.simId == id && hint.slotEpoch == slotEpoch && hint.slot >= 0 && hint.slot < nextSeq) {
       return slots[hint.slot] != null ? hint.slot : liveSlot(node);
     }
     int h = liveSlot(node);
     if (h >= 0) {
-      hint.sim = this;
+      hint.simId = id;
       hint.slotEpoch = slotEpoch;
       hint.slot = h;
     }
@@ -1252,7 +1255,7 @@ public final class SimulatedCluster {
       if (hint != null) {
         // placed on its hinted node: the hint stands (its node is the slot's), renewed in this generation
         String node = at == h ? Objects.requireNonNull(hint.node) : Objects.requireNonNull(slots[at]).name();
-        Objects.requireNonNull(hints).set(hint, node, this, slotEpoch, at);
+        Objects.requireNonNull(hints).set(hint, node, id, slotEpoch, at);
       }
       if (compact && pod instanceof SimulationPodInfo s && !s.hasAffinity() && !s.hasRequiredAntiAffinity()) {
         reserveClaims(at, pod);
@@ -1288,7 +1291,7 @@ public final class SimulatedCluster {
     if (!fits) {
       return -1;
     }
-    hints.set(hint, Objects.requireNonNull(hint.node), this, slotEpoch, h);
+    hints.set(hint, Objects.requireNonNull(hint.node), id, slotEpoch, h);
     addPod(h, pod);
     return h;
   }
@@ -1310,7 +1313,7 @@ public final class SimulatedCluster {
       return -1;
     }
     cursor[0] = at + 1;
-    hints.set(hints.entry(pod), Objects.requireNonNull(slots[at]).name(), this, slotEpoch, at);
+    hints.set(hints.entry(pod), Objects.requireNonNull(slots[at]).name(), id, slotEpoch, at);
     addPod(at, pod);
     return at;
   }
