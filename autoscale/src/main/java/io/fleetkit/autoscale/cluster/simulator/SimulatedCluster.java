@@ -1129,16 +1129,25 @@ public final class SimulatedCluster {
   /**
    * After Filter ran with {@code p}'s state: when a Filter wrote to it, drops the outcome noted on the pod, so that
    * its next search runs PreFilter again (only a Filter run can have written to the state since the last search of
-   * the same note, which checked it). Returns whether one wrote.
+   * the same note, which checked it).
    */
-  private boolean forgetIfWritten(Prepared p, PodInfo pod) {
-    if (filterRan && p.state().writtenSinceFrozen()) {
-      if (pod instanceof SimulationPodInfo s && s.simulationNote() == p) {
-        s.simulationNote(null);
-      }
-      return true;
+  private void forgetIfWritten(Prepared p, PodInfo pod) {
+    if (filterRan && p.state().writtenSinceFrozen() && pod instanceof SimulationPodInfo s
+        && s.simulationNote() == p) {
+      s.simulationNote(null);
     }
-    return false;
+  }
+
+  /**
+   * {@link #fitsAt} on the pod's hinted slot {@code h} ({@code tryScheduleUsingHints}'s check), dropping the pod's
+   * noted PreFilter outcome when a Filter wrote to its state ({@link #forgetIfWritten}; {@link #filterRan} then tells
+   * the caller).
+   */
+  private boolean fitsOnHint(Prepared p, PodInfo pod, int h) {
+    filterRan = false;
+    boolean fits = fitsAt(p, pod, h);
+    forgetIfWritten(p, pod);
+    return fits;
   }
 
   /**
@@ -1230,11 +1239,9 @@ public final class SimulatedCluster {
       if (hint != null && !p.rejected()) {
         h = hintedSlot(Objects.requireNonNull(hints), hint);
         if (h >= 0 && h != excluded) {
-          filterRan = false;
-          if (fitsAt(p, pod, h)) {
+          if (fitsOnHint(p, pod, h)) {
             at = h;
-          }
-          if (forgetIfWritten(p, pod) && at < 0) {
+          } else if (filterRan && p.state().writtenSinceFrozen()) {
             p = prepare(pod); // a Filter wrote to the state: the search starts from a new PreFilter, as upstream's
           }
         }
@@ -1282,13 +1289,7 @@ public final class SimulatedCluster {
       return -1;
     }
     Prepared p = prepare(pod);
-    if (p.rejected()) {
-      return -1;
-    }
-    filterRan = false;
-    boolean fits = fitsAt(p, pod, h);
-    forgetIfWritten(p, pod);
-    if (!fits) {
+    if (p.rejected() || !fitsOnHint(p, pod, h)) {
       return -1;
     }
     hints.set(hint, Objects.requireNonNull(hint.node), id, slotEpoch, h);
