@@ -3,6 +3,7 @@ package io.fleetkit.simulator;
 import io.fleetkit.admission.Admission;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.autoscaling.VerticalPodAutoscaler;
@@ -20,6 +21,8 @@ import io.fleetkit.api.simulation.WorkloadLoad;
 import io.fleetkit.api.storage.StorageAnnotations;
 import io.fleetkit.api.storage.StorageClass;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.Watch;
+import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.autoscale.cluster.ClusterAutoscaler;
 import io.fleetkit.autoscale.cluster.LoopResult;
 import io.fleetkit.autoscale.hpa.HorizontalPodAutoscalerController;
@@ -32,11 +35,14 @@ import io.fleetkit.storage.PersistentVolumeController;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -289,6 +295,14 @@ public final class ClusterSimulation {
         ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock.asClock()).seed(seed).watchPods()
             .build();
         boolean[] halted = {false};
+        // the pool of each node deleted since the last loop, from its last version: the autoscaler names the nodes it
+        // removed, which are gone from the store when the loop returns
+        Map<String, String> deletedPools = new HashMap<>();
+        Watch poolWatch = store.watch(Node.class, store.resourceVersion(), e -> {
+          if (e.type() == WatchEventType.DELETED) {
+            deletedPools.put(e.object().name(), e.object().metadata().labels().getOrDefault(NodePool.POOL_LABEL, ""));
+          }
+        });
         PeriodicController loop = new PeriodicController("cluster-autoscaler", clock, AUTOSCALER_PERIOD, () -> {
           LoopResult r = ca.runOnce();
           // upstream emits a ClusterUnhealthy warning event in every halted loop; the timeline gets it once per halt
@@ -303,9 +317,14 @@ public final class ClusterSimulation {
                 + String.join(", ", r.launchedNodes()));
             startup.launched(holder[0], r.launchedNodes());
           }
-          if (!r.deletedNodes().isEmpty()) {
-            holder[0].record("ScaleDown", "NodePool", "removed " + String.join(", ", r.deletedNodes()));
+          // one event per pool, as the scale-up's; a node of no pool is named under a bare "NodePool"
+          Map<String, List<String>> byPool = new TreeMap<>();
+          for (String n : r.deletedNodes()) {
+            byPool.computeIfAbsent(deletedPools.getOrDefault(n, ""), k -> new ArrayList<>()).add(n);
           }
+          deletedPools.clear();
+          byPool.forEach((pool, nodes) -> holder[0].record("ScaleDown", pool.isEmpty() ? "NodePool" : "NodePool/" + pool,
+              "removed " + String.join(", ", nodes)));
           // a drain runs across loops on the simulation's clock: its evicted pods are recreated by their controllers
           // and scheduled elsewhere while the node, tainted ToBeDeletedByClusterAutoscaler, waits to be deleted
           r.failedDeletions().forEach((node, result) -> holder[0].record("ScaleDownFailed", "Node/" + node,
@@ -316,6 +335,7 @@ public final class ClusterSimulation {
         });
         return SimulatedController.of(loop.name(), loop::start, loop::runUntilIdle, () -> {
           loop.close();
+          poolWatch.close();
           ca.close();
         });
       });

@@ -102,8 +102,13 @@ final class TimelineRecorder implements AutoCloseable {
     watches.add(store.watch(Job.class, "0", e -> {
       if (e.type() != WatchEventType.DELETED) {
         Job j = e.object();
+        // finished pods the controller saw but has not yet counted (upstream's uncountedTerminatedPods, moved to the
+        // counts by its next sync) are named, so that a step where active drops and nothing is counted reads right
+        int uncounted = j.status().uncountedTerminatedPods().succeeded().size()
+            + j.status().uncountedTerminatedPods().failed().size();
         workload("Job", j.metadata().key(), "active " + j.status().active() + ", succeeded "
-            + j.status().succeeded() + ", failed " + j.status().failed());
+            + j.status().succeeded() + ", failed " + j.status().failed()
+            + (uncounted == 0 ? "" : ", " + uncounted + " finished not yet counted"));
         queueEviction(j);
       }
     }));

@@ -65,6 +65,10 @@ final class ClusterSimulationTest {
     assertThat(at("gpu requested", Duration.ofMinutes(15))).isEqualTo(4.0);
     assertThat(at("ready nodes gpu-a100", Duration.ofMinutes(15))).isEqualTo(2.0);
     assertThat(day.summary().jobs()).singleElement().satisfies(j -> assertThat(j.succeeded()).isEqualTo(4));
+    // the Job's finished pods are first held uncounted (upstream's uncountedTerminatedPods), then counted
+    assertThat(events("JobStatus")).filteredOn(e -> e.object().equals("Job/ml/train")).extracting(TimelineEvent::message)
+        .containsSubsequence("active 4, succeeded 0, failed 0",
+            "active 0, succeeded 0, failed 0, 4 finished not yet counted", "active 0, succeeded 4, failed 0");
     // after the job, the autoscaler removes the idle GPU nodes
     assertThat(at("ready nodes gpu-a100", Duration.ofHours(4))).isZero();
   }
@@ -74,6 +78,11 @@ final class ClusterSimulationTest {
     // removing idle nodes drains them (taint, evictions through the budgets, deletion once their pods are gone); the
     // controllers recreate the evicted pods on the remaining nodes, so every deployment ends ready and no drain fails
     assertThat(events("ScaleDown")).isNotEmpty();
+    // one event per pool and loop: the GPU nodes under their pool, the general nodes under theirs, never a pool-less one
+    assertThat(events("ScaleDown")).extracting(TimelineEvent::object).allMatch(o -> o.startsWith("NodePool/"))
+        .contains("NodePool/gpu-a100");
+    assertThat(events("ScaleDown")).filteredOn(e -> e.object().equals("NodePool/gpu-a100"))
+        .allSatisfy(e -> assertThat(e.message()).matches("removed gpu-a100-\\d+(, gpu-a100-\\d+)*"));
     assertThat(events("ScaleDownFailed")).isEmpty();
     assertThat(day.summary().deployments()).allSatisfy(d -> assertThat(d.ready()).isEqualTo(d.replicas()));
   }
@@ -90,6 +99,10 @@ final class ClusterSimulationTest {
     assertThat(events("ScaleDown")).filteredOn(e -> e.at().compareTo(Duration.ofMinutes(15 * 60 + 20)) > 0
         && e.at().compareTo(Duration.ofHours(16)) < 0).extracting(TimelineEvent::message)
         .containsExactlyInAnyOrder("removed b-1", "removed general-b-1");
+    // each removal is named under its pool (nodes.yaml puts b-1 in general-b, as the pool's own nodes)
+    assertThat(events("ScaleDown")).filteredOn(e -> e.at().compareTo(Duration.ofMinutes(15 * 60 + 20)) > 0
+        && e.at().compareTo(Duration.ofHours(16)) < 0).extracting(TimelineEvent::object)
+        .containsExactly("NodePool/general-b", "NodePool/general-b");
     TimelineEvent recovered = events("ZoneRecovered").get(0);
     assertThat(recovered.at()).isEqualTo(Duration.ofHours(16));
     assertThat(recovered.message()).isEqualTo("0 node(s) come back; 2 deleted meanwhile (for example by the autoscaler"
