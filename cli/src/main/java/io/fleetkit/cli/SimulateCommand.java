@@ -21,6 +21,7 @@ import io.fleetkit.cluster.Cluster;
 import io.fleetkit.networking.ClusterNetworking;
 import io.fleetkit.networking.ServiceSummary;
 import io.fleetkit.simulator.JobSummary;
+import io.fleetkit.simulator.LoadOutcome;
 import io.fleetkit.simulator.PendingPodSummary;
 import io.fleetkit.simulator.RolloutSummary;
 import io.fleetkit.simulator.Simulation;
@@ -344,6 +345,9 @@ public final class SimulateCommand implements Callable<Integer> {
     } else {
       table(run.timeline(), run.summary(), out);
       services(run.services(), out);
+      for (LoadOutcome l : run.loads()) {
+        out.printf("  Load        %s  %s%n", l.target(), l.summary());
+      }
       run.series("cumulative cost").ifPresent(c -> out.printf("  Cost        %.2f $ in total%n", c.last()));
       if (comparison != null) {
         comparisonTable(comparison, out);
@@ -507,6 +511,17 @@ public final class SimulateCommand implements Callable<Integer> {
     @SuppressWarnings("unchecked")
     Map<String, Object> fin = (Map<String, Object>) root.get("final");
     fin.put("services", serviceItems(run.services()));
+    List<Map<String, Object>> loads = new ArrayList<>();
+    for (LoadOutcome l : run.loads()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("target", l.target());
+      m.put("requests", Math.round(l.requests()));
+      m.put("unservedRequests", Math.round(l.unserved()));
+      m.put("worstMinute", l.worstMinute() == null ? null : l.worstMinute().toSeconds());
+      m.put("worstMinuteUnservedRequests", Math.round(l.worstMinuteUnserved()));
+      loads.add(m);
+    }
+    fin.put("loads", loads);
     Map<String, Object> series = new LinkedHashMap<>();
     List<Long> seconds = new ArrayList<>();
     for (Duration t : run.sampleTimes()) {

@@ -447,6 +447,9 @@ public final class ClusterSimulation {
         recorder.queueScaling(scalingHolder[0]);
       }
       recorder.sample(sim.elapsed());
+      LoadAccounting accounting = new LoadAccounting(metricsHolder[0], spec.loads());
+      accounting.start(sim.elapsed());
+      sim.afterEachInstant(() -> accounting.advance(sim.elapsed()));
       while (sim.elapsed().compareTo(spec.duration()) < 0) {
         Duration step = spec.sampleInterval();
         Duration left = spec.duration().minus(sim.elapsed());
@@ -469,7 +472,7 @@ public final class ClusterSimulation {
               sim.store().list(io.fleetkit.api.discovery.EndpointSlice.class).items())
           : List.of();
       return new SimulationRun(scenario.metadata().name(), spec.seed(), spec.duration(), recorder.times(),
-          recorder.series(), timeline, markers, sim.summary(), services);
+          recorder.series(), timeline, markers, sim.summary(), services, accounting.outcomes());
     }
   }
 

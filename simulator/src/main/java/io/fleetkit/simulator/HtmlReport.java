@@ -92,9 +92,15 @@ public final class HtmlReport {
   private static void summary(StringBuilder sb, SimulationRun run) {
     sb.append("<section id=\"summary\">\n<h2>Summary</h2>\n<ul>\n");
     run.series("pending pods").ifPresent(s -> worst(sb, run, s, "Most pending pods", ""));
-    for (TimeSeries s : run.series()) {
-      if (s.name().startsWith("unserved requests/s ")) {
-        worst(sb, run, s, "Most requests beyond capacity for " + s.name().substring(20), " requests/s");
+    // the requests beyond capacity as counted between instants; a run made without them, by the sampled rate
+    for (LoadOutcome l : run.loads()) {
+      sb.append("<li>Load on ").append(esc(l.target())).append(": <b>").append(esc(l.summary())).append("</b></li>\n");
+    }
+    if (run.loads().isEmpty()) {
+      for (TimeSeries s : run.series()) {
+        if (s.name().startsWith("unserved requests/s ")) {
+          worst(sb, run, s, "Most requests beyond capacity for " + s.name().substring(20), " requests/s");
+        }
       }
     }
     run.series("cost per hour").ifPresent(s -> worst(sb, run, s, "Highest cost", " $/h"));

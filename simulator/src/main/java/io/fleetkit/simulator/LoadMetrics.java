@@ -6,6 +6,7 @@ import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.simulation.WorkloadLoad;
@@ -115,6 +116,9 @@ public final class LoadMetrics implements MetricsSource {
     long liveEpoch = -1;
     /** The load's total usage of {@link #totalResource} at {@link #totalAt}, or null. */
     @Nullable Instant totalAt;
+    /** The template spec {@link #request} was read from (null: none yet). */
+    @Nullable PodSpec requestOf;
+    long request;
     @Nullable String totalResource;
     double total;
 
@@ -147,6 +151,38 @@ public final class LoadMetrics implements MetricsSource {
   /** Requests/s on {@code load} now. */
   public double rate(WorkloadLoad load) {
     return load.pattern().rateAt(Duration.between(start, clock.now()));
+  }
+
+  /**
+   * The requests/s {@code load}'s serving pods can take now: each serving pod's CPU request over the load's
+   * {@code cpuPerRequest} (infinite when requests cost no CPU; 0 while the workload does not exist).
+   */
+  public double capacity(WorkloadLoad load) {
+    if (load.cpuMilliPerRequest() == 0) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return servingPods(load) * (double) podCpuRequest(load) / load.cpuMilliPerRequest();
+  }
+
+  /** The CPU request (millicores) of one pod of {@code load}'s workload, from its template; 0 without a workload. */
+  public long podCpuRequest(WorkloadLoad load) {
+    PodSpec spec = switch (load.kind()) {
+      case StatefulSet.KIND -> store.get(StatefulSet.class, load.namespace(), load.name())
+          .map(s -> s.spec().template().spec()).orElse(null);
+      case Rollout.KIND -> store.get(Rollout.class, load.namespace(), load.name())
+          .map(r -> r.spec().template().spec()).orElse(null);
+      default -> store.get(Deployment.class, load.namespace(), load.name())
+          .map(d -> d.spec().template().spec()).orElse(null);
+    };
+    if (spec == null) {
+      return 0;
+    }
+    WorkloadState state = state(load);
+    if (spec != state.requestOf) { // a template is immutable: its request is read once per instance
+      state.requestOf = spec;
+      state.request = spec.effectiveRequests().milliCpu();
+    }
+    return state.request;
   }
 
   /** The selector of the workload {@code load} targets, if it exists. */

@@ -6,7 +6,6 @@ import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.ResourceNames;
 import io.fleetkit.api.simulation.WorkloadLoad;
@@ -234,10 +233,7 @@ final class SeriesRecorder {
     Map<WorkloadLoad, Double> busy = new LinkedHashMap<>(); // load -> served / capacity of its serving pods
     for (WorkloadLoad l : loads) {
       double rate = metrics.rate(l);
-      int serving = metrics.servingPods(l);
-      long request = podCpuRequest(l);
-      double capacity = l.cpuMilliPerRequest() == 0 ? Double.POSITIVE_INFINITY
-          : serving * (double) request / l.cpuMilliPerRequest();
+      double capacity = metrics.capacity(l);
       double served = Math.min(rate, capacity);
       busy.put(l, capacity > 0 && !Double.isInfinite(capacity) ? served / capacity : 1.0);
       cpuUsed += served * l.cpuMilliPerRequest();
@@ -418,13 +414,6 @@ final class SeriesRecorder {
       used += PodTotals.heldGpus(p) * u;
     }
     return used;
-  }
-
-  private long podCpuRequest(WorkloadLoad l) {
-    PodSpec spec = l.kind().equals("StatefulSet")
-        ? store.get(StatefulSet.class, l.namespace(), l.name()).map(s -> s.spec().template().spec()).orElse(null)
-        : store.get(Deployment.class, l.namespace(), l.name()).map(d -> d.spec().template().spec()).orElse(null);
-    return spec == null ? 0 : spec.effectiveRequests().milliCpu();
   }
 
   List<Duration> times() {

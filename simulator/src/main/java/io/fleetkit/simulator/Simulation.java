@@ -117,6 +117,8 @@ public final class Simulation implements AutoCloseable {
   private final Scheduler scheduler;
   private final StoreScheduler storeScheduler;
   private final List<SimulatedController> controllers = new ArrayList<>();
+  /** Run after each settled instant ({@link #afterEachInstant}). */
+  private final List<Runnable> instantHooks = new ArrayList<>();
   /** One informer per kind for the default controllers (one pod cache instead of one per controller). */
   private final SharedInformers informers;
   private final NodeLifecycleController lifecycle;
@@ -825,9 +827,24 @@ public final class Simulation implements AutoCloseable {
     return runTo(clock.now().plus(max), condition);
   }
 
+  /**
+   * Runs {@code hook} after every instant this simulation settles while it runs ({@link #runFor}, {@link #runUntil}),
+   * when nothing more happens at that instant: for accounts kept between instants.
+   */
+  void afterEachInstant(Runnable hook) {
+    instantHooks.add(Objects.requireNonNull(hook, "hook"));
+  }
+
+  private void settled() {
+    for (Runnable h : instantHooks) {
+      h.run();
+    }
+  }
+
   private boolean runTo(Instant target, Predicate<Simulation> condition) {
     ensureOpen();
     settle();
+    settled();
     while (clock.now().isBefore(target)) {
       Instant next = clock.nextDeadline().orElse(target);
       if (next.isAfter(target)) {
@@ -838,6 +855,7 @@ public final class Simulation implements AutoCloseable {
       }
       clock.advanceTo(next);
       settle();
+      settled();
       if (condition.test(this)) {
         return true;
       }

@@ -15,18 +15,20 @@ import java.util.Optional;
  * @param markers the timeline events worth marking on a time axis: faults, recoveries and scaling decisions
  * @param services each Service's cluster IP and endpoints at the end, when the networking controllers ran (else
  *     empty)
+ * @param loads each load's requests and those beyond its workload's capacity, in the scenario's order
  */
 public record SimulationRun(String scenario, long seed, Duration duration, List<Duration> sampleTimes,
     List<TimeSeries> series, List<TimelineEvent> timeline, List<TimelineEvent> markers, SimulationSummary summary,
-    List<io.fleetkit.networking.ServiceSummary> services) {
-  /** A run without Service networking. */
+    List<io.fleetkit.networking.ServiceSummary> services, List<LoadOutcome> loads) {
+  /** A run without Service networking and without loads. */
   public SimulationRun(String scenario, long seed, Duration duration, List<Duration> sampleTimes,
       List<TimeSeries> series, List<TimelineEvent> timeline, List<TimelineEvent> markers, SimulationSummary summary) {
-    this(scenario, seed, duration, sampleTimes, series, timeline, markers, summary, List.of());
+    this(scenario, seed, duration, sampleTimes, series, timeline, markers, summary, List.of(), List.of());
   }
 
   public SimulationRun {
     services = List.copyOf(services);
+    loads = List.copyOf(loads);
     Objects.requireNonNull(scenario, "scenario");
     Objects.requireNonNull(duration, "duration");
     Objects.requireNonNull(summary, "summary");

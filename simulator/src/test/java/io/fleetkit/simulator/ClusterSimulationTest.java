@@ -2,6 +2,7 @@ package io.fleetkit.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -54,6 +55,14 @@ final class ClusterSimulationTest {
     assertThat(at("desired shop/web", Duration.ofHours(3))).isEqualTo(3.0);
     assertThat(events("HorizontalScale")).isNotEmpty();
     assertThat(events("HorizontalScale").get(0).object()).isEqualTo("HorizontalPodAutoscaler/shop/web");
+    // the day's requests: the diurnal mean (2,600/s) times a day, to the request; a small share beyond capacity, most
+    // of it while the zone is down (its pods stop serving 45 s after the failure, when their node is unreachable)
+    assertThat(day.loads()).singleElement().satisfies(l -> {
+      assertThat(l.target()).isEqualTo("Deployment/shop/web");
+      assertThat(l.requests()).isCloseTo(2600.0 * 86_400, within(1.0));
+      assertThat(l.unservedShare()).isPositive().isLessThan(0.01);
+      assertThat(l.worstMinute()).isBetween(Duration.ofHours(15), Duration.ofMinutes(15 * 60 + 10));
+    });
   }
 
   @Test

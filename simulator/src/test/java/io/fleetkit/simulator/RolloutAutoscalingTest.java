@@ -1,6 +1,7 @@
 package io.fleetkit.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
 import io.fleetkit.api.autoscaling.HorizontalPodAutoscaler;
@@ -57,5 +58,15 @@ final class RolloutAutoscalingTest {
     assertThat(scales.get(0).at()).isGreaterThanOrEqualTo(Duration.ofMinutes(10));
     assertThat(run.series("desired default/web")).isPresent();
     assertThat(run.series("desired default/web").orElseThrow().last()).isEqualTo(6.0);
+    // the Rollout's pods serve: their capacity comes from the Rollout's template, as a Deployment's from its own
+    // (600 requests/s to 2 pods of 500 millicores at 1 millicore each: 1,000/s; the HPA reads the step's 1,800/s at
+    // the step's instant and its pods start at once here, so nothing is ever beyond capacity)
+    assertThat(run.series("unserved requests/s default/web").orElseThrow().values().get(5)).isZero();
+    assertThat(run.series("cpu used").orElseThrow().values().get(5)).isEqualTo(0.6);
+    assertThat(run.loads()).singleElement().satisfies(l -> {
+      assertThat(l.target()).isEqualTo("Rollout/default/web");
+      assertThat(l.requests()).isCloseTo(600.0 * 600 + 1800.0 * 1200, within(1e-6));
+      assertThat(l.unserved()).isZero();
+    });
   }
 }
