@@ -56,10 +56,11 @@ import org.slf4j.LoggerFactory;
  *       Any}); park or requeue the rest per the queueing strategy.
  * </ol>
  *
- * <p>Between cycles it keeps the workloads' whereabouts: pending (queued in a ClusterQueue, or unrouted), waiting for
- * a check's backoff, deactivated, or holding quota, with their check states and PodsReady conditions. The queue
- * configuration is a {@link QueueRegistry}'s; on a change of it the scheduler moves the pending workloads to the
- * queues they are routed to now, syncs their checks, and enforces the stop policies on workloads with quota.
+ * <p>Between cycles it keeps the workloads with quota, and the check states and PodsReady conditions of all; where
+ * each workload without quota waits (queued, waiting for a backoff, unrouted, deactivated) is a {@link
+ * PendingWorkloads}'. The queue configuration is a {@link QueueRegistry}'s; on a change of it the scheduler moves the
+ * pending workloads to the queues they are routed to now, syncs their checks, and enforces the stop policies on
+ * workloads with quota.
  */
 public final class QueueScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(QueueScheduler.class);
@@ -70,12 +71,8 @@ public final class QueueScheduler {
   /** The queue configuration: flavors, checks, ClusterQueues, Cohorts, LocalQueues and the index. */
   private final QueueRegistry registry;
   private final FlavorResources index;
-  private final Map<String, CqState> pendingIn = new HashMap<>();
-  /**
-   * Pending workloads no ClusterQueue queues (Kueue's queue manager holds none of them): their LocalQueue is stopped or
-   * was removed, or its ClusterQueue does not exist. They return to a queue when that changes.
-   */
-  private final Map<String, PendingWorkload> unrouted = new LinkedHashMap<>();
+  /** Where each workload without quota waits: queued, a head of the running cycle, backoff, unrouted, deactivated. */
+  private final PendingWorkloads pending;
   /** What stopping queues did to workloads with quota since the last cycle, reported by the next cycle. */
   private final List<io.fleetkit.queueing.QueueStopEviction> stopEvents = new ArrayList<>();
   private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
@@ -100,13 +97,6 @@ public final class QueueScheduler {
    * controllers about (so that queues without checks cost nothing per cycle).
    */
   private final java.util.LinkedHashSet<String> awaitingChecks = new java.util.LinkedHashSet<>();
-  /** Workloads evicted by a Retry check, waiting for the check's requeue delay (still counted as pending). */
-  private final Map<String, Backoff> backoff = new LinkedHashMap<>();
-  /** Workloads deactivated by a Rejected check, with the eviction message. */
-  private final Map<String, Deactivated> deactivated = new LinkedHashMap<>();
-
-  private record Backoff(PendingWorkload workload, CqState cq, Instant notBefore) {}
-
   /** Kueue's {@code waitForPodsReady}, or {@code null} when not enabled. */
   private io.fleetkit.queueing.@Nullable WaitForPodsReady waitForPodsReady;
   private java.util.random.RandomGenerator random = new java.util.SplittableRandom();
@@ -116,8 +106,6 @@ public final class QueueScheduler {
   private final Map<String, Instant> admittedSince = new HashMap<>();
   /** Kueue's {@code status.requeueState} of workloads {@code waitForPodsReady} evicted. */
   private final Map<String, io.fleetkit.queueing.RequeueState> requeueStates = new HashMap<>();
-
-  private record Deactivated(Workload workload, CqState cq, String message) {}
 
   /** Kueue's node failure controller and the workloads' unhealthy nodes. */
   private NodeFailures nodeFailures = new NodeFailures(DEFAULT_NODE_FAILURE_DELAY, NodeFailures.Triggers.DEFAULT);
@@ -148,6 +136,7 @@ public final class QueueScheduler {
     this.clock = clock;
     this.registry = new QueueRegistry(fairSharing, admitted.values(), this::drop);
     this.index = registry.index();
+    this.pending = new PendingWorkloads(registry);
     registry.addAdmissionChecks(admissionChecks);
     for (AdmissionCheckController c : controllers) {
       if (checkControllers.putIfAbsent(c.controllerName(), c) != null) {
@@ -399,10 +388,10 @@ public final class QueueScheduler {
    * Kueue's second pass for delayed topology requests ({@code needsSecondPassForDelayedAssignment}): every workload
    * with reserved quota, all its checks Ready and a pod set waiting for its topology assignment, in reservation order,
    * gets those pod sets placed against the nodes' room now (not the quota: its reservation holds it) and is admitted.
-   * One that does not fit keeps its reservation and is tried again next cycle, its reason in {@code pending} (Kueue's
+   * One that does not fit keeps its reservation and is tried again next cycle, its reason in {@code reasons} (Kueue's
    * {@code SecondPassFailed} event). Only workloads awaiting checks are looked at: queues without checks pay nothing.
    */
-  private List<CheckOutcome> delayedTopologyPass(Instant now, Map<String, String> pending) {
+  private List<CheckOutcome> delayedTopologyPass(Instant now, Map<String, String> reasons) {
     List<CheckOutcome> out = new ArrayList<>();
     if (awaitingChecks.isEmpty()) {
       return out;
@@ -417,7 +406,7 @@ public final class QueueScheduler {
       String[] failure = new String[1];
       QuotaReservation placed = topology.placeDelayed(w.workload, w.cq, w.admission, tasView(Set.of()), failure);
       if (placed == null) {
-        pending.put(key, failure[0]);
+        reasons.put(key, failure[0]);
         LOG.debug("second pass for the delayed topology request of {}: {}", key, failure[0]);
         continue;
       }
@@ -507,9 +496,7 @@ public final class QueueScheduler {
   }
 
   private void unparkAll() {
-    for (CqState cq : registry.queues()) {
-      cq.pending.unpark();
-    }
+    pending.unparkAll();
   }
 
   /** The flavor assigner's answer for {@code wl}, with the topology assignments of its pod sets that need them. */
@@ -577,20 +564,7 @@ public final class QueueScheduler {
    * those waiting for a backoff in it, wait unrouted.
    */
   private void drop(CqState gone) {
-    for (PendingWorkload p : gone.pending.snapshot()) {
-      pendingIn.remove(p.key());
-      unrouted.put(p.key(), p);
-    }
-    gone.pending = new PendingQueue(gone.spec.queueingStrategy());
-    for (java.util.Iterator<Backoff> it = backoff.values().iterator(); it.hasNext(); ) {
-      Backoff b = it.next();
-      if (b.cq() == gone) {
-        // its queue is gone: it waits for its LocalQueue's ClusterQueue, its backoff no longer counted
-        it.remove();
-        pendingIn.remove(b.workload().key());
-        unrouted.put(b.workload().key(), b.workload());
-      }
-    }
+    pending.drop(gone);
   }
 
   /**
@@ -709,55 +683,21 @@ public final class QueueScheduler {
    */
   private void queuesChanged(List<CqState> touched) {
     reroute();
-    for (Map.Entry<String, CqState> e : pendingIn.entrySet()) {
-      if (!backoff.containsKey(e.getKey())) {
-        syncChecks(e.getKey(), e.getValue(), null);
-      }
-    }
+    pending.forEachQueued((key, cq) -> syncChecks(key, cq, null));
     enforceStops();
     for (CqState cq : touched) {
       if (!cq.removed) {
-        cq.pending.unpark();
+        pending.unpark(cq);
       }
-    }
-  }
-
-  /** Queues {@code p} where {@link QueueRegistry#route} says, or holds it unrouted. */
-  private void enqueue(PendingWorkload p, @Nullable CqState current) {
-    CqState cq = registry.route(p.workload, current);
-    if (cq == null) {
-      pendingIn.remove(p.key());
-      unrouted.put(p.key(), p);
-    } else {
-      unrouted.remove(p.key());
-      cq.pending.push(p);
-      pendingIn.put(p.key(), cq);
     }
   }
 
   /**
    * Moves every pending workload that {@link QueueRegistry#route} places elsewhere now (Kueue's LocalQueue add and
-   * delete).
+   * delete); one queued in another ClusterQueue gets that queue's checks.
    */
   private void reroute() {
-    List<PendingWorkload> moving = new ArrayList<>(unrouted.values());
-    unrouted.clear();
-    for (CqState cq : registry.queues()) {
-      for (PendingWorkload p : cq.pending.snapshot()) {
-        if (registry.route(p.workload, cq) != cq) {
-          cq.pending.remove(p.key());
-          moving.add(p);
-        }
-      }
-    }
-    for (PendingWorkload p : moving) {
-      CqState from = pendingIn.get(p.key());
-      enqueue(p, from);
-      CqState to = pendingIn.get(p.key());
-      if (to != null && to != from) {
-        syncChecks(p.key(), to, null);
-      }
-    }
+    pending.reroute().forEach((key, to) -> syncChecks(key, to, null));
   }
 
   /**
@@ -803,13 +743,10 @@ public final class QueueScheduler {
    * inactive}), or {@code null} if they would (or it is not pending).
    */
   public io.fleetkit.queueing.@Nullable QueueBlocker queueBlocker(String key) {
-    PendingWorkload held = unrouted.get(key);
-    CqState cq = pendingIn.get(key);
-    if (held == null && cq == null) {
+    if (!pending.isPending(key)) {
       return null;
     }
-    Workload wl = held != null ? held.workload : workloadOf(key);
-    return registry.blocker(wl, cq);
+    return registry.blocker(workloadOf(key), pending.queueOf(key));
   }
 
   /** Kueue's inactive reason of {@code clusterQueue}, or {@code null} if it admits workloads. */
@@ -826,9 +763,7 @@ public final class QueueScheduler {
     if (copy.equals(namespaceLabels.put(namespace, copy))) {
       return;
     }
-    for (CqState cq : registry.queues()) {
-      cq.pending.unpark();
-    }
+    pending.unparkAll();
   }
 
   public @Nullable ResourceFlavor resourceFlavor(String name) {
@@ -856,8 +791,7 @@ public final class QueueScheduler {
   }
 
   private void requireNew(Workload wl) {
-    if (pendingIn.containsKey(wl.key()) || admitted.containsKey(wl.key()) || deactivated.containsKey(wl.key())
-        || unrouted.containsKey(wl.key())) {
+    if (pending.contains(wl.key()) || admitted.containsKey(wl.key())) {
       throw new IllegalArgumentException("Workload " + wl.key() + ": already submitted");
     }
   }
@@ -873,8 +807,7 @@ public final class QueueScheduler {
       throw new IllegalArgumentException("Workload " + wl.key() + ": spec.queueName \"" + wl.queueName()
           + "\" must name a LocalQueue in namespace " + wl.namespace());
     }
-    enqueue(new PendingWorkload(wl, sequence++), null);
-    CqState cq = pendingIn.get(wl.key());
+    CqState cq = pending.enqueue(new PendingWorkload(wl, sequence++), null);
     if (cq != null) {
       syncChecks(wl.key(), cq, null);
     }
@@ -1111,14 +1044,7 @@ public final class QueueScheduler {
     podsReady.remove(key);
     admittedSince.remove(key);
     requeueStates.remove(key);
-    if (deactivated.remove(key) != null || unrouted.remove(key) != null) {
-      return true;
-    }
-    CqState p = pendingIn.remove(key);
-    if (p != null) {
-      if (backoff.remove(key) == null) {
-        p.pending.remove(key);
-      }
+    if (pending.remove(key)) {
       return true;
     }
     AdmittedWorkload w = admitted.remove(key);
@@ -1135,12 +1061,12 @@ public final class QueueScheduler {
   private void quotaReleased(CqState cq) {
     CohortState c = cq.cohort;
     if (c == null) {
-      cq.pending.unpark();
+      pending.unpark(cq);
     } else {
       List<CqState> tree = new ArrayList<>();
       c.root().collectQueues(tree);
       for (CqState m : tree) {
-        m.pending.unpark();
+        pending.unpark(m);
       }
     }
   }
@@ -1176,31 +1102,31 @@ public final class QueueScheduler {
     // Kueue's eviction after a failed replacement completes after the cycle: the workload keeps its quota and nodes
     // until then, and is not a head of this cycle
     List<AdmittedWorkload> evictAfter = new ArrayList<>();
-    Map<String, String> pending = new LinkedHashMap<>();
-    List<CheckOutcome> delayedAdmitted = delayedTopologyPass(now, pending);
+    Map<String, String> reasons = new LinkedHashMap<>();
+    List<CheckOutcome> delayedAdmitted = delayedTopologyPass(now, reasons);
     replacements.addAll(secondPass(evictAfter));
     List<Entry> entries = new ArrayList<>();
     for (CqState cq : registry.queues()) {
       if (!cq.active()) {
         continue; // inactive: Kueue's queue manager hands out no heads of it
       }
-      PendingWorkload head = cq.pending.pop();
+      PendingWorkload head = pending.popHead(cq);
       if (head == null) {
         continue;
       }
       if (!cq.spec.namespaceSelector().matches(namespaceLabels.getOrDefault(head.workload.namespace(), Map.of()))) {
         // Kueue's ValidateAdmissibility: the workload waits, parked, for its namespace or the queue to change
         head.lastReason = NAMESPACE_MISMATCH;
-        pending.put(head.key(), NAMESPACE_MISMATCH);
-        cq.pending.park(head);
+        reasons.put(head.key(), NAMESPACE_MISMATCH);
+        pending.park(head);
         parkedInLastCycle++;
         continue;
       }
       if (AdmissionChecks.anyFailed(statesOf(head.key()))) {
         // Kueue's scheduler: a workload with a Retry or Rejected check is not considered until the check changes
         head.lastReason = AdmissionChecks.FAILED_CHECKS;
-        pending.put(head.key(), AdmissionChecks.FAILED_CHECKS);
-        cq.pending.park(head);
+        reasons.put(head.key(), AdmissionChecks.FAILED_CHECKS);
+        pending.park(head);
         parkedInLastCycle++;
         continue;
       }
@@ -1233,9 +1159,9 @@ public final class QueueScheduler {
       Assignment a = e.assignment;
       if (a.mode() == Assignment.NO_FIT) {
         if (requeueNow) {
-          skipped(e, a.message(), pending);
+          skipped(e, a.message(), reasons);
         } else {
-          inadmissible(e, a.message(), pending);
+          inadmissible(e, a.message(), reasons);
         }
         continue;
       }
@@ -1250,19 +1176,19 @@ public final class QueueScheduler {
           holdTopology(e, now);
         }
         if (requeueNow) {
-          skipped(e, a.message(), pending);
+          skipped(e, a.message(), reasons);
         } else {
-          inadmissible(e, a.message(), pending); // Kueue's message: the assignment's, as for one that does not fit
+          inadmissible(e, a.message(), reasons); // Kueue's message: the assignment's, as for one that does not fit
         }
         continue;
       }
       if (a.mode() == Assignment.PREEMPT) {
         if (overlaps(e.targets, evictedNow)) {
-          skipped(e, "workload has overlapping preemption targets with another workload", pending);
+          skipped(e, "workload has overlapping preemption targets with another workload", reasons);
           continue;
         }
         if (!fitsWithout(cq, a, e.targets)) {
-          skipped(e, "workload no longer fits after processing another workload", pending);
+          skipped(e, "workload no longer fits after processing another workload", reasons);
           continue;
         }
         for (Target t : e.targets) {
@@ -1278,23 +1204,23 @@ public final class QueueScheduler {
         cq.addUsage(a.frs(), a.values(), 1);
         reserved.add(new Held(cq, a.frs(), a.values()));
         holdTopology(e, now);
-        skipped(e, a.message() + "; pending the preemption of " + e.targets.size() + " workload(s)", pending);
+        skipped(e, a.message() + "; pending the preemption of " + e.targets.size() + " workload(s)", reasons);
         continue;
       }
       if (!fits(cq, a.frs(), a.values())) {
-        skipped(e, "workload no longer fits after processing another workload", pending);
+        skipped(e, "workload no longer fits after processing another workload", reasons);
         continue;
       }
       if (blockedByPodsReady()) {
         // Kueue's waitForPodsReadyIfNeeded: the scheduler waits (here: the head keeps its place, not parked) until
         // every workload with quota is PodsReady
-        skipped(e, io.fleetkit.queueing.WaitForPodsReady.MESSAGE_WAITING_FOR_PODS_READY, pending);
+        skipped(e, io.fleetkit.queueing.WaitForPodsReady.MESSAGE_WAITING_FOR_PODS_READY, reasons);
         continue;
       }
       QuotaReservation admission = new QuotaReservation(e.pending.key(), cq.name, a.podSets(), now, a.borrows());
       AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission, sequence++);
       cq.add(w);
-      pendingIn.remove(e.pending.key());
+      pending.admit(e.pending);
       admitted.put(w.key(), w);
       admittedNow.add(admission);
       syncChecks(w.key(), cq, admission);
@@ -1324,7 +1250,7 @@ public final class QueueScheduler {
       delayedAdmitted.addAll(outcomes);
       outcomes = delayedAdmitted;
     }
-    return new CycleResult(admittedNow, preempted, pending, outcomes, podsReadyEvictions, replacements, queueStops);
+    return new CycleResult(admittedNow, preempted, reasons, outcomes, podsReadyEvictions, replacements, queueStops);
   }
 
   /**
@@ -1413,16 +1339,11 @@ public final class QueueScheduler {
 
   /** Queues the workloads whose Retry delay has passed (Kueue's requeue after {@code requeueAt}). */
   private void releaseBackoff(Instant now) {
-    for (java.util.Iterator<Backoff> it = backoff.values().iterator(); it.hasNext(); ) {
-      Backoff b = it.next();
-      if (!b.notBefore().isAfter(now)) {
-        it.remove();
-        enqueue(b.workload(), b.cq());
-        io.fleetkit.queueing.RequeueState rs = requeueStates.get(b.workload().key());
-        if (rs != null && rs.requeueAt() != null) {
-          // Kueue clears requeueAt once the backoff has elapsed and the workload is queued again
-          requeueStates.put(b.workload().key(), new io.fleetkit.queueing.RequeueState(rs.count(), null));
-        }
+    for (PendingWorkload p : pending.releaseBackoff(now)) {
+      io.fleetkit.queueing.RequeueState rs = requeueStates.get(p.key());
+      if (rs != null && rs.requeueAt() != null) {
+        // Kueue clears requeueAt once the backoff has elapsed and the workload is queued again
+        requeueStates.put(p.key(), new io.fleetkit.queueing.RequeueState(rs.count(), null));
       }
     }
   }
@@ -1512,9 +1433,9 @@ public final class QueueScheduler {
     if (admitted.containsKey(key) && !wc.admitted) {
       awaitingChecks.add(key);
     }
-    CqState waiting = pendingIn.get(key);
+    CqState waiting = pending.queueOf(key);
     if (waiting != null && !admitted.containsKey(key)) {
-      waiting.pending.unpark(); // a pending workload whose failed check changed may be considered again
+      pending.unpark(waiting); // a pending workload whose failed check changed may be considered again
     }
     return react(key, now);
   }
@@ -1532,25 +1453,9 @@ public final class QueueScheduler {
     if (w != null) {
       return w.workload;
     }
-    CqState cq = pendingIn.get(key);
-    Backoff b = backoff.get(key);
-    if (b != null) {
-      return b.workload().workload;
-    }
-    Deactivated d = deactivated.get(key);
-    if (d != null) {
-      return d.workload();
-    }
-    PendingWorkload held = unrouted.get(key);
-    if (held != null) {
-      return held.workload;
-    }
-    if (cq != null) {
-      for (PendingWorkload p : cq.pending.snapshot()) {
-        if (p.key().equals(key)) {
-          return p.workload;
-        }
-      }
+    Workload wl = pending.workload(key);
+    if (wl != null) {
+      return wl;
     }
     throw new IllegalArgumentException("Workload " + key + ": not pending, reserved or deactivated");
   }
@@ -1601,8 +1506,7 @@ public final class QueueScheduler {
     if (!rejected.isEmpty()) {
       String message = "The workload is deactivated due to " + AdmissionChecks.message(rejected, CheckState.REJECTED);
       release(w, now);
-      pendingIn.remove(key);
-      deactivated.put(key, new Deactivated(w.workload, w.cq, message));
+      pending.deactivate(w.workload, w.cq, message);
       LOG.debug("deactivated {}: {}", key, message);
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.DEACTIVATED, message);
     }
@@ -1614,10 +1518,9 @@ public final class QueueScheduler {
       // Kueue's GetQueueOrderTimestamp: a workload evicted by a check is ordered by the time of its eviction
       PendingWorkload p = new PendingWorkload(w.workload, sequence++, now);
       if (notBefore != null && notBefore.isAfter(now)) {
-        pendingIn.put(key, w.cq);
-        backoff.put(key, new Backoff(p, w.cq, notBefore));
+        pending.backoff(p, w.cq, notBefore);
       } else {
-        enqueue(p, w.cq);
+        pending.enqueue(p, w.cq);
       }
       LOG.debug("evicted {}: {}", key, message);
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.EVICTED, message);
@@ -1703,7 +1606,7 @@ public final class QueueScheduler {
             + io.fleetkit.queueing.WaitForPodsReady.MESSAGE_REQUEUING_LIMIT;
         release(w, now);
         requeueStates.remove(key);
-        deactivated.put(key, new Deactivated(w.workload, w.cq, message));
+        pending.deactivate(w.workload, w.cq, message);
         LOG.debug("deactivated {}: {}", key, message);
         out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
             io.fleetkit.queueing.PodsReadyEviction.Kind.DEACTIVATED,
@@ -1720,8 +1623,7 @@ public final class QueueScheduler {
       release(w, now);
       Instant orderTime = cfg.timestamp() == io.fleetkit.queueing.WaitForPodsReady.RequeuingTimestamp.EVICTION
           ? now : w.workload.creationTime();
-      pendingIn.put(key, w.cq);
-      backoff.put(key, new Backoff(new PendingWorkload(w.workload, sequence++, orderTime), w.cq, at));
+      pending.backoff(new PendingWorkload(w.workload, sequence++, orderTime), w.cq, at);
       LOG.debug("evicted {}: {}", key, message);
       out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
           io.fleetkit.queueing.PodsReadyEviction.Kind.EVICTED,
@@ -1779,20 +1681,13 @@ public final class QueueScheduler {
    * workload whose {@code requeueAt} is still ahead waits until then.
    */
   public void assumeRequeueState(String key, io.fleetkit.queueing.RequeueState state) {
-    CqState cq = pendingIn.get(key);
-    if (cq == null && !admitted.containsKey(key)) {
+    if (pending.queueOf(key) == null && !admitted.containsKey(key)) {
       throw new IllegalArgumentException("Workload " + key + ": not pending or admitted");
     }
     requeueStates.put(key, state);
     Instant at = state.requeueAt();
-    if (cq != null && at != null && at.isAfter(clock.instant()) && !backoff.containsKey(key)) {
-      for (PendingWorkload p : cq.pending.snapshot()) {
-        if (p.key().equals(key)) {
-          cq.pending.remove(key);
-          backoff.put(key, new Backoff(p, cq, at));
-          break;
-        }
-      }
+    if (at != null && at.isAfter(clock.instant())) {
+      pending.delayQueued(key, at);
     }
   }
 
@@ -1805,17 +1700,16 @@ public final class QueueScheduler {
 
   /** Queues a deactivated workload again (Kueue: {@code spec.active} set back to true). */
   public boolean reactivate(String key) {
-    Deactivated d = deactivated.remove(key);
+    PendingWorkloads.Deactivated d = pending.reactivate(key);
     if (d == null) {
       return false;
     }
-    enqueue(new PendingWorkload(d.workload(), sequence++), d.cq());
+    pending.enqueue(new PendingWorkload(d.workload(), sequence++), d.cq());
     return true;
   }
 
   public @Nullable String deactivatedMessage(String key) {
-    Deactivated d = deactivated.get(key);
-    return d == null ? null : d.message();
+    return pending.deactivatedMessage(key);
   }
 
   public List<AdmissionCheckState> checkStates(String key) {
@@ -1934,16 +1828,16 @@ public final class QueueScheduler {
     v.cq.remove(v);
     resetChecks(v.key(), clock.instant());
     lostAdmission(v.key());
-    enqueue(new PendingWorkload(v.workload, sequence++), v.cq);
+    pending.enqueue(new PendingWorkload(v.workload, sequence++), v.cq);
   }
 
-  private void inadmissible(Entry e, String reason, Map<String, String> pending) {
+  private void inadmissible(Entry e, String reason, Map<String, String> reasons) {
     e.pending.lastReason = reason;
-    pending.put(e.pending.key(), reason);
+    reasons.put(e.pending.key(), reason);
     if (e.cq.spec.queueingStrategy() == io.fleetkit.queueing.QueueingStrategy.BEST_EFFORT_FIFO) {
       parkedInLastCycle++;
     }
-    e.cq.pending.requeueInadmissible(e.pending);
+    pending.requeueInadmissible(e.pending);
   }
 
   /**
@@ -1954,20 +1848,15 @@ public final class QueueScheduler {
     return last.progressed() || parkedInLastCycle > 0;
   }
 
-  private static void skipped(Entry e, String reason, Map<String, String> pending) {
+  private void skipped(Entry e, String reason, Map<String, String> reasons) {
     e.pending.lastReason = reason;
-    pending.put(e.pending.key(), reason);
-    e.cq.pending.push(e.pending);
+    reasons.put(e.pending.key(), reason);
+    pending.requeue(e.pending);
   }
 
   /** Whether any queue has an active (not parked) pending workload. */
   public boolean hasActive() {
-    for (CqState cq : registry.queues()) {
-      if (cq.pending.hasActive()) {
-        return true;
-      }
-    }
-    return false;
+    return pending.hasActive();
   }
 
   public @Nullable QuotaReservation admission(String key) {
@@ -1984,25 +1873,15 @@ public final class QueueScheduler {
   }
 
   public List<String> inadmissible(String clusterQueue) {
-    return registry.requireQueue(clusterQueue).pending.parkedKeys();
+    return pending.parkedKeys(registry.requireQueue(clusterQueue));
   }
 
   public List<String> pending(String clusterQueue) {
-    CqState cq = registry.requireQueue(clusterQueue);
-    List<String> out = new ArrayList<>();
-    for (PendingWorkload p : cq.pending.snapshot()) {
-      out.add(p.key());
-    }
-    for (Map.Entry<String, Backoff> e : backoff.entrySet()) {
-      if (e.getValue().cq() == cq) {
-        out.add(e.getKey());
-      }
-    }
-    return out;
+    return pending.pendingKeys(registry.requireQueue(clusterQueue));
   }
 
   public int pendingCount() {
-    return pendingIn.size() + unrouted.size();
+    return pending.pendingCount();
   }
 
   public int admittedCount() {
