@@ -97,15 +97,8 @@ public final class QueueScheduler {
    * controllers about (so that queues without checks cost nothing per cycle).
    */
   private final java.util.LinkedHashSet<String> awaitingChecks = new java.util.LinkedHashSet<>();
-  /** Kueue's {@code waitForPodsReady}, or {@code null} when not enabled. */
-  private io.fleetkit.queueing.@Nullable WaitForPodsReady waitForPodsReady;
-  private java.util.random.RandomGenerator random = new java.util.SplittableRandom();
-  /** PodsReady conditions of workloads with quota (and of evicted ones, waiting for start again). */
-  private final Map<String, io.fleetkit.queueing.PodsReadyCondition> podsReady = new HashMap<>();
-  /** When each admitted workload became admitted (the {@code Admitted} condition's transition time). */
-  private final Map<String, Instant> admittedSince = new HashMap<>();
-  /** Kueue's {@code status.requeueState} of workloads {@code waitForPodsReady} evicted. */
-  private final Map<String, io.fleetkit.queueing.RequeueState> requeueStates = new HashMap<>();
+  /** Kueue's {@code waitForPodsReady}: the workloads' Admitted times, PodsReady conditions and requeue states. */
+  private final PodsReadyTimeouts podsReady = new PodsReadyTimeouts();
 
   /** Kueue's node failure controller and the workloads' unhealthy nodes. */
   private NodeFailures nodeFailures = new NodeFailures(DEFAULT_NODE_FAILURE_DELAY, NodeFailures.Triggers.DEFAULT);
@@ -156,8 +149,7 @@ public final class QueueScheduler {
    * Enables Kueue's {@code waitForPodsReady} with {@code config}; {@code random} draws the jitter of requeue delays.
    */
   public void waitForPodsReady(io.fleetkit.queueing.WaitForPodsReady config, java.util.random.RandomGenerator random) {
-    this.waitForPodsReady = config;
-    this.random = random;
+    podsReady.configure(config, random);
   }
 
   /** Kueue's {@code resources.transformations}: how pod requests count against quota. */
@@ -935,7 +927,7 @@ public final class QueueScheduler {
       wc.admitted = true;
     }
     if (isAdmitted(wl.key())) {
-      admittedSince.put(wl.key(), admittedAt);
+      podsReady.admitted(wl.key(), admittedAt);
     }
     // restored into a stopped queue: Kueue's workload controller evicts it (or releases it) on its first reconcile
     enforceStop(admitted.get(wl.key()));
@@ -1006,7 +998,7 @@ public final class QueueScheduler {
     if (checkStates.containsKey(wl.key())) {
       awaitingChecks.add(wl.key());
     } else if (isAdmitted(wl.key())) {
-      admittedSince.put(wl.key(), reservedAt);
+      podsReady.admitted(wl.key(), reservedAt);
     }
     enforceStop(admitted.get(wl.key()));
     return admission;
@@ -1041,9 +1033,7 @@ public final class QueueScheduler {
   public boolean delete(String key) {
     nodeFailures.clear(key);
     checkStates.remove(key);
-    podsReady.remove(key);
-    admittedSince.remove(key);
-    requeueStates.remove(key);
+    podsReady.forget(key);
     if (pending.remove(key)) {
       return true;
     }
@@ -1211,7 +1201,7 @@ public final class QueueScheduler {
         skipped(e, "workload no longer fits after processing another workload", reasons);
         continue;
       }
-      if (blockedByPodsReady()) {
+      if (podsReady.blocksAdmission(admitted.keySet())) {
         // Kueue's waitForPodsReadyIfNeeded: the scheduler waits (here: the head keeps its place, not parked) until
         // every workload with quota is PodsReady
         skipped(e, io.fleetkit.queueing.WaitForPodsReady.MESSAGE_WAITING_FOR_PODS_READY, reasons);
@@ -1227,9 +1217,9 @@ public final class QueueScheduler {
       if (checkStates.containsKey(w.key())) {
         awaitingChecks.add(w.key());
       } else {
-        admittedSince.put(w.key(), now);
+        podsReady.admitted(w.key(), now);
       }
-      newAdmission(w.key(), now);
+      podsReady.quotaReserved(w.key(), now);
       LOG.debug("admitted {} in {}", w.key(), cq.name);
     }
     heldTopology.clear();
@@ -1340,11 +1330,7 @@ public final class QueueScheduler {
   /** Queues the workloads whose Retry delay has passed (Kueue's requeue after {@code requeueAt}). */
   private void releaseBackoff(Instant now) {
     for (PendingWorkload p : pending.releaseBackoff(now)) {
-      io.fleetkit.queueing.RequeueState rs = requeueStates.get(p.key());
-      if (rs != null && rs.requeueAt() != null) {
-        // Kueue clears requeueAt once the backoff has elapsed and the workload is queued again
-        requeueStates.put(p.key(), new io.fleetkit.queueing.RequeueState(rs.count(), null));
-      }
+      podsReady.requeued(p.key());
     }
   }
 
@@ -1428,7 +1414,7 @@ public final class QueueScheduler {
     }
     if (wc.admitted && !AdmissionChecks.allReady(wc.states)) {
       wc.admitted = false; // Kueue's SyncAdmittedCondition: "check lost"
-      admittedSince.remove(key);
+      podsReady.notAdmitted(key);
     }
     if (admitted.containsKey(key) && !wc.admitted) {
       awaitingChecks.add(key);
@@ -1527,7 +1513,7 @@ public final class QueueScheduler {
     }
     if (!wc.admitted && AdmissionChecks.allReady(wc.states) && !w.admission.topologyPending()) {
       wc.admitted = true;
-      admittedSince.put(key, now);
+      podsReady.admitted(key, now);
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.ADMITTED, "The workload is admitted");
     }
     return null;
@@ -1539,27 +1525,8 @@ public final class QueueScheduler {
     admitted.remove(w.key());
     w.cq.remove(w);
     resetChecks(w.key(), now);
-    lostAdmission(w.key());
+    podsReady.notAdmitted(w.key());
     quotaReleased(w.cq);
-  }
-
-  /**
-   * The workload lost its quota. Its PodsReady condition stays as it was (Kueue's workload controller evicts without
-   * touching it); the job reconciler's rewrite for a workload that is not admitted is {@link #newAdmission}'s.
-   */
-  private void lostAdmission(String key) {
-    admittedSince.remove(key);
-  }
-
-  /**
-   * The workload got quota again: a PodsReady condition left from an earlier admission becomes the one Kueue's job
-   * reconciler wrote while it was not admitted ({@code WaitForStart}), so its timeout counts from the new admission.
-   */
-  private void newAdmission(String key, Instant now) {
-    io.fleetkit.queueing.PodsReadyCondition c = podsReady.get(key);
-    if (c != null) {
-      podsReady.put(key, io.fleetkit.queueing.PodsReadyCondition.next(c, false, false, now));
-    }
   }
 
   private void resetChecks(String key, Instant now) {
@@ -1577,12 +1544,11 @@ public final class QueueScheduler {
    * backoffBaseSeconds * 2^(count-1)} up to {@code backoffMaxSeconds}, has passed.
    */
   private List<io.fleetkit.queueing.PodsReadyEviction> evictNotReady(Instant now) {
-    io.fleetkit.queueing.WaitForPodsReady cfg = waitForPodsReady;
-    if (cfg == null || admittedSince.isEmpty()) {
+    if (!podsReady.watching()) {
       return List.of();
     }
     List<AdmittedWorkload> candidates = new ArrayList<>();
-    for (String key : admittedSince.keySet()) {
+    for (String key : podsReady.admittedKeys()) {
       AdmittedWorkload w = admitted.get(key);
       if (w != null) {
         candidates.add(w);
@@ -1592,59 +1558,31 @@ public final class QueueScheduler {
     List<io.fleetkit.queueing.PodsReadyEviction> out = new ArrayList<>();
     for (AdmittedWorkload w : candidates) {
       String key = w.key();
-      io.fleetkit.queueing.WaitForPodsReady.Timeout t = io.fleetkit.queueing.WaitForPodsReady.admittedNotReady(cfg,
-          true, admittedSince.get(key), podsReady.get(key), now).orElse(null);
-      if (t == null || !(t.recheckAfter().isZero() || t.recheckAfter().isNegative())) {
+      PodsReadyTimeouts.Expiry expiry = podsReady.expire(key, now);
+      if (expiry == null) {
         continue;
       }
-      io.fleetkit.queueing.RequeueState rs = requeueStates.getOrDefault(key,
-          new io.fleetkit.queueing.RequeueState(0, null));
-      Integer limit = cfg.backoffLimitCount();
-      if (limit != null && rs.count() + 1 > limit) {
-        // Kueue's triggerDeactivation, then the eviction of the deactivated workload (which clears its requeue state)
+      release(w, now);
+      if (expiry.deactivates()) {
         String message = "The workload is deactivated due to "
             + io.fleetkit.queueing.WaitForPodsReady.MESSAGE_REQUEUING_LIMIT;
-        release(w, now);
-        requeueStates.remove(key);
         pending.deactivate(w.workload, w.cq, message);
         LOG.debug("deactivated {}: {}", key, message);
         out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
             io.fleetkit.queueing.PodsReadyEviction.Kind.DEACTIVATED,
-            io.fleetkit.queueing.WaitForPodsReady.REASON_DEACTIVATED_REQUEUING_LIMIT, t.cause(), message));
+            io.fleetkit.queueing.WaitForPodsReady.REASON_DEACTIVATED_REQUEUING_LIMIT, expiry.timeout().cause(),
+            message));
         continue;
       }
-      // Kueue's UpdateRequeueState: the count goes up, requeueAt never moves earlier (SetRequeueState)
-      double r = cfg.backoffJitter() == 0 ? 0 : random.nextDouble();
-      io.fleetkit.queueing.RequeueState next = io.fleetkit.queueing.RequeueState.set(rs,
-          now.plus(cfg.requeueDelay(rs.count() + 1, r)), true);
-      Instant at = java.util.Objects.requireNonNull(next.requeueAt());
-      requeueStates.put(key, next);
       String message = "Exceeded the PodsReady timeout " + key;
-      release(w, now);
-      Instant orderTime = cfg.timestamp() == io.fleetkit.queueing.WaitForPodsReady.RequeuingTimestamp.EVICTION
-          ? now : w.workload.creationTime();
-      pending.backoff(new PendingWorkload(w.workload, sequence++, orderTime), w.cq, at);
+      pending.backoff(new PendingWorkload(w.workload, sequence++, podsReady.queueOrderTime(w.workload, now)), w.cq,
+          java.util.Objects.requireNonNull(expiry.requeueAt()));
       LOG.debug("evicted {}: {}", key, message);
       out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
           io.fleetkit.queueing.PodsReadyEviction.Kind.EVICTED,
-          io.fleetkit.queueing.WaitForPodsReady.REASON_PODS_READY_TIMEOUT, t.cause(), message));
+          io.fleetkit.queueing.WaitForPodsReady.REASON_PODS_READY_TIMEOUT, expiry.timeout().cause(), message));
     }
     return out;
-  }
-
-  /** Kueue's {@code PodsReadyForAllAdmittedWorkloads} with {@code blockAdmission}: a workload with quota is not ready. */
-  private boolean blockedByPodsReady() {
-    io.fleetkit.queueing.WaitForPodsReady cfg = waitForPodsReady;
-    if (cfg == null || !cfg.blockAdmission()) {
-      return false;
-    }
-    for (String key : admitted.keySet()) {
-      io.fleetkit.queueing.PodsReadyCondition c = podsReady.get(key);
-      if (c == null || !c.status()) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
@@ -1658,22 +1596,19 @@ public final class QueueScheduler {
       throw new IllegalArgumentException("Workload " + key
           + ": has no quota reserved; PodsReady is set only for workloads with quota");
     }
-    io.fleetkit.queueing.PodsReadyCondition next = io.fleetkit.queueing.PodsReadyCondition.next(podsReady.get(key),
-        isAdmitted(key), ready, clock.instant());
-    podsReady.put(key, next);
-    return next;
+    return podsReady.setPodsReady(key, isAdmitted(key), ready, clock.instant());
   }
 
   public io.fleetkit.queueing.@Nullable WaitForPodsReady waitForPodsReadyConfig() {
-    return waitForPodsReady;
+    return podsReady.config();
   }
 
   public io.fleetkit.queueing.@Nullable PodsReadyCondition podsReady(String key) {
-    return podsReady.get(key);
+    return podsReady.podsReady(key);
   }
 
   public io.fleetkit.queueing.@Nullable RequeueState requeueState(String key) {
-    return requeueStates.get(key);
+    return podsReady.requeueState(key);
   }
 
   /**
@@ -1684,7 +1619,7 @@ public final class QueueScheduler {
     if (pending.queueOf(key) == null && !admitted.containsKey(key)) {
       throw new IllegalArgumentException("Workload " + key + ": not pending or admitted");
     }
-    requeueStates.put(key, state);
+    podsReady.restoreRequeueState(key, state);
     Instant at = state.requeueAt();
     if (at != null && at.isAfter(clock.instant())) {
       pending.delayQueued(key, at);
@@ -1693,9 +1628,7 @@ public final class QueueScheduler {
 
   /** The pending PodsReady timeout of an admitted workload, or {@code null} (none, or not enabled). */
   public io.fleetkit.queueing.WaitForPodsReady.@Nullable Timeout podsReadyTimeout(String key) {
-    Instant since = admittedSince.get(key);
-    return io.fleetkit.queueing.WaitForPodsReady.admittedNotReady(waitForPodsReady, since != null,
-        since == null ? Instant.EPOCH : since, podsReady.get(key), clock.instant()).orElse(null);
+    return podsReady.timeout(key, clock.instant());
   }
 
   /** Queues a deactivated workload again (Kueue: {@code spec.active} set back to true). */
@@ -1827,7 +1760,7 @@ public final class QueueScheduler {
     admitted.remove(v.key());
     v.cq.remove(v);
     resetChecks(v.key(), clock.instant());
-    lostAdmission(v.key());
+    podsReady.notAdmitted(v.key());
     pending.enqueue(new PendingWorkload(v.workload, sequence++), v.cq);
   }
 
