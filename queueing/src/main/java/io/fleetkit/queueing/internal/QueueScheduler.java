@@ -56,11 +56,11 @@ import org.slf4j.LoggerFactory;
  *       Any}); park or requeue the rest per the queueing strategy.
  * </ol>
  *
- * <p>Between cycles it keeps the workloads with quota, and the check states and PodsReady conditions of all; where
- * each workload without quota waits (queued, waiting for a backoff, unrouted, deactivated) is a {@link
- * PendingWorkloads}'. The queue configuration is a {@link QueueRegistry}'s; on a change of it the scheduler moves the
- * pending workloads to the queues they are routed to now, syncs their checks, and enforces the stop policies on
- * workloads with quota.
+ * <p>Between cycles it keeps the workloads with quota and the check states of all. Where each workload without quota
+ * waits (queued, waiting for a backoff, unrouted, deactivated) is a {@link PendingWorkloads}'; the PodsReady
+ * conditions, requeue states and timeouts of {@code waitForPodsReady} are a {@link PodsReadyTimeouts}'. The queue
+ * configuration is a {@link QueueRegistry}'s; on a change of it the scheduler moves the pending workloads to the
+ * queues they are routed to now, syncs their checks, and enforces the stop policies on workloads with quota.
  */
 public final class QueueScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(QueueScheduler.class);
