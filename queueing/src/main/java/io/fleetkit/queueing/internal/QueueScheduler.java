@@ -56,8 +56,9 @@ import org.slf4j.LoggerFactory;
  *       Any}); park or requeue the rest per the queueing strategy.
  * </ol>
  *
- * <p>Between cycles it keeps the workloads' whereabouts: pending (queued in a ClusterQueue, or unrouted), waiting for
- * a check's backoff, deactivated, or holding quota, with their check states and PodsReady conditions. The queue
+ * <p>Between cycles it keeps the workloads with quota and the check states of all. Where each workload without quota
+ * waits (queued, waiting for a backoff, unrouted, deactivated) is a {@link PendingWorkloads}'; the PodsReady
+ * conditions, requeue states and timeouts of {@code waitForPodsReady} are a {@link PodsReadyTimeouts}'. The queue
  * configuration is a {@link QueueRegistry}'s; on a change of it the scheduler moves the pending workloads to the
  * queues they are routed to now, syncs their checks, and enforces the stop policies on workloads with quota.
  */
@@ -70,12 +71,8 @@ public final class QueueScheduler {
   /** The queue configuration: flavors, checks, ClusterQueues, Cohorts, LocalQueues and the index. */
   private final QueueRegistry registry;
   private final FlavorResources index;
-  private final Map<String, CqState> pendingIn = new HashMap<>();
-  /**
-   * Pending workloads no ClusterQueue queues (Kueue's queue manager holds none of them): their LocalQueue is stopped or
-   * was removed, or its ClusterQueue does not exist. They return to a queue when that changes.
-   */
-  private final Map<String, PendingWorkload> unrouted = new LinkedHashMap<>();
+  /** Where each workload without quota waits: queued, a head of the running cycle, backoff, unrouted, deactivated. */
+  private final PendingWorkloads pending;
   /** What stopping queues did to workloads with quota since the last cycle, reported by the next cycle. */
   private final List<io.fleetkit.queueing.QueueStopEviction> stopEvents = new ArrayList<>();
   private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
@@ -100,24 +97,8 @@ public final class QueueScheduler {
    * controllers about (so that queues without checks cost nothing per cycle).
    */
   private final java.util.LinkedHashSet<String> awaitingChecks = new java.util.LinkedHashSet<>();
-  /** Workloads evicted by a Retry check, waiting for the check's requeue delay (still counted as pending). */
-  private final Map<String, Backoff> backoff = new LinkedHashMap<>();
-  /** Workloads deactivated by a Rejected check, with the eviction message. */
-  private final Map<String, Deactivated> deactivated = new LinkedHashMap<>();
-
-  private record Backoff(PendingWorkload workload, CqState cq, Instant notBefore) {}
-
-  /** Kueue's {@code waitForPodsReady}, or {@code null} when not enabled. */
-  private io.fleetkit.queueing.@Nullable WaitForPodsReady waitForPodsReady;
-  private java.util.random.RandomGenerator random = new java.util.SplittableRandom();
-  /** PodsReady conditions of workloads with quota (and of evicted ones, waiting for start again). */
-  private final Map<String, io.fleetkit.queueing.PodsReadyCondition> podsReady = new HashMap<>();
-  /** When each admitted workload became admitted (the {@code Admitted} condition's transition time). */
-  private final Map<String, Instant> admittedSince = new HashMap<>();
-  /** Kueue's {@code status.requeueState} of workloads {@code waitForPodsReady} evicted. */
-  private final Map<String, io.fleetkit.queueing.RequeueState> requeueStates = new HashMap<>();
-
-  private record Deactivated(Workload workload, CqState cq, String message) {}
+  /** Kueue's {@code waitForPodsReady}: the workloads' Admitted times, PodsReady conditions and requeue states. */
+  private final PodsReadyTimeouts podsReady = new PodsReadyTimeouts();
 
   /** Kueue's node failure controller and the workloads' unhealthy nodes. */
   private NodeFailures nodeFailures = new NodeFailures(DEFAULT_NODE_FAILURE_DELAY, NodeFailures.Triggers.DEFAULT);
@@ -148,6 +129,7 @@ public final class QueueScheduler {
     this.clock = clock;
     this.registry = new QueueRegistry(fairSharing, admitted.values(), this::drop);
     this.index = registry.index();
+    this.pending = new PendingWorkloads(registry);
     registry.addAdmissionChecks(admissionChecks);
     for (AdmissionCheckController c : controllers) {
       if (checkControllers.putIfAbsent(c.controllerName(), c) != null) {
@@ -167,8 +149,7 @@ public final class QueueScheduler {
    * Enables Kueue's {@code waitForPodsReady} with {@code config}; {@code random} draws the jitter of requeue delays.
    */
   public void waitForPodsReady(io.fleetkit.queueing.WaitForPodsReady config, java.util.random.RandomGenerator random) {
-    this.waitForPodsReady = config;
-    this.random = random;
+    podsReady.configure(config, random);
   }
 
   /** Kueue's {@code resources.transformations}: how pod requests count against quota. */
@@ -399,10 +380,10 @@ public final class QueueScheduler {
    * Kueue's second pass for delayed topology requests ({@code needsSecondPassForDelayedAssignment}): every workload
    * with reserved quota, all its checks Ready and a pod set waiting for its topology assignment, in reservation order,
    * gets those pod sets placed against the nodes' room now (not the quota: its reservation holds it) and is admitted.
-   * One that does not fit keeps its reservation and is tried again next cycle, its reason in {@code pending} (Kueue's
+   * One that does not fit keeps its reservation and is tried again next cycle, its reason in {@code reasons} (Kueue's
    * {@code SecondPassFailed} event). Only workloads awaiting checks are looked at: queues without checks pay nothing.
    */
-  private List<CheckOutcome> delayedTopologyPass(Instant now, Map<String, String> pending) {
+  private List<CheckOutcome> delayedTopologyPass(Instant now, Map<String, String> reasons) {
     List<CheckOutcome> out = new ArrayList<>();
     if (awaitingChecks.isEmpty()) {
       return out;
@@ -417,7 +398,7 @@ public final class QueueScheduler {
       String[] failure = new String[1];
       QuotaReservation placed = topology.placeDelayed(w.workload, w.cq, w.admission, tasView(Set.of()), failure);
       if (placed == null) {
-        pending.put(key, failure[0]);
+        reasons.put(key, failure[0]);
         LOG.debug("second pass for the delayed topology request of {}: {}", key, failure[0]);
         continue;
       }
@@ -507,9 +488,7 @@ public final class QueueScheduler {
   }
 
   private void unparkAll() {
-    for (CqState cq : registry.queues()) {
-      cq.pending.unpark();
-    }
+    pending.unparkAll();
   }
 
   /** The flavor assigner's answer for {@code wl}, with the topology assignments of its pod sets that need them. */
@@ -577,20 +556,7 @@ public final class QueueScheduler {
    * those waiting for a backoff in it, wait unrouted.
    */
   private void drop(CqState gone) {
-    for (PendingWorkload p : gone.pending.snapshot()) {
-      pendingIn.remove(p.key());
-      unrouted.put(p.key(), p);
-    }
-    gone.pending = new PendingQueue(gone.spec.queueingStrategy());
-    for (java.util.Iterator<Backoff> it = backoff.values().iterator(); it.hasNext(); ) {
-      Backoff b = it.next();
-      if (b.cq() == gone) {
-        // its queue is gone: it waits for its LocalQueue's ClusterQueue, its backoff no longer counted
-        it.remove();
-        pendingIn.remove(b.workload().key());
-        unrouted.put(b.workload().key(), b.workload());
-      }
-    }
+    pending.drop(gone);
   }
 
   /**
@@ -709,55 +675,21 @@ public final class QueueScheduler {
    */
   private void queuesChanged(List<CqState> touched) {
     reroute();
-    for (Map.Entry<String, CqState> e : pendingIn.entrySet()) {
-      if (!backoff.containsKey(e.getKey())) {
-        syncChecks(e.getKey(), e.getValue(), null);
-      }
-    }
+    pending.forEachQueued((key, cq) -> syncChecks(key, cq, null));
     enforceStops();
     for (CqState cq : touched) {
       if (!cq.removed) {
-        cq.pending.unpark();
+        pending.unpark(cq);
       }
-    }
-  }
-
-  /** Queues {@code p} where {@link QueueRegistry#route} says, or holds it unrouted. */
-  private void enqueue(PendingWorkload p, @Nullable CqState current) {
-    CqState cq = registry.route(p.workload, current);
-    if (cq == null) {
-      pendingIn.remove(p.key());
-      unrouted.put(p.key(), p);
-    } else {
-      unrouted.remove(p.key());
-      cq.pending.push(p);
-      pendingIn.put(p.key(), cq);
     }
   }
 
   /**
    * Moves every pending workload that {@link QueueRegistry#route} places elsewhere now (Kueue's LocalQueue add and
-   * delete).
+   * delete); one queued in another ClusterQueue gets that queue's checks.
    */
   private void reroute() {
-    List<PendingWorkload> moving = new ArrayList<>(unrouted.values());
-    unrouted.clear();
-    for (CqState cq : registry.queues()) {
-      for (PendingWorkload p : cq.pending.snapshot()) {
-        if (registry.route(p.workload, cq) != cq) {
-          cq.pending.remove(p.key());
-          moving.add(p);
-        }
-      }
-    }
-    for (PendingWorkload p : moving) {
-      CqState from = pendingIn.get(p.key());
-      enqueue(p, from);
-      CqState to = pendingIn.get(p.key());
-      if (to != null && to != from) {
-        syncChecks(p.key(), to, null);
-      }
-    }
+    pending.reroute().forEach((key, to) -> syncChecks(key, to, null));
   }
 
   /**
@@ -803,13 +735,10 @@ public final class QueueScheduler {
    * inactive}), or {@code null} if they would (or it is not pending).
    */
   public io.fleetkit.queueing.@Nullable QueueBlocker queueBlocker(String key) {
-    PendingWorkload held = unrouted.get(key);
-    CqState cq = pendingIn.get(key);
-    if (held == null && cq == null) {
+    if (!pending.isPending(key)) {
       return null;
     }
-    Workload wl = held != null ? held.workload : workloadOf(key);
-    return registry.blocker(wl, cq);
+    return registry.blocker(workloadOf(key), pending.queueOf(key));
   }
 
   /** Kueue's inactive reason of {@code clusterQueue}, or {@code null} if it admits workloads. */
@@ -826,9 +755,7 @@ public final class QueueScheduler {
     if (copy.equals(namespaceLabels.put(namespace, copy))) {
       return;
     }
-    for (CqState cq : registry.queues()) {
-      cq.pending.unpark();
-    }
+    pending.unparkAll();
   }
 
   public @Nullable ResourceFlavor resourceFlavor(String name) {
@@ -856,8 +783,7 @@ public final class QueueScheduler {
   }
 
   private void requireNew(Workload wl) {
-    if (pendingIn.containsKey(wl.key()) || admitted.containsKey(wl.key()) || deactivated.containsKey(wl.key())
-        || unrouted.containsKey(wl.key())) {
+    if (pending.contains(wl.key()) || admitted.containsKey(wl.key())) {
       throw new IllegalArgumentException("Workload " + wl.key() + ": already submitted");
     }
   }
@@ -873,8 +799,7 @@ public final class QueueScheduler {
       throw new IllegalArgumentException("Workload " + wl.key() + ": spec.queueName \"" + wl.queueName()
           + "\" must name a LocalQueue in namespace " + wl.namespace());
     }
-    enqueue(new PendingWorkload(wl, sequence++), null);
-    CqState cq = pendingIn.get(wl.key());
+    CqState cq = pending.enqueue(new PendingWorkload(wl, sequence++), null);
     if (cq != null) {
       syncChecks(wl.key(), cq, null);
     }
@@ -1002,7 +927,7 @@ public final class QueueScheduler {
       wc.admitted = true;
     }
     if (isAdmitted(wl.key())) {
-      admittedSince.put(wl.key(), admittedAt);
+      podsReady.admitted(wl.key(), admittedAt);
     }
     // restored into a stopped queue: Kueue's workload controller evicts it (or releases it) on its first reconcile
     enforceStop(admitted.get(wl.key()));
@@ -1073,7 +998,7 @@ public final class QueueScheduler {
     if (checkStates.containsKey(wl.key())) {
       awaitingChecks.add(wl.key());
     } else if (isAdmitted(wl.key())) {
-      admittedSince.put(wl.key(), reservedAt);
+      podsReady.admitted(wl.key(), reservedAt);
     }
     enforceStop(admitted.get(wl.key()));
     return admission;
@@ -1108,17 +1033,8 @@ public final class QueueScheduler {
   public boolean delete(String key) {
     nodeFailures.clear(key);
     checkStates.remove(key);
-    podsReady.remove(key);
-    admittedSince.remove(key);
-    requeueStates.remove(key);
-    if (deactivated.remove(key) != null || unrouted.remove(key) != null) {
-      return true;
-    }
-    CqState p = pendingIn.remove(key);
-    if (p != null) {
-      if (backoff.remove(key) == null) {
-        p.pending.remove(key);
-      }
+    podsReady.forget(key);
+    if (pending.remove(key)) {
       return true;
     }
     AdmittedWorkload w = admitted.remove(key);
@@ -1135,12 +1051,12 @@ public final class QueueScheduler {
   private void quotaReleased(CqState cq) {
     CohortState c = cq.cohort;
     if (c == null) {
-      cq.pending.unpark();
+      pending.unpark(cq);
     } else {
       List<CqState> tree = new ArrayList<>();
       c.root().collectQueues(tree);
       for (CqState m : tree) {
-        m.pending.unpark();
+        pending.unpark(m);
       }
     }
   }
@@ -1176,31 +1092,31 @@ public final class QueueScheduler {
     // Kueue's eviction after a failed replacement completes after the cycle: the workload keeps its quota and nodes
     // until then, and is not a head of this cycle
     List<AdmittedWorkload> evictAfter = new ArrayList<>();
-    Map<String, String> pending = new LinkedHashMap<>();
-    List<CheckOutcome> delayedAdmitted = delayedTopologyPass(now, pending);
+    Map<String, String> reasons = new LinkedHashMap<>();
+    List<CheckOutcome> delayedAdmitted = delayedTopologyPass(now, reasons);
     replacements.addAll(secondPass(evictAfter));
     List<Entry> entries = new ArrayList<>();
     for (CqState cq : registry.queues()) {
       if (!cq.active()) {
         continue; // inactive: Kueue's queue manager hands out no heads of it
       }
-      PendingWorkload head = cq.pending.pop();
+      PendingWorkload head = pending.popHead(cq);
       if (head == null) {
         continue;
       }
       if (!cq.spec.namespaceSelector().matches(namespaceLabels.getOrDefault(head.workload.namespace(), Map.of()))) {
         // Kueue's ValidateAdmissibility: the workload waits, parked, for its namespace or the queue to change
         head.lastReason = NAMESPACE_MISMATCH;
-        pending.put(head.key(), NAMESPACE_MISMATCH);
-        cq.pending.park(head);
+        reasons.put(head.key(), NAMESPACE_MISMATCH);
+        pending.park(head);
         parkedInLastCycle++;
         continue;
       }
       if (AdmissionChecks.anyFailed(statesOf(head.key()))) {
         // Kueue's scheduler: a workload with a Retry or Rejected check is not considered until the check changes
         head.lastReason = AdmissionChecks.FAILED_CHECKS;
-        pending.put(head.key(), AdmissionChecks.FAILED_CHECKS);
-        cq.pending.park(head);
+        reasons.put(head.key(), AdmissionChecks.FAILED_CHECKS);
+        pending.park(head);
         parkedInLastCycle++;
         continue;
       }
@@ -1233,9 +1149,9 @@ public final class QueueScheduler {
       Assignment a = e.assignment;
       if (a.mode() == Assignment.NO_FIT) {
         if (requeueNow) {
-          skipped(e, a.message(), pending);
+          skipped(e, a.message(), reasons);
         } else {
-          inadmissible(e, a.message(), pending);
+          inadmissible(e, a.message(), reasons);
         }
         continue;
       }
@@ -1250,19 +1166,19 @@ public final class QueueScheduler {
           holdTopology(e, now);
         }
         if (requeueNow) {
-          skipped(e, a.message(), pending);
+          skipped(e, a.message(), reasons);
         } else {
-          inadmissible(e, a.message(), pending); // Kueue's message: the assignment's, as for one that does not fit
+          inadmissible(e, a.message(), reasons); // Kueue's message: the assignment's, as for one that does not fit
         }
         continue;
       }
       if (a.mode() == Assignment.PREEMPT) {
         if (overlaps(e.targets, evictedNow)) {
-          skipped(e, "workload has overlapping preemption targets with another workload", pending);
+          skipped(e, "workload has overlapping preemption targets with another workload", reasons);
           continue;
         }
         if (!fitsWithout(cq, a, e.targets)) {
-          skipped(e, "workload no longer fits after processing another workload", pending);
+          skipped(e, "workload no longer fits after processing another workload", reasons);
           continue;
         }
         for (Target t : e.targets) {
@@ -1278,32 +1194,32 @@ public final class QueueScheduler {
         cq.addUsage(a.frs(), a.values(), 1);
         reserved.add(new Held(cq, a.frs(), a.values()));
         holdTopology(e, now);
-        skipped(e, a.message() + "; pending the preemption of " + e.targets.size() + " workload(s)", pending);
+        skipped(e, a.message() + "; pending the preemption of " + e.targets.size() + " workload(s)", reasons);
         continue;
       }
       if (!fits(cq, a.frs(), a.values())) {
-        skipped(e, "workload no longer fits after processing another workload", pending);
+        skipped(e, "workload no longer fits after processing another workload", reasons);
         continue;
       }
-      if (blockedByPodsReady()) {
+      if (podsReady.blocksAdmission(admitted.keySet())) {
         // Kueue's waitForPodsReadyIfNeeded: the scheduler waits (here: the head keeps its place, not parked) until
         // every workload with quota is PodsReady
-        skipped(e, io.fleetkit.queueing.WaitForPodsReady.MESSAGE_WAITING_FOR_PODS_READY, pending);
+        skipped(e, io.fleetkit.queueing.WaitForPodsReady.MESSAGE_WAITING_FOR_PODS_READY, reasons);
         continue;
       }
       QuotaReservation admission = new QuotaReservation(e.pending.key(), cq.name, a.podSets(), now, a.borrows());
       AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission, sequence++);
       cq.add(w);
-      pendingIn.remove(e.pending.key());
+      pending.admit(e.pending);
       admitted.put(w.key(), w);
       admittedNow.add(admission);
       syncChecks(w.key(), cq, admission);
       if (checkStates.containsKey(w.key())) {
         awaitingChecks.add(w.key());
       } else {
-        admittedSince.put(w.key(), now);
+        podsReady.admitted(w.key(), now);
       }
-      newAdmission(w.key(), now);
+      podsReady.quotaReserved(w.key(), now);
       LOG.debug("admitted {} in {}", w.key(), cq.name);
     }
     heldTopology.clear();
@@ -1324,7 +1240,7 @@ public final class QueueScheduler {
       delayedAdmitted.addAll(outcomes);
       outcomes = delayedAdmitted;
     }
-    return new CycleResult(admittedNow, preempted, pending, outcomes, podsReadyEvictions, replacements, queueStops);
+    return new CycleResult(admittedNow, preempted, reasons, outcomes, podsReadyEvictions, replacements, queueStops);
   }
 
   /**
@@ -1413,17 +1329,8 @@ public final class QueueScheduler {
 
   /** Queues the workloads whose Retry delay has passed (Kueue's requeue after {@code requeueAt}). */
   private void releaseBackoff(Instant now) {
-    for (java.util.Iterator<Backoff> it = backoff.values().iterator(); it.hasNext(); ) {
-      Backoff b = it.next();
-      if (!b.notBefore().isAfter(now)) {
-        it.remove();
-        enqueue(b.workload(), b.cq());
-        io.fleetkit.queueing.RequeueState rs = requeueStates.get(b.workload().key());
-        if (rs != null && rs.requeueAt() != null) {
-          // Kueue clears requeueAt once the backoff has elapsed and the workload is queued again
-          requeueStates.put(b.workload().key(), new io.fleetkit.queueing.RequeueState(rs.count(), null));
-        }
-      }
+    for (PendingWorkload p : pending.releaseBackoff(now)) {
+      podsReady.requeued(p.key());
     }
   }
 
@@ -1507,14 +1414,14 @@ public final class QueueScheduler {
     }
     if (wc.admitted && !AdmissionChecks.allReady(wc.states)) {
       wc.admitted = false; // Kueue's SyncAdmittedCondition: "check lost"
-      admittedSince.remove(key);
+      podsReady.notAdmitted(key);
     }
     if (admitted.containsKey(key) && !wc.admitted) {
       awaitingChecks.add(key);
     }
-    CqState waiting = pendingIn.get(key);
+    CqState waiting = pending.queueOf(key);
     if (waiting != null && !admitted.containsKey(key)) {
-      waiting.pending.unpark(); // a pending workload whose failed check changed may be considered again
+      pending.unpark(waiting); // a pending workload whose failed check changed may be considered again
     }
     return react(key, now);
   }
@@ -1532,25 +1439,9 @@ public final class QueueScheduler {
     if (w != null) {
       return w.workload;
     }
-    CqState cq = pendingIn.get(key);
-    Backoff b = backoff.get(key);
-    if (b != null) {
-      return b.workload().workload;
-    }
-    Deactivated d = deactivated.get(key);
-    if (d != null) {
-      return d.workload();
-    }
-    PendingWorkload held = unrouted.get(key);
-    if (held != null) {
-      return held.workload;
-    }
-    if (cq != null) {
-      for (PendingWorkload p : cq.pending.snapshot()) {
-        if (p.key().equals(key)) {
-          return p.workload;
-        }
-      }
+    Workload wl = pending.workload(key);
+    if (wl != null) {
+      return wl;
     }
     throw new IllegalArgumentException("Workload " + key + ": not pending, reserved or deactivated");
   }
@@ -1601,8 +1492,7 @@ public final class QueueScheduler {
     if (!rejected.isEmpty()) {
       String message = "The workload is deactivated due to " + AdmissionChecks.message(rejected, CheckState.REJECTED);
       release(w, now);
-      pendingIn.remove(key);
-      deactivated.put(key, new Deactivated(w.workload, w.cq, message));
+      pending.deactivate(w.workload, w.cq, message);
       LOG.debug("deactivated {}: {}", key, message);
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.DEACTIVATED, message);
     }
@@ -1614,17 +1504,16 @@ public final class QueueScheduler {
       // Kueue's GetQueueOrderTimestamp: a workload evicted by a check is ordered by the time of its eviction
       PendingWorkload p = new PendingWorkload(w.workload, sequence++, now);
       if (notBefore != null && notBefore.isAfter(now)) {
-        pendingIn.put(key, w.cq);
-        backoff.put(key, new Backoff(p, w.cq, notBefore));
+        pending.backoff(p, w.cq, notBefore);
       } else {
-        enqueue(p, w.cq);
+        pending.enqueue(p, w.cq);
       }
       LOG.debug("evicted {}: {}", key, message);
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.EVICTED, message);
     }
     if (!wc.admitted && AdmissionChecks.allReady(wc.states) && !w.admission.topologyPending()) {
       wc.admitted = true;
-      admittedSince.put(key, now);
+      podsReady.admitted(key, now);
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.ADMITTED, "The workload is admitted");
     }
     return null;
@@ -1636,27 +1525,8 @@ public final class QueueScheduler {
     admitted.remove(w.key());
     w.cq.remove(w);
     resetChecks(w.key(), now);
-    lostAdmission(w.key());
+    podsReady.notAdmitted(w.key());
     quotaReleased(w.cq);
-  }
-
-  /**
-   * The workload lost its quota. Its PodsReady condition stays as it was (Kueue's workload controller evicts without
-   * touching it); the job reconciler's rewrite for a workload that is not admitted is {@link #newAdmission}'s.
-   */
-  private void lostAdmission(String key) {
-    admittedSince.remove(key);
-  }
-
-  /**
-   * The workload got quota again: a PodsReady condition left from an earlier admission becomes the one Kueue's job
-   * reconciler wrote while it was not admitted ({@code WaitForStart}), so its timeout counts from the new admission.
-   */
-  private void newAdmission(String key, Instant now) {
-    io.fleetkit.queueing.PodsReadyCondition c = podsReady.get(key);
-    if (c != null) {
-      podsReady.put(key, io.fleetkit.queueing.PodsReadyCondition.next(c, false, false, now));
-    }
   }
 
   private void resetChecks(String key, Instant now) {
@@ -1674,12 +1544,11 @@ public final class QueueScheduler {
    * backoffBaseSeconds * 2^(count-1)} up to {@code backoffMaxSeconds}, has passed.
    */
   private List<io.fleetkit.queueing.PodsReadyEviction> evictNotReady(Instant now) {
-    io.fleetkit.queueing.WaitForPodsReady cfg = waitForPodsReady;
-    if (cfg == null || admittedSince.isEmpty()) {
+    if (!podsReady.watching()) {
       return List.of();
     }
     List<AdmittedWorkload> candidates = new ArrayList<>();
-    for (String key : admittedSince.keySet()) {
+    for (String key : podsReady.admittedKeys()) {
       AdmittedWorkload w = admitted.get(key);
       if (w != null) {
         candidates.add(w);
@@ -1689,60 +1558,31 @@ public final class QueueScheduler {
     List<io.fleetkit.queueing.PodsReadyEviction> out = new ArrayList<>();
     for (AdmittedWorkload w : candidates) {
       String key = w.key();
-      io.fleetkit.queueing.WaitForPodsReady.Timeout t = io.fleetkit.queueing.WaitForPodsReady.admittedNotReady(cfg,
-          true, admittedSince.get(key), podsReady.get(key), now).orElse(null);
-      if (t == null || !(t.recheckAfter().isZero() || t.recheckAfter().isNegative())) {
+      PodsReadyTimeouts.Expiry expiry = podsReady.expire(key, now);
+      if (expiry == null) {
         continue;
       }
-      io.fleetkit.queueing.RequeueState rs = requeueStates.getOrDefault(key,
-          new io.fleetkit.queueing.RequeueState(0, null));
-      Integer limit = cfg.backoffLimitCount();
-      if (limit != null && rs.count() + 1 > limit) {
-        // Kueue's triggerDeactivation, then the eviction of the deactivated workload (which clears its requeue state)
+      release(w, now);
+      if (expiry.deactivates()) {
         String message = "The workload is deactivated due to "
             + io.fleetkit.queueing.WaitForPodsReady.MESSAGE_REQUEUING_LIMIT;
-        release(w, now);
-        requeueStates.remove(key);
-        deactivated.put(key, new Deactivated(w.workload, w.cq, message));
+        pending.deactivate(w.workload, w.cq, message);
         LOG.debug("deactivated {}: {}", key, message);
         out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
             io.fleetkit.queueing.PodsReadyEviction.Kind.DEACTIVATED,
-            io.fleetkit.queueing.WaitForPodsReady.REASON_DEACTIVATED_REQUEUING_LIMIT, t.cause(), message));
+            io.fleetkit.queueing.WaitForPodsReady.REASON_DEACTIVATED_REQUEUING_LIMIT, expiry.timeout().cause(),
+            message));
         continue;
       }
-      // Kueue's UpdateRequeueState: the count goes up, requeueAt never moves earlier (SetRequeueState)
-      double r = cfg.backoffJitter() == 0 ? 0 : random.nextDouble();
-      io.fleetkit.queueing.RequeueState next = io.fleetkit.queueing.RequeueState.set(rs,
-          now.plus(cfg.requeueDelay(rs.count() + 1, r)), true);
-      Instant at = java.util.Objects.requireNonNull(next.requeueAt());
-      requeueStates.put(key, next);
       String message = "Exceeded the PodsReady timeout " + key;
-      release(w, now);
-      Instant orderTime = cfg.timestamp() == io.fleetkit.queueing.WaitForPodsReady.RequeuingTimestamp.EVICTION
-          ? now : w.workload.creationTime();
-      pendingIn.put(key, w.cq);
-      backoff.put(key, new Backoff(new PendingWorkload(w.workload, sequence++, orderTime), w.cq, at));
+      pending.backoff(new PendingWorkload(w.workload, sequence++, podsReady.queueOrderTime(w.workload, now)), w.cq,
+          java.util.Objects.requireNonNull(expiry.requeueAt()));
       LOG.debug("evicted {}: {}", key, message);
       out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
           io.fleetkit.queueing.PodsReadyEviction.Kind.EVICTED,
-          io.fleetkit.queueing.WaitForPodsReady.REASON_PODS_READY_TIMEOUT, t.cause(), message));
+          io.fleetkit.queueing.WaitForPodsReady.REASON_PODS_READY_TIMEOUT, expiry.timeout().cause(), message));
     }
     return out;
-  }
-
-  /** Kueue's {@code PodsReadyForAllAdmittedWorkloads} with {@code blockAdmission}: a workload with quota is not ready. */
-  private boolean blockedByPodsReady() {
-    io.fleetkit.queueing.WaitForPodsReady cfg = waitForPodsReady;
-    if (cfg == null || !cfg.blockAdmission()) {
-      return false;
-    }
-    for (String key : admitted.keySet()) {
-      io.fleetkit.queueing.PodsReadyCondition c = podsReady.get(key);
-      if (c == null || !c.status()) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
@@ -1756,22 +1596,19 @@ public final class QueueScheduler {
       throw new IllegalArgumentException("Workload " + key
           + ": has no quota reserved; PodsReady is set only for workloads with quota");
     }
-    io.fleetkit.queueing.PodsReadyCondition next = io.fleetkit.queueing.PodsReadyCondition.next(podsReady.get(key),
-        isAdmitted(key), ready, clock.instant());
-    podsReady.put(key, next);
-    return next;
+    return podsReady.setPodsReady(key, isAdmitted(key), ready, clock.instant());
   }
 
   public io.fleetkit.queueing.@Nullable WaitForPodsReady waitForPodsReadyConfig() {
-    return waitForPodsReady;
+    return podsReady.config();
   }
 
   public io.fleetkit.queueing.@Nullable PodsReadyCondition podsReady(String key) {
-    return podsReady.get(key);
+    return podsReady.podsReady(key);
   }
 
   public io.fleetkit.queueing.@Nullable RequeueState requeueState(String key) {
-    return requeueStates.get(key);
+    return podsReady.requeueState(key);
   }
 
   /**
@@ -1779,43 +1616,33 @@ public final class QueueScheduler {
    * workload whose {@code requeueAt} is still ahead waits until then.
    */
   public void assumeRequeueState(String key, io.fleetkit.queueing.RequeueState state) {
-    CqState cq = pendingIn.get(key);
-    if (cq == null && !admitted.containsKey(key)) {
+    if (pending.queueOf(key) == null && !admitted.containsKey(key)) {
       throw new IllegalArgumentException("Workload " + key + ": not pending or admitted");
     }
-    requeueStates.put(key, state);
+    podsReady.restoreRequeueState(key, state);
     Instant at = state.requeueAt();
-    if (cq != null && at != null && at.isAfter(clock.instant()) && !backoff.containsKey(key)) {
-      for (PendingWorkload p : cq.pending.snapshot()) {
-        if (p.key().equals(key)) {
-          cq.pending.remove(key);
-          backoff.put(key, new Backoff(p, cq, at));
-          break;
-        }
-      }
+    if (at != null && at.isAfter(clock.instant())) {
+      pending.delayQueued(key, at);
     }
   }
 
   /** The pending PodsReady timeout of an admitted workload, or {@code null} (none, or not enabled). */
   public io.fleetkit.queueing.WaitForPodsReady.@Nullable Timeout podsReadyTimeout(String key) {
-    Instant since = admittedSince.get(key);
-    return io.fleetkit.queueing.WaitForPodsReady.admittedNotReady(waitForPodsReady, since != null,
-        since == null ? Instant.EPOCH : since, podsReady.get(key), clock.instant()).orElse(null);
+    return podsReady.timeout(key, clock.instant());
   }
 
   /** Queues a deactivated workload again (Kueue: {@code spec.active} set back to true). */
   public boolean reactivate(String key) {
-    Deactivated d = deactivated.remove(key);
+    PendingWorkloads.Deactivated d = pending.reactivate(key);
     if (d == null) {
       return false;
     }
-    enqueue(new PendingWorkload(d.workload(), sequence++), d.cq());
+    pending.enqueue(new PendingWorkload(d.workload(), sequence++), d.cq());
     return true;
   }
 
   public @Nullable String deactivatedMessage(String key) {
-    Deactivated d = deactivated.get(key);
-    return d == null ? null : d.message();
+    return pending.deactivatedMessage(key);
   }
 
   public List<AdmissionCheckState> checkStates(String key) {
@@ -1933,17 +1760,17 @@ public final class QueueScheduler {
     admitted.remove(v.key());
     v.cq.remove(v);
     resetChecks(v.key(), clock.instant());
-    lostAdmission(v.key());
-    enqueue(new PendingWorkload(v.workload, sequence++), v.cq);
+    podsReady.notAdmitted(v.key());
+    pending.enqueue(new PendingWorkload(v.workload, sequence++), v.cq);
   }
 
-  private void inadmissible(Entry e, String reason, Map<String, String> pending) {
+  private void inadmissible(Entry e, String reason, Map<String, String> reasons) {
     e.pending.lastReason = reason;
-    pending.put(e.pending.key(), reason);
+    reasons.put(e.pending.key(), reason);
     if (e.cq.spec.queueingStrategy() == io.fleetkit.queueing.QueueingStrategy.BEST_EFFORT_FIFO) {
       parkedInLastCycle++;
     }
-    e.cq.pending.requeueInadmissible(e.pending);
+    pending.requeueInadmissible(e.pending);
   }
 
   /**
@@ -1954,20 +1781,15 @@ public final class QueueScheduler {
     return last.progressed() || parkedInLastCycle > 0;
   }
 
-  private static void skipped(Entry e, String reason, Map<String, String> pending) {
+  private void skipped(Entry e, String reason, Map<String, String> reasons) {
     e.pending.lastReason = reason;
-    pending.put(e.pending.key(), reason);
-    e.cq.pending.push(e.pending);
+    reasons.put(e.pending.key(), reason);
+    pending.requeue(e.pending);
   }
 
   /** Whether any queue has an active (not parked) pending workload. */
   public boolean hasActive() {
-    for (CqState cq : registry.queues()) {
-      if (cq.pending.hasActive()) {
-        return true;
-      }
-    }
-    return false;
+    return pending.hasActive();
   }
 
   public @Nullable QuotaReservation admission(String key) {
@@ -1984,25 +1806,15 @@ public final class QueueScheduler {
   }
 
   public List<String> inadmissible(String clusterQueue) {
-    return registry.requireQueue(clusterQueue).pending.parkedKeys();
+    return pending.parkedKeys(registry.requireQueue(clusterQueue));
   }
 
   public List<String> pending(String clusterQueue) {
-    CqState cq = registry.requireQueue(clusterQueue);
-    List<String> out = new ArrayList<>();
-    for (PendingWorkload p : cq.pending.snapshot()) {
-      out.add(p.key());
-    }
-    for (Map.Entry<String, Backoff> e : backoff.entrySet()) {
-      if (e.getValue().cq() == cq) {
-        out.add(e.getKey());
-      }
-    }
-    return out;
+    return pending.pendingKeys(registry.requireQueue(clusterQueue));
   }
 
   public int pendingCount() {
-    return pendingIn.size() + unrouted.size();
+    return pending.pendingCount();
   }
 
   public int admittedCount() {

@@ -1,11 +1,13 @@
 /**
  * The admission engine's implementation: the scheduling cycles ({@code QueueScheduler}) over the queue configuration
  * ({@code QueueRegistry}: flavors, checks, ClusterQueues, Cohorts, LocalQueues, the flavor-resource index and the
- * cohort tree; {@code QueueStates}, Kueue's rules on stopped and terminating queues), live quota bookkeeping ({@code
- * CqState}), the flavor assigner, the preemptor with its fair-sharing strategies, the per-ClusterQueue queues, and
- * topology-aware scheduling ({@code TopologyAssigner}, Kueue's assignment algorithm over a {@code TopologyTree}; {@code
- * TopologyPlacer}, its use in the engine; {@code NodeFailures} and {@code TopologyReplacement}, Kueue's node failure
- * controller and node replacement). Not part of the public contract. Nothing here is thread-safe; {@link
+ * cohort tree; {@code QueueStates}, Kueue's rules on stopped and terminating queues), where each workload without
+ * quota waits ({@code PendingWorkloads}: queued, waiting for a backoff, unrouted or deactivated), {@code
+ * waitForPodsReady}'s conditions, requeue states and timeouts ({@code PodsReadyTimeouts}), live quota bookkeeping
+ * ({@code CqState}), the flavor assigner, the preemptor with its fair-sharing strategies, the per-ClusterQueue queues,
+ * and topology-aware scheduling ({@code TopologyAssigner}, Kueue's assignment algorithm over a {@code TopologyTree};
+ * {@code TopologyPlacer}, its use in the engine; {@code NodeFailures} and {@code TopologyReplacement}, Kueue's node
+ * failure controller and node replacement). Not part of the public contract. Nothing here is thread-safe; {@link
  * io.fleetkit.queueing.AdmissionEngine} serializes every call.
  */
 @NullMarked
