@@ -472,7 +472,7 @@ public final class ClusterSimulation {
               sim.store().list(io.fleetkit.api.discovery.EndpointSlice.class).items())
           : List.of();
       return new SimulationRun(scenario.metadata().name(), spec.seed(), spec.duration(), recorder.times(),
-          recorder.series(), timeline, markers, sim.summary(), services, accounting.outcomes());
+          recorder.series(), timeline, markers, sim.summary(), services, accounting.outcomes(sim.elapsed()));
     }
   }
 

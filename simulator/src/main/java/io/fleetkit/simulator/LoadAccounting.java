@@ -12,13 +12,18 @@ import java.util.Objects;
  * ({@link io.fleetkit.api.simulation.LoadPattern#requestsBeyond}), and the capacity is read anew: between two
  * instants nothing in the cluster changes, so the counts are exact, where the sampled {@code unserved requests/s}
  * series only shows the rate at each sample. The requests beyond capacity are also summed per clock minute, for the
- * worst minute. Not thread-safe, as the simulation.
+ * worst minute. An instant that changed no serving pod ({@link LoadMetrics#servingEpoch}) within the same minute
+ * counts nothing yet: its time is counted with the next one that does, in one piece. Not thread-safe, as the
+ * simulation.
  */
 final class LoadAccounting {
   private static final long MINUTE = 60;
 
   private final LoadMetrics metrics;
   private final List<Account> accounts = new ArrayList<>();
+  /** {@link LoadMetrics#servingEpoch} and the clock minute at the last count. */
+  private long countedEpoch = -1;
+  private long countedMinute = -1;
 
   private static final class Account {
     final WorkloadLoad load;
@@ -45,7 +50,8 @@ final class LoadAccounting {
 
   /** Starts counting at {@code now}, with the capacities the workloads have at that instant. */
   void start(Duration now) {
-    metrics.refresh();
+    countedEpoch = metrics.servingEpoch();
+    countedMinute = now.getSeconds() / MINUTE;
     for (Account a : accounts) {
       a.last = now;
       a.minute = now.getSeconds() / MINUTE;
@@ -58,10 +64,13 @@ final class LoadAccounting {
    * held during it, then reads each workload's capacity as the instant left it.
    */
   void advance(Duration now) {
-    if (accounts.isEmpty()) {
-      return;
+    long minute = now.getSeconds() / MINUTE;
+    long epoch = metrics.servingEpoch();
+    if (accounts.isEmpty() || epoch == countedEpoch && minute == countedMinute) {
+      return; // no capacity changed and the minute is the same: the time is counted in one piece later
     }
-    metrics.refresh(); // the pods as they are now, not as the instant's first read saw them
+    countedEpoch = epoch;
+    countedMinute = minute;
     for (Account a : accounts) {
       if (now.compareTo(a.last) > 0) {
         count(a, now);
@@ -103,10 +112,16 @@ final class LoadAccounting {
     a.inMinute = 0;
   }
 
-  /** What each load asked and what was beyond capacity, up to the last instant, in the order the loads were given. */
-  List<LoadOutcome> outcomes() {
+  /**
+   * What each load asked and what was beyond capacity up to {@code end} (the last instant the simulation settled, or
+   * later: the capacities hold until the next instant), in the order the loads were given.
+   */
+  List<LoadOutcome> outcomes(Duration end) {
     List<LoadOutcome> out = new ArrayList<>(accounts.size());
     for (Account a : accounts) {
+      if (end.compareTo(a.last) > 0) {
+        count(a, end);
+      }
       double worst = a.worst;
       long worstMinute = a.worstMinute;
       if (a.inMinute > worst) { // the minute still open

@@ -58,6 +58,8 @@ public final class LoadMetrics implements MetricsSource {
   private final Map<String, String> workloadOfReplicaSet = new HashMap<>();
   /** The pods of each workload now, kept up to date from the watches. */
   private final Map<String, LivePods> live = new HashMap<>();
+  /** Changes whenever the serving pods of a workload may have changed, or the grouping was made anew. */
+  private long servingEpoch;
   /** Changes whenever a workload is put in {@link #live} or taken out (so a {@link WorkloadState}'s link is checked). */
   private long liveEpoch;
   /** The workload each grouped pod was put under, by uid (the same string at every version of the pod). */
@@ -116,6 +118,9 @@ public final class LoadMetrics implements MetricsSource {
     long liveEpoch = -1;
     /** The load's total usage of {@link #totalResource} at {@link #totalAt}, or null. */
     @Nullable Instant totalAt;
+    /** The serving pods' stamp {@link #capacity} was computed for (null: none yet). */
+    @Nullable Object capacityOf;
+    double capacity;
     /** The template spec {@link #request} was read from (null: none yet). */
     @Nullable PodSpec requestOf;
     long request;
@@ -154,14 +159,37 @@ public final class LoadMetrics implements MetricsSource {
   }
 
   /**
-   * The requests/s {@code load}'s serving pods can take now: each serving pod's CPU request over the load's
-   * {@code cpuPerRequest} (infinite when requests cost no CPU; 0 while the workload does not exist).
+   * The requests/s {@code load}'s serving pods can take now, as the pods are (not as this instant's first read saw
+   * them): each serving pod's CPU request over the load's {@code cpuPerRequest} (infinite when requests cost no CPU;
+   * 0 while the workload has no pod).
    */
   public double capacity(WorkloadLoad load) {
     if (load.cpuMilliPerRequest() == 0) {
       return Double.POSITIVE_INFINITY;
     }
-    return servingPods(load) * (double) podCpuRequest(load) / load.cpuMilliPerRequest();
+    if (regroup) {
+      group(); // an open snapshot froze every workload when the grouping changed: its reads keep their answers
+    }
+    WorkloadState state = state(load);
+    LivePods pods = livePods(state);
+    if (pods == null) {
+      return 0;
+    }
+    // the serving pods' stamp changes with them: the template's request is read again only then (a pod keeps the
+    // request it was made with, and a new template comes with new pods)
+    if (state.capacityOf != pods.servingStamp) {
+      state.capacityOf = pods.servingStamp;
+      state.capacity = pods.servingCount() * (double) podCpuRequest(load) / load.cpuMilliPerRequest();
+    }
+    return state.capacity;
+  }
+
+  /**
+   * A number that changes whenever any workload's serving pods may have changed: while it stays, every
+   * {@link #capacity} stays.
+   */
+  long servingEpoch() {
+    return servingEpoch;
   }
 
   /** The CPU request (millicores) of one pod of {@code load}'s workload, from its template; 0 without a workload. */
@@ -527,6 +555,7 @@ public final class LoadMetrics implements MetricsSource {
   /** Regroups every pod of the loads' namespaces from the store. */
   private void group() {
     regroup = false;
+    servingEpoch++;
     live.clear();
     liveEpoch++;
     workloadOfPod.clear();
@@ -563,6 +592,7 @@ public final class LoadMetrics implements MetricsSource {
         allFrozen = true;
       }
       regroup = true;
+      servingEpoch++;
     }
   }
 
@@ -574,14 +604,23 @@ public final class LoadMetrics implements MetricsSource {
     String old = workloadOfPod.get(key);
     if (old != null && type != WatchEventType.DELETED && old.equals(workloadOf(p))) {
       freeze(old); // stays in its workload (a status write, a binding): replaced in place
-      live.get(old).put(p);
+      LivePods pods = live.get(old);
+      Object serving = pods.servingStamp;
+      pods.put(p);
+      if (pods.servingStamp != serving) {
+        servingEpoch++;
+      }
       return;
     }
     workloadOfPod.remove(key);
     if (old != null) {
       freeze(old);
       LivePods pods = live.get(old);
+      Object serving = pods.servingStamp;
       pods.remove(p.metadata().name());
+      if (pods.servingStamp != serving) {
+        servingEpoch++;
+      }
       if (pods.isEmpty()) {
         live.remove(old);
         liveEpoch++;
@@ -602,7 +641,11 @@ public final class LoadMetrics implements MetricsSource {
         live.put(w, pods);
         liveEpoch++;
       }
+      Object serving = pods.servingStamp;
       pods.put(p);
+      if (pods.servingStamp != serving) {
+        servingEpoch++;
+      }
       workloadOfPod.put(p.metadata().uid(), w);
     }
   }

@@ -39,7 +39,7 @@ final class LoadAccountingTest {
       scale(sim, 2);
       sim.runFor(Duration.ofSeconds(50));
 
-      LoadOutcome out = accounting.outcomes().get(0);
+      LoadOutcome out = accounting.outcomes(sim.elapsed()).get(0);
       assertThat(out.target()).isEqualTo("Deployment/default/web");
       assertThat(out.requests()).isCloseTo(600.0 * 180, within(1e-6));
       assertThat(out.unserved()).isCloseTo(100.0 * 30 + 100.0 * 80, within(1e-6));
@@ -60,7 +60,7 @@ final class LoadAccountingTest {
       accounting.start(sim.elapsed());
       sim.afterEachInstant(() -> accounting.advance(sim.elapsed()));
       sim.runFor(Duration.ofMinutes(3));
-      LoadOutcome out = accounting.outcomes().get(0);
+      LoadOutcome out = accounting.outcomes(sim.elapsed()).get(0);
       assertThat(out.requests()).isCloseTo(600.0 * 180, within(1e-6));
       assertThat(out.unserved()).isZero();
       assertThat(out.worstMinute()).isNull();
