@@ -78,7 +78,9 @@ import org.slf4j.LoggerFactory;
  *       last loop, then the rest by name), until the unneeded ones reach {@link #unneededNodesLimit}: a node is
  *       unneeded when every pod that must move ({@link Drainability}: PDBs, controller, local storage,
  *       safe-to-evict, kube-system) fits on another node that is not itself unneeded, searched round-robin
- *       (upstream's {@code RunFiltersUntilPassingNode}); the pods stay there for the next candidates. A node
+ *       (upstream's {@code RunFiltersUntilPassingNode}, from the position all the autoscaler's searches share,
+ *       {@link SearchPosition}) while the node is upstream's pod-less, tainted ghost
+ *       ({@link SimulatedCluster#placeElsewhere}); the pods stay there for the next candidates. A node
  *       unneeded for {@code scaleDownUnneededTime} (10 min), an unready one for {@code scaleDownUnreadyTime} (20 min),
  *       is removed — empty nodes up to
  *       {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
@@ -783,8 +785,11 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
   /**
    * What scale-down makes of a cluster: the unneeded nodes (with the pods each must evict), the unremovable ones and
-   * the reasons. A function of its inputs (it reads the clock only for the simulation timeout), so a loop whose inputs
-   * are {@linkplain ScaleDownInputs#sameAs the same} as the last one's reuses its evaluation.
+   * the reasons. A function of its inputs, the hints and the search position (it reads the clock only for the
+   * simulation timeout). A loop whose inputs are {@linkplain ScaleDownInputs#sameAs the same} as the last one's
+   * reuses its evaluation and leaves the position alone: run again, every pod would be placed on its hint, the node
+   * the last run moved it to, and a search that finds no node, the only other kind it would make, neither depends on
+   * where it starts nor moves the position.
    */
   private ScaleDownEvaluation evaluate(ScaleDownInputs in) {
     SimulatedCluster sim = scaleDownSimulation(in);
