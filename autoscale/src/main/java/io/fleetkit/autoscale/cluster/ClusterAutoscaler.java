@@ -482,7 +482,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
   /**
    * The scale-up decision for the store as it is now, without launching anything. It filters the pending pods as a
-   * loop does, so it reads and renews the scale-up filter's hints and ends a generation of them, as a loop would.
+   * loop does, so it reads and renews the scale-up filter's hints and ends a generation of them, and moves the search
+   * position ({@link SearchPosition}), as a loop would.
    */
   public synchronized ScaleUpPlan planScaleUp() {
     syncPods();
