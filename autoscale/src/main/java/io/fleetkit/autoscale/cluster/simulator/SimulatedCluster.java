@@ -49,6 +49,9 @@ import org.jspecify.annotations.Nullable;
  * changed), and {@link #reload} to bring the loaded state to the nodes and pods that changed since, instead of
  * loading every node into a new simulation.
  *
+ * <p>A drain simulation moves a node's pods with {@link #placeElsewhere}, the node meanwhile upstream's ghost: in the
+ * cluster for the plugins, tainted {@code ToBeDeletedByClusterAutoscaler}, without pods.
+ *
  * <p>The drain simulation's searches and placements ({@link #findFitFrom(PodInfo, int, int)}, {@link #placeAll}), and
  * scale-up's ({@link #placeOnHint}, {@link #placeFrom}), take a compact path where it gives the same results: a pod whose remaining Filter plugins read only the node
  * object and the node's room is decided on per-slot arrays and verdicts kept per pod shape ({@code FilterShapes},
