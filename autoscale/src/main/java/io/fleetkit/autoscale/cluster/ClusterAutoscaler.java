@@ -8,6 +8,8 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.policy.PodDisruptionBudget;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
@@ -76,7 +78,9 @@ import org.slf4j.LoggerFactory;
  *       last loop, then the rest by name), until the unneeded ones reach {@link #unneededNodesLimit}: a node is
  *       unneeded when every pod that must move ({@link Drainability}: PDBs, controller, local storage,
  *       safe-to-evict, kube-system) fits on another node that is not itself unneeded, searched round-robin
- *       (upstream's {@code RunFiltersUntilPassingNode}); the pods stay there for the next candidates. A node
+ *       (upstream's {@code RunFiltersUntilPassingNode}, from the position all the autoscaler's searches share,
+ *       {@link SearchPosition}) while the node is upstream's pod-less, tainted ghost
+ *       ({@link SimulatedCluster#placeElsewhere}); the pods stay there for the next candidates. A node
  *       unneeded for {@code scaleDownUnneededTime} (10 min), an unready one for {@code scaleDownUnreadyTime} (20 min),
  *       is removed — empty nodes up to
  *       {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
@@ -210,6 +214,12 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private final SchedulingHints injectionHints = new SchedulingHints();
   /** Scale-up's filter of the pods that fit, with its own hints (upstream's filterOutSchedulable processor). */
   private final SchedulablePodsFilter schedulable = new SchedulablePodsFilter();
+  /**
+   * The round-robin position of the searches for a node, kept across loops: scale-up's filter, the placing of pods
+   * from ongoing deletions and the drain simulations all go on from it, as upstream's share its snapshot's plugin
+   * runner.
+   */
+  private final SearchPosition searchPosition = new SearchPosition();
   /** The unneeded nodes of the last evaluation: simulated first in the next one, and counted by its limit. */
   private List<String> lastUnneeded = List.of();
 
@@ -472,7 +482,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
   /**
    * The scale-up decision for the store as it is now, without launching anything. It filters the pending pods as a
-   * loop does, so it reads and renews the scale-up filter's hints and ends a generation of them, as a loop would.
+   * loop does, so it reads and renews the scale-up filter's hints and ends a generation of them, and moves the search
+   * position ({@link SearchPosition}), as a loop would.
    */
   public synchronized ScaleUpPlan planScaleUp() {
     syncPods();
@@ -577,7 +588,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
       pending.removeIf(p -> isUpcomingDaemonPod(p, upcomingDaemonPods));
     }
     // Filter out the pods that fit on existing or upcoming nodes (upstream filterOutSchedulable)
-    List<Pod> unschedulable = schedulable.unschedulable(sim, pending);
+    int[] cursor = searchPosition.cursorIn(sim);
+    List<Pod> unschedulable = schedulable.unschedulable(sim, pending, cursor);
+    searchPosition.keep(sim, cursor);
     // a daemon pod that fits no node waits for its own node: a new node cannot help it (upstream's
     // filterOutDaemonSetPodListProcessor, which runs after filterOutSchedulable)
     unschedulable = TemplateNodes.withoutDaemonSetPods(unschedulable);
@@ -773,8 +786,11 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
   /**
    * What scale-down makes of a cluster: the unneeded nodes (with the pods each must evict), the unremovable ones and
-   * the reasons. A function of its inputs (it reads the clock only for the simulation timeout), so a loop whose inputs
-   * are {@linkplain ScaleDownInputs#sameAs the same} as the last one's reuses its evaluation.
+   * the reasons. A function of its inputs, the hints and the search position (it reads the clock only for the
+   * simulation timeout). A loop whose inputs are {@linkplain ScaleDownInputs#sameAs the same} as the last one's
+   * reuses its evaluation and leaves the position alone: run again, every pod would be placed on its hint, the node
+   * the last run moved it to, and a search that finds no node, the only other kind it would make, neither depends on
+   * where it starts nor moves the position.
    */
   private ScaleDownEvaluation evaluate(ScaleDownInputs in) {
     SimulatedCluster sim = scaleDownSimulation(in);
@@ -829,8 +845,12 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
     // upstream UpdateClusterState: the nodes being deleted are neither candidates nor destinations, and the pods that
     // actuation will need placed again are placed first (injectOngoingActuation: one by one, round-robin from the
-    // first node as the removals' search, which shares the cursor; the first that fits nowhere ends the injection)
-    int[] cursor = {0};
+    // autoscaler's position, which the removals' searches share; the first that fits nowhere ends the injection)
+    int[] cursor = searchPosition.cursorIn(sim);
+    // upstream's ghost of a node whose removal is simulated, tainted as a drain taints the node
+    // (replaceWithTaintedGhostNode)
+    Taint ghostTaint = new Taint(TO_BE_DELETED_TAINT, String.valueOf(in.at().getEpochSecond()), TaintEffect.NoSchedule,
+        null);
     if (!in.deletionsInProgress().isEmpty()) {
       for (String name : in.deletionsInProgress()) {
         int at = sim.slot(name);
@@ -942,7 +962,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         // decision is its own (its copy without a node shares its rules): it is evicted here too, so the drain is
         // the recorded one followed by the moved pods (Drainability.drainPlus's), known without reading them
         reason = before.blocked() ? before.reason()
-            : moveAway(sim, cursor, at, before.evict().size(), moved) ? null : NO_PLACE_TO_MOVE_PODS;
+            : moveAway(sim, cursor, at, before.evict().size(), moved, ghostTaint) ? null : NO_PLACE_TO_MOVE_PODS;
         empty = before.evict().isEmpty() && moved.isEmpty();
         moved.clear();
       } else {
@@ -959,7 +979,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
         } else {
           d = drainOf(info, drain);
         }
-        reason = d.blocked() ? d.reason() : moveAway(sim, cursor, at, d.evict()) ? null : NO_PLACE_TO_MOVE_PODS;
+        reason = d.blocked() ? d.reason()
+            : moveAway(sim, cursor, at, d.evict(), ghostTaint) ? null : NO_PLACE_TO_MOVE_PODS;
         if (reason == null) {
           drain.charge(d.evict(), PodInfo::pod);
         }
@@ -988,6 +1009,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     // its hint says, in the same order), so the generation it would end holds what the reused one left
     removalHints.dropOld();
     injectionHints.dropOld();
+    searchPosition.keep(sim, cursor);
     return new ScaleDownEvaluation(in, List.copyOf(unneeded), unremovable, List.copyOf(simulatedUnremovable),
         unneededEmpty, timedOut);
   }
@@ -1350,25 +1372,27 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /**
    * Places the pods of {@code pods} (without their node) on nodes other than the one in slot {@code from}, each
    * searched from slot {@code cursor[0]} round-robin over the simulation's slots (the cursor then moves past the node
-   * found, as upstream's); undoes the placements on failure.
+   * found, as upstream's), while the node is upstream's ghost tainted {@code ghostTaint}
+   * ({@link SimulatedCluster#placeElsewhere}); undoes the placements on failure.
    */
-  private boolean moveAway(SimulatedCluster sim, int[] cursor, int from, List<PodInfo> pods) {
+  private boolean moveAway(SimulatedCluster sim, int[] cursor, int from, List<PodInfo> pods, Taint ghostTaint) {
     List<PodInfo> unbound = movedPods;
     unbound.clear();
     for (int i = 0, n = pods.size(); i < n; i++) {
       unbound.add(unbound(pods.get(i))); // as a new pod of its controller: NodeName must not pin it
     }
-    boolean placed = sim.placeAll(unbound, cursor, from, removalHints);
+    boolean placed = sim.placeElsewhere(unbound, cursor, from, removalHints, ghostTaint);
     unbound.clear();
     return placed;
   }
 
   /**
-   * {@link #moveAway(SimulatedCluster, int[], int, List)} of the {@code recorded} pods of the drain recorded for slot
-   * {@code from} ({@link SlotFacts#drain(int)}; their copies without their node are kept with it), followed by
+   * {@link #moveAway(SimulatedCluster, int[], int, List, Taint)} of the {@code recorded} pods of the drain recorded for
+   * slot {@code from} ({@link SlotFacts#drain(int)}; their copies without their node are kept with it), followed by
    * {@code moved}, pods the simulation moved onto the node (already without their node).
    */
-  private boolean moveAway(SimulatedCluster sim, int[] cursor, int from, int recorded, List<PodInfo> moved) {
+  private boolean moveAway(SimulatedCluster sim, int[] cursor, int from, int recorded, List<PodInfo> moved,
+      Taint ghostTaint) {
     List<PodInfo> unbound = movedPods;
     unbound.clear();
     if (recorded > 0) {
@@ -1378,7 +1402,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
     }
     unbound.addAll(moved);
-    boolean placed = sim.placeAll(unbound, cursor, from, removalHints);
+    boolean placed = sim.placeElsewhere(unbound, cursor, from, removalHints, ghostTaint);
     unbound.clear();
     return placed;
   }

@@ -22,8 +22,9 @@ import java.util.Map;
  *       {@link SimulatedCluster#placeOnHint});
  *   <li>else, unless a similar pod (same controller, labels and spec) fitted nowhere earlier in the same call
  *       (upstream's {@code SimilarPodsScheduling}), on the first node that fits, searched round-robin
- *       ({@link SimulatedCluster#placeFrom}): each search starts past the node the previous search of the call found,
- *       the first one at the first node.
+ *       ({@link SimulatedCluster#placeFrom}): each search starts past the node the previous search found, in this
+ *       call or before it (the position is the caller's, shared with its scale-down simulations and kept across
+ *       loops, as upstream's plugin runner keeps its {@code lastIndex}).
  * </ol>
  *
  * <p>A pod placed stays in the simulation for the pods after it, and the node it went to becomes its hint. Each call
@@ -45,12 +46,15 @@ final class SchedulablePodsFilter {
   /**
    * Places the pods of {@code candidates} that fit in {@code sim} (in {@link #ORDER}) and returns the others in that
    * order; ends a generation of hints.
+   *
+   * @param cursor the slot the next search starts at ({@link SimulatedCluster#placeFrom}), moved past each node a
+   *     search finds: the autoscaler's round-robin position, which its scale-down simulations share and which outlives
+   *     the call (upstream's plugin runner keeps one for the autoscaler's lifetime)
    */
-  List<Pod> unschedulable(SimulatedCluster sim, List<Pod> candidates) {
+  List<Pod> unschedulable(SimulatedCluster sim, List<Pod> candidates, int[] cursor) {
     List<Pod> pods = new ArrayList<>(candidates);
     pods.sort(ORDER);
     Map<String, List<Pod>> similarFailed = new HashMap<>();
-    int[] cursor = {0};
     List<Pod> unschedulable = new ArrayList<>();
     for (Pod p : pods) {
       var pi = PodInfos.of(p);

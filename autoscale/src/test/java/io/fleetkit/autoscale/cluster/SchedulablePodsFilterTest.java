@@ -122,7 +122,8 @@ final class SchedulablePodsFilterTest {
       List<String> unscheduled) {
     List<Pod> bound = onNode.stream().map(p -> p.withNodeName("node")).toList();
     SimulatedCluster sim = cluster(List.of(node("node", 2000, 100)), bound);
-    List<Pod> left = new SchedulablePodsFilter().unschedulable(sim, candidates);
+    // a new autoscaler's position (upstream's fresh runner: last match 0, offset 1); one node, so any start is the same
+    List<Pod> left = new SchedulablePodsFilter().unschedulable(sim, candidates, new int[] {1});
     assertThat(names(left)).as("unschedulable pods").containsExactlyInAnyOrderElementsOf(unscheduled);
     List<String> all = new ArrayList<>(scheduled);
     all.addAll(names(onNode));
@@ -134,24 +135,24 @@ final class SchedulablePodsFilterTest {
     List<Node> nodes = List.of(node("n1", 1000, 1000), node("n2", 1000, 1000));
     SchedulablePodsFilter filter = new SchedulablePodsFilter();
     SimulatedCluster first = cluster(nodes, List.of());
-    assertThat(filter.unschedulable(first, List.of(pod("a", 100), pod("b", 100)))).isEmpty();
+    assertThat(filter.unschedulable(first, List.of(pod("a", 100), pod("b", 100)), fromFirstNode())).isEmpty();
     assertThat(nodeOf(first, "a")).isEqualTo("n1");
     assertThat(nodeOf(first, "b")).as("round-robin: the search goes on past n1").isEqualTo("n2");
 
     // the next loop: a was bound elsewhere; a search from the first node would put b on n1
     SimulatedCluster second = cluster(nodes, List.of());
-    assertThat(filter.unschedulable(second, List.of(pod("b", 100)))).isEmpty();
+    assertThat(filter.unschedulable(second, List.of(pod("b", 100)), fromFirstNode())).isEmpty();
     assertThat(nodeOf(second, "b")).as("its hint").isEqualTo("n2");
     SimulatedCluster fresh = cluster(nodes, List.of());
-    assertThat(new SchedulablePodsFilter().unschedulable(fresh, List.of(pod("b", 100)))).isEmpty();
+    assertThat(new SchedulablePodsFilter().unschedulable(fresh, List.of(pod("b", 100)), fromFirstNode())).isEmpty();
     assertThat(nodeOf(fresh, "b")).as("without hints").isEqualTo("n1");
 
     // a hinted node without room: searched instead, and the node found becomes the hint
     SimulatedCluster full = cluster(nodes, List.of(pod("big", 950).withNodeName("n2")));
-    assertThat(filter.unschedulable(full, List.of(pod("b", 100)))).isEmpty();
+    assertThat(filter.unschedulable(full, List.of(pod("b", 100)), fromFirstNode())).isEmpty();
     assertThat(nodeOf(full, "b")).isEqualTo("n1");
     SimulatedCluster after = cluster(nodes, List.of());
-    assertThat(filter.unschedulable(after, List.of(pod("a0", 100), pod("b", 100)))).isEmpty();
+    assertThat(filter.unschedulable(after, List.of(pod("a0", 100), pod("b", 100)), fromFirstNode())).isEmpty();
     assertThat(nodeOf(after, "a0")).isEqualTo("n1");
     assertThat(nodeOf(after, "b")).as("hinted n1 since the last loop; the search would go on to n2").isEqualTo("n1");
   }
@@ -160,18 +161,25 @@ final class SchedulablePodsFilterTest {
   void aHintIsForgotten_afterALoopWithoutItsPod() {
     List<Node> nodes = List.of(node("n1", 1000, 1000), node("n2", 1000, 1000));
     SchedulablePodsFilter filter = new SchedulablePodsFilter();
-    assertThat(filter.unschedulable(cluster(nodes, List.of()), List.of(pod("a", 100), pod("b", 100)))).isEmpty();
+    assertThat(filter.unschedulable(cluster(nodes, List.of()), List.of(pod("a", 100), pod("b", 100)),
+        fromFirstNode())).isEmpty();
     filter.noCandidates(); // a loop without pending pods ends a generation too
     SimulatedCluster third = cluster(nodes, List.of());
-    assertThat(filter.unschedulable(third, List.of(pod("b", 100)))).isEmpty();
+    assertThat(filter.unschedulable(third, List.of(pod("b", 100)), fromFirstNode())).isEmpty();
     assertThat(nodeOf(third, "b")).as("set two generations ago: searched from the first node").isEqualTo("n1");
 
     SchedulablePodsFilter kept = new SchedulablePodsFilter();
-    assertThat(kept.unschedulable(cluster(nodes, List.of()), List.of(pod("a", 100), pod("b", 100)))).isEmpty();
-    assertThat(kept.unschedulable(cluster(nodes, List.of()), List.of(pod("a", 100)))).isEmpty();
+    assertThat(kept.unschedulable(cluster(nodes, List.of()), List.of(pod("a", 100), pod("b", 100)),
+        fromFirstNode())).isEmpty();
+    assertThat(kept.unschedulable(cluster(nodes, List.of()), List.of(pod("a", 100)), fromFirstNode())).isEmpty();
     SimulatedCluster later = cluster(nodes, List.of());
-    assertThat(kept.unschedulable(later, List.of(pod("b", 100)))).isEmpty();
+    assertThat(kept.unschedulable(later, List.of(pod("b", 100)), fromFirstNode())).isEmpty();
     assertThat(nodeOf(later, "b")).as("a loop with other pods ends a generation as well").isEqualTo("n1");
+  }
+
+  /** A round-robin position at the first node: each call searches as a loop whose searches start there. */
+  private static int[] fromFirstNode() {
+    return new int[] {0};
   }
 
   private static final OwnerReference RS = new OwnerReference("apps/v1", "ReplicaSet", "web", "rs-uid", true, true);
@@ -192,7 +200,8 @@ final class SchedulablePodsFilterTest {
         .label("app", "cache").container("c", "img", ResourceList.ofCpuMemory(100, 10)).build();
     Pod twin = needsCache("twin", T0.plusSeconds(2), "a");
     Pod otherLabels = needsCache("other", T0.plusSeconds(3), "b");
-    List<Pod> left = new SchedulablePodsFilter().unschedulable(sim, List.of(twin, cache, otherLabels, first));
+    List<Pod> left = new SchedulablePodsFilter().unschedulable(sim, List.of(twin, cache, otherLabels, first),
+        fromFirstNode());
     // first fails (no cache pod yet); twin would fit once cache is placed, but its similar pod failed
     assertThat(names(left)).containsExactly("first", "twin");
     assertThat(nodeOf(sim, "cache")).isEqualTo("n1");

@@ -19,6 +19,7 @@ import io.fleetkit.api.framework.Snapshot;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.framework.WaitingPods;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.reconcile.Lister;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
@@ -47,6 +48,9 @@ import org.jspecify.annotations.Nullable;
  * loading, {@link #rollback()} to undo an evaluation's placements and removals (at the cost of the slots they
  * changed), and {@link #reload} to bring the loaded state to the nodes and pods that changed since, instead of
  * loading every node into a new simulation.
+ *
+ * <p>A drain simulation moves a node's pods with {@link #placeElsewhere}, the node meanwhile upstream's ghost: in the
+ * cluster for the plugins, tainted {@code ToBeDeletedByClusterAutoscaler}, without pods.
  *
  * <p>The drain simulation's searches and placements ({@link #findFitFrom(PodInfo, int, int)}, {@link #placeAll}), and
  * scale-up's ({@link #placeOnHint}, {@link #placeFrom}), take a compact path where it gives the same results: a pod whose remaining Filter plugins read only the node
@@ -782,6 +786,39 @@ public final class SimulatedCluster {
   }
 
   /**
+   * The slot of the node at {@code index} of {@link #nodes()}, the index taken modulo the number of nodes: the slot a
+   * search over the nodes from that position starts at ({@link #findFitFrom(PodInfo, int, int)}); 0 without nodes.
+   */
+  public int slotOfIndex(int index) {
+    if (live == 0) {
+      return 0;
+    }
+    int k = Math.floorMod(index, live);
+    for (int at = 0; at < nextSeq; at++) {
+      if (slots[at] != null && k-- == 0) {
+        return at;
+      }
+    }
+    throw new IllegalStateException("simulated cluster: " + live + " nodes counted, fewer in the slots");
+  }
+
+  /**
+   * The number of nodes in the slots below {@code slot}: for the slot past a node, that node's index in
+   * {@link #nodes()} plus one, the position a round-robin search goes on from, which another simulation of the same
+   * nodes, whatever its slots, turns back into the same next node with {@link #slotOfIndex}.
+   */
+  public int nodesBefore(int slot) {
+    int end = Math.min(slot, nextSeq);
+    int before = 0;
+    for (int at = 0; at < end; at++) {
+      if (slots[at] != null) {
+        before++;
+      }
+    }
+    return before;
+  }
+
+  /**
    * Places {@code pod} on {@code nodeName} without checking that it fits.
    *
    * @throws IllegalArgumentException if there is no such node
@@ -1203,6 +1240,45 @@ public final class SimulatedCluster {
    * @return whether every pod was placed
    */
   public boolean placeAll(List<PodInfo> pods, int[] cursor, int excluded, @Nullable SchedulingHints hints) {
+    return place(pods, cursor, excluded, hints, null);
+  }
+
+  /**
+   * Upstream's {@code RemovalSimulator.findPlaceFor}: moves {@code pods} (copies without their node) off the node in
+   * slot {@code from} as {@link #placeAll(List, int[], int, SchedulingHints)} places them, never back on that node,
+   * while the node is simulated as upstream's ghost: its pods taken off and the node tainted {@code removalTaint}
+   * ({@code replaceWithTaintedGhostNode}, what the node is during a real drain). The node stays in the cluster for the
+   * plugins, so topology spread still counts it as a domain (with no pods) unless a constraint's
+   * {@code nodeTaintsPolicy: Honor} leaves out nodes whose taints the pod does not tolerate, and no pod of the node is
+   * counted by topology spread or inter-pod affinity. Afterwards the node is as before, whether or not every pod
+   * found a place: a caller that removes it on success removes the node as it was (upstream removes the ghost).
+   *
+   * <p>The ghost is put in place before the first pod whose Filter plugins go beyond the node-local ones decided on
+   * the slots' numbers (a pod with a {@linkplain FilterShapes shape}: no plugin of its Filter reads another node or
+   * its pods, and its PreFilter only gets less restrictive with pods removed); the pods placed before it are placed
+   * where they would be with the ghost, so the outcome is upstream's, and a candidate whose pods are all such pods
+   * (most are) is never copied.
+   *
+   * @param removalTaint the taint the ghost carries (upstream's {@code ToBeDeletedByClusterAutoscaler=<unix
+   *     seconds>:NoSchedule}); a node that already has a taint of its key and effect keeps its taints
+   * @return whether every pod was placed
+   * @throws IllegalArgumentException if slot {@code from} holds no node
+   */
+  public boolean placeElsewhere(List<PodInfo> pods, int[] cursor, int from, @Nullable SchedulingHints hints,
+      Taint removalTaint) {
+    Objects.requireNonNull(removalTaint, "removalTaint");
+    if (from < 0 || from >= nextSeq || slots[from] == null) {
+      throw new IllegalArgumentException("simulated cluster: cannot move pods off slot " + from + ": no node there");
+    }
+    return place(pods, cursor, from, hints, removalTaint);
+  }
+
+  /**
+   * {@link #placeAll(List, int[], int, SchedulingHints)}, and with {@code ghostTaint} {@link #placeElsewhere}'s ghost
+   * of the node in slot {@code excluded}.
+   */
+  private boolean place(List<PodInfo> pods, int[] cursor, int excluded, @Nullable SchedulingHints hints,
+      @Nullable Taint ghostTaint) {
     int count = pods.size();
     if (nextSeq == 0) {
       return count == 0; // as the first search finds nothing
@@ -1230,9 +1306,15 @@ public final class SimulatedCluster {
       }
     }
     java.util.Arrays.fill(notes, 0, count, null);
+    SimNodeInfo original = null; // the node in slot excluded while its ghost is there
     for (int i = 0; i < count; i++) {
       PodInfo pod = pods.get(i);
       Prepared p = prepare(pod);
+      if (ghostTaint != null && original == null && (!compact || p.rejected() || p.shape() == null)) {
+        original = Objects.requireNonNull(current(excluded));
+        replace(excluded, original, SimNodeInfo.empty(tainted(original.node(), ghostTaint)));
+        p = prepare(pod); // PreFilter with the ghost
+      }
       SchedulingHints.Entry hint = hints == null ? null : hints.entry(pod);
       int at = -1;
       int h = -1;
@@ -1252,6 +1334,7 @@ public final class SimulatedCluster {
           for (int j = i - 1; j >= 0; j--) {
             unplace(placedAt[j], pods.get(j));
           }
+          restore(excluded, original);
           if (released != null) {
             Objects.requireNonNull(dra).reset(released);
           }
@@ -1272,7 +1355,25 @@ public final class SimulatedCluster {
       }
       placedAt[i] = at;
     }
+    restore(excluded, original);
     return true;
+  }
+
+  /** Puts {@code original} back in {@code slot} in place of the ghost there; nothing when {@code null}. */
+  private void restore(int slot, @Nullable SimNodeInfo original) {
+    if (original != null) {
+      replace(slot, Objects.requireNonNull(current(slot)), original);
+    }
+  }
+
+  /** {@code node} with {@code taint} added, unless it has a taint of that key and effect. */
+  private static Node tainted(Node node, Taint taint) {
+    for (Taint t : node.spec().taints()) {
+      if (t.key().equals(taint.key()) && t.effect() == taint.effect()) {
+        return node;
+      }
+    }
+    return node.toBuilder().taint(taint).build();
   }
 
   /**

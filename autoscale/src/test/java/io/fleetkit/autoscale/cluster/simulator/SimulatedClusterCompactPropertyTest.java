@@ -49,8 +49,9 @@ import net.jqwik.api.constraints.IntRange;
  * The drain simulation's compact path (the fast Filter decision on slot numbers and per-shape node verdicts, and
  * placements deferred into a log until a view is read) against the general path (every Filter plugin on the views,
  * every placement made into a view at once): two simulations loaded alike go through the same random stream of
- * searches, {@code placeAll} moves, placements, pod and node removals, added nodes, checkpoints and rollbacks, and
- * reads of node views at random moments; every search must find the same node, every move place the same pods, the
+ * searches, {@code placeAll} moves and {@code placeElsewhere} moves off a ghost node, placements, pod and node
+ * removals, added nodes, checkpoints and rollbacks, and reads of node views at random moments; every search must find
+ * the same node, every move place the same pods, the
  * Filter checks must count alike, and every view read must hold the same pods and numbers. Nodes differ in
  * allocatable cpu, memory, ephemeral storage and pod count, labels, taints (NoSchedule, PreferNoSchedule, NoExecute)
  * and cordoning; pods differ in requests (none, ephemeral storage, a GPU, which takes the general path), tolerations,
@@ -60,6 +61,7 @@ import net.jqwik.api.constraints.IntRange;
  * other pods.
  */
 final class SimulatedClusterCompactPropertyTest {
+  private static final Taint GHOST = Taint.of("ToBeDeletedByClusterAutoscaler", "1767225600", TaintEffect.NoSchedule);
   private static final String HOST = "kubernetes.io/hostname";
   private static final String ZONE = "topology.kubernetes.io/zone";
 
@@ -248,8 +250,13 @@ final class SimulatedClusterCompactPropertyTest {
         for (int i = 1 + rnd.nextInt(4); i > 0; i--) {
           moved.add(rnd.nextInt(3) == 0 ? fresh(rnd, "m" + names[0]++) : pool.get(rnd.nextInt(pool.size())));
         }
-        boolean a = compact.placeAll(moved, cursorA, from);
-        boolean b = general.placeAll(moved, cursorB, from);
+        // half of the drains of a node as the autoscaler's removal simulation, with the node as upstream's ghost: the
+        // general path makes the ghost before the first pod, the compact path only before a pod off the fast path
+        boolean ghost = from >= 0 && general.nodeInfoAt(from) != null && rnd.nextBoolean();
+        boolean a = ghost ? compact.placeElsewhere(moved, cursorA, from, null, GHOST)
+            : compact.placeAll(moved, cursorA, from);
+        boolean b = ghost ? general.placeElsewhere(moved, cursorB, from, null, GHOST)
+            : general.placeAll(moved, cursorB, from);
         assertThat(a).as("%s: move %s from slot %d", what, moved, from).isEqualTo(b);
         assertThat(cursorA[0]).as(what).isEqualTo(cursorB[0]);
       } else {
