@@ -13,7 +13,6 @@ import io.fleetkit.api.simulation.WorkloadLoad;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
-import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.queueing.controller.QueueLabels;
 import io.fleetkit.queueing.AdmissionEngine;
 import java.time.Duration;
@@ -358,11 +357,9 @@ final class SeriesRecorder {
         if (c == null) {
           continue;
         }
-        JobCondition done = j.status().condition("Complete");
-        JobCondition failed = j.status().condition("Failed");
-        if (done != null && done.status() == ConditionStatus.True) {
+        if (j.status().isConditionTrue(JobCondition.COMPLETE)) {
           c[2]++;
-        } else if (failed != null && failed.status() == ConditionStatus.True) {
+        } else if (j.status().isConditionTrue(JobCondition.FAILED)) {
           c[3]++;
         } else if (pods.jobRunning(j.metadata().key())) {
           c[1]++;
