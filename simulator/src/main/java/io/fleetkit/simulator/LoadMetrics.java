@@ -586,6 +586,6 @@ public final class LoadMetrics implements MetricsSource {
 
   /** Whether {@code p} takes traffic: running, ready and not being deleted. */
   static boolean serving(Pod p) {
-    return p.status().phase() == PodPhase.Running && p.metadata().deletionTimestamp() == null && ActivePods.isReady(p);
+    return p.status().phase() == PodPhase.Running && p.metadata().deletionTimestamp() == null && p.isReady();
   }
 }

@@ -369,7 +369,7 @@ public final class JobReconciler implements Reconciler<Job> {
     }
     int ready = 0;
     for (Pod p : active) {
-      if (ActivePods.isReady(p)) {
+      if (p.isReady()) {
         ready++;
       }
     }
