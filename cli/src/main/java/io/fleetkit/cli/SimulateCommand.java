@@ -344,7 +344,8 @@ public final class SimulateCommand implements Callable<Integer> {
     } else {
       table(run.timeline(), run.summary(), out);
       services(run.services(), out);
-      run.series("cumulative cost").ifPresent(c -> out.printf("  Cost        %.2f $ in total%n", c.last()));
+      run.series("cumulative cost").ifPresentOrElse(c -> out.printf("  Cost        %.2f $ in total%n", c.last()),
+          () -> out.printf("  Cost        %s%n", SimulationRun.NO_PRICE));
       if (comparison != null) {
         comparisonTable(comparison, out);
       }

@@ -60,6 +60,8 @@ final class SeriesRecorder {
   private final Map<String, Builder> series = new LinkedHashMap<>();
   private double cumulativeCost;
   private double lastCostPerHour;
+  /** Whether a NodePool had a price at some sample; until then the cost series are not shown. */
+  private boolean priced;
   private @Nullable AdmissionEngine queueEngine;
   private List<String> clusterQueues = List.of();
   private List<String> jobStreams = List.of();
@@ -125,6 +127,7 @@ final class SeriesRecorder {
     Map<String, Double> prices = new HashMap<>();
     for (NodePool p : store.list(NodePool.class).items()) {
       prices.put(p.metadata().name(), p.spec().pricePerHour());
+      priced |= p.spec().pricePerHour() > 0;
     }
     Map<String, int[]> pools = new TreeMap<>();
     Map<String, int[]> phases = new TreeMap<>(); // pool -> nodes per start-up phase
@@ -428,9 +431,17 @@ final class SeriesRecorder {
     return List.copyOf(times);
   }
 
+  /**
+   * Every series sampled, in the order first sampled. Without a NodePool that had a price at some sample the cost
+   * series are left out ({@link SimulationRun#NO_PRICE}): they would read 0, as if the run were free.
+   */
   List<TimeSeries> series() {
     List<TimeSeries> out = new ArrayList<>();
-    series.forEach((name, b) -> out.add(new TimeSeries(name, b.chart(), b.unit(), b.values())));
+    series.forEach((name, b) -> {
+      if (priced || !b.chart().equals(COST)) {
+        out.add(new TimeSeries(name, b.chart(), b.unit(), b.values()));
+      }
+    });
     return out;
   }
 }
