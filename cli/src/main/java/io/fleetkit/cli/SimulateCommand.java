@@ -596,6 +596,7 @@ public final class SimulateCommand implements Callable<Integer> {
       m.put("name", r.name());
       m.put("phase", r.phase());
       m.put("step", r.step());
+      m.put("steps", r.steps());
       m.put("stableRevision", r.stableRevision());
       m.put("canaryWeight", r.canaryWeight());
       m.put("stableWeight", 100 - r.canaryWeight());
@@ -656,7 +657,7 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     for (RolloutSummary r : summary.rollouts()) {
       out.printf("  Rollout     %s  %s%s, canary weight %d%%, stable %s%s%s%n", r.name(), r.phase(),
-          r.step() == null ? "" : " at step " + r.step(), r.canaryWeight(), r.stableRevision(),
+          r.stepProgress() == null ? "" : ", step " + r.stepProgress(), r.canaryWeight(), r.stableRevision(),
           r.aborted() ? ", aborted" : "", r.message().isEmpty() ? "" : ": " + r.message());
     }
     List<PendingPodSummary> pending = summary.pending();

@@ -81,8 +81,9 @@ final class TimelineRecorder implements AutoCloseable {
     watches.add(store.watch(Rollout.class, "0", e -> {
       if (e.type() != WatchEventType.DELETED) {
         RolloutStatus st = e.object().status();
-        workload("Rollout", e.object().metadata().key(), st.phase() + (st.currentStepIndex() == null ? ""
-            : ", step " + st.currentStepIndex()) + ", weight " + st.canaryWeight() + "%"
+        String step = RolloutSummary.stepProgress(e.object());
+        workload("Rollout", e.object().metadata().key(), st.phase() + (step == null ? "" : ", step " + step)
+            + ", weight " + st.canaryWeight() + "%"
             + (st.stableRs().isEmpty() ? "" : ", stable " + st.stableRs())
             + (st.message().isEmpty() ? "" : ": " + st.message()));
       }
