@@ -145,8 +145,7 @@ public class EndpointSliceSyncBenchmark {
     }
     int i = next++ % pods;
     Pod p = podList.get(i);
-    PodCondition ready = p.status().condition(PodCondition.READY);
-    boolean wasReady = ready != null && ready.status() == ConditionStatus.True;
+    boolean wasReady = p.isReady();
     podList.set(i, new Pod(p.metadata(), p.spec(), p.status().withCondition(PodCondition.of(PodCondition.READY,
         wasReady ? ConditionStatus.False : ConditionStatus.True, "", "", null))));
   }
@@ -179,8 +178,7 @@ public class EndpointSliceSyncBenchmark {
     @Setup(Level.Invocation)
     public void changeOnePod() {
       Pod p = store.require(Pod.class, "bench", "web-" + (next++ % pods));
-      PodCondition ready = p.status().condition(PodCondition.READY);
-      boolean wasReady = ready != null && ready.status() == ConditionStatus.True;
+      boolean wasReady = p.isReady();
       store.updateStatus(new Pod(p.metadata(), p.spec(), p.status().withCondition(PodCondition.of(
           PodCondition.READY, wasReady ? ConditionStatus.False : ConditionStatus.True, "", "", null))));
       sliceVersion = Long.parseLong(store.resourceVersion());

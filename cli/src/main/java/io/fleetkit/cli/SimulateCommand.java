@@ -348,7 +348,8 @@ public final class SimulateCommand implements Callable<Integer> {
       for (LoadOutcome l : run.loads()) {
         out.printf("  Load        %s  %s%n", l.target(), l.summary());
       }
-      run.series("cumulative cost").ifPresent(c -> out.printf("  Cost        %.2f $ in total%n", c.last()));
+      run.series("cumulative cost").ifPresentOrElse(c -> out.printf("  Cost        %.2f $ in total%n", c.last()),
+          () -> out.printf("  Cost        %s%n", SimulationRun.NO_PRICE));
       if (comparison != null) {
         comparisonTable(comparison, out);
       }
@@ -610,6 +611,7 @@ public final class SimulateCommand implements Callable<Integer> {
       m.put("name", r.name());
       m.put("phase", r.phase());
       m.put("step", r.step());
+      m.put("steps", r.steps());
       m.put("stableRevision", r.stableRevision());
       m.put("canaryWeight", r.canaryWeight());
       m.put("stableWeight", 100 - r.canaryWeight());
@@ -670,7 +672,7 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     for (RolloutSummary r : summary.rollouts()) {
       out.printf("  Rollout     %s  %s%s, canary weight %d%%, stable %s%s%s%n", r.name(), r.phase(),
-          r.step() == null ? "" : " at step " + r.step(), r.canaryWeight(), r.stableRevision(),
+          r.stepProgress() == null ? "" : ", step " + r.stepProgress(), r.canaryWeight(), r.stableRevision(),
           r.aborted() ? ", aborted" : "", r.message().isEmpty() ? "" : ": " + r.message());
     }
     List<PendingPodSummary> pending = summary.pending();

@@ -78,12 +78,13 @@ final class SimulateApplyTest {
     assertThat(web.get("stableWeight").asInt()).isEqualTo(100);
     assertThat(web.get("aborted").asBoolean()).isFalse();
     assertThat(web.get("step").asInt()).isEqualTo(4); // all four steps done
+    assertThat(web.get("steps").asInt()).isEqualTo(4);
     assertThat(events).anyMatch(e -> e.equals("01:00 Applied updated from " + v3));
     // the steps in order: 20%, the pause, 50%, the analysis, promotion (weight back to 0 on the new stable)
-    int pause = indexOf(events, "Paused, step 1, weight 20%, stable " + firstStable + ": CanaryPauseStep");
-    int w50 = indexOf(events, "Progressing, step 3, weight 50%, stable " + firstStable);
-    int analysed = indexOf(events, "Progressing, step 4, weight 50%, stable " + firstStable);
-    int promoted = indexOf(events, "Healthy, step 4, weight 0%, stable " + web.get("stableRevision").asString());
+    int pause = indexOf(events, "Paused, step 1/4, weight 20%, stable " + firstStable + ": CanaryPauseStep");
+    int w50 = indexOf(events, "Progressing, step 3/4, weight 50%, stable " + firstStable);
+    int analysed = indexOf(events, "Progressing, step 4/4, weight 50%, stable " + firstStable);
+    int promoted = indexOf(events, "Healthy, step 4/4, weight 0%, stable " + web.get("stableRevision").asString());
     assertThat(pause).isPositive().isLessThan(w50);
     assertThat(w50).isLessThan(analysed);
     assertThat(analysed).isLessThan(promoted);
@@ -146,8 +147,8 @@ final class SimulateApplyTest {
     JsonNode search = rollout(root, "delivery/search");
     assertThat(search.get("phase").asString()).isEqualTo("Healthy");
     assertThat(search.get("canaryWeight").asInt()).isZero();
-    assertThat(timeline(root, "Rollout/delivery/search")).anyMatch(e -> e.contains("Paused, step 1, weight 10%"))
-        .anyMatch(e -> e.contains("Paused, step 3, weight 50%"));
+    assertThat(timeline(root, "Rollout/delivery/search")).anyMatch(e -> e.contains("Paused, step 1/4, weight 10%"))
+        .anyMatch(e -> e.contains("Paused, step 3/4, weight 50%"));
   }
 
   @Test
@@ -160,6 +161,10 @@ final class SimulateApplyTest {
     assertThat(code).as(err.toString()).isZero();
     assertThat(out.toString()).contains("Applied").contains("Rollout     delivery/web  ")
         .contains("Rollout     delivery/checkout  ");
+    // the step as kubectl argo rollouts get rollout shows it (Step: 1/4), not a bare index; none for a blue-green
+    assertThat(out.toString()).containsPattern("Rollout     delivery/web  [A-Za-z]+, step [0-4]/4, canary weight [0-9]+%, ")
+        .containsPattern("Rollout     delivery/checkout  Healthy, canary weight ")
+        .doesNotContain(" at step ");
   }
 
   @Test

@@ -88,6 +88,38 @@ final class SimulateCommandTest {
         .contains("Deployment  simulate/web  10/10 ready").doesNotContain("PodCreated");
   }
 
+  /** examples/simulate has no NodePool: no cost, said as such in the table, the JSON and the report, not "0.00 $". */
+  @Test
+  void simulate_noPricedPool_costSaidToBeUnknownNotZero(@TempDir Path dir) throws Exception {
+    Path report = dir.resolve("plain.html"); // a report makes the plain manifests a sampled run
+    int code = run("simulate", example().toString(), "--duration", "1m", "--no-pod-events", "--report",
+        report.toString());
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("\n  Cost        no node pool has a price\n").doesNotContain("$ in total");
+    assertThat(Files.readString(report)).contains("<li>Cost: no node pool has a price</li>")
+        .doesNotContain("Total cost");
+
+    out.getBuffer().setLength(0);
+    code = run("simulate", example().toString(), "--duration", "1m", "--output", "json", "--report",
+        report.toString());
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    List<String> names = new ArrayList<>();
+    root.get("series").get("items").forEach(item -> names.add(item.get("name").asString()));
+    assertThat(names).contains("pending pods").doesNotContain("cost per hour", "cumulative cost");
+  }
+
+  /** A priced pool (examples/cluster): the total in dollars. */
+  @Test
+  void simulate_pricedPools_costTotalInTheTable() {
+    int code = run("simulate", cluster().toString(), "--duration", "10m", "--no-pod-events", "--quiet");
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString()).containsPattern("\n  Cost        [0-9]+\\.[0-9]{2} \\$ in total\n")
+        .doesNotContain("no node pool has a price");
+  }
+
   @Test
   void simulate_sameSeedTwice_sameOutput() {
     run("simulate", example().toString(), "--duration", "6m", "--fail-node", "node-3@00:30", "--output", "json");

@@ -104,8 +104,8 @@ public final class HtmlReport {
       }
     }
     run.series("cost per hour").ifPresent(s -> worst(sb, run, s, "Highest cost", " $/h"));
-    run.series("cumulative cost").ifPresent(s -> sb.append("<li>Total cost: <b>").append(num(s.last()))
-        .append(" $</b></li>\n"));
+    run.series("cumulative cost").ifPresentOrElse(s -> sb.append("<li>Total cost: <b>").append(num(s.last()))
+        .append(" $</b></li>\n"), () -> sb.append("<li>Cost: ").append(SimulationRun.NO_PRICE).append("</li>\n"));
     int faults = 0;
     int scaling = 0;
     for (TimelineEvent e : run.markers()) {

@@ -2,7 +2,6 @@ package io.fleetkit.simulator;
 
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
-import io.fleetkit.api.meta.ConditionStatus;
 import java.util.Objects;
 
 /**
@@ -30,10 +29,10 @@ public record JobSummary(String name, int succeeded, int failed, String status) 
    * {@code SuccessCriteriaMet} when that condition is True, in this order, else {@code Running}.
    */
   public static String statusOf(Job job) {
-    if (isTrue(job, JobCondition.COMPLETE)) {
+    if (job.status().isConditionTrue(JobCondition.COMPLETE)) {
       return JobCondition.COMPLETE;
     }
-    if (isTrue(job, JobCondition.FAILED)) {
+    if (job.status().isConditionTrue(JobCondition.FAILED)) {
       return JobCondition.FAILED;
     }
     if (job.metadata().deletionTimestamp() != null) {
@@ -41,15 +40,10 @@ public record JobSummary(String name, int succeeded, int failed, String status) 
     }
     for (String type : new String[] {JobCondition.SUSPENDED, JobCondition.FAILURE_TARGET,
         JobCondition.SUCCESS_CRITERIA_MET}) {
-      if (isTrue(job, type)) {
+      if (job.status().isConditionTrue(type)) {
         return type;
       }
     }
     return "Running";
-  }
-
-  private static boolean isTrue(Job job, String type) {
-    JobCondition c = job.status().condition(type);
-    return c != null && c.status() == ConditionStatus.True;
   }
 }

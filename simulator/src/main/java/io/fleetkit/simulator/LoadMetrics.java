@@ -15,7 +15,6 @@ import io.fleetkit.autoscale.hpa.ContainerUsage;
 import io.fleetkit.autoscale.hpa.MetricsSource;
 import io.fleetkit.autoscale.hpa.PodResourceMetrics;
 import io.fleetkit.api.time.ManualClock;
-import io.fleetkit.reconcile.controllers.ActivePods;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -665,6 +664,6 @@ public final class LoadMetrics implements MetricsSource {
 
   /** Whether {@code p} takes traffic: running, ready and not being deleted. */
   static boolean serving(Pod p) {
-    return p.status().phase() == PodPhase.Running && p.metadata().deletionTimestamp() == null && ActivePods.isReady(p);
+    return p.status().phase() == PodPhase.Running && p.metadata().deletionTimestamp() == null && p.isReady();
   }
 }

@@ -12,7 +12,6 @@ import io.fleetkit.api.simulation.WorkloadLoad;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
-import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.queueing.controller.QueueLabels;
 import io.fleetkit.queueing.AdmissionEngine;
 import java.time.Duration;
@@ -60,6 +59,8 @@ final class SeriesRecorder {
   private final Map<String, Builder> series = new LinkedHashMap<>();
   private double cumulativeCost;
   private double lastCostPerHour;
+  /** Whether a NodePool had a price at some sample; until then the cost series are not shown. */
+  private boolean priced;
   private @Nullable AdmissionEngine queueEngine;
   private List<String> clusterQueues = List.of();
   private List<String> jobStreams = List.of();
@@ -125,6 +126,7 @@ final class SeriesRecorder {
     Map<String, Double> prices = new HashMap<>();
     for (NodePool p : store.list(NodePool.class).items()) {
       prices.put(p.metadata().name(), p.spec().pricePerHour());
+      priced |= p.spec().pricePerHour() > 0;
     }
     Map<String, int[]> pools = new TreeMap<>();
     Map<String, int[]> phases = new TreeMap<>(); // pool -> nodes per start-up phase
@@ -354,11 +356,9 @@ final class SeriesRecorder {
         if (c == null) {
           continue;
         }
-        JobCondition done = j.status().condition("Complete");
-        JobCondition failed = j.status().condition("Failed");
-        if (done != null && done.status() == ConditionStatus.True) {
+        if (j.status().isConditionTrue(JobCondition.COMPLETE)) {
           c[2]++;
-        } else if (failed != null && failed.status() == ConditionStatus.True) {
+        } else if (j.status().isConditionTrue(JobCondition.FAILED)) {
           c[3]++;
         } else if (pods.jobRunning(j.metadata().key())) {
           c[1]++;
@@ -420,9 +420,17 @@ final class SeriesRecorder {
     return List.copyOf(times);
   }
 
+  /**
+   * Every series sampled, in the order first sampled. Without a NodePool that had a price at some sample the cost
+   * series are left out ({@link SimulationRun#NO_PRICE}): they would read 0, as if the run were free.
+   */
   List<TimeSeries> series() {
     List<TimeSeries> out = new ArrayList<>();
-    series.forEach((name, b) -> out.add(new TimeSeries(name, b.chart(), b.unit(), b.values())));
+    series.forEach((name, b) -> {
+      if (priced || !b.chart().equals(COST)) {
+        out.add(new TimeSeries(name, b.chart(), b.unit(), b.values()));
+      }
+    });
     return out;
   }
 }

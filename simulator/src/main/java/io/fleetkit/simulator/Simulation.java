@@ -887,8 +887,7 @@ public final class Simulation implements AutoCloseable {
     jobs.sort(Comparator.comparing(JobSummary::name));
     List<RolloutSummary> rollouts = new ArrayList<>();
     for (Rollout r : store.list(Rollout.class).items()) {
-      rollouts.add(new RolloutSummary(r.metadata().key(), r.status().phase().name(), r.status().stableRs(),
-          r.status().canaryWeight(), r.status().abort(), r.status().currentStepIndex(), r.status().message()));
+      rollouts.add(RolloutSummary.of(r));
     }
     rollouts.sort(Comparator.comparing(RolloutSummary::name));
     List<PendingPodSummary> pending = new ArrayList<>();

@@ -11,7 +11,8 @@ import java.util.Optional;
  *
  * @param scenario the scenario's name
  * @param sampleTimes simulated time of each sample, from 0 to the duration
- * @param series every sampled series, each with one value per sample time
+ * @param series every sampled series, each with one value per sample time (the cost series only when a NodePool had
+ *     a price, see {@link #NO_PRICE})
  * @param markers the timeline events worth marking on a time axis: faults, recoveries and scaling decisions
  * @param services each Service's cluster IP and endpoints at the end, when the networking controllers ran (else
  *     empty)
@@ -20,6 +21,13 @@ import java.util.Optional;
 public record SimulationRun(String scenario, long seed, Duration duration, List<Duration> sampleTimes,
     List<TimeSeries> series, List<TimelineEvent> timeline, List<TimelineEvent> markers, SimulationSummary summary,
     List<io.fleetkit.networking.ServiceSummary> services, List<LoadOutcome> loads) {
+  /**
+   * What the text output and the HTML report say for the cost of a run in which no NodePool had a price
+   * ({@code pricePerHour} above 0) at any sample; such a run has no {@code cost per hour} and {@code cumulative cost}
+   * series, rather than series that read 0 as if it were free.
+   */
+  public static final String NO_PRICE = "no node pool has a price";
+
   /** A run without Service networking and without loads. */
   public SimulationRun(String scenario, long seed, Duration duration, List<Duration> sampleTimes,
       List<TimeSeries> series, List<TimelineEvent> timeline, List<TimelineEvent> markers, SimulationSummary summary) {

@@ -81,8 +81,9 @@ final class TimelineRecorder implements AutoCloseable {
     watches.add(store.watch(Rollout.class, "0", e -> {
       if (e.type() != WatchEventType.DELETED) {
         RolloutStatus st = e.object().status();
-        workload("Rollout", e.object().metadata().key(), st.phase() + (st.currentStepIndex() == null ? ""
-            : ", step " + st.currentStepIndex()) + ", weight " + st.canaryWeight() + "%"
+        String step = RolloutSummary.stepProgress(e.object());
+        workload("Rollout", e.object().metadata().key(), st.phase() + (step == null ? "" : ", step " + step)
+            + ", weight " + st.canaryWeight() + "%"
             + (st.stableRs().isEmpty() ? "" : ", stable " + st.stableRs())
             + (st.message().isEmpty() ? "" : ": " + st.message()));
       }
@@ -290,9 +291,9 @@ final class TimelineRecorder implements AutoCloseable {
     if (p.isBound() && (old == null || !old.isBound())) {
       add("PodScheduled", id, "to " + p.spec().nodeName());
     }
-    boolean wasReady = old != null && isReady(old);
-    if (isReady(p) != wasReady) {
-      add(isReady(p) ? "PodReady" : "PodNotReady", id, p.isBound() ? "on " + p.spec().nodeName() : "");
+    boolean wasReady = old != null && old.isReady();
+    if (p.isReady() != wasReady) {
+      add(p.isReady() ? "PodReady" : "PodNotReady", id, p.isBound() ? "on " + p.spec().nodeName() : "");
     }
     if (p.isTerminal() && (old == null || !old.isTerminal())) {
       add("Pod" + p.status().phase(), id, "");
@@ -322,11 +323,6 @@ final class TimelineRecorder implements AutoCloseable {
     }
     PodCondition c = p.status().condition(PodCondition.POD_SCHEDULED);
     return c != null && c.status() == ConditionStatus.False ? c : null;
-  }
-
-  private static boolean isReady(Pod p) {
-    PodCondition c = p.status().condition(PodCondition.READY);
-    return c != null && c.status() == ConditionStatus.True;
   }
 
   @Override

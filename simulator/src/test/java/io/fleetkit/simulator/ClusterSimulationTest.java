@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.autoscaling.NodePoolSpec;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.simulation.FaultType;
@@ -137,6 +139,52 @@ final class ClusterSimulationTest {
     // at night the autoscaler has removed idle general nodes down to the pools' minimum
     assertThat(at("cost per hour", Duration.ofHours(4))).isLessThan(perHourAtStart);
     assertThat(day.series("cumulative cost").orElseThrow().values()).isSorted();
+  }
+
+  /** The example with every NodePool's price set to {@code price}. */
+  private static List<ApiObject<?>> pricedAt(List<ApiObject<?>> objects, double price) {
+    return objects.stream().map(o -> o instanceof NodePool p ? (ApiObject<?>) withPrice(p, price) : o).toList();
+  }
+
+  private static NodePool withPrice(NodePool p, double price) {
+    NodePoolSpec s = p.spec();
+    return new NodePool(p.metadata(), new NodePoolSpec(s.template(), s.minSize(), s.maxSize(), s.startupDelay(),
+        price, s.zeroOrMaxNodeScaling(), s.autoscalingOptions()), p.status());
+  }
+
+  /** Cost series that read 0 would say the run was free; without a priced pool they are left out. */
+  @Test
+  void cost_noPoolPriced_seriesLeftOutAndTheReportSaysSo() {
+    List<ApiObject<?>> objects = Examples.clusterObjects();
+    SimulationRun run = ClusterSimulation.builder().objects(pricedAt(Examples.withoutScenario(objects), 0))
+        .scenario(Examples.scenario(objects, Duration.ofMinutes(20))).build().run();
+    assertThat(run.series("cost per hour")).isEmpty();
+    assertThat(run.series("cumulative cost")).isEmpty();
+    assertThat(run.charts()).doesNotContain("Cost").contains("Pods", "Nodes");
+    assertThat(HtmlReport.render(run)).contains("<li>Cost: " + SimulationRun.NO_PRICE + "</li>")
+        .doesNotContain("Total cost").doesNotContain("Highest cost");
+  }
+
+  /** A pool priced only from an apply on: the cost series are there, 0 before it. */
+  @Test
+  void cost_poolPricedByALaterApply_seriesKeptAndZeroBefore() {
+    List<ApiObject<?>> objects = Examples.clusterObjects();
+    List<ApiObject<?>> unpriced = pricedAt(Examples.withoutScenario(objects), 0);
+    NodePool generalA = unpriced.stream().filter(o -> o instanceof NodePool p
+        && p.metadata().name().equals("general-a")).map(o -> (NodePool) o).findFirst().orElseThrow();
+    SimulationRun run = ClusterSimulation.builder().objects(unpriced)
+        .scenario(Examples.scenario(objects, Duration.ofMinutes(30)))
+        .apply(Duration.ofMinutes(10), List.of(withPrice(generalA, 0.19)), "price.yaml").build().run();
+    List<Double> perHour = run.series("cost per hour").orElseThrow().values();
+    List<Duration> times = run.sampleTimes();
+    for (int i = 0; i < times.size(); i++) {
+      if (times.get(i).compareTo(Duration.ofMinutes(10)) < 0) {
+        assertThat(perHour.get(i)).as("at %s", times.get(i)).isZero();
+      }
+    }
+    assertThat(perHour.get(times.size() - 1)).isPositive();
+    assertThat(run.series("cumulative cost").orElseThrow().last()).isPositive();
+    assertThat(run.charts()).contains("Cost");
   }
 
   @Test

@@ -30,6 +30,18 @@ final class HtmlReportTest {
         List.of(failed), summary);
   }
 
+  /** A run without cost series (no NodePool had a price) says so instead of a total of 0. */
+  @Test
+  void render_withoutCostSeries_saysNoPoolHasAPrice() {
+    SimulationRun priced = tiny("web-1");
+    SimulationRun unpriced = new SimulationRun(priced.scenario(), priced.seed(), priced.duration(),
+        priced.sampleTimes(), priced.series().stream().filter(s -> !s.chart().equals("Cost")).toList(),
+        priced.timeline(), priced.markers(), priced.summary());
+    assertThat(HtmlReport.render(priced)).contains("Total cost: <b>0.05 $</b>").doesNotContain(SimulationRun.NO_PRICE);
+    assertThat(HtmlReport.render(unpriced)).contains("<li>Cost: no node pool has a price</li>")
+        .doesNotContain("Total cost").doesNotContain("Highest cost");
+  }
+
   @Test
   void render_escapesEveryTextFromTheRun() {
     String html = HtmlReport.render(tiny("<script>alert(1)</script>"));

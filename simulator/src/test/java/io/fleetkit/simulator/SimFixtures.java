@@ -3,9 +3,7 @@ package io.fleetkit.simulator;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodSpec;
-import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.reconcile.controllers.ActivePods;
 import java.util.ArrayList;
@@ -35,11 +33,6 @@ final class SimFixtures {
   /** Active, bound and Ready pods of the Deployment (by its app label). */
   static List<Pod> readyPods(Simulation sim, String app) {
     return sim.store().list(Pod.class, "default", (Pod p) -> app.equals(p.metadata().labels().get("app"))
-        && ActivePods.isActive(p) && isReady(p)).items();
-  }
-
-  static boolean isReady(Pod p) {
-    PodCondition c = p.status().condition(PodCondition.READY);
-    return c != null && c.status() == ConditionStatus.True;
+        && ActivePods.isActive(p) && p.isReady()).items();
   }
 }

@@ -177,7 +177,7 @@ final class SimulationPropertiesTest {
         return false;
       }
       for (Pod p : active) {
-        if (!SimFixtures.isReady(p) || down.contains(p.spec().nodeName())
+        if (!p.isReady() || down.contains(p.spec().nodeName())
             || !p.spec().containers().get(0).image().equals(image)) {
           return false;
         }

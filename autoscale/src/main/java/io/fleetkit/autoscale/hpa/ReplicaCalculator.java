@@ -2,10 +2,8 @@ package io.fleetkit.autoscale.hpa;
 
 import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.labels.LabelSelector;
-import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.resource.ResourceNames;
 import java.time.Clock;
 import java.time.Duration;
@@ -477,7 +475,7 @@ public final class ReplicaCalculator {
       }
       int ready = 0;
       for (Pod p : pods) {
-        if (p.status().phase() == PodPhase.Running && isReady(p)) {
+        if (p.status().phase() == PodPhase.Running && p.isReady()) {
           ready++;
         }
       }
@@ -644,11 +642,6 @@ public final class ReplicaCalculator {
       total += s.milliValue;
     }
     return total / samples.size();
-  }
-
-  static boolean isReady(Pod pod) {
-    PodCondition c = pod.status().condition(PodCondition.READY);
-    return c != null && c.status() == ConditionStatus.True;
   }
 
   private static Instant goTime(@Nullable Instant t) {

@@ -1,5 +1,6 @@
 package io.fleetkit.api.batch;
 
+import io.fleetkit.api.meta.ConditionStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -84,14 +85,37 @@ public record JobStatus(int active, int succeeded, int failed, @Nullable Integer
     return null;
   }
 
-  /** Whether the Job has a {@code Complete=True} or {@code Failed=True} condition. */
-  public boolean isFinished() {
+  /**
+   * The condition of that type when its status is {@code True}, else {@code null} (also when the condition is
+   * {@code False} or {@code Unknown}). Like {@link #condition}, the first condition of that type counts (upstream's
+   * {@code findConditionByType} in the Job controller).
+   */
+  public @Nullable JobCondition trueCondition(String type) {
+    JobCondition c = condition(type);
+    return c != null && c.status() == ConditionStatus.True ? c : null;
+  }
+
+  /** Whether the Job has a condition of that type with status {@code True} (upstream's {@code isConditionTrue}). */
+  public boolean isConditionTrue(String type) {
+    return trueCondition(type) != null;
+  }
+
+  /**
+   * The first {@code Complete} or {@code Failed} condition that is {@code True}, or {@code null} while the Job runs
+   * (upstream's {@code FinishedCondition}).
+   */
+  public @Nullable JobCondition finishedCondition() {
     for (JobCondition c : conditions) {
       if ((c.type().equals(JobCondition.COMPLETE) || c.type().equals(JobCondition.FAILED))
-          && c.status() == io.fleetkit.api.meta.ConditionStatus.True) {
-        return true;
+          && c.status() == ConditionStatus.True) {
+        return c;
       }
     }
-    return false;
+    return null;
+  }
+
+  /** Whether the Job has a {@code Complete=True} or {@code Failed=True} condition. */
+  public boolean isFinished() {
+    return finishedCondition() != null;
   }
 }

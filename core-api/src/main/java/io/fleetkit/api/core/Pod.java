@@ -5,6 +5,7 @@ import io.fleetkit.api.internal.GpuChecks;
 import io.fleetkit.api.internal.Names;
 import io.fleetkit.api.internal.PodSpecChecks;
 import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Affinity;
@@ -221,6 +222,12 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
   /** Whether {@code spec.nodeName} is set. */
   public boolean isBound() {
     return !spec.nodeName().isEmpty();
+  }
+
+  /** Whether the pod has a {@code Ready=True} condition (kube's {@code podutil.IsPodReady}). */
+  public boolean isReady() {
+    PodCondition c = status.condition(PodCondition.READY);
+    return c != null && c.status() == ConditionStatus.True;
   }
 
   /**

@@ -131,6 +131,21 @@ final class PodTest {
   }
 
   @Test
+  void isReady_onlyReadyConditionTrue() {
+    Pod pod = Pod.builder().name("a").container("c", "i", SMALL).build();
+    PodStatus running = PodStatus.of(PodPhase.Running);
+    assertThat(pod.isReady()).isFalse();
+    assertThat(pod.withStatus(running).isReady()).isFalse();
+    for (ConditionStatus s : ConditionStatus.values()) {
+      Pod withReady = pod.withStatus(running.withCondition(PodCondition.of(PodCondition.READY, s, "", "", null)));
+      assertThat(withReady.isReady()).as("Ready=%s", s).isEqualTo(s == ConditionStatus.True);
+    }
+    // another condition True is not Ready
+    assertThat(pod.withStatus(running.withCondition(PodCondition.of(PodCondition.CONTAINERS_READY,
+        ConditionStatus.True, "", "", null))).isReady()).isFalse();
+  }
+
+  @Test
   void withStatusOf_otherPod_takesOnlyStatus() {
     Pod mine = Pod.builder().name("a").label("v", "1").container("c", "i", SMALL).build();
     PodStatus running = PodStatus.of(PodPhase.Running).withNominatedNodeName("n1")

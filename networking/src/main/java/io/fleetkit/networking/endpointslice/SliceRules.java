@@ -5,7 +5,6 @@ import io.fleetkit.api.core.ContainerPort;
 import io.fleetkit.api.core.IPFamily;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.core.ServicePort;
@@ -15,7 +14,6 @@ import io.fleetkit.api.discovery.EndpointConditions;
 import io.fleetkit.api.discovery.EndpointPort;
 import io.fleetkit.api.discovery.EndpointSlice;
 import io.fleetkit.api.discovery.EndpointTargetRef;
-import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.networking.ipam.IpAddress;
 import java.util.ArrayList;
@@ -51,12 +49,6 @@ public final class SliceRules {
     return !pod.status().podIPs().isEmpty();
   }
 
-  /** Whether the pod's Ready condition is True. */
-  public static boolean podReady(Pod pod) {
-    PodCondition c = pod.status().condition(PodCondition.READY);
-    return c != null && c.status() == ConditionStatus.True;
-  }
-
   /**
    * The endpoint for {@code pod} in a slice of {@code addressType} ({@code podToEndpoint}): serving = pod Ready,
    * terminating = deletion requested, ready = publishNotReadyAddresses or (serving and not terminating); zone from
@@ -64,7 +56,7 @@ public final class SliceRules {
    * addresses may be empty (no IP of that family): such an endpoint is dropped by the caller.
    */
   public static Endpoint podToEndpoint(Pod pod, @Nullable Node node, Service service, AddressType addressType) {
-    boolean serving = podReady(pod);
+    boolean serving = pod.isReady();
     boolean terminating = pod.metadata().deletionTimestamp() != null;
     boolean ready = service.spec().publishNotReadyAddresses() || (serving && !terminating);
     String zone = node == null ? "" : node.metadata().labels().getOrDefault(LABEL_ZONE, "");

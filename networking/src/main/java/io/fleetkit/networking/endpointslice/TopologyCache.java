@@ -1,12 +1,10 @@
 package io.fleetkit.networking.endpointslice;
 
 import io.fleetkit.api.core.Node;
-import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.discovery.AddressType;
 import io.fleetkit.api.discovery.Endpoint;
 import io.fleetkit.api.discovery.EndpointHints;
 import io.fleetkit.api.discovery.EndpointSlice;
-import io.fleetkit.api.meta.ConditionStatus;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -82,8 +80,7 @@ public final class TopologyCache {
           || labels.containsKey("node-role.kubernetes.io/master")) {
         continue;
       }
-      NodeCondition ready = node.status().condition(NodeCondition.READY);
-      if (ready == null || ready.status() != ConditionStatus.True) {
+      if (!node.isReady()) {
         continue;
       }
       long cpu = node.status().allocatable().milliCpu();

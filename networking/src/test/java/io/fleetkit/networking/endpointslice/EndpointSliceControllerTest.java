@@ -147,7 +147,7 @@ final class EndpointSliceControllerTest {
         boolean onePod = true;
         switch (op) {
           case 0 -> store.create(fresh(SliceFixtures.pod(next++, rnd.nextBoolean(), false)));
-          case 1, 2 -> store.updateStatus(SliceFixtures.withReady(p, !SliceRules.podReady(p)));
+          case 1, 2 -> store.updateStatus(SliceFixtures.withReady(p, !p.isReady()));
           case 3 -> store.delete(Pod.class, SliceFixtures.NS, p.metadata().name(), rnd.nextBoolean()
               ? DeleteOptions.DEFAULT : DeleteOptions.gracePeriod(0)); // graceful (terminating) or final
           case 4 -> store.update(new Pod(p.metadata().toBuilder().labels(Map.of("foo",

@@ -118,7 +118,7 @@ final class IncrementalPlanPropertiesTest {
     slices.apply(r.plan(svc, List.copyOf(pods.values()), nodes::get, slices.list(), NOW));
     for (int step = 0; step < 10; step++) {
       Pod p = pods.get("pod" + rnd.nextInt(500));
-      pods.put(p.metadata().name(), SliceFixtures.withReady(p, !SliceRules.podReady(p)));
+      pods.put(p.metadata().name(), SliceFixtures.withReady(p, !p.isReady()));
       int before = r.incrementalPlans();
       SlicePlan plan = r.plan(svc, List.copyOf(pods.values()), nodes::get, slices.list(), NOW);
       assertThat(r.incrementalPlans()).isEqualTo(before + 1);
@@ -144,7 +144,7 @@ final class IncrementalPlanPropertiesTest {
     slices.apply(r.plan(svc, pods, null, nodes::get, slices.list(), NOW));
     for (int step = 0; step < 10; step++) {
       Pod p = pods.get("pod" + rnd.nextInt(500));
-      pods.put(p.metadata().name(), SliceFixtures.withReady(p, !SliceRules.podReady(p)));
+      pods.put(p.metadata().name(), SliceFixtures.withReady(p, !p.isReady()));
       int before = r.incrementalPlans();
       SlicePlan plan = r.plan(svc, pods, Set.of(p.metadata().name()), nodes::get, slices.list(), NOW);
       assertThat(r.incrementalPlans()).isEqualTo(before + 1);
@@ -172,7 +172,7 @@ final class IncrementalPlanPropertiesTest {
     String name = names.get(rnd.nextInt(names.size()));
     Pod p = pods.get(name);
     Pod q = switch (op) {
-      case 1, 2 -> SliceFixtures.withReady(p, !SliceRules.podReady(p));
+      case 1, 2 -> SliceFixtures.withReady(p, !p.isReady());
       case 3 -> new Pod(p.metadata(), p.spec(), p.status().withPodIPs(List.of("10.9." + rnd.nextInt(4) + "."
           + (1 + rnd.nextInt(250)))));
       case 4 -> null;

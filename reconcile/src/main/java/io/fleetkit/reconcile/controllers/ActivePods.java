@@ -4,7 +4,6 @@ import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
-import io.fleetkit.api.meta.ConditionStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -32,19 +31,13 @@ public final class ActivePods {
     return !pod.status().phase().isTerminal() && pod.metadata().deletionTimestamp() == null;
   }
 
-  /** Condition Ready is True: {@code podutil.IsPodReady}. */
-  public static boolean isReady(Pod pod) {
-    PodCondition c = pod.status().condition(PodCondition.READY);
-    return c != null && c.status() == ConditionStatus.True;
-  }
-
   /**
    * Ready, and for at least {@code minReadySeconds} by the Ready condition's lastTransitionTime:
    * {@code podutil.IsPodAvailable} (with 0 any ready pod is available; with a positive value a missing transition
    * time means not available).
    */
   public static boolean isAvailable(Pod pod, int minReadySeconds, Instant now) {
-    if (!isReady(pod)) {
+    if (!pod.isReady()) {
       return false;
     }
     if (minReadySeconds == 0) {
@@ -56,7 +49,7 @@ public final class ActivePods {
 
   /** The Ready condition's lastTransitionTime if the pod is ready, else {@code null} (Go's zero time). */
   public static @Nullable Instant readyTime(Pod pod) {
-    if (!isReady(pod)) {
+    if (!pod.isReady()) {
       return null;
     }
     PodCondition c = pod.status().condition(PodCondition.READY);
@@ -102,7 +95,7 @@ public final class ActivePods {
     if (r != null) {
       return r;
     }
-    if (isReady(a) && isReady(b)) {
+    if (a.isReady() && b.isReady()) {
       Instant ta = readyTime(a);
       Instant tb = readyTime(b);
       if (!Objects.equals(ta, tb)) {
@@ -149,7 +142,7 @@ public final class ActivePods {
     if (x.rank() != y.rank()) {
       return x.rank() > y.rank();
     }
-    if (isReady(a) && isReady(b)) {
+    if (a.isReady() && b.isReady()) {
       Instant ta = readyTime(a);
       Instant tb = readyTime(b);
       if (!Objects.equals(ta, tb)) {
@@ -195,8 +188,8 @@ public final class ActivePods {
     if (pa != pb) {
       return pa < pb;
     }
-    boolean ra = isReady(a);
-    boolean rb = isReady(b);
+    boolean ra = a.isReady();
+    boolean rb = b.isReady();
     if (ra != rb) {
       return !ra;
     }

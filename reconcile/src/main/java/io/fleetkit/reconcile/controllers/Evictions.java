@@ -114,7 +114,7 @@ public final class Evictions {
       PodDisruptionBudget pdb = budgets.get(0);
       String name = pdb.metadata().key();
       PodDisruptionBudgetStatus s = pdb.status();
-      if (!ActivePods.isReady(pod)) {
+      if (!pod.isReady()) {
         if (pdb.spec().effectiveUnhealthyPodEvictionPolicy() == UnhealthyPodEvictionPolicyType.AlwaysAllow) {
           return EvictionDecision.allow("pod is not ready and budget " + name + " has policy AlwaysAllow", name);
         }

@@ -7,7 +7,6 @@ import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Lifecycle;
 import io.fleetkit.api.core.LifecycleHandler;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.Probe;
 import io.fleetkit.api.core.ProbeHandler;
@@ -15,7 +14,6 @@ import io.fleetkit.api.core.ProbeType;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.core.Signal;
 import io.fleetkit.api.events.EventRecorder;
-import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.node.InitContainerActions.Observed;
 import io.fleetkit.reconcile.probe.ContainerProbes;
@@ -522,9 +520,8 @@ final class PodRuntime {
       // FleetKit's container statuses carry no container ID: an instance is its name and restart count
       Map<String, String> apiIds = api == null ? Map.of() : Map.of(api.name(), api.name() + "#" + api.restartCount());
       boolean inherit = KubeletRestart.canInheritProbeState(apiIds, spec.name(), containerId());
-      PodCondition podReady = apiPod.status().condition(PodCondition.READY);
       return KubeletRestart.ready(false, false, KubeletRestart.survived(startedAt, kubeletStart), inherit, true,
-          podReady != null && podReady.status() == ConditionStatus.True);
+          apiPod.isReady());
     }
 
     /**

@@ -3,7 +3,6 @@ package io.fleetkit.reconcile.rollouts;
 import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
-import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.rollouts.AnalysisPhase;
@@ -68,12 +67,11 @@ public final class JobMeasurementProvider implements MeasurementProvider {
       return new Measurement(AnalysisPhase.Error, inFlight.value(), inFlight.startedAt(), now, null,
           "job " + inFlight.value() + " not found");
     }
-    JobCondition complete = job.get().status().condition(JobCondition.COMPLETE);
-    JobCondition failed = job.get().status().condition(JobCondition.FAILED);
-    if (complete != null && complete.status() == ConditionStatus.True) {
+    if (job.get().status().isConditionTrue(JobCondition.COMPLETE)) {
       return new Measurement(AnalysisPhase.Successful, inFlight.value(), inFlight.startedAt(), now, null, "");
     }
-    if (failed != null && failed.status() == ConditionStatus.True) {
+    JobCondition failed = job.get().status().trueCondition(JobCondition.FAILED);
+    if (failed != null) {
       return new Measurement(AnalysisPhase.Failed, inFlight.value(), inFlight.startedAt(), now, null,
           "job " + inFlight.value() + " failed: " + failed.reason());
     }

@@ -43,7 +43,7 @@ final class Cluster implements AutoCloseable {
   /** Marks every active pod that is not ready Running and Ready on a fresh node. */
   void readyAll() {
     for (Pod p : pods()) {
-      if (ActivePods.isActive(p) && !ActivePods.isReady(p)) {
+      if (ActivePods.isActive(p) && !p.isReady()) {
         Sim.ready(store, clock, p, "node-" + (nodeCounter++ % 3));
       }
     }

@@ -221,7 +221,7 @@ final class DaemonSetHarness implements AutoCloseable {
       if (changed >= count) {
         break;
       }
-      if (p.metadata().deletionTimestamp() != null || ActivePods.isReady(p) == ready || !filter.test(p)) {
+      if (p.metadata().deletionTimestamp() != null || p.isReady() == ready || !filter.test(p)) {
         continue;
       }
       store.updateStatus(p.withStatus(p.status().withCondition(PodCondition.of(PodCondition.READY,

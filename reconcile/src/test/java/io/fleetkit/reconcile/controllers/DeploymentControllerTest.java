@@ -65,7 +65,7 @@ final class DeploymentControllerTest {
       for (int round = 0; round < 20; round++) {
         c.settle();
         assertThat(activePods(c)).isLessThanOrEqualTo(5);
-        assertThat(c.pods().stream().filter(ActivePods::isReady).count()).isGreaterThanOrEqualTo(3);
+        assertThat(c.pods().stream().filter(Pod::isReady).count()).isGreaterThanOrEqualTo(3);
         c.readyAll();
       }
       c.settle();
@@ -187,7 +187,7 @@ final class DeploymentControllerTest {
       assertThat(cond.status()).isEqualTo(ConditionStatus.False);
       assertThat(cond.reason()).isEqualTo(WorkloadLabels.REASON_PROGRESS_DEADLINE_EXCEEDED);
       // the old pods are kept: no automatic rollback, availability is held
-      assertThat(c.pods().stream().filter(ActivePods::isReady).count()).isGreaterThanOrEqualTo(1);
+      assertThat(c.pods().stream().filter(Pod::isReady).count()).isGreaterThanOrEqualTo(1);
     }
   }
 

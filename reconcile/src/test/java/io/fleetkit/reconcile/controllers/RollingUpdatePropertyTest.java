@@ -81,7 +81,7 @@ final class RollingUpdatePropertyTest {
       Watch watch = c.store.watch(Pod.class, c.store.resourceVersion(), event -> {
         List<Pod> pods = c.pods();
         long active = pods.stream().filter(ActivePods::isActive).count();
-        long ready = pods.stream().filter(p -> ActivePods.isActive(p) && ActivePods.isReady(p)).count();
+        long ready = pods.stream().filter(p -> ActivePods.isActive(p) && p.isReady()).count();
         if (active > replicas + maxSurge) {
           violations.add("active " + active + " > " + replicas + "+" + maxSurge + " at " + event);
         }
@@ -99,7 +99,7 @@ final class RollingUpdatePropertyTest {
           }
           c.settle();
           for (Pod p : c.pods()) {
-            if (ActivePods.isActive(p) && !ActivePods.isReady(p)) {
+            if (ActivePods.isActive(p) && !p.isReady()) {
               Instant due = readyAt.computeIfAbsent(p.metadata().name(),
                   k -> c.clock.now().plusSeconds(random.nextInt(20)));
               if (!due.isAfter(c.clock.now())) {
@@ -123,7 +123,7 @@ final class RollingUpdatePropertyTest {
 
   private static boolean done(Cluster c, int replicas, String image) {
     List<Pod> active = c.pods().stream().filter(ActivePods::isActive).toList();
-    return active.size() == replicas && active.stream().allMatch(p -> ActivePods.isReady(p)
+    return active.size() == replicas && active.stream().allMatch(p -> p.isReady()
         && p.spec().containers().get(0).image().equals(image));
   }
 }

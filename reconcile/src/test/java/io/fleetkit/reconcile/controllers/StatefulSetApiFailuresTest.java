@@ -145,7 +145,7 @@ final class StatefulSetApiFailuresTest {
         Sim.run(h.store, p, "node-" + StatefulSetPods.ordinal(p));
         return;
       }
-      if (p.status().phase() == PodPhase.Running && !ActivePods.isReady(p)) {
+      if (p.status().phase() == PodPhase.Running && !p.isReady()) {
         Sim.ready(h.store, h.clock, p, p.spec().nodeName());
         return;
       }

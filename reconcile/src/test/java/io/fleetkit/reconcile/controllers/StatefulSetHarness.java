@@ -192,7 +192,7 @@ final class StatefulSetHarness implements AutoCloseable {
       if (p.status().phase() == PodPhase.Pending) {
         Sim.run(store, p, "node-" + StatefulSetPods.ordinal(p));
         moved = true;
-      } else if (p.status().phase() == PodPhase.Running && !ActivePods.isReady(p)) {
+      } else if (p.status().phase() == PodPhase.Running && !p.isReady()) {
         Sim.ready(store, clock, p, p.spec().nodeName());
         moved = true;
       }

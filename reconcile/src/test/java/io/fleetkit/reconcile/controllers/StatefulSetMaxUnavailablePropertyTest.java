@@ -41,7 +41,7 @@ final class StatefulSetMaxUnavailablePropertyTest {
   /** One kubelet step on one pod picked by {@code random}: a deleted pod goes, Pending runs, Running gets ready. */
   private static boolean step(StatefulSetHarness h, Random random) {
     List<Pod> movable = h.pods().stream().filter(p -> StatefulSetPods.isTerminating(p)
-        || p.status().phase() == PodPhase.Pending || !ActivePods.isReady(p)).toList();
+        || p.status().phase() == PodPhase.Pending || !p.isReady()).toList();
     if (movable.isEmpty()) {
       return false;
     }
@@ -83,7 +83,7 @@ final class StatefulSetMaxUnavailablePropertyTest {
         if (!step(h, random)) {
           h.controller.runUntilIdle();
           if (terminating(h) == 0 && !h.pods().isEmpty() && h.pods().stream()
-              .allMatch(p -> ActivePods.isReady(p) && p.status().phase() == PodPhase.Running)
+              .allMatch(p -> p.isReady() && p.status().phase() == PodPhase.Running)
               && h.pods().size() == replicas) {
             break;
           }

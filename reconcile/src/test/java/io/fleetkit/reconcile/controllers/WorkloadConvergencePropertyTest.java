@@ -55,7 +55,7 @@ final class WorkloadConvergencePropertyTest {
       }
       if (p.status().phase() == PodPhase.Pending) {
         Sim.run(store, p, "node-1");
-      } else if (p.status().phase() == PodPhase.Running && !ActivePods.isReady(p)) {
+      } else if (p.status().phase() == PodPhase.Running && !p.isReady()) {
         Sim.ready(store, clock, p, p.spec().nodeName());
       }
     }
@@ -244,11 +244,11 @@ final class WorkloadConvergencePropertyTest {
       dc.runUntilIdle();
       int replicas = store.require(ReplicaSet.class, "ns", "web").spec().replicas();
       List<Pod> pods = store.list(Pod.class, "ns").items();
-      long ready = pods.stream().filter(p -> ActivePods.isActive(p) && ActivePods.isReady(p)).count();
+      long ready = pods.stream().filter(p -> ActivePods.isActive(p) && p.isReady()).count();
       assertThat(ready).as("the ReplicaSet converged").isEqualTo(replicas);
       int desired = useMaxUnavailable ? Math.max(0, replicas - bound.scaledValue(replicas, true))
           : bound.scaledValue(replicas, true);
-      long healthy = pods.stream().filter(ActivePods::isReady).count();
+      long healthy = pods.stream().filter(Pod::isReady).count();
       PodDisruptionBudgetStatus s = store.require(PodDisruptionBudget.class, "ns", "budget").status();
       assertThat(s.expectedPods()).isEqualTo(replicas);
       assertThat(s.desiredHealthy()).isEqualTo(desired);

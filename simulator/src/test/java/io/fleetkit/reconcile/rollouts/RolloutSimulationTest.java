@@ -141,7 +141,8 @@ final class RolloutSimulationTest {
       assertThat(r.status().message()).startsWith("RolloutAborted: AnalysisRun").contains("Failed");
       assertThat(r.status().canaryWeight()).isZero();
       assertThat(sim.summary().rollouts()).containsExactly(new io.fleetkit.simulator.RolloutSummary(
-          "default/web", "Degraded", r.status().stableRs(), 0, true, 0, r.status().message()));
+          "default/web", "Degraded", r.status().stableRs(), 0, true, 0, 3, r.status().message()));
+      assertThat(sim.summary().rollouts().get(0).stepProgress()).isEqualTo("0/3");
       assertThat(sim.timeline()).extracting(e -> e.kind() + " " + e.message())
           .anyMatch(m -> m.startsWith("AnalysisRunStatus Failed"))
           .anyMatch(m -> m.startsWith("RolloutStatus Degraded") && m.contains("RolloutAborted"));

@@ -11,7 +11,6 @@ import io.fleetkit.api.batch.JobCondition;
 import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.events.ObjectReference;
-import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.OwnerReference;
 import java.time.Duration;
 import java.time.Instant;
@@ -406,17 +405,11 @@ public final class CronJobSync {
 
   /** {@code Complete} or {@code Failed} when that condition is True, else {@code null}. */
   static @Nullable String finishedType(Job j) {
-    for (JobCondition c : j.status().conditions()) {
-      if ((c.type().equals(JobCondition.COMPLETE) || c.type().equals(JobCondition.FAILED))
-          && c.status() == ConditionStatus.True) {
-        return c.type();
-      }
-    }
-    return null;
+    JobCondition c = j.status().finishedCondition();
+    return c == null ? null : c.type();
   }
 
   private static boolean succeeded(Job j) {
-    JobCondition c = j.status().condition(JobCondition.COMPLETE);
-    return c != null && c.status() == ConditionStatus.True;
+    return j.status().isConditionTrue(JobCondition.COMPLETE);
   }
 }

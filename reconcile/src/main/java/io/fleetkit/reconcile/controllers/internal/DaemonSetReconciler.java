@@ -301,7 +301,7 @@ public final class DaemonSetReconciler implements Reconciler<DaemonSet> {
           toDelete.add(pod);
         }
         if (oldestNew != null && oldestOld != null) {
-          if (!ActivePods.isReady(oldestOld)
+          if (!oldestOld.isReady()
               || ActivePods.isAvailable(oldestNew, ds.spec().minReadySeconds(), now)) {
             toDelete.add(oldestOld);
           }
@@ -538,7 +538,7 @@ public final class DaemonSetReconciler implements Reconciler<DaemonSet> {
           List<Pod> sorted = new ArrayList<>(pods);
           sorted.sort(DaemonSetPods.BY_CREATION_AND_PHASE);
           Pod pod = sorted.get(0);
-          if (ActivePods.isReady(pod)) {
+          if (pod.isReady()) {
             ready++;
             if (ActivePods.isAvailable(pod, ds.spec().minReadySeconds(), now)) {
               available++;

@@ -219,7 +219,7 @@ public final class DisruptionReconciler implements Reconciler<PodDisruptionBudge
     int n = 0;
     for (Pod p : pods) {
       if (p.metadata().deletionTimestamp() == null && !disrupted.containsKey(p.metadata().name())
-          && ActivePods.isReady(p)) {
+          && p.isReady()) {
         n++;
       }
     }

@@ -262,7 +262,7 @@ public final class JobPodTracking {
       finished = condition(JobCondition.FAILED, finished.reason(), finished.message(), now);
     }
     if (finished != null && finished.type().equals(JobCondition.SUCCESS_CRITERIA_MET)) {
-      if (!hasTrue(original.conditions(), JobCondition.SUCCESS_CRITERIA_MET)) {
+      if (!original.isConditionTrue(JobCondition.SUCCESS_CRITERIA_MET)) {
         conditions.add(finished);
         needsFlush = true;
       }
@@ -342,15 +342,6 @@ public final class JobPodTracking {
 
   private static JobCondition condition(String type, String reason, String message, Instant now) {
     return new JobCondition(type, ConditionStatus.True, reason, message, now, now);
-  }
-
-  private static boolean hasTrue(List<JobCondition> conditions, String type) {
-    for (JobCondition c : conditions) {
-      if (c.type().equals(type) && c.status() == ConditionStatus.True) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** The counters and uncounted lists one tracking changes. */

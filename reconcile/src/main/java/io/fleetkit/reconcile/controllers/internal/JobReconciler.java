@@ -264,9 +264,9 @@ public final class JobReconciler implements Reconciler<Job> {
     }
     // upstream's syncJob: a Job that met its success policy is not failed any more; then a FailureTarget condition,
     // or a failed pod matching a FailJob rule, decides before the backoff limit and the deadline
-    JobCondition finishedCondition = trueCondition(conditions, JobCondition.SUCCESS_CRITERIA_MET);
+    JobCondition finishedCondition = stored.trueCondition(JobCondition.SUCCESS_CRITERIA_MET);
     if (finishedCondition == null) {
-      JobCondition failureTarget = trueCondition(conditions, JobCondition.FAILURE_TARGET);
+      JobCondition failureTarget = stored.trueCondition(JobCondition.FAILURE_TARGET);
       String failJobMessage = failureTarget == null ? failJobMessage(failurePolicy, pods) : null;
       if (failureTarget != null) {
         finishedCondition = condition(JobCondition.FAILED, ConditionStatus.True, failureTarget.reason(),
@@ -361,7 +361,7 @@ public final class JobReconciler implements Reconciler<Job> {
               "Job suspended", now)) {
             LOG.debug("job {}: suspended", key);
           }
-        } else if (hasTrue(conditions, JobCondition.SUSPENDED)) {
+        } else if (stored.isConditionTrue(JobCondition.SUSPENDED)) {
           setCondition(conditions, JobCondition.SUSPENDED, ConditionStatus.False, REASON_RESUMED, "Job resumed", now);
           startTime = now; // activeDeadlineSeconds counts from the resumption
         }
@@ -369,7 +369,7 @@ public final class JobReconciler implements Reconciler<Job> {
     }
     int ready = 0;
     for (Pod p : active) {
-      if (ActivePods.isReady(p)) {
+      if (p.isReady()) {
         ready++;
       }
     }
@@ -839,24 +839,6 @@ public final class JobReconciler implements Reconciler<Job> {
   private static JobCondition condition(String type, ConditionStatus status, String reason, String message,
       Instant now) {
     return new JobCondition(type, status, reason, message, now, now);
-  }
-
-  private static @Nullable JobCondition trueCondition(List<JobCondition> conditions, String type) {
-    for (JobCondition c : conditions) {
-      if (c.type().equals(type) && c.status() == ConditionStatus.True) {
-        return c;
-      }
-    }
-    return null;
-  }
-
-  private static boolean hasTrue(List<JobCondition> conditions, String type) {
-    for (JobCondition c : conditions) {
-      if (c.type().equals(type) && c.status() == ConditionStatus.True) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Sets the condition of that type (replacing it when status or reason differ); whether anything changed. */

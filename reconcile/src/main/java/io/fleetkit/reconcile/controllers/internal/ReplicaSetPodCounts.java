@@ -120,7 +120,7 @@ final class ReplicaSetPodCounts {
     if (ReplicaSetReconciler.hasAll(p.metadata().labels(), templateLabels)) {
       f |= FULLY_LABELED;
     }
-    if (ActivePods.isReady(p)) {
+    if (p.isReady()) {
       f |= READY;
       if (ActivePods.isAvailable(p, minReadySeconds, now)) {
         f |= AVAILABLE;

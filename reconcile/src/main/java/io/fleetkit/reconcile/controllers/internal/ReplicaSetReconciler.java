@@ -274,7 +274,7 @@ public final class ReplicaSetReconciler implements Reconciler<ReplicaSet> {
       if (hasAll(p.metadata().labels(), templateLabels)) {
         fullyLabeled++;
       }
-      if (ActivePods.isReady(p)) {
+      if (p.isReady()) {
         ready++;
         if (ActivePods.isAvailable(p, rs.spec().minReadySeconds(), now)) {
           available++;

@@ -199,7 +199,7 @@ public final class StatefulSetPods {
 
   /** Upstream's {@code isRunningAndReady}: phase Running and condition Ready. */
   public static boolean isRunningAndReady(Pod pod) {
-    return pod.status().phase() == PodPhase.Running && ActivePods.isReady(pod);
+    return pod.status().phase() == PodPhase.Running && pod.isReady();
   }
 
   /** Upstream's {@code isRunningAndAvailable}: running, ready, and ready for {@code minReadySeconds}. */

@@ -2,7 +2,6 @@ package io.fleetkit.reconcile.controllers.internal;
 
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
-import io.fleetkit.api.meta.ConditionStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -57,16 +56,14 @@ public final class TtlAfterFinished {
    *     condition (it has not finished)
    */
   public static Instant jobFinishTime(Job job) {
-    for (JobCondition c : job.status().conditions()) {
-      if ((c.type().equals(JobCondition.COMPLETE) || c.type().equals(JobCondition.FAILED))
-          && c.status() == ConditionStatus.True) {
-        Instant at = c.lastTransitionTime();
-        if (at == null) {
-          throw new IllegalArgumentException("job " + key(job) + ": unable to find the time when the Job finished: "
-              + "status.conditions[type=" + c.type() + "] has no lastTransitionTime");
-        }
-        return at;
+    JobCondition c = job.status().finishedCondition();
+    if (c != null) {
+      Instant at = c.lastTransitionTime();
+      if (at == null) {
+        throw new IllegalArgumentException("job " + key(job) + ": unable to find the time when the Job finished: "
+            + "status.conditions[type=" + c.type() + "] has no lastTransitionTime");
       }
+      return at;
     }
     throw new IllegalArgumentException("job " + key(job)
         + ": unable to find the status of the finished Job: no Complete or Failed condition is True");

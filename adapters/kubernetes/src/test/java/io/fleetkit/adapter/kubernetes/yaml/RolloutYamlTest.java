@@ -110,7 +110,32 @@ final class RolloutYamlTest {
     assertThat(pauseProblems("9223372036854775807")).contains(step + "must be at most 2562047h47m16.854775807s, "
         + "Go's longest duration");
     assertThat(pauseProblems("-5s")).contains(step + "must not be negative");
-    assertThat(pauseProblems("'\u0663s'")).contains(step + "must be a duration such as 30s, 5m or 1h30m");
+    assertThat(pauseProblems("'\u0663s'")).contains(step + "must be a duration such as 90s, 5m or 1h30m");
+
+  }
+
+  /**
+   * The reading is the scenario's and the NodePool's ({@code Values.duration}): a length past Go's shortest is
+   * negative (not "too long"), and a refused whole-seconds value is named as written.
+   */
+  @Test
+  void pauseDuration_negativeOrTooLong_reportedAsWritten() {
+    String step = "spec.strategy.canary.steps[0].pause.duration";
+    assertThat(pauseViolations("-3000000h")).containsExactly(step + " \"-3000000h\" must not be negative");
+    assertThat(pauseViolations("-5")).containsExactly(step + " \"-5\" must not be negative");
+    assertThat(pauseViolations("'-9223372036854775809'"))
+        .containsExactly(step + " \"-9223372036854775809\" must not be negative");
+    assertThat(pauseViolations("'9223372036854775808'")).containsExactly(step + " \"9223372036854775808\" must be at "
+        + "most 2562047h47m16.854775807s, Go's longest duration");
+    assertThat(pause("+30")).isEqualTo(Duration.ofSeconds(30));
+    assertThat(pause("'+007'")).isEqualTo(Duration.ofSeconds(7));
+  }
+
+  private static List<String> pauseViolations(String duration) {
+    ManifestException e = catchThrowableOfType(ManifestException.class,
+        () -> KubernetesYaml.parse(rolloutWithPause(duration), "r.yaml"));
+    return e.problems().stream().map(p -> p.violation().field() + " \"" + p.violation().value() + "\" "
+        + p.violation().rule()).toList();
   }
 
   @Test
@@ -137,7 +162,7 @@ final class RolloutYamlTest {
         """;
     ManifestException e = catchThrowableOfType(ManifestException.class, () -> KubernetesYaml.parse(yaml, "r.yaml"));
     assertThat(e.problems()).extracting(p -> p.violation().field() + ": " + p.violation().rule())
-        .contains("spec.strategy.canary.steps[1].pause.duration: must be a duration such as 30s, 5m or 1h30m",
+        .contains("spec.strategy.canary.steps[1].pause.duration: must be a duration such as 90s, 5m or 1h30m",
             "spec.strategy.canary.steps[2].experiment: is not a supported step: supported are setWeight, pause, "
                 + "analysis, setCanaryScale, setHeaderRoute, setMirrorRoute");
   }

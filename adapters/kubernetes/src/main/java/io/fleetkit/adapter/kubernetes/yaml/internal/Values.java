@@ -2,6 +2,9 @@ package io.fleetkit.adapter.kubernetes.yaml.internal;
 
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.time.GoDurations;
+import io.fleetkit.api.time.InvalidGoDurationException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -13,8 +16,8 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Field-level conversions shared by every kind: enums, string maps and lists, timestamps and resource quantities,
- * each reporting a bad value to the document's context (and leaving it out) instead of throwing.
+ * Field-level conversions shared by every kind: enums, string maps and lists, timestamps, durations and resource
+ * quantities, each reporting a bad value to the document's context (and leaving it out) instead of throwing.
  */
 public final class Values {
   private Values() {}
@@ -153,6 +156,40 @@ public final class Values {
 
   public static @Nullable String instant(@Nullable Instant i) {
     return i == null ? null : i.toString();
+  }
+
+  /**
+   * A length of time written as a Go duration ({@code 90s}, {@code 1h30m}, {@code 1.5s}, {@code 0}) as
+   * {@link GoDurations#parse} reads it; {@code null} (reported) when it is not a duration, is negative, or is longer
+   * than Go's longest ({@value GoDurations#MAX_TEXT}).
+   */
+  public static @Nullable Duration duration(String text, String path, DocumentContext ctx) {
+    return duration(text, text, path, ctx);
+  }
+
+  /**
+   * {@link #duration(String, String, DocumentContext)} of {@code goText}, the document's {@code written} text in the
+   * Go form (e.g. Argo's whole seconds {@code 30} as {@code 30s}); a refusal names {@code written}.
+   */
+  public static @Nullable Duration duration(String goText, String written, String path, DocumentContext ctx) {
+    Duration d;
+    try {
+      d = GoDurations.parse(goText);
+    } catch (InvalidGoDurationException e) {
+      if (!e.outOfRange()) {
+        ctx.error(path, "must be a duration such as 90s, 5m or 1h30m", written);
+      } else if (goText.startsWith("-")) {
+        ctx.error(path, "must not be negative", written); // past Go's shortest: negative before too long
+      } else {
+        ctx.error(path, "must be at most " + GoDurations.MAX_TEXT + ", Go's longest duration", written);
+      }
+      return null;
+    }
+    if (d.isNegative()) {
+      ctx.error(path, "must not be negative", written);
+      return null;
+    }
+    return d;
   }
 
   /**

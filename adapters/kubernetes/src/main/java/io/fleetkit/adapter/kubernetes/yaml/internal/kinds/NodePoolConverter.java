@@ -16,7 +16,6 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.time.GoDurations;
-import io.fleetkit.api.time.InvalidGoDurationException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -165,32 +164,12 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
   }
 
   /**
-   * A Go duration ({@code 1h30m}, {@code 90s}, {@code 500ms}, {@code 1.5s}, {@code 0}) as {@link GoDurations#parse}
-   * reads it; zero when empty. A negative one, or one longer than Go's longest ({@value GoDurations#MAX_TEXT}), is an
-   * error.
+   * A Go duration ({@code 1h30m}, {@code 90s}, {@code 500ms}, {@code 1.5s}, {@code 0}) as {@link Values#duration}
+   * reads it; zero when empty or (reported) refused.
    */
   static Duration duration(String text, String path, DocumentContext ctx) {
-    if (text.isEmpty()) {
-      return Duration.ZERO;
-    }
-    Duration d;
-    try {
-      d = GoDurations.parse(text);
-    } catch (InvalidGoDurationException e) {
-      if (e.outOfRange() && !text.startsWith("-")) {
-        ctx.error(path, "must be at most " + GoDurations.MAX_TEXT + ", Go's longest duration", text);
-      } else if (e.outOfRange()) {
-        ctx.error(path, "must not be negative", text);
-      } else {
-        ctx.error(path, "must be a duration such as 90s, 5m or 1h30m", text);
-      }
-      return Duration.ZERO;
-    }
-    if (d.isNegative()) {
-      ctx.error(path, "must not be negative", text);
-      return Duration.ZERO;
-    }
-    return d;
+    Duration d = text.isEmpty() ? null : Values.duration(text, path, ctx);
+    return d == null ? Duration.ZERO : d;
   }
 
   /** Go's spelling of {@code d} ({@link GoDurations#format}): {@code 1h30m0s}, {@code 1m30s}, {@code 1.5s}. */

@@ -17,7 +17,6 @@ import io.fleetkit.api.rollouts.Metric;
 import io.fleetkit.api.rollouts.MetricProvider;
 import io.fleetkit.api.rollouts.RolloutAnalysis;
 import io.fleetkit.api.time.GoDurations;
-import io.fleetkit.api.time.InvalidGoDurationException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,8 +40,7 @@ final class RolloutYaml {
 
   /**
    * Argo's {@code DurationString}: whole seconds (a YAML integer or ASCII digits, as Go's {@code strconv.Atoi} reads
-   * them) or a Go duration ({@link GoDurations#parse}); {@code null} when absent. A negative one, or one longer than
-   * Go's longest, is an error.
+   * them) or a Go duration, read by {@link Values#duration}; {@code null} when absent or (reported) refused.
    */
   static @Nullable Duration duration(Map<String, Object> m, String key, String path, DocumentContext ctx) {
     Object v = m.get(key);
@@ -50,32 +48,8 @@ final class RolloutYaml {
       return null;
     }
     String s = v instanceof Number n ? String.valueOf(n.longValue()) : String.valueOf(v).trim();
-    Duration d;
-    try {
-      d = WHOLE_SECONDS.matcher(s).matches() ? seconds(s) : GoDurations.parse(s);
-    } catch (InvalidGoDurationException e) {
-      ctx.error(path, e.outOfRange() ? "must be at most " + GoDurations.MAX_TEXT + ", Go's longest duration"
-          : "must be a duration such as 30s, 5m or 1h30m", s);
-      return null;
-    }
-    if (d.isNegative()) {
-      ctx.error(path, "must not be negative", s);
-      return null;
-    }
-    return d;
-  }
-
-  /** Whole seconds as Go's {@code time.Duration(n) * time.Second}, out of range past Go's longest. */
-  private static Duration seconds(String digits) {
-    try {
-      Duration d = Duration.ofSeconds(Long.parseLong(digits));
-      if (d.compareTo(GoDurations.MAX) <= 0 && d.compareTo(GoDurations.MIN) >= 0) {
-        return d;
-      }
-    } catch (NumberFormatException tooLong) {
-      // falls through: out of range
-    }
-    return GoDurations.parse(digits + "s"); // throws the out-of-range error with Go's wording
+    // Argo's time.Duration(n) * time.Second for whole seconds; past Go's longest it is refused, not wrapped round
+    return Values.duration(WHOLE_SECONDS.matcher(s).matches() ? s + "s" : s, s, path, ctx);
   }
 
   /** Argo's spelling of {@code d}: Go's ({@link GoDurations#format}), {@code 30s}, {@code 5m0s}, {@code 1h0m0s}. */
