@@ -188,6 +188,22 @@ final class ClusterSimulationTest {
   }
 
   @Test
+  void scaleDown_drainedPodsRecordedAsEvictedThroughTheEvictionApi() {
+    // the eviction subresource marks a drained pod DisruptionTarget=True (EvictionByEvictionAPI) before deleting it,
+    // so the timeline records it as evicted from its node; the first drain (a-1) comes after 10 minutes
+    List<ApiObject<?>> objects = Examples.clusterObjects();
+    Scenario s = Examples.scenario(objects, Duration.ofMinutes(11));
+    SimulationRun run = ClusterSimulation.builder().objects(Examples.withoutScenario(objects)).scenario(s).build()
+        .run();
+    List<String> removed = run.timeline().stream().filter(e -> e.kind().equals("ScaleDown"))
+        .flatMap(e -> java.util.Arrays.stream(e.message().substring("removed ".length()).split(", "))).toList();
+    List<TimelineEvent> drained = run.timeline().stream().filter(e -> e.kind().equals("PodEvicted")
+        && e.message().endsWith(" (EvictionByEvictionAPI)")).toList();
+    assertThat(drained).isNotEmpty().allSatisfy(e -> assertThat(removed)
+        .contains(e.message().substring("from ".length(), e.message().indexOf(' ', "from ".length()))));
+  }
+
+  @Test
   void sameSeed_sameRun() {
     List<ApiObject<?>> objects = Examples.clusterObjects();
     Scenario s = Examples.scenario(objects, Duration.ofHours(2));

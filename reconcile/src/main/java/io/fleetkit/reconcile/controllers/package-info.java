@@ -17,8 +17,9 @@
  * unused claims deallocated or deleted), the {@link io.fleetkit.reconcile.controllers.DeviceTaintEvictionController}
  * (deletes pods whose allocated devices carry a NoExecute taint, of their ResourceSlice or of a DeviceTaintRule,
  * that their claim does not tolerate; maintains the rules' {@code EvictionInProgress} condition; single-threaded,
- * driven by {@code sync()} like the node taint eviction controller) with the
- * eviction rules of {@link io.fleetkit.reconcile.controllers.Evictions}. Label and annotation names are in
+ * driven by {@code sync()} like the node taint eviction controller), and the eviction subresource
+ * {@link io.fleetkit.reconcile.controllers.Evictions} (the budgets' verdict, then DisruptionTarget and the pod's
+ * deletion). Label and annotation names are in
  * {@link io.fleetkit.reconcile.controllers.WorkloadLabels}. {@link io.fleetkit.reconcile.controllers.DaemonSetPlacement}
  * answers where a DaemonSet runs a pod and what pod (the DaemonSet controller's decision, also used by the cluster
  * autoscaler for its template nodes).

@@ -15,7 +15,6 @@ import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.RestartPolicy;
-import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
@@ -133,11 +132,14 @@ final class JobPodDeletionTrackingTest {
       store.create(job(1, 1, ignoreDisruptions));
       c.runUntilIdle();
       Pod p = Sim.run(store, pods(store).get(0), "n1");
-      // evicted: DisruptionTarget, then a graceful deletion
-      Pod cur = store.require(Pod.class, "ns", p.metadata().name());
-      store.updateStatus(cur.withStatus(cur.status().withCondition(PodCondition.of(PodCondition.DISRUPTION_TARGET,
-          ConditionStatus.True, "EvictionByEvictionAPI", "", clock.now()))));
-      store.delete(Pod.class, "ns", p.metadata().name());
+      // evicted through the eviction subresource, as a drain does: DisruptionTarget, then a graceful deletion (upstream
+      // test/e2e/apps/job.go, "should allow to use a pod failure policy to ignore failure for an evicted pod; matching
+      // on the DisruptionTarget condition", evicts through the API and relies on that condition)
+      EvictionDecision evicted = Evictions.evict(store, store.require(Pod.class, "ns", p.metadata().name()),
+          clock.now());
+      assertThat(evicted.allowed()).as(evicted.reason()).isTrue();
+      assertThat(store.require(Pod.class, "ns", p.metadata().name()).status().condition(
+          PodCondition.DISRUPTION_TARGET)).extracting(PodCondition::reason).isEqualTo("EvictionByEvictionAPI");
       c.runUntilIdle();
 
       Job j = get(store);

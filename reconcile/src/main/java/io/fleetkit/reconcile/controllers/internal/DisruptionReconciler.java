@@ -232,11 +232,20 @@ public final class DisruptionReconciler implements Reconciler<PodDisruptionBudge
     if (expected <= 0 || allowed <= 0) {
       allowed = 0;
     }
-    Condition c = allowed > 0
+    return new PodDisruptionBudgetStatus(pdb.metadata().generation(), disrupted, allowed, currentHealthy,
+        desiredHealthy, expected, List.of(disruptionAllowedCondition(pdb, allowed, now)));
+  }
+
+  /**
+   * Upstream's {@code UpdateDisruptionAllowedCondition}: {@code DisruptionAllowed=True} (reason SufficientPods) when
+   * {@code disruptionsAllowed > 0}, else {@code False} (InsufficientPods), for {@code pdb}'s generation; the budget's
+   * own condition (and its transition time) when it already says so. The controller writes it with every status, the
+   * eviction subresource when it takes the budget's last disruption.
+   */
+  public static Condition disruptionAllowedCondition(PodDisruptionBudget pdb, int disruptionsAllowed, Instant now) {
+    return disruptionsAllowed > 0
         ? condition(pdb, ConditionStatus.True, PodDisruptionBudgetStatus.SUFFICIENT_PODS, "", now)
         : condition(pdb, ConditionStatus.False, PodDisruptionBudgetStatus.INSUFFICIENT_PODS, "", now);
-    return new PodDisruptionBudgetStatus(pdb.metadata().generation(), disrupted, allowed, currentHealthy,
-        desiredHealthy, expected, List.of(c));
   }
 
   /** Upstream's {@code failSafe}: nothing may be disrupted while the budget cannot be computed. */
