@@ -83,6 +83,20 @@ final class ConditionExpressionTest {
     }
   }
 
+  /** asInt is strconv.ParseInt(i, 10, 64): ASCII digits, no spaces; its error is Go's NumError text. */
+  @Test
+  void asInt_digitsOfAnotherScriptOrSpaces_goError() {
+    assertThatThrownBy(() -> ConditionExpression.asInt("\u0663")).isInstanceOf(RuntimeException.class)
+        .hasMessage("strconv.ParseInt: parsing \"\u0663\": invalid syntax");
+    assertThatThrownBy(() -> ConditionExpression.asInt(" 1")).hasMessage("strconv.ParseInt: parsing \" 1\": "
+        + "invalid syntax");
+    assertThatThrownBy(() -> ConditionExpression.asInt("9223372036854775808"))
+        .hasMessage("strconv.ParseInt: parsing \"9223372036854775808\": value out of range");
+    assertThat(ConditionExpression.asInt("+7")).isEqualTo(7);
+    assertThatThrownBy(() -> ConditionExpression.evalCondition("\uff13", "asInt(result) == 3"))
+        .hasMessageContaining("strconv.ParseInt: parsing \"\uff13\": invalid syntax");
+  }
+
   // TestAsInt, TestAsFloat, TestIsInf, TestDefaultFunc, TestIsNilFunc (as expressions)
   @Test
   void helpers() {
