@@ -97,6 +97,20 @@ final class ConditionExpressionTest {
         .hasMessageContaining("strconv.ParseInt: parsing \"\uff13\": invalid syntax");
   }
 
+  /** asFloat is strconv.ParseFloat(i, 64): Go's inf and nan spellings, no spaces and no Java d/f suffix. */
+  @Test
+  void asFloat_goFloatGrammar() {
+    assertThat(ConditionExpression.asFloat("inf")).isInfinite();
+    assertThat(ConditionExpression.asFloat("-Infinity")).isEqualTo(Double.NEGATIVE_INFINITY);
+    assertThat(ConditionExpression.asFloat("1_000.5")).isEqualTo(1000.5);
+    assertThatThrownBy(() -> ConditionExpression.asFloat("1.5d")).isInstanceOf(RuntimeException.class)
+        .hasMessage("strconv.ParseFloat: parsing \"1.5d\": invalid syntax");
+    assertThatThrownBy(() -> ConditionExpression.asFloat(" 1")).hasMessage("strconv.ParseFloat: parsing \" 1\": "
+        + "invalid syntax");
+    assertThatThrownBy(() -> ConditionExpression.asFloat("1e400"))
+        .hasMessage("strconv.ParseFloat: parsing \"1e400\": value out of range");
+  }
+
   // TestAsInt, TestAsFloat, TestIsInf, TestDefaultFunc, TestIsNilFunc (as expressions)
   @Test
   void helpers() {
