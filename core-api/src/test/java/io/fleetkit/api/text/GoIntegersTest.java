@@ -8,8 +8,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Go's {@code strconv} integer parsing. The tables are golang/go {@code src/strconv/atoi_test.go} (Go 1.21 and later,
- * as stored in the fork thevilledev/go at 9000edb34c5f17e5f8d0a4b35c996d00db12eaaf), ported as data: {@code
+ * Go's {@code strconv} integer parsing. The tables are golang/go {@code src/strconv/atoi_test.go} (a recent golang/go,
+ * as stored in its fork thevilledev/go at 9000edb34c5f17e5f8d0a4b35c996d00db12eaaf), ported as data: {@code
  * parseInt64Tests} 25 of 25 (each run as {@code ParseInt(s, 10, 64)}, as {@code ParseInt(s, 10, 0)} and as {@code
  * Atoi}, as Go's TestParseInt64, TestParseInt and TestAtoi do on a 64-bit platform), {@code parseInt32Tests} 25 of 25
  * ({@code ParseInt(s, 10, 32)}), {@code parseBitSizeTests} 4 of 4 and {@code numErrorTests} 3 of 3 (the quoting of
