@@ -173,7 +173,8 @@ final class GoIntegersTest {
   void parseInt_spacesAndControls_invalidSyntaxQuotedAsGo() {
     assertThatThrownBy(() -> GoIntegers.atoi(" 1")).hasMessage("strconv.Atoi: parsing \" 1\": invalid syntax");
     assertThatThrownBy(() -> GoIntegers.atoi("1\n")).hasMessage("strconv.Atoi: parsing \"1\\n\": invalid syntax");
-    assertThatThrownBy(() -> GoIntegers.atoi("1\u00a0")).hasMessage("strconv.Atoi: parsing \"1\\u00a0\": invalid syntax");
+    assertThatThrownBy(() -> GoIntegers.atoi("1\u00a0"))
+        .hasMessage("strconv.Atoi: parsing \"1\\u00a0\": invalid syntax");
     assertThatThrownBy(() -> GoIntegers.atoi("\"1\""))
         .hasMessage("strconv.Atoi: parsing \"\\\"1\\\"\": invalid syntax");
   }

@@ -43,7 +43,8 @@ final class TopologyRecordTest {
   @Test
   void parse_countInDigitsOfAnotherScript_refused() {
     assertThatThrownBy(() -> TopologyRecord.parse("a|x=\u0662"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("entry \"x=\u0662\" must end with a pod count");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("entry \"x=\u0662\" must end with a pod count");
     assertThat(TopologyRecord.parse("a|x=2").domains()).extracting(Domain::count).containsExactly(2);
   }
 }
