@@ -1,6 +1,7 @@
 package io.fleetkit.queueing;
 
 import io.fleetkit.api.Violations;
+import io.fleetkit.api.text.GoIntegers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -237,11 +238,7 @@ public record PodSetTopologyRequest(@Nullable String required, @Nullable String 
     int size = 0;
     if (sliceSize != null) {
       try {
-        // Go's strconv.Atoi: an optional sign and ASCII digits (Integer.parseInt also takes other scripts' digits)
-        if (!sliceSize.matches("[+-]?[0-9]+")) {
-          throw new NumberFormatException(sliceSize);
-        }
-        size = Integer.parseInt(sliceSize);
+        size = GoIntegers.atoi32(sliceSize); // Go's strconv.Atoi: an optional sign and ASCII digits
       } catch (NumberFormatException e) {
         v.add("annotations[" + SLICE_SIZE_ANNOTATION + "]", "must be a numeric value", sliceSize);
       }

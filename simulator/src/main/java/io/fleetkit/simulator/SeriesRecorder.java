@@ -12,6 +12,7 @@ import io.fleetkit.api.simulation.WorkloadLoad;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
+import io.fleetkit.api.text.GoFloats;
 import io.fleetkit.queueing.controller.QueueLabels;
 import io.fleetkit.queueing.AdmissionEngine;
 import java.time.Duration;
@@ -398,7 +399,8 @@ final class SeriesRecorder {
       String a = p.metadata().annotations().get(GPU_UTILIZATION);
       if (a != null) {
         try {
-          u = Math.max(0, Math.min(1, Double.parseDouble(a)));
+          double read = GoFloats.parseFloat(a);
+          u = Double.isNaN(read) ? 1 : Math.max(0, Math.min(1, read)); // NaN is not a share: taken as busy
         } catch (NumberFormatException e) {
           u = 1;
         }

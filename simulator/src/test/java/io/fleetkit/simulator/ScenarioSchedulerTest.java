@@ -104,6 +104,21 @@ final class ScenarioSchedulerTest {
     }
   }
 
+  /**
+   * The utilisation annotation is Go float text: "NaN" made the GPUs in use NaN (Math.min and max keep it) and
+   * "0.5d" read as 0.5; both are no share now, so the pods count as busy.
+   */
+  @Test
+  void gpuUsed_utilisationNotAShare_podsCountAsBusy() {
+    for (String u : List.of("NaN", "0.5d", " 0.5")) {
+      String cluster = node("gpu-1", "1") + deployment("infer", 2,
+          "requests: {cpu: 500m}, limits: {fleetkit.io/gpu-milli: \"500\"}",
+          "simulate.fleetkit.io/gpu-utilization: \"" + u + "\"");
+      SimulationRun run = run(cluster + scenario("gpuPolicy: GapFill", ""));
+      assertThat(at(run, "gpu used", Duration.ofMinutes(2))).as(u).isEqualTo(1.0);
+    }
+  }
+
   @Test
   void gpuPolicy_deviceFaultTakesTheDeviceOutOfTheGpuPluginsView_untilItHeals_sameRunTwice() {
     String yaml = node("gpu-1", "2") + deployment("train", 2,

@@ -1,5 +1,6 @@
 package io.fleetkit.api.batch;
 
+import io.fleetkit.api.text.GoIntegers;
 import io.fleetkit.api.time.GoDurations;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -243,10 +244,7 @@ public final class CronSchedule {
   private static int number(String expr) {
     int n;
     try {
-      if (!isAsciiInteger(expr)) {
-        throw new NumberFormatException(expr); // Integer.parseInt takes the digits of every script, Atoi ASCII only
-      }
-      n = Integer.parseInt(expr);
+      n = GoIntegers.atoi32(expr);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("failed to parse int from " + expr + ": invalid syntax", e);
     }
@@ -254,16 +252,6 @@ public final class CronSchedule {
       throw new IllegalArgumentException("negative number (" + n + ") not allowed: " + expr);
     }
     return n;
-  }
-
-  /** Whether {@code s} is an optional sign and ASCII digits, the text Go's {@code strconv.Atoi} reads. */
-  private static boolean isAsciiInteger(String s) {
-    int start = !s.isEmpty() && (s.charAt(0) == '+' || s.charAt(0) == '-') ? 1 : 0;
-    return s.length() > start && s.substring(start).chars().allMatch(CronSchedule::isAsciiDigit);
-  }
-
-  static boolean isAsciiDigit(int c) {
-    return c >= '0' && c <= '9';
   }
 
   /** robfig's {@code getBits}: the bits {@code min, min+step, ... <= max}. */

@@ -4,6 +4,7 @@ import io.fleetkit.api.Violations;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.text.GoIntegers;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -224,7 +225,7 @@ final class JobPolicyChecks {
   private static long parseIndex(String text, int completions) {
     long value;
     try {
-      value = Long.parseLong(text);
+      value = GoIntegers.atoi(text); // ASCII digits: Long.parseLong would read other scripts' digits too
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("cannot convert string to integer for index: \"" + text + "\"");
     }

@@ -1,6 +1,7 @@
 package io.fleetkit.api.labels;
 
 import io.fleetkit.api.internal.FieldErrors;
+import io.fleetkit.api.text.GoIntegers;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -244,43 +245,10 @@ public final class Requirement {
   }
 
   /**
-   * Whether Go's {@code strconv.ParseInt(s, 10, 64)} accepts {@code s}: an optional sign and decimal digits whose
-   * value fits 64 bits. Does not allocate.
+   * Whether Go's {@code strconv.ParseInt(s, 10, 64)} accepts {@code s}: an optional sign and ASCII digits whose value
+   * fits 64 bits. Does not allocate.
    */
   static boolean isInt64(String s) {
-    int n = s.length();
-    if (n == 0) {
-      return false;
-    }
-    boolean negative = s.charAt(0) == '-';
-    int i = (negative || s.charAt(0) == '+') ? 1 : 0;
-    if (i == n) {
-      return false;
-    }
-    for (int j = i; j < n; j++) {
-      char c = s.charAt(j);
-      if (c < '0' || c > '9') {
-        return false;
-      }
-    }
-    while (i < n - 1 && s.charAt(i) == '0') {
-      i++;
-    }
-    int digits = n - i;
-    if (digits < 19) {
-      return true;
-    }
-    if (digits > 19) {
-      return false;
-    }
-    String limit = negative ? "9223372036854775808" : "9223372036854775807";
-    for (int j = 0; j < 19; j++) {
-      char a = s.charAt(i + j);
-      char b = limit.charAt(j);
-      if (a != b) {
-        return a < b;
-      }
-    }
-    return true;
+    return GoIntegers.isInt(s, 64);
   }
 }

@@ -6,6 +6,7 @@ import io.fleetkit.api.internal.Names;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.labels.LabelSelectorRequirement;
 import io.fleetkit.api.labels.Validation;
+import io.fleetkit.api.text.GoIntegers;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -214,13 +215,9 @@ public final class SchedulingValidation {
     }
   }
 
+  /** What the scheduler's {@code strconv.ParseInt(value, 10, 64)} reads: a sign and ASCII digits within 64 bits. */
   private static boolean isInt64(String s) {
-    try {
-      Long.parseLong(s);
-      return true;
-    } catch (NumberFormatException e) {
-      return false;
-    }
+    return GoIntegers.isInt(s, 64);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.fleetkit.api.simulation;
 
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.text.GoIntegers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -159,7 +160,7 @@ public record JobStream(String name, String namespace, String queue, List<JobArr
 
   private static long number(String cell, String row, String column) {
     try {
-      long v = Long.parseLong(cell.strip());
+      long v = GoIntegers.parseInt(cell.strip(), 64); // ASCII digits only, as everywhere in FleetKit
       if (v < 0) {
         throw new IllegalArgumentException(row + ": column " + column + " must not be negative, not " + v);
       }

@@ -188,6 +188,18 @@ final class JobPerIndexValidationTest {
         .hasMessage("non-increasing order, previous: 2, current: 1");
   }
 
+  /** Atoi reads ASCII digits only; Long.parseLong read "\u0663" (Arabic-Indic three) as index 3. */
+  @Test
+  void succeededIndexesFormat_digitOfAnotherScript_cannotConvert() {
+    assertThat(catchThrowableOfType(IllegalArgumentException.class,
+        () -> JobPolicyChecks.indexesTotal("0,\u0663", 5)))
+        .hasMessage("cannot convert string to integer for index: \"\u0663\"");
+    assertThat(catchThrowableOfType(IllegalArgumentException.class,
+        () -> JobPolicyChecks.indexesTotal("1-\uff14", 5)))
+        .hasMessage("cannot convert string to integer for index: \"\uff14\"");
+    assertThat(JobPolicyChecks.indexesTotal("0,+3", 5)).as("Atoi takes a sign").isEqualTo(2);
+  }
+
   @Test
   void builder_keepsAnExplicitBackoffLimitWithPerIndex() {
     Job j = indexed(RestartPolicy.Never, 3).backoffLimitPerIndex(2).backoffLimit(4).build();

@@ -51,6 +51,18 @@ final class PodNodeAffinityValidationTest {
     assertThat(v.rule()).isEqualTo("for 'Gt', 'Lt' operators, the value must be an integer");
   }
 
+  /** The scheduler's strconv.ParseInt reads ASCII digits only; Long.parseLong took "\u0663" (Arabic-Indic 3). */
+  @Test
+  void build_gtWithADigitOfAnotherScript_refused() {
+    ValidationException e = build(NodeSelectorOperator.Gt, "\u0663");
+    assertThat(e).isNotNull();
+    Violation v = e.violations().get(0);
+    assertThat(v.field()).isEqualTo(EXPR + ".values[0]");
+    assertThat(v.value()).isEqualTo("\u0663");
+    assertThat(v.rule()).isEqualTo("for 'Gt', 'Lt' operators, the value must be an integer");
+    assertThat(build(NodeSelectorOperator.Lt, "+3")).as("a sign is an integer to ParseInt").isNull();
+  }
+
   @Test
   void build_existsWithValues_refused() {
     assertThat(build(NodeSelectorOperator.Exists, "x").violations()).extracting(Violation::field)

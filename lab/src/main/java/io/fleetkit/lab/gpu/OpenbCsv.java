@@ -1,5 +1,6 @@
 package io.fleetkit.lab.gpu;
 
+import io.fleetkit.api.text.GoIntegers;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -215,7 +216,7 @@ public final class OpenbCsv {
   private static long number(String where, String column, String s) {
     long v;
     try {
-      v = Long.parseLong(s.strip());
+      v = GoIntegers.parseInt(s.strip(), 64); // ASCII digits only
     } catch (NumberFormatException e) {
       throw new TraceFormatException(where + ": " + column + " \"" + s + "\" is not an integer", e);
     }

@@ -68,6 +68,14 @@ final class OpenbCsvTest {
     assertThatThrownBy(() -> OpenbCsv.loadNodes(g)).hasMessageContaining(g + ":2: cpu_milli \"lots\" is not an integer");
   }
 
+  /** Long.parseLong read "\u0661\u0660\u0660\u0660" (Arabic-Indic 1000) as 1000 millicores. */
+  @Test
+  void loadNodes_digitsOfAnotherScript_notAnInteger() throws IOException {
+    Path g = write("a.csv", "sn,cpu_milli,memory_mib,gpu,model", "n1,\u0661\u0660\u0660\u0660,10,2,T4");
+    assertThatThrownBy(() -> OpenbCsv.loadNodes(g)).isInstanceOf(TraceFormatException.class)
+        .hasMessageContaining(g + ":2: cpu_milli \"\u0661\u0660\u0660\u0660\" is not an integer");
+  }
+
   @Test
   void loadNodes_missingFile_errorNamesFile() {
     Path f = dir.resolve("none.csv");

@@ -9,6 +9,7 @@ import io.fleetkit.api.gateway.HTTPRouteMatch;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.gateway.PathMatchType;
 import io.fleetkit.api.gateway.ValueMatchType;
+import io.fleetkit.api.text.GoIntegers;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -114,15 +115,20 @@ public final class HttpRouteRouter {
     return rule.name().isEmpty() ? "" : " (" + rule.name() + ")";
   }
 
-  /** The port of the request's host ({@code host:port}), else 80: where a redirect without scheme or port points. */
+  /**
+   * The port of the request's host ({@code host:port}), else 80: where a redirect without scheme or port points. A
+   * port is ASCII digits (RFC 3986 {@code port = *DIGIT}) up to 65535; anything else counts as none.
+   */
   private static int requestPort(HttpRequest request) {
     String h = request.host();
     int colon = h.lastIndexOf(':');
-    if (colon < 0 || h.lastIndexOf(']') > colon) {
-      return 80;
+    if (colon < 0 || h.lastIndexOf(']') > colon || colon + 1 == h.length() || h.charAt(colon + 1) < '0'
+        || h.charAt(colon + 1) > '9') {
+      return 80; // no port, or one with a sign
     }
     try {
-      return Integer.parseInt(h.substring(colon + 1));
+      int port = GoIntegers.parseInt32(h.substring(colon + 1)); // ASCII digits only
+      return port <= 65535 ? port : 80;
     } catch (NumberFormatException e) {
       return 80;
     }

@@ -53,6 +53,23 @@ final class RouteFiltersTest {
         List.of(), List.of(rule)))));
   }
 
+  /**
+   * A Host port is ASCII digits (RFC 3986): Integer.parseInt read "\u0668\u0660\u0668\u0660" (Arabic-Indic 8080) as
+   * 8080 and "-1" as port -1; such a port is none, so a redirect points at port 80.
+   */
+  @Test
+  void withoutGateway_requestPortNotAsciiDigits_redirectToPort80() {
+    HttpRouteRouter r = router(new HTTPRouteRule(List.of(HTTPRouteMatch.path(PathMatchType.PathPrefix, "/old")),
+        List.of(), List.of(HTTPRouteFilter.requestRedirect(new HTTPRequestRedirectFilter(null, null,
+            HTTPPathModifier.replacePrefixMatch("/new"), null, 301)))));
+    for (String port : new String[] {"\u0668\u0660\u0668\u0660", "\uff18\uff10", "-1", "+8080", "99999"}) {
+      assertThat(r.route(HttpRequest.get("shop.example:" + port, "/old")).redirect().location()).as(port)
+          .isEqualTo("http://shop.example/new");
+    }
+    assertThat(r.route(HttpRequest.get("shop.example:8080", "/old")).redirect().location())
+        .isEqualTo("http://shop.example:8080/new");
+  }
+
   @Test
   void withoutGateway_redirectUsesHttpAndTheRequestPort_keepsQuery() {
     HttpRouteRouter r = router(new HTTPRouteRule(List.of(HTTPRouteMatch.path(PathMatchType.PathPrefix, "/old")),

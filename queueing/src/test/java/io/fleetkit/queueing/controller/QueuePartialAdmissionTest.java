@@ -172,6 +172,23 @@ final class QueuePartialAdmissionTest {
     assertThat(quotaReserved(get("c")).message()).contains("must be an integer");
   }
 
+  // kueue job_webhook.go validatePartialAdmissionCreate reads the annotation with strconv.Atoi: ASCII digits and an
+  // optional sign, no spaces ("\u0662" was 2 to Integer.parseInt, " 2" was 2 after a trim)
+  @Test
+  void aMinimumInDigitsOfAnotherScriptOrWithSpacesIsInadmissible() {
+    start("8");
+    store.create(partial("a", 4, "\u0662", 0));
+    store.create(partial("b", 4, " 2", 0));
+    store.create(partial("c", 4, "+2", 0));
+    ctl.runUntilIdle();
+    for (String name : List.of("a", "b")) {
+      assertThat(quotaReserved(get(name)).reason()).isEqualTo(QueueLabels.REASON_INADMISSIBLE);
+      assertThat(quotaReserved(get(name)).message()).contains("metadata.annotations["
+          + QueueLabels.JOB_MIN_PARALLELISM + "]").contains("must be an integer");
+    }
+    assertThat(get("c").spec().suspend()).as("Atoi takes a sign").isFalse();
+  }
+
   // kueue job_webhook.go validateSyncCompletionCreate
   @Test
   void completionsEqualParallelismOnANonIndexedJobIsInadmissible() {

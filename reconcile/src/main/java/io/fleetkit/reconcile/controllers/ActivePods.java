@@ -4,6 +4,7 @@ import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
+import io.fleetkit.api.text.GoIntegers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -67,18 +68,25 @@ public final class ActivePods {
 
   /**
    * The value of annotation {@link WorkloadLabels#POD_DELETION_COST}, 0 when absent or not an int32 (Kubernetes
-   * rejects such values at admission; here they count as the default).
+   * rejects such values at admission; here they count as the default). Upstream's {@code
+   * getDeletionCostFromPodAnnotations}: {@code -} or a digit first, no {@code +} and no leading zero ({@code "+10"}
+   * and {@code "008"} count as 0), then {@code strconv.ParseInt(value, 10, 32)} (ASCII digits, no spaces).
    */
   public static int deletionCost(Pod pod) {
     String v = pod.metadata().annotations().get(WorkloadLabels.POD_DELETION_COST);
-    if (v == null) {
+    if (v == null || !validFirstDigit(v)) {
       return 0;
     }
     try {
-      return Integer.parseInt(v.trim());
+      return GoIntegers.parseInt32(v);
     } catch (NumberFormatException e) {
       return 0;
     }
+  }
+
+  /** Upstream's {@code validFirstDigit}. */
+  private static boolean validFirstDigit(String s) {
+    return !s.isEmpty() && (s.charAt(0) == '-' || s.equals("0") || s.charAt(0) >= '1' && s.charAt(0) <= '9');
   }
 
   /**

@@ -3,6 +3,7 @@ package io.fleetkit.reconcile.node;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.text.GoIntegers;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -116,7 +117,7 @@ final class ScriptAnnotations implements HealthSource {
       return null;
     }
     try {
-      long n = Long.parseLong(v.trim());
+      long n = GoIntegers.parseInt(v.trim(), 64); // ASCII digits only
       if (n < 0) {
         throw new NumberFormatException();
       }

@@ -5,6 +5,7 @@ import io.fleetkit.api.rollouts.AnalysisRun;
 import io.fleetkit.api.rollouts.Measurement;
 import io.fleetkit.api.rollouts.Metric;
 import io.fleetkit.api.rollouts.MetricProvider;
+import io.fleetkit.api.text.GoFloats;
 import io.fleetkit.reconcile.rollouts.internal.MetricConditions;
 import java.io.IOException;
 import java.net.URI;
@@ -153,17 +154,10 @@ public final class PrometheusMeasurementProvider implements MeasurementProvider 
   /** A {@code [timestamp, "value"]} pair's value. */
   private static Double sample(JsonNode pair) {
     String v = pair.path(1).asString("");
-    return switch (v) {
-      case "NaN" -> Double.NaN;
-      case "+Inf" -> Double.POSITIVE_INFINITY;
-      case "-Inf" -> Double.NEGATIVE_INFINITY;
-      default -> {
-        try {
-          yield Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-          throw new IllegalStateException("prometheus sample \"" + v + "\" is not a number");
-        }
-      }
-    };
+    try {
+      return GoFloats.parseFloat(v); // the Go client's SampleValue: strconv.ParseFloat (NaN, +Inf, -Inf included)
+    } catch (NumberFormatException e) {
+      throw new IllegalStateException("prometheus sample \"" + v + "\" is not a number");
+    }
   }
 }

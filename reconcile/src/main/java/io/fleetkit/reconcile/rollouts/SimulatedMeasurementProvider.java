@@ -9,6 +9,7 @@ import io.fleetkit.api.rollouts.Metric;
 import io.fleetkit.api.rollouts.MetricProvider;
 import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.text.GoFloats;
 import io.fleetkit.reconcile.rollouts.internal.MetricConditions;
 import java.time.Instant;
 import java.util.Objects;
@@ -102,7 +103,7 @@ public final class SimulatedMeasurementProvider implements MeasurementProvider {
       return 0;
     }
     try {
-      return Double.parseDouble(v.trim());
+      return GoFloats.parseFloat(v.trim()); // Go's float text: no d/f suffix
     } catch (NumberFormatException e) {
       throw new NumberFormatException("annotation " + key + " \"" + v + "\" must be a number");
     }

@@ -173,4 +173,26 @@ final class ActivePodsTest {
     assertThat(ActivePods.isActive(READY_NOW.withMetadata(READY_NOW.metadata().toBuilder()
         .deletionTimestamp(NOW).build()))).isFalse();
   }
+
+  private static Pod costed(String cost) {
+    return Pod.builder().namespace("ns").name("p").annotation(WorkloadLabels.POD_DELETION_COST, cost)
+        .spec(PodSpec.builder().container("c", "img", io.fleetkit.api.resource.ResourceList.ofCpuMemory(100, 0))
+            .build()).build();
+  }
+
+  /**
+   * getDeletionCostFromPodAnnotations: validFirstDigit, then strconv.ParseInt(value, 10, 32). Integer.parseInt read
+   * "\u0663" (Arabic-Indic three) as 3 and took "+10", "008" and " 5"; upstream counts each as 0.
+   */
+  @Test
+  void deletionCost_upstreamGrammar_othersCountAsZero() {
+    assertThat(ActivePods.deletionCost(costed("10"))).isEqualTo(10);
+    assertThat(ActivePods.deletionCost(costed("-5"))).isEqualTo(-5);
+    assertThat(ActivePods.deletionCost(costed("0"))).isZero();
+    assertThat(ActivePods.deletionCost(costed("2147483647"))).isEqualTo(Integer.MAX_VALUE);
+    for (String bad : new String[] {"\u0663", "\uff11\uff10", "1\u0663", "+10", "008", " 5", "5 ", "",
+        "2147483648", "abc"}) {
+      assertThat(ActivePods.deletionCost(costed(bad))).as("\"%s\"", bad).isZero();
+    }
+  }
 }

@@ -82,6 +82,39 @@ final class DeploymentControllerTest {
     }
   }
 
+  /**
+   * deploymentutil.Revision is strconv.ParseInt(v, 10, 64) and MaxRevision skips a ReplicaSet whose revision does not
+   * parse: "\u0663" (Arabic-Indic three; Long.parseLong read it as 3) is no revision, so the next one is 1, not 4.
+   */
+  @Test
+  void rollingUpdate_oldRevisionInDigitsOfAnotherScript_skippedSoTheNextIsOne() {
+    try (Cluster c = new Cluster()) {
+      c.store.create(Cluster.web(2));
+      c.settle();
+      ReplicaSet v1 = c.replicaSets().get(0);
+      c.store.update(v1.withMetadata(v1.metadata().toBuilder().annotation(WorkloadLabels.REVISION, "\u0663")
+          .build()));
+      c.setImage("web", "nginx:2");
+      c.settle();
+      assertThat(only(c.replicaSets(), "nginx:2").metadata().annotations())
+          .containsEntry(WorkloadLabels.REVISION, "1");
+    }
+  }
+
+  @Test
+  void rollingUpdate_oldRevisionWithASign_readAsParseIntDoes() {
+    try (Cluster c = new Cluster()) {
+      c.store.create(Cluster.web(2));
+      c.settle();
+      ReplicaSet v1 = c.replicaSets().get(0);
+      c.store.update(v1.withMetadata(v1.metadata().toBuilder().annotation(WorkloadLabels.REVISION, "+3").build()));
+      c.setImage("web", "nginx:2");
+      c.settle();
+      assertThat(only(c.replicaSets(), "nginx:2").metadata().annotations())
+          .containsEntry(WorkloadLabels.REVISION, "4");
+    }
+  }
+
   @Test
   void recreate_newImage_killsAllOldPodsBeforeCreatingNewOnes() {
     try (Cluster c = new Cluster()) {

@@ -148,6 +148,20 @@ final class PrometheusMeasurementProviderTest {
     assertThat(measure("true", "").phase()).isEqualTo(AnalysisPhase.Error);
   }
 
+  /** Samples are read as the Go client reads them (strconv.ParseFloat): "+Inf" is a value, "1d" and " 1" are not. */
+  @Test
+  void sampleText_goFloatGrammar() {
+    answer.set("{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":[1700000000,\"+Inf\"]}}");
+    assertThat(measure("isInf(result)", "").phase()).isEqualTo(AnalysisPhase.Successful);
+    for (String bad : List.of("1d", " 1", "0x1", "\u0661")) {
+      answer.set("{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":[1700000000,\""
+          + bad + "\"]}}");
+      Measurement m = measure("true", "");
+      assertThat(m.phase()).as(bad).isEqualTo(AnalysisPhase.Error);
+      assertThat(m.message()).as(bad).contains("prometheus sample \"" + bad + "\" is not a number");
+    }
+  }
+
   @Test
   void unreachableServer_isAnError() {
     server.stop(0);

@@ -8,6 +8,7 @@ import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.PodGroup;
+import io.fleetkit.api.text.GoIntegers;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -103,7 +104,7 @@ public final class SlurmWorkloads {
     String minutes = meta.annotations().get(TIME_LIMIT_MINUTES);
     if (minutes != null) {
       try {
-        b.timeLimit(Duration.ofMinutes(Long.parseLong(minutes.strip())));
+        b.timeLimit(Duration.ofMinutes(GoIntegers.parseInt(minutes.strip(), 64)));
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(what + ": annotation " + TIME_LIMIT_MINUTES + " \"" + minutes
             + "\" must be a whole number of minutes", e);

@@ -56,6 +56,16 @@ final class SlurmWorkloadsTest {
         + "(a batch script starting with #!)");
   }
 
+  /** Long.parseLong read "\u0663\u0660" (Arabic-Indic 30) as 30 minutes: minutes are ASCII digits. */
+  @Test
+  void forJob_timeLimitInDigitsOfAnotherScript_rejected() {
+    assertThatThrownBy(() -> SlurmWorkloads.forJob(Workloads.job("x", 1, 1, Workloads.pod("1", "1Mi", 0, Map.of()),
+        Map.of(SlurmWorkloads.SCRIPT, SCRIPT, SlurmWorkloads.TIME_LIMIT_MINUTES, "\u0663\u0660"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("annotation slurm.fleetkit.io/time-limit-minutes \"\u0663\u0660\" must be a whole "
+            + "number of minutes");
+  }
+
   @Test
   void forJob_badTimeLimit_rejected() {
     assertThatThrownBy(() -> SlurmWorkloads.forJob(Workloads.job("x", 1, 1, Workloads.pod("1", "1Mi", 0, Map.of()),

@@ -1,5 +1,7 @@
 package io.fleetkit.api.store.spi;
 
+import io.fleetkit.api.text.GoIntegers;
+
 /** The resourceVersion strings of FleetKit's stores: decimal numbers, {@code ""} meaning "now" (0). Stateless. */
 public final class ResourceVersions {
   private ResourceVersions() {}
@@ -15,10 +17,7 @@ public final class ResourceVersions {
     }
     long v;
     try {
-      if (!rv.chars().allMatch(c -> c >= '0' && c <= '9' || c == '-' || c == '+')) {
-        throw new NumberFormatException(rv); // Long.parseLong takes the digits of every script
-      }
-      v = Long.parseLong(rv);
+      v = GoIntegers.parseInt(rv, 64); // ASCII digits only: Long.parseLong takes the digits of every script
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("resourceVersion must be a decimal number but was \"" + rv + "\"", e);
     }

@@ -9,6 +9,7 @@ import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.scheduling.Toleration;
+import io.fleetkit.api.text.GoIntegers;
 import io.fleetkit.queueing.controller.QueueLabels;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -293,7 +294,7 @@ final class JobEdits {
       return 0;
     }
     try {
-      return Math.max(0, Math.min(present, Integer.parseInt(value.trim())));
+      return Math.max(0, Math.min(present, GoIntegers.parseInt32(value.trim())));
     } catch (NumberFormatException e) {
       return 0; // edited by hand into something else: nothing is taken out
     }

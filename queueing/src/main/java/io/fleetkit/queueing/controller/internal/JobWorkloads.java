@@ -6,6 +6,7 @@ import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.scheduling.PriorityClass;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.text.GoIntegers;
 import io.fleetkit.reconcile.controllers.WorkloadLabels;
 import io.fleetkit.queueing.PodSet;
 import io.fleetkit.queueing.PodSetTopologyRequest;
@@ -79,7 +80,7 @@ final class JobWorkloads {
     String v = job.metadata().annotations().get(QueueLabels.ORIGINAL_PARALLELISM);
     if (v != null) {
       try {
-        int p = Integer.parseInt(v.trim());
+        int p = GoIntegers.parseInt32(v.trim()); // ASCII digits only
         if (p >= 0) {
           return p;
         }
@@ -115,7 +116,7 @@ final class JobWorkloads {
     Integer out = null;
     if (min != null) {
       try {
-        out = Integer.parseInt(min.trim());
+        out = GoIntegers.atoi32(min); // Kueue's webhook: strconv.Atoi (ASCII digits, no spaces)
         if (out <= 0 || out >= count) {
           v.add(field, "must be from 1 to " + (count - 1) + " (one less than parallelism)", out);
         }

@@ -1,5 +1,6 @@
 package io.fleetkit.queueing.controller.internal;
 
+import io.fleetkit.api.text.GoIntegers;
 import io.fleetkit.queueing.TopologyAssignment;
 import io.fleetkit.queueing.controller.QueueLabels;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ final class TopologyRecord {
         }
         int count;
         try {
-          count = Integer.parseInt(entry.substring(eq + 1));
+          count = GoIntegers.parseInt32(entry.substring(eq + 1)); // ASCII digits only
         } catch (NumberFormatException e) {
           throw bad(value, "entry \"" + entry + "\" must end with a pod count");
         }

@@ -4,6 +4,7 @@ import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.text.GoIntegers;
 import io.fleetkit.queueing.PodSetAssignment;
 import io.fleetkit.queueing.PodSetTopologyRequest;
 import io.fleetkit.queueing.QuotaReservation;
@@ -255,7 +256,7 @@ public final class TopologyUngater {
         if (v != null) {
           int extra;
           try {
-            extra = Integer.parseInt(v);
+            extra = GoIntegers.atoi32(v); // Kueue's ungater: strconv.Atoi
           } catch (NumberFormatException e) {
             return new Plan(List.of(), "pod " + pods.get(0).metadata().key() + ": annotation "
                 + QueueLabels.POD_INDEX_OFFSET + " \"" + v + "\" is not an integer; no pod of the workload is ungated");

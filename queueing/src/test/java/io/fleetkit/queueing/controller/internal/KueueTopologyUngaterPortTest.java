@@ -492,6 +492,20 @@ final class KueueTopologyUngaterPortTest {
                 kfWorker("w1", 1).ann(QueueLabels.POD_INDEX_OFFSET, "invalid").topologyGate(),
                 kfWorker("w2", 2).ann(QueueLabels.POD_INDEX_OFFSET, "invalid").topologyGate()),
             List.of(), true)),
+        // FleetKit's case (not upstream's): Atoi reads ASCII digits only, so an offset written in Arabic-Indic
+        // digits is as invalid as "invalid" (Integer.parseInt read "\u0661" as 1 and ungated every pod)
+        c("fleetkit: an offset in digits of another script is invalid, as for Atoi", new Case(
+            mpiJob(),
+            List.of(launcher().topologyGate(),
+                kfWorker("w1", 1).ann(QueueLabels.POD_INDEX_OFFSET, "\u0661").topologyGate(),
+                kfWorker("w2", 2).ann(QueueLabels.POD_INDEX_OFFSET, "\u0661").topologyGate(),
+                kfWorker("w3", 3).ann(QueueLabels.POD_INDEX_OFFSET, "\u0661").topologyGate()),
+            true,
+            List.of(launcher().topologyGate(),
+                kfWorker("w1", 1).ann(QueueLabels.POD_INDEX_OFFSET, "\u0661").topologyGate(),
+                kfWorker("w2", 2).ann(QueueLabels.POD_INDEX_OFFSET, "\u0661").topologyGate(),
+                kfWorker("w3", 3).ann(QueueLabels.POD_INDEX_OFFSET, "\u0661").topologyGate()),
+            List.of(), true)),
         c("ranks: support rank-based ordering for kubeflow - for all Pods", exact(
             kubeflow(),
             List.of(kfLauncher().topologyGate(), kfMain("w0", 0).topologyGate(), kfMain("w1", 1).topologyGate(),

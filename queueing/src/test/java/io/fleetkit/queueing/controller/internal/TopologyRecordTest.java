@@ -38,4 +38,13 @@ final class TopologyRecordTest {
     assertThatThrownBy(() -> TopologyRecord.parse("a|x=two")).hasMessageContaining("must end with a pod count");
     assertThatThrownBy(() -> TopologyRecord.parse("a|x")).hasMessageContaining("entry \"x\" must be VALUE,...=COUNT");
   }
+
+  /** Integer.parseInt read "\u0662" (Arabic-Indic two) as a count of 2; counts are ASCII digits. */
+  @Test
+  void parse_countInDigitsOfAnotherScript_refused() {
+    assertThatThrownBy(() -> TopologyRecord.parse("a|x=\u0662"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("entry \"x=\u0662\" must end with a pod count");
+    assertThat(TopologyRecord.parse("a|x=2").domains()).extracting(Domain::count).containsExactly(2);
+  }
 }

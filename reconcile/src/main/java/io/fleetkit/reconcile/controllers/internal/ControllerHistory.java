@@ -10,6 +10,7 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.text.GoIntegers;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -138,7 +139,7 @@ public final class ControllerHistory {
       return null;
     }
     try {
-      return Integer.parseInt(hs); // strconv.ParseInt(hs, 10, 32)
+      return GoIntegers.parseInt32(hs); // strconv.ParseInt(hs, 10, 32)
     } catch (NumberFormatException e) {
       return null;
     }

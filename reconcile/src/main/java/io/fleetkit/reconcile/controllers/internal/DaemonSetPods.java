@@ -12,6 +12,7 @@ import io.fleetkit.api.scheduling.NodeSelector;
 import io.fleetkit.api.scheduling.NodeSelectorOperator;
 import io.fleetkit.api.scheduling.NodeSelectorRequirement;
 import io.fleetkit.api.scheduling.NodeSelectorTerm;
+import io.fleetkit.api.text.GoIntegers;
 import io.fleetkit.reconcile.controllers.DaemonSetPlacement;
 import io.fleetkit.reconcile.controllers.WorkloadLabels;
 import java.time.Instant;
@@ -72,7 +73,7 @@ public final class DaemonSetPods {
       return null;
     }
     try {
-      return Long.parseLong(a);
+      return GoIntegers.parseInt(a, 64); // strconv.ParseInt(annotation, 10, 64)
     } catch (NumberFormatException e) {
       return null;
     }

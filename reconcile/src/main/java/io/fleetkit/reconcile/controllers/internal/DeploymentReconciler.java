@@ -17,6 +17,7 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.text.GoIntegers;
 import io.fleetkit.reconcile.Lister;
 import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Reconciler;
@@ -158,7 +159,7 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
         return 0;
       }
       try {
-        return Long.parseLong(v);
+        return GoIntegers.parseInt(v, 64); // deploymentutil.Revision: strconv.ParseInt(v, 10, 64)
       } catch (NumberFormatException e) {
         return 0;
       }
@@ -407,7 +408,7 @@ public final class DeploymentReconciler implements Reconciler<Deployment> {
         return null;
       }
       try {
-        return Integer.parseInt(v);
+        return GoIntegers.atoi32(v); // getIntFromAnnotation: strconv.Atoi
       } catch (NumberFormatException e) {
         return null;
       }

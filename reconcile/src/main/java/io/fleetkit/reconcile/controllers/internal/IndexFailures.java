@@ -3,6 +3,7 @@ package io.fleetkit.reconcile.controllers.internal;
 import io.fleetkit.api.batch.JobSpec;
 import io.fleetkit.api.batch.PodFailurePolicyAction;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.text.GoIntegers;
 import io.fleetkit.reconcile.controllers.WorkloadLabels;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,7 +44,7 @@ public final class IndexFailures {
       return 0;
     }
     try {
-      long n = Long.parseLong(v);
+      long n = GoIntegers.atoi(v); // upstream parseInt32: strconv.Atoi, then 0 to MaxInt32
       return n < 0 || n > Integer.MAX_VALUE ? 0 : (int) n;
     } catch (NumberFormatException e) {
       return 0;

@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile.controllers.internal;
 
+import io.fleetkit.api.text.GoIntegers;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -53,7 +54,7 @@ public final class IndexIntervals {
       int first;
       int last;
       try {
-        first = Integer.parseInt(limits[0]);
+        first = GoIntegers.atoi32(limits[0]); // strconv.Atoi: ASCII digits only
       } catch (NumberFormatException e) {
         continue; // "Corrupted indexes interval, ignoring"
       }
@@ -62,7 +63,7 @@ public final class IndexIntervals {
       }
       if (limits.length > 1) {
         try {
-          last = Integer.parseInt(limits[1]);
+          last = GoIntegers.atoi32(limits[1]);
         } catch (NumberFormatException e) {
           continue;
         }

@@ -26,6 +26,7 @@ import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.DeletePreconditions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.spi.ResourceVersions;
+import io.fleetkit.api.text.GoIntegers;
 import io.fleetkit.reconcile.Lister;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.ReconcileContext;
@@ -763,7 +764,7 @@ public final class JobReconciler implements Reconciler<Job> {
       return -1;
     }
     try {
-      int ix = Integer.parseInt(v);
+      int ix = GoIntegers.atoi32(v); // getCompletionIndex: strconv.Atoi
       return ix >= 0 && ix < completions ? ix : -1;
     } catch (NumberFormatException e) {
       return -1;

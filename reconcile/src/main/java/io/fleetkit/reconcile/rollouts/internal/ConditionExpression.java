@@ -1,5 +1,7 @@
 package io.fleetkit.reconcile.rollouts.internal;
 
+import io.fleetkit.api.text.GoFloats;
+import io.fleetkit.api.text.GoIntegers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -493,9 +495,9 @@ public final class ConditionExpression {
     }
     if (v instanceof String s) {
       try {
-        return Long.parseLong(s.trim());
+        return GoIntegers.parseInt(s, 64); // strconv.ParseInt(i, 10, 64): ASCII digits, no spaces
       } catch (NumberFormatException e) {
-        throw new EvalException("strconv.ParseInt: parsing \"" + s + "\": invalid syntax");
+        throw new EvalException(e.getMessage()); // Go's NumError text, as Argo's panic(err) reports it
       }
     }
     throw new EvalException("asInt: cannot convert " + typeName(v));
@@ -511,9 +513,9 @@ public final class ConditionExpression {
     }
     if (v instanceof String s) {
       try {
-        return Double.parseDouble(s.trim());
+        return GoFloats.parseFloat(s); // strconv.ParseFloat(i, 64): no spaces, no d/f suffix, Go's inf and nan
       } catch (NumberFormatException e) {
-        throw new EvalException("strconv.ParseFloat: parsing \"" + s + "\": invalid syntax");
+        throw new EvalException(e.getMessage()); // Go's NumError text, as Argo's panic(err) reports it
       }
     }
     throw new EvalException("asFloat: cannot convert " + typeName(v));

@@ -83,6 +83,34 @@ final class ConditionExpressionTest {
     }
   }
 
+  /** asInt is strconv.ParseInt(i, 10, 64): ASCII digits, no spaces; its error is Go's NumError text. */
+  @Test
+  void asInt_digitsOfAnotherScriptOrSpaces_goError() {
+    assertThatThrownBy(() -> ConditionExpression.asInt("\u0663")).isInstanceOf(RuntimeException.class)
+        .hasMessage("strconv.ParseInt: parsing \"\u0663\": invalid syntax");
+    assertThatThrownBy(() -> ConditionExpression.asInt(" 1")).hasMessage("strconv.ParseInt: parsing \" 1\": "
+        + "invalid syntax");
+    assertThatThrownBy(() -> ConditionExpression.asInt("9223372036854775808"))
+        .hasMessage("strconv.ParseInt: parsing \"9223372036854775808\": value out of range");
+    assertThat(ConditionExpression.asInt("+7")).isEqualTo(7);
+    assertThatThrownBy(() -> ConditionExpression.evalCondition("\uff13", "asInt(result) == 3"))
+        .hasMessageContaining("strconv.ParseInt: parsing \"\uff13\": invalid syntax");
+  }
+
+  /** asFloat is strconv.ParseFloat(i, 64): Go's inf and nan spellings, no spaces and no Java d/f suffix. */
+  @Test
+  void asFloat_goFloatGrammar() {
+    assertThat(ConditionExpression.asFloat("inf")).isInfinite();
+    assertThat(ConditionExpression.asFloat("-Infinity")).isEqualTo(Double.NEGATIVE_INFINITY);
+    assertThat(ConditionExpression.asFloat("1_000.5")).isEqualTo(1000.5);
+    assertThatThrownBy(() -> ConditionExpression.asFloat("1.5d")).isInstanceOf(RuntimeException.class)
+        .hasMessage("strconv.ParseFloat: parsing \"1.5d\": invalid syntax");
+    assertThatThrownBy(() -> ConditionExpression.asFloat(" 1")).hasMessage("strconv.ParseFloat: parsing \" 1\": "
+        + "invalid syntax");
+    assertThatThrownBy(() -> ConditionExpression.asFloat("1e400"))
+        .hasMessage("strconv.ParseFloat: parsing \"1e400\": value out of range");
+  }
+
   // TestAsInt, TestAsFloat, TestIsInf, TestDefaultFunc, TestIsNilFunc (as expressions)
   @Test
   void helpers() {

@@ -1,5 +1,6 @@
 package io.fleetkit.adapter.kubernetes.scheduler;
 
+import io.fleetkit.api.text.GoIntegers;
 import io.fleetkit.observability.micrometer.MicrometerMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -116,7 +117,7 @@ public final class KubernetesSchedulerMain {
       return MetricsServer.DEFAULT_PORT;
     }
     try {
-      int p = Integer.parseInt(v.trim());
+      int p = GoIntegers.parseInt32(v.trim()); // ASCII digits only
       if (p < 0 || p > 65535) {
         throw new NumberFormatException();
       }

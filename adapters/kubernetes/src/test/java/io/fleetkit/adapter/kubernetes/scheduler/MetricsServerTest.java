@@ -107,4 +107,12 @@ final class MetricsServerTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("FLEETKIT_METRICS_PORT")
         .hasMessageContaining("\"http\"");
   }
+
+  /** Integer.parseInt read "\u0669\u0660\u0669\u0660" (Arabic-Indic 9090) as port 9090. */
+  @Test
+  void metricsPort_digitsOfAnotherScript_refused() {
+    assertThatThrownBy(() -> KubernetesSchedulerMain.metricsPort(Map.of("FLEETKIT_METRICS_PORT",
+        "\u0669\u0660\u0669\u0660"))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("FLEETKIT_METRICS_PORT \"\u0669\u0660\u0669\u0660\" must be a port number 0..65535");
+  }
 }

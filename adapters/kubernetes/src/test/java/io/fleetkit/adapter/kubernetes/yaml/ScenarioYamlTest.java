@@ -181,6 +181,28 @@ final class ScenarioYamlTest {
         .contains("spec.loads[0].csv row 3 \"Infinity\" seconds must be a finite number");
   }
 
+  /**
+   * The cells are Go float text: "1d" (a Java double) is no number, and a rate of NaN or an infinity (both Go
+   * floats) is refused as the seconds are, instead of reaching the load as a rate.
+   */
+  @Test
+  void csvRowRateNotFiniteOrNotGoFloatText_reported() {
+    String p = problems("spec:\n  duration: 1h\n  loads:\n  - target: {name: web}\n"
+        + "    csv: \"0,1\\n60,NaN\\n120,+Inf\\n180,1d\\n\"\n");
+    assertThat(p).contains("spec.loads[0].csv row 2 \"NaN\" requestsPerSecond must be a finite number")
+        .contains("spec.loads[0].csv row 3 \"+Inf\" requestsPerSecond must be a finite number")
+        .contains("spec.loads[0].csv row 4 \"180,1d\" must be two numbers seconds,requestsPerSecond");
+  }
+
+  /** A quoted number is Go float text: Double.valueOf read "2d" and " 2" as 2 requests per second. */
+  @Test
+  void quotedConstantRateNotGoFloatText_reported() {
+    for (String rate : new String[] {"2d", " 2", "0x2"}) {
+      assertThat(problems("spec:\n  duration: 1h\n  loads:\n  - target: {name: web}\n    constant: \"" + rate
+          + "\"\n")).as(rate).contains("spec.loads[0].constant").contains("must be a number");
+    }
+  }
+
   @Test
   void negativeRateFromValidation_reportedAsAManifestProblem() {
     assertThatThrownBy(() -> KubernetesYaml.parse(HEAD + "spec:\n  duration: 1h\n  loads:\n  - target: {name: web}\n"

@@ -61,6 +61,9 @@ final class VpaCheckpointYamlTest {
     String status = "spec: {vpaObjectName: web, containerName: app}\nstatus:\n  cpuHistogram:\n";
     assertThat(problems(HEAD + status + "    bucketWeights: {first: 10000}\n"))
         .contains("status.cpuHistogram.bucketWeights[first]", "must be keyed by a bucket index");
+    // encoding/json reads the key with strconv.ParseInt: Integer.parseInt read "\u0663" (Arabic-Indic 3) as bucket 3
+    assertThat(problems(HEAD + status + "    bucketWeights: {\"\u0663\": 10000}\n"))
+        .contains("status.cpuHistogram.bucketWeights[\u0663]", "must be keyed by a bucket index");
     assertThat(problems(HEAD + status + "    bucketWeights: {\"-1\": 10000}\n"))
         .contains("status.cpuHistogram.bucketWeights[-1]", "0 or more");
     assertThat(problems(HEAD + status + "    bucketWeights: {\"3\": -5}\n"))

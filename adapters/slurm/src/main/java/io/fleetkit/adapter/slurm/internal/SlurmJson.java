@@ -10,6 +10,7 @@ import io.fleetkit.adapter.slurm.SlurmPartition;
 import io.fleetkit.adapter.slurm.SlurmPing;
 import io.fleetkit.adapter.slurm.SlurmSubmission;
 import io.fleetkit.adapter.slurm.WaitStatus;
+import io.fleetkit.api.text.GoIntegers;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -179,7 +180,7 @@ public final class SlurmJson {
     }
     if (v.isString()) {
       try {
-        return Long.parseLong(v.stringValue().strip());
+        return GoIntegers.parseInt(v.stringValue().strip(), 64); // ASCII digits only
       } catch (NumberFormatException e) {
         return dflt;
       }

@@ -2,6 +2,7 @@ package io.fleetkit.adapter.kubernetes.yaml.internal;
 
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.text.GoFloats;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -127,7 +128,7 @@ public final class Untyped {
     }
     if (v instanceof String s) {
       try {
-        return Double.valueOf(s);
+        return GoFloats.parseFloat(s); // Go's float text: no spaces, no d/f suffix
       } catch (NumberFormatException e) {
         // reported below
       }

@@ -26,6 +26,7 @@ import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.api.simulation.ScenarioScheduler;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.api.simulation.WorkloadLoad;
+import io.fleetkit.api.text.GoFloats;
 import io.fleetkit.scheduler.plugins.gpu.GpuPolicy;
 import java.util.Arrays;
 import java.time.Duration;
@@ -393,11 +394,15 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
         continue;
       }
       try {
-        double seconds = Double.parseDouble(cells[0].strip());
-        double rate = Double.parseDouble(cells[1].strip());
+        double seconds = GoFloats.parseFloat(cells[0].strip());
+        double rate = GoFloats.parseFloat(cells[1].strip());
         if (!Double.isFinite(seconds)) {
           // Math.round would make NaN 0 s and an infinity the longest duration
           ctx.error(p + " row " + (i + 1), "seconds must be a finite number", cells[0].strip());
+          continue;
+        }
+        if (!Double.isFinite(rate)) {
+          ctx.error(p + " row " + (i + 1), "requestsPerSecond must be a finite number", cells[1].strip());
           continue;
         }
         points.add(new RatePoint(Duration.ofMillis(Math.round(seconds * 1000)), rate));

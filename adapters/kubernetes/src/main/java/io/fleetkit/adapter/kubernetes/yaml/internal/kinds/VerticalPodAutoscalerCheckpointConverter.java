@@ -10,6 +10,7 @@ import io.fleetkit.api.autoscaling.VerticalPodAutoscalerCheckpoint;
 import io.fleetkit.api.autoscaling.VerticalPodAutoscalerCheckpointSpec;
 import io.fleetkit.api.autoscaling.VerticalPodAutoscalerCheckpointStatus;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.text.GoIntegers;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -78,7 +79,7 @@ public final class VerticalPodAutoscalerCheckpointConverter
       String kp = p + ".bucketWeights[" + key + "]";
       int bucket;
       try {
-        bucket = Integer.parseInt(key);
+        bucket = GoIntegers.parseInt32(key); // encoding/json reads an int map key with strconv.ParseInt
       } catch (NumberFormatException e) {
         ctx.error(kp, "must be keyed by a bucket index, a whole number", key);
         continue;
