@@ -1817,6 +1817,11 @@ public final class QueueScheduler {
     return pending.hasActive();
   }
 
+  /** How far the flavor search of pending workload {@code key} got, or {@code null} (none, or not pending). */
+  @Nullable FlavorScanProgress flavorScanProgress(String key) {
+    return pending.lastAssignment(key);
+  }
+
   public @Nullable QuotaReservation admission(String key) {
     AdmittedWorkload w = admitted.get(key);
     return w == null ? null : w.admission;
