@@ -115,7 +115,7 @@ final class FlavorScanProgressTest {
     assertThat(progress(lastGeneration, cycle, SHAPE_A).outdated(currentGeneration, cycle + age, SHAPE_B)).isTrue();
   }
 
-  /** Pending flavors exactly when some recorded index names a flavor (is not {@value FlavorScanProgress#START_OVER}). */
+  /** Pending flavors exactly when some recorded index names a flavor, is not {@value FlavorScanProgress#START_OVER}. */
   @Property
   void pendingFlavors_iffSomeIndexIsNotStartOver(
       @ForAll @Size(max = 4) List<@Size(max = 3) List<@IntRange(min = -1, max = 3) Integer>> indices) {
