@@ -22,7 +22,8 @@ final class PendingWorkload {
   /**
    * How far the flavor search of the last cycle that nominated this workload got (Kueue's {@code
    * Info.LastAssignment}), for the next to resume after it; {@code null} to start at the first flavor. It lives as
-   * long as this entry: an evicted workload is queued again as a new entry, without it.
+   * long as this entry stays in its ClusterQueue: an evicted workload is queued again as a new entry, without it, and
+   * {@link PendingWorkloads} drops it when the entry is queued in another ClusterQueue.
    */
   @Nullable FlavorScanProgress lastAssignment;
 

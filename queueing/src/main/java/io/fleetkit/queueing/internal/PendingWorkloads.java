@@ -212,6 +212,11 @@ final class PendingWorkloads {
 
   private @Nullable CqState place(PendingWorkload p, @Nullable CqState current) {
     CqState cq = registry.route(p.workload, current);
+    if (cq != current) {
+      // the progress of a flavor search belongs to the queue it ran in (Kueue builds a new Info for the workload in
+      // its new queue)
+      p.lastAssignment = null;
+    }
     if (cq == null) {
       pendingIn.remove(p.key());
       unrouted.put(p.key(), p);
