@@ -34,7 +34,8 @@ import java.util.Set;
  * flavor, counted in the usage and freed by preemption like any requested resource. As in newer Kueue, a flavor that
  * fits only by preemption but where the preemptor finds no candidates ranks below one that can preempt, and the
  * assigner tries the next flavor. When no flavor stops the search, the best one by the queue's {@link
- * FlavorFungibility.Preference} wins ({@link #isPreferred}).
+ * FlavorFungibility.Preference} wins ({@link #isPreferred}). Each search records where it stopped, and may start after
+ * the flavor an earlier search stopped on ({@link #assign(Workload, CqState, FlavorScanProgress)}).
  */
 public final class FlavorAssigner {
   /**
