@@ -2,6 +2,7 @@ package io.fleetkit.queueing.internal;
 
 import io.fleetkit.queueing.PodSetAssignment;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The flavor assigner's answer for one workload in one ClusterQueue.
@@ -16,6 +17,9 @@ import java.util.List;
  * @param values the milli-values used of each of {@code frs}
  * @param needPreemption per flavor-resource index: whether it was assigned in mode {@link #PREEMPT}
  * @param message why it does not fit (empty when it fits)
+ * @param lastTriedFlavorIdx how far the flavor search got, per pod set and resource (Kueue's {@code
+ *     Assignment.LastState.LastTriedFlavorIdx}; {@link FlavorScanProgress}): recorded by the flavor assigner, kept as
+ *     the topology is placed (even when it then does not fit); empty for an assignment the assigner did not make
  */
 public record Assignment(
     int mode,
@@ -24,7 +28,8 @@ public record Assignment(
     int[] frs,
     long[] values,
     boolean[] needPreemption,
-    String message) {
+    String message,
+    List<Map<String, Integer>> lastTriedFlavorIdx) {
   public static final int NO_FIT = 0;
   /** Fits only by preemption, but the preemptor finds nothing to preempt (Kueue's noPreemptionCandidates). */
   public static final int NO_CANDIDATES = 1;
@@ -36,6 +41,16 @@ public record Assignment(
    */
   public static final int RECLAIM = 3;
   public static final int FIT = 4;
+
+  public Assignment {
+    lastTriedFlavorIdx = List.copyOf(lastTriedFlavorIdx);
+  }
+
+  /** An assignment that records no flavor search (one made up by a caller, not by the flavor assigner). */
+  public Assignment(int mode, int borrowing, List<PodSetAssignment> podSets, int[] frs, long[] values,
+      boolean[] needPreemption, String message) {
+    this(mode, borrowing, podSets, frs, values, needPreemption, message, List.of());
+  }
 
   /** Whether the assignment takes the queue above its nominal quota in some flavor-resource. */
   public boolean borrows() {

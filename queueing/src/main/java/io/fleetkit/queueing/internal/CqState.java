@@ -65,6 +65,13 @@ public final class CqState {
    * placed in a topology of one of them gets its topology assignment after the checks are Ready.
    */
   java.util.Set<String> provisioningFlavors = java.util.Set.of();
+  /**
+   * Kueue's {@code AllocatableResourceGeneration}: advances when more could fit in the queue than before, that is when
+   * a workload leaves it or its reservation is replaced ({@link #remove}), and when the queue is configured again
+   * ({@link #configure}: a ClusterQueue or Cohort of the engine was put or removed). A pending workload's {@link
+   * FlavorScanProgress} older than one cycle is discarded once the generation passed the one it was recorded at.
+   */
+  long allocatableGeneration;
 
   CqState(ClusterQueue spec, int index, @Nullable CohortState cohort, FlavorResources frs, PendingQueue pending) {
     this.spec = spec;
@@ -79,6 +86,7 @@ public final class CqState {
    * starts at zero, for the caller to add the admitted workloads' again (Kueue's {@code updateClusterQueue}).
    */
   void configure(ClusterQueue spec, @Nullable CohortState cohort, FlavorResources frs) {
+    allocatableGeneration++;
     this.spec = spec;
     this.cohort = cohort;
     int n = frs.size();
@@ -300,6 +308,7 @@ public final class CqState {
   }
 
   void remove(AdmittedWorkload w) {
+    allocatableGeneration++;
     admitted.remove(w.key());
     addUsage(w.frs, w.values, -1);
   }

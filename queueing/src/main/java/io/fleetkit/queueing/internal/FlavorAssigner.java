@@ -34,7 +34,8 @@ import java.util.Set;
  * flavor, counted in the usage and freed by preemption like any requested resource. As in newer Kueue, a flavor that
  * fits only by preemption but where the preemptor finds no candidates ranks below one that can preempt, and the
  * assigner tries the next flavor. When no flavor stops the search, the best one by the queue's {@link
- * FlavorFungibility.Preference} wins ({@link #isPreferred}).
+ * FlavorFungibility.Preference} wins ({@link #isPreferred}). Each search records where it stopped, and may start after
+ * the flavor an earlier search stopped on ({@link #assign(Workload, CqState, FlavorScanProgress)}).
  */
 public final class FlavorAssigner {
   /**
@@ -117,7 +118,24 @@ public final class FlavorAssigner {
    * pods' requests as transformed ({@link #quotaView}), the topology checks the pods' own.
    */
   public Assignment assign(Workload pods, CqState cq) {
+    return assign(pods, cq, null);
+  }
+
+  /**
+   * As {@link #assign(Workload, CqState)}, resuming the search of each pod set's resource group after the flavor
+   * {@code resume} names as the last tried (Kueue's {@code findFlavorForPodSets} starts at {@code
+   * LastAssignment.NextFlavorToTryForPodSetResource}); the flavors before it are not tried in this search. The
+   * assignment records where each search stopped ({@link Assignment#lastTriedFlavorIdx}): the flavor it stopped on
+   * because the queue's {@link FlavorFungibility} let it stop there, or {@value FlavorScanProgress#START_OVER} when it
+   * reached the group's last flavor. Only a flavor that fits without borrowing, or borrows under {@code whenCanBorrow:
+   * MayStopSearch}, or needs preemption (with candidates) under {@code whenCanPreempt: MayStopSearch}, stops a search
+   * before the last flavor.
+   *
+   * @param resume the progress of an earlier search, or {@code null} to start every search at the first flavor
+   */
+  Assignment assign(Workload pods, CqState cq, @Nullable FlavorScanProgress resume) {
     Workload wl = quotaView(pods);
+    List<Map<String, Integer>> lastTried = new ArrayList<>(wl.podSets().size());
     long[] assigned = new long[index.size()];
     boolean[] needPreemption = new boolean[index.size()];
     // Kueue's canPreemptWhileBorrowing: borrowWithinCohort allows it, or fair sharing with a queue that may reclaim
@@ -138,6 +156,7 @@ public final class FlavorAssigner {
       PodSet podsOf = pods.podSets().get(psi);
       long[] atStart = assigned.clone();
       Map<String, String> flavors = new LinkedHashMap<>();
+      Map<String, Integer> tried = new LinkedHashMap<>();
       ResourceList.Builder usage = ResourceList.builder();
       List<String> psReasons = new ArrayList<>();
       int psMode = Assignment.FIT;
@@ -183,7 +202,11 @@ public final class FlavorAssigner {
         int[] borrowOf = new int[flavorCount];
         int chosen = -1;
         int best = -1;
-        for (int f = 0; f < flavorCount; f++) {
+        // Kueue keys the progress by pod set and resource; every resource of the group records the same index
+        int start = resume == null ? 0 : resume.nextFlavorToTry(psi, requested.get(0));
+        int attempted = -1;
+        for (int f = start; f < flavorCount; f++) {
+          attempted = f;
           ResourceFlavor flavor = resourceFlavors.get(group.flavors().get(f).name());
           String mismatch = flavor == null || topology == null ? null : topology.mismatch(flavor, podsOf, cq, covered);
           if (mismatch == null && flavor != null) {
@@ -235,7 +258,7 @@ public final class FlavorAssigner {
           // (reclaim before preempt, a flavor without candidates last; then the lower borrowing level after the
           // preemptions; the first of equals), as Kueue's eager ranking would have
           best = -1;
-          for (int f = 0; f < flavorCount; f++) {
+          for (int f = start; f < flavorCount; f++) {
             if (repOf[f] != Assignment.PREEMPT || modesOf[f] == null) {
               continue;
             }
@@ -268,8 +291,11 @@ public final class FlavorAssigner {
         }
         borrowing = Math.max(borrowing, bestBorrow);
         String flavorName = group.flavors().get(bestFlavor).name();
+        // Kueue's TriedFlavorIdx: where the search stopped, or start over next time if it reached the last flavor
+        int triedIdx = attempted == flavorCount - 1 ? FlavorScanProgress.START_OVER : attempted;
         for (int i = 0; i < pos.length; i++) {
           String r = requested.get(i);
+          tried.put(r, triedIdx);
           int fr = cq.groupFrs[g][bestFlavor][pos[i]];
           long total = requestMilli(ps, r);
           assigned[fr] = saturatedAdd(assigned[fr], total);
@@ -290,6 +316,8 @@ public final class FlavorAssigner {
         message.append("couldn't assign flavors to pod set ").append(ps.name()).append(": ")
             .append(String.join(", ", psReasons));
       }
+      // As Kueue's Assignment.append: a pod set that gets no flavors records no progress, and those after it none
+      lastTried.add(psMode == Assignment.NO_FIT ? Map.of() : tried);
       if (psMode == Assignment.NO_FIT) {
         // As Kueue's: the pod set that gets no flavors adds nothing (not the groups it was given before the one that
         // failed), and the pod sets after it are not tried; the usage is that of the pod sets before it
@@ -319,7 +347,7 @@ public final class FlavorAssigner {
       mode = Assignment.PREEMPT;
     }
     return new Assignment(mode, borrowing, mode == Assignment.NO_FIT ? List.of() : out, frs, values, needPreemption,
-        message.toString());
+        message.toString(), lastTried);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.fleetkit.queueing.internal;
 
 import io.fleetkit.queueing.Workload;
 import java.util.Comparator;
+import org.jspecify.annotations.Nullable;
 
 /** A workload waiting in a ClusterQueue, with its submission sequence as the last FIFO tie-breaker. */
 final class PendingWorkload {
@@ -18,6 +19,13 @@ final class PendingWorkload {
   final long createdSecond;
   final int createdNano;
   String lastReason = "";
+  /**
+   * How far the flavor search of the last cycle that nominated this workload got (Kueue's {@code
+   * Info.LastAssignment}), for the next to resume after it; {@code null} to start at the first flavor. It lives as
+   * long as this entry stays in its ClusterQueue: an evicted workload is queued again as a new entry, without it, and
+   * {@link PendingWorkloads} drops it when the entry is queued in another ClusterQueue.
+   */
+  @Nullable FlavorScanProgress lastAssignment;
 
   PendingWorkload(Workload workload, long sequence) {
     this(workload, sequence, workload.creationTime());

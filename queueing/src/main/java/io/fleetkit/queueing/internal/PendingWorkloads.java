@@ -110,6 +110,15 @@ final class PendingWorkloads {
     return d == null ? null : d.workload();
   }
 
+  /**
+   * How far the flavor search of pending {@code key} got ({@link PendingWorkload#lastAssignment}), or {@code null} if
+   * it has none or is not pending.
+   */
+  @Nullable FlavorScanProgress lastAssignment(String key) {
+    PendingWorkload p = pendingWorkload(key);
+    return p == null ? null : p.lastAssignment;
+  }
+
   /** The pending entry of {@code key} (queued, a head, waiting for a backoff or unrouted), or {@code null}. */
   private @Nullable PendingWorkload pendingWorkload(String key) {
     PendingWorkload head = heads.get(key);
@@ -203,6 +212,11 @@ final class PendingWorkloads {
 
   private @Nullable CqState place(PendingWorkload p, @Nullable CqState current) {
     CqState cq = registry.route(p.workload, current);
+    if (cq != current) {
+      // the progress of a flavor search belongs to the queue it ran in (Kueue builds a new Info for the workload in
+      // its new queue)
+      p.lastAssignment = null;
+    }
     if (cq == null) {
       pendingIn.remove(p.key());
       unrouted.put(p.key(), p);

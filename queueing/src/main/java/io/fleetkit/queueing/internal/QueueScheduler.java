@@ -17,14 +17,12 @@ import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.CycleResult;
 import io.fleetkit.queueing.DelayedTopologyRequest;
 import io.fleetkit.queueing.FairSharingStrategy;
-import io.fleetkit.queueing.FlavorQuotas;
 import io.fleetkit.queueing.LocalQueue;
 import io.fleetkit.queueing.PodSet;
 import io.fleetkit.queueing.PodSetAssignment;
 import io.fleetkit.queueing.Preemption;
 import io.fleetkit.queueing.QueuePreemptionPolicy;
 import io.fleetkit.queueing.ResourceFlavor;
-import io.fleetkit.queueing.ResourceGroup;
 import io.fleetkit.queueing.Workload;
 import java.time.Clock;
 import java.time.Instant;
@@ -46,14 +44,17 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>take the head of every ClusterQueue's queue;
- *   <li>nominate: assign flavors, and find preemption targets for heads that fit only by preemption;
+ *   <li>nominate: assign flavors, resuming each head's flavor search after the flavor its last nomination stopped on
+ *       ({@link FlavorScanProgress}, unless outdated), and find preemption targets for heads that fit only by
+ *       preemption;
  *   <li>order the heads: those that do not borrow first, then (with fair sharing) the lowest dominant resource share
  *       after admission, then higher priority, then older;
  *   <li>admit the heads that still fit after the admissions and preemptions earlier in the cycle; issue the
  *       preemptions of a head whose targets no earlier head took and that fits once they are gone (the preemptor is
  *       admitted in a later cycle, once the quota is free); a head that needs preemption but has no candidates holds
  *       what it could use for the rest of the cycle unless its queue can always reclaim ({@code reclaimWithinCohort:
- *       Any}); park or requeue the rest per the queueing strategy.
+ *       Any}); park or requeue the rest per the queueing strategy, a head with flavors left to try requeued
+ *       at once.
  * </ol>
  *
  * <p>Between cycles it keeps the workloads with quota and the check states of all. Where each workload without quota
@@ -88,6 +89,10 @@ public final class QueueScheduler {
   private final boolean fairSharing;
   private long sequence;
   private int parkedInLastCycle;
+  /** The heads the last cycle requeued with flavors left to try ({@link FlavorScanProgress#pendingFlavors}). */
+  private int resumableInLastCycle;
+  /** Kueue's {@code schedulingCycle}: the number of cycles run, the age of a head's {@link FlavorScanProgress}. */
+  private long schedulingCycle;
   /** The check controllers by controller name. */
   private final Map<String, AdmissionCheckController> checkControllers = new HashMap<>();
   /** Check states of pending and reserved workloads that have checks. */
@@ -491,9 +496,12 @@ public final class QueueScheduler {
     pending.unparkAll();
   }
 
-  /** The flavor assigner's answer for {@code wl}, with the topology assignments of its pod sets that need them. */
-  private Assignment assign(Workload wl, CqState cq) {
-    return topology.place(wl, cq, assigner.assign(wl, cq), tasView(Set.of()));
+  /**
+   * The flavor assigner's answer for {@code wl}, resuming after {@code resume}, with the topology assignments of its
+   * pod sets that need them.
+   */
+  private Assignment assign(Workload wl, CqState cq, @Nullable FlavorScanProgress resume) {
+    return topology.place(wl, cq, assigner.assign(wl, cq, resume), tasView(Set.of()));
   }
 
   /**
@@ -1079,6 +1087,8 @@ public final class QueueScheduler {
   public CycleResult schedule() {
     Instant now = clock.instant();
     parkedInLastCycle = 0;
+    resumableInLastCycle = 0;
+    schedulingCycle++;
     dropTerminated();
     List<io.fleetkit.queueing.QueueStopEviction> queueStops = List.copyOf(stopEvents);
     stopEvents.clear();
@@ -1142,17 +1152,10 @@ public final class QueueScheduler {
     List<Held> reserved = new ArrayList<>();
     for (Entry nominated : entries) {
       Entry e = recomputeIfNeeded(nominated, evictedNow);
-      // Kueue's recomputation keeps the nominated flavors and records them as the last tried: a workload with
-      // flavors after them left to try is queued again at once rather than parked (LastAssignment.PendingFlavors)
-      boolean requeueNow = e != nominated && flavorsLeftAfter(nominated);
       CqState cq = e.cq;
       Assignment a = e.assignment;
       if (a.mode() == Assignment.NO_FIT) {
-        if (requeueNow) {
-          skipped(e, a.message(), reasons);
-        } else {
-          inadmissible(e, a.message(), reasons);
-        }
+        inadmissible(e, a.message(), reasons);
         continue;
       }
       if (a.mode() == Assignment.PREEMPT && e.targets.isEmpty()) {
@@ -1165,11 +1168,7 @@ public final class QueueScheduler {
           reserved.add(new Held(cq, a.frs(), hold));
           holdTopology(e, now);
         }
-        if (requeueNow) {
-          skipped(e, a.message(), reasons);
-        } else {
-          inadmissible(e, a.message(), reasons); // Kueue's message: the assignment's, as for one that does not fit
-        }
+        inadmissible(e, a.message(), reasons); // Kueue's message: the assignment's, as for one that does not fit
         continue;
       }
       if (a.mode() == Assignment.PREEMPT) {
@@ -1194,6 +1193,8 @@ public final class QueueScheduler {
         cq.addUsage(a.frs(), a.values(), 1);
         reserved.add(new Held(cq, a.frs(), a.values()));
         holdTopology(e, now);
+        // Kueue's markPreemptionOutcome: the next cycle reconsiders every flavor
+        e.pending.lastAssignment = null;
         skipped(e, a.message() + "; pending the preemption of " + e.targets.size() + " workload(s)", reasons);
         continue;
       }
@@ -1203,13 +1204,16 @@ public final class QueueScheduler {
       }
       if (podsReady.blocksAdmission(admitted.keySet())) {
         // Kueue's waitForPodsReadyIfNeeded: the scheduler waits (here: the head keeps its place, not parked) until
-        // every workload with quota is PodsReady
+        // every workload with quota is PodsReady, then admits it with this assignment; the next cycle searches from
+        // the first flavor again rather than past the one Kueue would admit it in
+        e.pending.lastAssignment = null;
         skipped(e, io.fleetkit.queueing.WaitForPodsReady.MESSAGE_WAITING_FOR_PODS_READY, reasons);
         continue;
       }
       QuotaReservation admission = new QuotaReservation(e.pending.key(), cq.name, a.podSets(), now, a.borrows());
       AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission, sequence++);
       cq.add(w);
+      e.pending.lastAssignment = null;
       pending.admit(e.pending);
       admitted.put(w.key(), w);
       admittedNow.add(admission);
@@ -1265,7 +1269,7 @@ public final class QueueScheduler {
           || topology.fits(wl, e.cq, a, tasView(victims))) {
         return e; // overlapping targets are Kueue's skip, below
       }
-      return nominate(e.pending, e.cq);
+      return renominate(e);
     }
     if (!fits(e.cq, a.frs(), a.values())) {
       return e;
@@ -1276,27 +1280,17 @@ public final class QueueScheduler {
       r.share = e.share;
       return r;
     }
-    return nominate(e.pending, e.cq);
+    return renominate(e);
   }
 
-  /** Whether some resource of {@code e}'s assignment got a flavor that is not the last of its resource group. */
-  private static boolean flavorsLeftAfter(Entry e) {
-    for (PodSetAssignment pa : e.assignment.podSets()) {
-      for (Map.Entry<String, String> f : pa.flavors().entrySet()) {
-        for (ResourceGroup g : e.cq.spec.resourceGroups()) {
-          if (!g.coveredResources().contains(f.getKey())) {
-            continue;
-          }
-          List<FlavorQuotas> fqs = g.flavors();
-          for (int i = 0; i < fqs.size() - 1; i++) {
-            if (fqs.get(i).name().equals(f.getValue())) {
-              return true;
-            }
-          }
-        }
-      }
-    }
-    return false;
+  /**
+   * Nominates {@code e}'s head again from the first flavor (Kueue's {@code updateAssignmentIfNeeded} clears {@code
+   * LastAssignment} before the recomputation, so that it reaches every flavor); the new search's progress is the
+   * head's.
+   */
+  private Entry renominate(Entry e) {
+    e.pending.lastAssignment = null;
+    return nominate(e.pending, e.cq);
   }
 
   /** The workload an entry's assignment is for (a partially admitted one has smaller counts). */
@@ -1659,13 +1653,32 @@ public final class QueueScheduler {
   }
 
   /**
-   * Kueue's {@code getInitialAssignments}: the full assignment if it fits, or fits by preemption with targets; else,
-   * for a workload that may be admitted partially, the largest pod counts from the minimum counts up that fit or fit
-   * by preempting ({@link PodSetReducer}); else the full assignment, without targets.
+   * Kueue's {@code getAssignments} ({@code pkg/scheduler/scheduler.go}): the head's flavor searches resume after its
+   * {@link FlavorScanProgress} unless that is {@linkplain FlavorScanProgress#outdated outdated} (then they start at the
+   * first flavor), and the progress of the assignment nominated becomes the head's ({@code recordAssignment}).
    */
   private Entry nominate(PendingWorkload head, CqState cq) {
+    FlavorScanProgress last = head.lastAssignment;
+    if (last != null && last.outdated(cq.allocatableGeneration, schedulingCycle, head.workload.podSets())) {
+      LOG.debug("flavor search of {} starts over: its progress is outdated", head.key());
+      last = null;
+    }
+    Entry e = assignments(head, cq, last);
+    // Kueue's recordAssignment: the nominated assignment's progress is the head's, whatever becomes of it
+    head.lastAssignment = new FlavorScanProgress(e.assignment.lastTriedFlavorIdx(), cq.allocatableGeneration,
+        schedulingCycle, head.workload.podSets());
+    return e;
+  }
+
+  /**
+   * Kueue's {@code getInitialAssignments}, every search resumed after {@code resume}: the full assignment if it fits,
+   * or fits by preemption with targets; else, for a workload that may be admitted partially, the largest pod counts
+   * from the minimum counts up that fit or fit by preempting ({@link PodSetReducer}); else the full assignment, without
+   * targets.
+   */
+  private Entry assignments(PendingWorkload head, CqState cq, @Nullable FlavorScanProgress resume) {
     Workload wl = head.workload;
-    Assignment full = assign(wl, cq);
+    Assignment full = assign(wl, cq, resume);
     Entry e = new Entry(head, cq, full);
     if (full.mode() == Assignment.FIT) {
       return e;
@@ -1687,7 +1700,7 @@ public final class QueueScheduler {
     }
     Entry partial = new PodSetReducer(counts, minCounts).search(next -> {
       Workload reduced = wl.withCounts(next);
-      Assignment a = assign(reduced, cq);
+      Assignment a = assign(reduced, cq, resume);
       if (a.mode() == Assignment.FIT) {
         return new Entry(head, cq, a);
       }
@@ -1764,7 +1777,18 @@ public final class QueueScheduler {
     pending.enqueue(new PendingWorkload(v.workload, sequence++), v.cq);
   }
 
+  /**
+   * Requeues a head that cannot be admitted: at once, active, if its flavor search has flavors left to try (Kueue's
+   * {@code requeueIfNotPresent} with {@code LastAssignment.PendingFlavors}), else parked or back at the head per the
+   * queueing strategy.
+   */
   private void inadmissible(Entry e, String reason, Map<String, String> reasons) {
+    FlavorScanProgress progress = e.pending.lastAssignment;
+    if (progress != null && progress.pendingFlavors()) {
+      resumableInLastCycle++;
+      skipped(e, reason, reasons);
+      return;
+    }
     e.pending.lastReason = reason;
     reasons.put(e.pending.key(), reason);
     if (e.cq.spec.queueingStrategy() == io.fleetkit.queueing.QueueingStrategy.BEST_EFFORT_FIFO) {
@@ -1775,10 +1799,11 @@ public final class QueueScheduler {
 
   /**
    * Whether another cycle could change anything: the last one admitted, preempted or parked a head (which exposes the
-   * next one). A cycle that only requeued StrictFIFO heads leaves the engine in a fixpoint.
+   * next one), or requeued one with flavors left to try (the next cycle tries them). A cycle that only requeued
+   * StrictFIFO heads otherwise leaves the engine in a fixpoint.
    */
   public boolean mayProgress(CycleResult last) {
-    return last.progressed() || parkedInLastCycle > 0;
+    return last.progressed() || parkedInLastCycle > 0 || resumableInLastCycle > 0;
   }
 
   private void skipped(Entry e, String reason, Map<String, String> reasons) {
@@ -1790,6 +1815,11 @@ public final class QueueScheduler {
   /** Whether any queue has an active (not parked) pending workload. */
   public boolean hasActive() {
     return pending.hasActive();
+  }
+
+  /** How far the flavor search of pending workload {@code key} got, or {@code null} (none, or not pending). */
+  @Nullable FlavorScanProgress flavorScanProgress(String key) {
+    return pending.lastAssignment(key);
   }
 
   public @Nullable QuotaReservation admission(String key) {

@@ -149,7 +149,8 @@ final class TopologyPlacer {
       }
     }
     String message = reason == null ? a.message() : reason;
-    return new Assignment(Assignment.PREEMPT, a.borrowing(), a.podSets(), a.frs(), a.values(), need, message);
+    return new Assignment(Assignment.PREEMPT, a.borrowing(), a.podSets(), a.frs(), a.values(), need, message,
+        a.lastTriedFlavorIdx());
   }
 
   /**
@@ -219,7 +220,8 @@ final class TopologyPlacer {
       out.set(i, pa.withDelayedTopologyRequest(DelayedTopologyRequest.PENDING));
     }
     return out == null ? a
-        : new Assignment(a.mode(), a.borrowing(), out, a.frs(), a.values(), a.needPreemption(), a.message());
+        : new Assignment(a.mode(), a.borrowing(), out, a.frs(), a.values(), a.needPreemption(), a.message(),
+            a.lastTriedFlavorIdx());
   }
 
   private static @Nullable PodSet podSetOf(Workload wl, String name) {
@@ -466,7 +468,8 @@ final class TopologyPlacer {
       TopologyAssignment ta = found.get(pa.name());
       out.add(ta == null ? pa : pa.withTopologyAssignment(ta));
     }
-    return new Assignment(a.mode(), a.borrowing(), out, a.frs(), a.values(), a.needPreemption(), a.message());
+    return new Assignment(a.mode(), a.borrowing(), out, a.frs(), a.values(), a.needPreemption(), a.message(),
+        a.lastTriedFlavorIdx());
   }
 
   /** Whether any pod set of {@code a} got a topology assignment. */
@@ -481,7 +484,8 @@ final class TopologyPlacer {
 
   private static Assignment noFit(Assignment a, String podSet, String reason) {
     return new Assignment(Assignment.NO_FIT, a.borrowing(), List.of(), new int[0], new long[0],
-        new boolean[a.needPreemption().length], "couldn't assign flavors to pod set " + podSet + ": " + reason);
+        new boolean[a.needPreemption().length], "couldn't assign flavors to pod set " + podSet + ": " + reason,
+        a.lastTriedFlavorIdx());
   }
 
   /**

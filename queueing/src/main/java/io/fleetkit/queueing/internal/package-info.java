@@ -4,7 +4,9 @@
  * cohort tree; {@code QueueStates}, Kueue's rules on stopped and terminating queues), where each workload without
  * quota waits ({@code PendingWorkloads}: queued, waiting for a backoff, unrouted or deactivated), {@code
  * waitForPodsReady}'s conditions, requeue states and timeouts ({@code PodsReadyTimeouts}), live quota bookkeeping
- * ({@code CqState}), the flavor assigner, the preemptor with its fair-sharing strategies, the per-ClusterQueue queues,
+ * ({@code CqState}), the flavor assigner (with {@code FlavorScanProgress}, how far a pending workload's flavor
+ * search got, for the next cycle to resume it), the preemptor with its fair-sharing strategies, the per-ClusterQueue
+ * queues,
  * and topology-aware scheduling ({@code TopologyAssigner}, Kueue's assignment algorithm over a {@code TopologyTree};
  * {@code TopologyPlacer}, its use in the engine; {@code NodeFailures} and {@code TopologyReplacement}, Kueue's node
  * failure controller and node replacement). Not part of the public contract. Nothing here is thread-safe; {@link

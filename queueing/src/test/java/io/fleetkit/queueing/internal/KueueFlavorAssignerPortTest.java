@@ -48,6 +48,19 @@ final class KueueFlavorAssignerPortTest {
     return a.podSets().get(podSet).flavors().get(resource);
   }
 
+  /**
+   * Upstream's {@code TriedFlavorIdx} of every resource of pod set {@code podSet} that got a flavor: {@code
+   * resourceIdx} holds resource, index pairs ({@code -1}: the search reached the group's last flavor).
+   */
+  private static void assertTried(Assignment a, int podSet, Object... resourceIdx) {
+    Map<String, Integer> want = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < resourceIdx.length; i += 2) {
+      want.put((String) resourceIdx[i], (Integer) resourceIdx[i + 1]);
+    }
+    assertThat(a.lastTriedFlavorIdx().get(podSet)).as("TriedFlavorIdx of pod set %d", podSet)
+        .containsExactlyInAnyOrderEntriesOf(want);
+  }
+
   @Test
   void singleFlavorFits() {
     KueueHarness h = h(ClusterQueue.builder("test-clusterqueue")
@@ -58,6 +71,7 @@ final class KueueFlavorAssignerPortTest {
     assertThat(a.podSets().get(0).flavors())
         .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "default", "memory", "default"));
     assertThat(a.borrows()).isFalse();
+    assertTried(a, 0, "cpu", -1, "memory", -1);
   }
 
   @Test
@@ -69,6 +83,7 @@ final class KueueFlavorAssignerPortTest {
     assertThat(a.mode()).isEqualTo(Assignment.PREEMPT);
     assertThat(flavor(a, 0, "cpu")).isEqualTo("default");
     assertThat(a.message()).contains("insufficient unused quota for cpu in flavor default, 1 more needed");
+    assertTried(a, 0, "cpu", -1);
   }
 
   @Test
@@ -83,6 +98,7 @@ final class KueueFlavorAssignerPortTest {
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors())
         .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "two", "memory", "b-one"));
+    assertTried(a, 0, "cpu", -1, "memory", 0);
   }
 
   @Test
@@ -97,6 +113,7 @@ final class KueueFlavorAssignerPortTest {
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors())
         .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "two", "memory", "two", "example.com/gpu", "b-one"));
+    assertTried(a, 0, "cpu", -1, "memory", -1, "example.com/gpu", 0);
   }
 
   @Test
@@ -118,6 +135,7 @@ final class KueueFlavorAssignerPortTest {
     assertThat(a.borrows()).isTrue();
     assertThat(a.podSets().get(0).flavors())
         .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "two", "memory", "two", "example.com/gpu", "b-one"));
+    assertTried(a, 0, "cpu", -1, "memory", -1, "example.com/gpu", -1);
     FlavorResources idx = h.scheduler.index();
     assertThat(a.needPreemption()[idx.of("two", "cpu")]).isFalse();
     assertThat(a.needPreemption()[idx.of("two", "memory")]).isTrue();
@@ -268,6 +286,8 @@ final class KueueFlavorAssignerPortTest {
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "two"));
     assertThat(a.podSets().get(1).flavors()).containsExactlyEntriesOf(Map.of("cpu", "one"));
+    assertTried(a, 0, "cpu", -1);
+    assertTried(a, 1, "cpu", 0);
     assertThat(a.borrows()).isFalse();
     assertThat(usage(h, a)).isEqualTo(expectedUsage("one", "cpu", "3", "two", "cpu", "5"));
   }
@@ -288,6 +308,7 @@ final class KueueFlavorAssignerPortTest {
     for (int p = 0; p < 2; p++) {
       assertThat(a.podSets().get(p).flavors())
           .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "default", "memory", "default"));
+      assertTried(a, p, "cpu", -1, "memory", -1);
     }
     assertThat(a.borrows()).isTrue();
     assertThat(usage(h, a)).isEqualTo(expectedUsage("default", "cpu", "10", "default", "memory", "5Gi"));
@@ -320,6 +341,7 @@ final class KueueFlavorAssignerPortTest {
         "one", "cpu");
     assertThat(a.mode()).isEqualTo(Assignment.PREEMPT);
     assertThat(flavor(a, 0, "cpu")).isEqualTo("one");
+    assertTried(a, 0, "cpu", -1);
     assertThat(preempting(h, a)).containsExactly("one/cpu");
     assertThat(a.borrows()).isTrue();
     assertThat(a.message()).contains("insufficient unused quota for cpu in flavor one, 1 more needed");
@@ -334,6 +356,7 @@ final class KueueFlavorAssignerPortTest {
     Assignment a = assignWithOracle(h, wl("wl", 0, "cpu", "2"), "test-clusterqueue");
     assertThat(a.mode()).isEqualTo(Assignment.PREEMPT);
     assertThat(flavor(a, 0, "cpu")).isEqualTo("one");
+    assertTried(a, 0, "cpu", -1);
     assertThat(preempting(h, a)).containsExactly("one/cpu");
     assertThat(a.borrows()).isFalse();
     assertThat(a.message()).contains("insufficient unused quota for cpu in flavor one, 1 more needed");
@@ -353,6 +376,7 @@ final class KueueFlavorAssignerPortTest {
     assertThat(a.mode()).isEqualTo(Assignment.PREEMPT);
     assertThat(flavor(a, 0, "cpu")).isEqualTo("one");
     assertThat(preempting(h, a)).containsExactly("one/cpu");
+    assertTried(a, 0, "cpu", -1);
     assertThat(a.borrows()).isTrue();
     assertThat(a.message()).contains("insufficient unused quota for cpu in flavor one, 2 more needed");
     assertThat(usage(h, a)).isEqualTo(expectedUsage("one", "cpu", "2"));
@@ -376,6 +400,7 @@ final class KueueFlavorAssignerPortTest {
     Assignment a = assignWithOracle(h, wl("wl", 0, "cpu", "1", "example.com/gpu", "0"), "test-clusterqueue");
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "default"));
+    assertTried(a, 0, "cpu", -1);
     assertThat(usage(h, a)).isEqualTo(expectedUsage("default", "cpu", "1"));
   }
 
@@ -388,6 +413,7 @@ final class KueueFlavorAssignerPortTest {
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors())
         .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "default", "example.com/gpu", "default"));
+    assertTried(a, 0, "cpu", -1, "example.com/gpu", -1);
     assertThat(usage(h, a)).isEqualTo(expectedUsage("default", "cpu", "1"));
   }
 
@@ -415,6 +441,7 @@ final class KueueFlavorAssignerPortTest {
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors())
         .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "default", "pods", "default"));
+    assertTried(a, 0, "cpu", -1, "pods", -1);
     assertRequests(a, "cpu", "3", "pods", "3");
     assertThat(preempting(h, a)).isEmpty();
     assertThat(a.borrows()).isFalse();
@@ -445,6 +472,7 @@ final class KueueFlavorAssignerPortTest {
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors())
         .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "default", "pods", "default"));
+    assertTried(a, 0, "cpu", -1, "pods", -1);
     assertRequests(a, "cpu", "5", "pods", "5");
     assertThat(a.borrows()).isFalse();
     assertThat(a.message()).isEmpty();
@@ -463,9 +491,10 @@ final class KueueFlavorAssignerPortTest {
   }
 
   /** In flavor one, cpu by preemption (1 more needed) and the pod fitting; borrowing or not. */
-  private static void assertPreemptsCpuInFlavorOne(KueueHarness h, Assignment a, boolean borrows) {
+  private static void assertPreemptsCpuInFlavorOne(KueueHarness h, Assignment a, boolean borrows, int tried) {
     assertThat(a.mode()).isEqualTo(Assignment.PREEMPT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "one", "pods", "one"));
+    assertTried(a, 0, "cpu", tried, "pods", tried);
     assertRequests(a, "cpu", "9", "pods", "1");
     assertThat(preempting(h, a)).containsExactly("one/cpu");
     assertThat(a.borrows()).isEqualTo(borrows);
@@ -476,10 +505,12 @@ final class KueueFlavorAssignerPortTest {
   }
 
   /** 9 cpu and the pod fit in {@code flavor}, borrowing or not. */
-  private static void assertFitsNinePodCpusIn(KueueHarness h, Assignment a, String flavor, boolean borrows) {
+  private static void assertFitsNinePodCpusIn(KueueHarness h, Assignment a, String flavor, boolean borrows,
+      int tried) {
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors())
         .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", flavor, "pods", flavor));
+    assertTried(a, 0, "cpu", tried, "pods", tried);
     assertRequests(a, "cpu", "9", "pods", "1");
     assertThat(preempting(h, a)).isEmpty();
     assertThat(a.borrows()).isEqualTo(borrows);
@@ -490,19 +521,20 @@ final class KueueFlavorAssignerPortTest {
   @Test
   void preemptBeforeTryNextFlavor() {
     KueueHarness h = twoFlavorsOfTenPods(MAY_STOP_SEARCH);
-    assertPreemptsCpuInFlavorOne(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), false);
+    assertPreemptsCpuInFlavorOne(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), false, 0);
   }
 
   @Test
   void preemptBeforeTryNextFlavorUsingWhenCanBorrowMayStopSearchWhenCanPreemptMayStopSearch() {
     KueueHarness h = twoFlavorsOfTenPods(MAY_STOP_SEARCH);
-    assertPreemptsCpuInFlavorOne(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), false);
+    assertPreemptsCpuInFlavorOne(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), false, 0);
   }
 
   @Test
   void preemptTryNextFlavor() {
     KueueHarness h = twoFlavorsOfTenPods(FlavorFungibility.DEFAULT);
-    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "two", false);
+    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "two", false,
+        -1);
   }
 
   /**
@@ -523,19 +555,22 @@ final class KueueFlavorAssignerPortTest {
   @Test
   void borrowTryNextFlavorFoundTheFirstFlavor() {
     KueueHarness h = borrowTwoFlavors(TRY_NEXT_FLAVOR, "1");
-    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "one", true);
+    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "one", true,
+        -1);
   }
 
   @Test
   void borrowTryNextFlavorFoundTheSecondFlavor() {
     KueueHarness h = borrowTwoFlavors(TRY_NEXT_FLAVOR, "10");
-    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "two", false);
+    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "two", false,
+        -1);
   }
 
   @Test
   void borrowBeforeTryNextFlavor() {
     KueueHarness h = borrowTwoFlavors(FlavorFungibility.DEFAULT, "10");
-    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "one", true);
+    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "one", true,
+        0);
   }
 
   /**
@@ -571,6 +606,7 @@ final class KueueFlavorAssignerPortTest {
   private static void assertPreemptsInFlavorOne(KueueHarness h, Assignment a) {
     assertThat(a.mode()).isEqualTo(Assignment.PREEMPT);
     assertThat(flavor(a, 0, "cpu")).isEqualTo("one");
+    assertTried(a, 0, "cpu", 0);
     assertThat(preempting(h, a)).containsExactly("one/cpu");
     assertThat(a.borrows()).isTrue();
     assertThat(a.message()).contains("insufficient unused quota for cpu in flavor one, 10 more needed");
@@ -580,6 +616,7 @@ final class KueueFlavorAssignerPortTest {
   private static void assertFitsInFlavorTwo(KueueHarness h, Assignment a) {
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(flavor(a, 0, "cpu")).isEqualTo("two");
+    assertTried(a, 0, "cpu", -1);
     assertThat(preempting(h, a)).isEmpty();
     assertThat(a.borrows()).isFalse();
     assertThat(usage(h, a)).isEqualTo(expectedUsage("two", "cpu", "12"));
@@ -659,13 +696,15 @@ final class KueueFlavorAssignerPortTest {
   @Test
   void lendTryNextFlavorFoundTheSecondFlavor() {
     KueueHarness h = lendTwoFlavors("10");
-    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "two", false);
+    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "two", false,
+        -1);
   }
 
   @Test
   void lendTryNextFlavorFoundTheFirstFlavor() {
     KueueHarness h = lendTwoFlavors("1");
-    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "one", true);
+    assertFitsNinePodCpusIn(h, assignWithOracle(h, wl("wl", 0, "cpu", "9"), "test-clusterqueue"), "one", true,
+        -1);
   }
 
   private static KueueHarness oracleReturnsNone() {
@@ -682,6 +721,7 @@ final class KueueFlavorAssignerPortTest {
   private static void assertBorrowsInFlavorTwo(KueueHarness h, Assignment a) {
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(flavor(a, 0, "cpu")).isEqualTo("two");
+    assertTried(a, 0, "cpu", -1);
     assertThat(preempting(h, a)).isEmpty();
     assertThat(a.borrows()).isTrue();
     assertThat(usage(h, a)).isEqualTo(expectedUsage("two", "cpu", "2"));
@@ -709,7 +749,7 @@ final class KueueFlavorAssignerPortTest {
     h.admit(wl("usage", 0, "cpu", "2"), "test-clusterqueue", "cpu", "one");
     // upstream's oracle finds preemption possible for one/cpu (and borrowing 1 after it)
     assertPreemptsCpuInFlavorOne(h, assignWithPreemptBorrowingOne(h, false, wl("wl", 0, "cpu", "9"),
-        "test-clusterqueue", "one", "cpu"), true);
+        "test-clusterqueue", "one", "cpu"), true, -1);
   }
 
   private static final ClusterQueuePreemption RECLAIM_ANY =

@@ -105,6 +105,19 @@ final class KueueFlavorConstraintsPortTest {
     return s.assigner().assign(wl, s.queue("test-clusterqueue"));
   }
 
+  /**
+   * Upstream's {@code TriedFlavorIdx} of every resource of pod set {@code podSet} that got a flavor: {@code
+   * resourceIdx} holds resource, index pairs ({@code -1}: the search reached the group's last flavor).
+   */
+  private static void assertTried(Assignment a, int podSet, Object... resourceIdx) {
+    Map<String, Integer> want = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < resourceIdx.length; i += 2) {
+      want.put((String) resourceIdx[i], (Integer) resourceIdx[i + 1]);
+    }
+    assertThat(a.lastTriedFlavorIdx().get(podSet)).as("TriedFlavorIdx of pod set %d", podSet)
+        .containsExactlyInAnyOrderEntriesOf(want);
+  }
+
   /** Upstream's {@code Usage}: {@code flavor/resource} to the milli-value assigned (zero entries left out). */
   private static Map<String, Long> usage(QueueScheduler s, Assignment a) {
     Map<String, Long> out = new TreeMap<>();
@@ -122,6 +135,7 @@ final class KueueFlavorConstraintsPortTest {
     Assignment a = assign(s, wl(main("cpu", "1").withTolerations(List.of(TOLERATE_SPOT))));
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "tainted"));
+    assertTried(a, 0, "cpu", -1);
     assertThat(a.message()).isEmpty();
     assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("tainted/cpu", 1000L));
   }
@@ -134,6 +148,7 @@ final class KueueFlavorConstraintsPortTest {
         .withRequiredNodeAffinity(terms(in("ignored2", "bar")))));
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "two"));
+    assertTried(a, 0, "cpu", -1);
     assertThat(a.borrows()).isFalse();
     assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("two/cpu", 1000L));
   }
@@ -147,6 +162,7 @@ final class KueueFlavorConstraintsPortTest {
         .withRequiredNodeAffinity(terms(in("type", "two")))));
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyInAnyOrderEntriesOf(Map.of("cpu", "two", "memory", "two"));
+    assertTried(a, 0, "cpu", -1, "memory", -1);
     assertThat(usage(s, a)).containsExactlyInAnyOrderEntriesOf(Map.of("two/cpu", 1000L, "two/memory", 1048576000L));
   }
 
@@ -158,6 +174,7 @@ final class KueueFlavorConstraintsPortTest {
         .withRequiredNodeAffinity(terms(in("ignored2", "bar"), in("cpuType", "two")))));
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "one"));
+    assertTried(a, 0, "cpu", 0);
     assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("one/cpu", 1000L));
   }
 
@@ -167,6 +184,7 @@ final class KueueFlavorConstraintsPortTest {
     Assignment a = assign(s, wl(main("cpu", "1").withNodeSelector(Map.of("x", "a", "y", "g"))));
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "label-x-a"));
+    assertTried(a, 0, "cpu", 0);
     assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("label-x-a/cpu", 1000L));
   }
 
@@ -176,6 +194,7 @@ final class KueueFlavorConstraintsPortTest {
     Assignment a = assign(s, wl(main("cpu", "1").withNodeSelector(Map.of("type", "two"))));
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "default"));
+    assertTried(a, 0, "cpu", 0);
     assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("default/cpu", 1000L));
   }
 
@@ -198,6 +217,7 @@ final class KueueFlavorConstraintsPortTest {
     Assignment a = assign(s, wl(main("cpu", "2").withNodeSelector(Map.of("type", "two"))));
     assertThat(a.mode()).isEqualTo(Assignment.PREEMPT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "two"));
+    assertTried(a, 0, "cpu", -1);
     assertThat(a.message()).isEqualTo("couldn't assign flavors to pod set main: "
         + "flavor one doesn't match node affinity, insufficient unused quota for cpu in flavor two, 1 more needed");
     assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("two/cpu", 2000L));
@@ -213,6 +233,8 @@ final class KueueFlavorConstraintsPortTest {
     assertThat(a.mode()).isEqualTo(Assignment.PREEMPT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "one"));
     assertThat(a.podSets().get(1).flavors()).containsExactlyEntriesOf(Map.of("cpu", "tainted"));
+    assertTried(a, 0, "cpu", -1);
+    assertTried(a, 1, "cpu", -1);
     assertThat(a.message()).isEqualTo("couldn't assign flavors to pod set launcher: "
         + "insufficient unused quota for cpu in flavor one, 1 more needed, "
         + "untolerated taint {instance spot NoSchedule <nil>} in flavor tainted; "
@@ -228,6 +250,7 @@ final class KueueFlavorConstraintsPortTest {
     Assignment a = assign(s, wl(main("cpu", "1"))); // the flavor's own toleration covers its taint
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "taint-and-toleration"));
+    assertTried(a, 0, "cpu", -1);
     assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("taint-and-toleration/cpu", 1000L));
   }
 
@@ -237,6 +260,7 @@ final class KueueFlavorConstraintsPortTest {
     Assignment a = assign(s, wl(main("cpu", "3")));
     assertThat(a.mode()).isEqualTo(Assignment.FIT);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "two"));
+    assertTried(a, 0, "cpu", -1);
     assertThat(usage(s, a)).containsExactlyEntriesOf(Map.of("two/cpu", 3000L));
   }
 
@@ -246,6 +270,7 @@ final class KueueFlavorConstraintsPortTest {
     Assignment a = assign(s, wl(PodSet.of("fitting-podset", 1, req("cpu", "1")).withNodeSelector(Map.of("type", "one")),
         PodSet.of("blocking-podset", 1, req("cpu", "5"))));
     assertThat(a.mode()).isEqualTo(Assignment.NO_FIT);
+    assertTried(a, 0, "cpu", 0); // upstream keeps the fitting pod set's assignment, TriedFlavorIdx 0
     assertThat(a.message()).isEqualTo("couldn't assign flavors to pod set blocking-podset: "
         + "insufficient quota for cpu in flavor one, previously considered podsets requests (1) + current podset"
         + " request (5) > maximum capacity (2), "

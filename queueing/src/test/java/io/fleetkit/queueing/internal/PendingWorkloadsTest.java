@@ -120,6 +120,30 @@ final class PendingWorkloadsTest {
     assertThat(pending.pendingCount()).isEqualTo(2);
   }
 
+  /**
+   * The progress of a flavor search belongs to the queue it ran in: a workload whose LocalQueue is removed and added
+   * back for another ClusterQueue loses it.
+   */
+  @Test
+  void reroute_toAnotherClusterQueue_dropsTheFlavorScanProgress_backoffInTheSameQueueKeepsIt() {
+    FlavorScanProgress progress = new FlavorScanProgress(List.of(java.util.Map.of("cpu", 0)), 0, 1, List.of());
+    PendingWorkload moving = p("moving", "qa");
+    moving.lastAssignment = progress;
+    pending.enqueue(moving, null);
+    PendingWorkload waiting = p("waiting", "qb");
+    waiting.lastAssignment = progress;
+    pending.backoff(waiting, b(), T0.plusSeconds(10));
+    registry.removeLocalQueue("team", "qa");
+    pending.reroute();
+    registry.putLocalQueue(LocalQueue.of("team", "qa", "b"));
+
+    assertThat(pending.reroute()).containsExactly(java.util.Map.entry("team/moving", b()));
+    pending.releaseBackoff(T0.plusSeconds(10));
+
+    assertThat(pending.lastAssignment("team/moving")).isNull();
+    assertThat(pending.lastAssignment("team/waiting")).isSameAs(progress);
+  }
+
   @Test
   void enqueue_workloadAlreadyHere_isRefusedNamingWhereItIs() {
     PendingWorkload w = p("w", "qa");
