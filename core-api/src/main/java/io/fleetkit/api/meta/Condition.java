@@ -1,6 +1,8 @@
 package io.fleetkit.api.meta;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -30,5 +32,27 @@ public record Condition(String type, ConditionStatus status, long observedGenera
 
   public boolean isTrue() {
     return status == ConditionStatus.True;
+  }
+
+  /**
+   * A new list: {@code conditions} with {@code c} in place of the condition of its type, or added at the end when
+   * there is none (the others keep their order).
+   */
+  public static List<Condition> replacing(List<Condition> conditions, Condition c) {
+    Objects.requireNonNull(c, "c");
+    List<Condition> out = new ArrayList<>(conditions.size() + 1);
+    boolean replaced = false;
+    for (Condition old : conditions) {
+      if (old.type().equals(c.type())) {
+        out.add(c);
+        replaced = true;
+      } else {
+        out.add(old);
+      }
+    }
+    if (!replaced) {
+      out.add(c);
+    }
+    return out;
   }
 }

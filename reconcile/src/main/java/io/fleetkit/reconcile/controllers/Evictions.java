@@ -286,7 +286,7 @@ public final class Evictions {
       Map<String, Instant> disrupted = new HashMap<>(s.disruptedPods());
       disrupted.put(podName, now);
       List<Condition> conditions = allowed == 0
-          ? withCondition(s.conditions(), DisruptionReconciler.disruptionAllowedCondition(pdb, allowed, now))
+          ? Condition.replacing(s.conditions(), DisruptionReconciler.disruptionAllowedCondition(pdb, allowed, now))
           : s.conditions();
       PodDisruptionBudgetStatus next = new PodDisruptionBudgetStatus(s.observedGeneration(), disrupted, allowed,
           s.currentHealthy(), s.desiredHealthy(), s.expectedPods(), conditions);
@@ -349,23 +349,5 @@ public final class Evictions {
           + "in the precondition (" + pre.resourceVersion() + ") does not match the ResourceVersion in record (" + rv
           + "). The object might have been modified");
     }
-  }
-
-  /** {@code conditions} with {@code c} in place of the one of its type (added when there is none). */
-  private static List<Condition> withCondition(List<Condition> conditions, Condition c) {
-    List<Condition> out = new ArrayList<>(conditions.size() + 1);
-    boolean replaced = false;
-    for (Condition old : conditions) {
-      if (old.type().equals(c.type())) {
-        out.add(c);
-        replaced = true;
-      } else {
-        out.add(old);
-      }
-    }
-    if (!replaced) {
-      out.add(c);
-    }
-    return out;
   }
 }

@@ -1,7 +1,6 @@
 package io.fleetkit.api.resource.dra;
 
 import io.fleetkit.api.meta.Condition;
-import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -46,19 +45,6 @@ public record DeviceTaintRuleStatus(List<Condition> conditions) {
 
   /** This status with {@code c} replacing the condition of its type, or added. */
   public DeviceTaintRuleStatus withCondition(Condition c) {
-    List<Condition> out = new ArrayList<>(conditions.size() + 1);
-    boolean replaced = false;
-    for (Condition old : conditions) {
-      if (old.type().equals(c.type())) {
-        out.add(c);
-        replaced = true;
-      } else {
-        out.add(old);
-      }
-    }
-    if (!replaced) {
-      out.add(c);
-    }
-    return new DeviceTaintRuleStatus(out);
+    return new DeviceTaintRuleStatus(Condition.replacing(conditions, c));
   }
 }
