@@ -844,8 +844,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
     }
     // upstream UpdateClusterState: the nodes being deleted are neither candidates nor destinations, and the pods that
-    // actuation will need placed again are placed first (injectOngoingActuation: one by one, round-robin from the
-    // autoscaler's position, which the removals' searches share; the first that fits nowhere ends the injection)
+    // actuation will need placed again are placed first (injectOngoingActuation: by priority, each priority's hints
+    // first, then round-robin from the autoscaler's position, which the removals' searches share; the first that fits
+    // nowhere ends the injection, the pods placed before it stay)
     int[] cursor = searchPosition.cursorIn(sim);
     // upstream's ghost of a node whose removal is simulated, tainted as a drain taints the node
     // (replaceWithTaintedGhostNode)
@@ -866,10 +867,13 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
       count = kept;
     }
-    for (Pod p : in.injected()) {
-      if (!sim.placeAll(List.of(PodInfos.of(p.withNodeName(""))), cursor, -1, injectionHints)) {
-        LOG.debug("scale-down: not all recently evicted pods could be injected; {} fits nowhere", p.metadata().key());
-        break;
+    if (!in.injected().isEmpty()) {
+      List<PodInfo> injected = new ArrayList<>(in.injected().size());
+      for (Pod p : in.injected()) {
+        injected.add(PodInfos.of(p.withNodeName("")));
+      }
+      if (!sim.placeUntilFailure(injected, cursor, injectionHints)) {
+        LOG.debug("scale-down: not all recently evicted pods could be injected");
       }
     }
     // eligibility on the cluster as it is, before any simulated removal (upstream eligibility.FilterOutUnremovable),
