@@ -148,6 +148,8 @@ public final class SimulatedCluster {
   /** Scratch space of {@link #placeAll}: the pods' notes read ahead, and the slots the pods were placed in. */
   private Object[] notes = new Object[16];
   private int[] placedAt = new int[16];
+  /** The placements on a node a search found ({@link #searchPlacements()}). */
+  private long searchPlacements;
   /** Scratch space of {@link #placeAll}: the pods by priority, a group's pods left for a search, the placing order. */
   private int[] priorityOrder = new int[16];
   private int[] pending = new int[16];
@@ -1392,6 +1394,7 @@ public final class SimulatedCluster {
           return false;
         }
         cursor[0] = at + 1;
+        searchPlacements++;
         if (notes[i] instanceof SchedulingHints.Entry hint) {
           Objects.requireNonNull(hints).set(hint, Objects.requireNonNull(slots[at]).name(), id, slotEpoch, at);
         }
@@ -1468,6 +1471,17 @@ public final class SimulatedCluster {
   }
 
   /**
+   * How many pods this simulation placed, over its life, on a node a search found ({@link #placeAll},
+   * {@link #placeElsewhere}, {@link #placeUntilFailure}, {@link #placeFrom}; placements undone afterwards included)
+   * rather than on their hint. A caller that places pods only where their hints say knows, from this count not
+   * moving, that running the same placements again on the same cluster with the hints they set places every pod on
+   * the same node in the same order.
+   */
+  public long searchPlacements() {
+    return searchPlacements;
+  }
+
+  /**
    * Upstream's {@code HintingSimulator.tryScheduleUsingHints} for one pod: places {@code pod} on the node
    * {@code hints} holds for it when that node is still in this simulation and the pod passes PreFilter and Filter
    * there, and renews the hint in the current generation. Nothing changes when the pod is not placed.
@@ -1506,6 +1520,7 @@ public final class SimulatedCluster {
       return -1;
     }
     cursor[0] = at + 1;
+    searchPlacements++;
     hints.set(hints.entry(pod), Objects.requireNonNull(slots[at]).name(), id, slotEpoch, at);
     addPod(at, pod);
     return at;
