@@ -9,7 +9,11 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,5 +101,68 @@ final class ClusterAutoscalerReuseMovedTwiceTest {
       assertThat(third.unneededNodes()).isEqualTo(expected.unneededNodes());
       assertThat(third.unremovableNodes()).isEqualTo(expected.unremovableNodes());
     }
+  }
+
+  /**
+   * The same over random clusters where pods move twice often: nodes labelled {@code x}, {@code y}, both or neither,
+   * pods confined to one label or free, every node a candidate in name order and simulated again in every loop (a
+   * recheck timeout of 0). Between loops a pod is replaced by one of the same spec without hint, or nothing changes
+   * (then the reusing autoscaler reuses its evaluation when it may). Reusing evaluations with searches as well, a few
+   * hundred tries find a loop that decides otherwise.
+   */
+  @Property(tries = 400)
+  void reuse_decidesAsEvaluatingEveryLoop(@ForAll @IntRange(min = 3, max = 8) int nodes,
+      @ForAll @IntRange(min = 2, max = 16) int pods, @ForAll long seed) {
+    ManualClock clock = ManualClock.atEpoch2026();
+    NodePool pool = CaFixtures.pool("p", 4000, 8192, 0, 20);
+    Random rnd = new Random(seed);
+    String[][] nodeLabels = {{}, {"x"}, {"y"}, {"x", "y"}};
+    try (ObjectStore a = ObjectStore.builder().clock(clock).directDelivery().build();
+        ObjectStore r = ObjectStore.builder().clock(clock).directDelivery().build()) {
+      List<ObjectStore> both = List.of(a, r);
+      for (int i = 0; i < nodes; i++) {
+        Node n = node(pool, "n" + i, nodeLabels[rnd.nextInt(4)]);
+        both.forEach(s -> s.create(n));
+      }
+      both.forEach(s -> s.create(pool));
+      for (int i = 0; i < pods; i++) {
+        Pod p = randomPod(rnd, "p" + i, nodes);
+        both.forEach(s -> s.create(p));
+      }
+      AutoscalerOptions o = AutoscalerOptions.defaults().withScaleDownUnneededTime(Duration.ofHours(1))
+          .withUnremovableNodeRecheckTimeout(Duration.ZERO);
+      ClusterAutoscaler reusing = ClusterAutoscaler.builder(a).clock(clock).options(o).eligibility(n -> true)
+          .candidatesInNameOrder().build();
+      ClusterAutoscaler reference = ClusterAutoscaler.builder(r).clock(clock).options(o).eligibility(n -> true)
+          .candidatesInNameOrder().recomputeEveryLoop().build();
+      int created = pods;
+      for (int loop = 0; loop < 10; loop++) {
+        LoopResult ra = reusing.runOnce();
+        LoopResult rr = reference.runOnce();
+        assertThat(ra.unneededNodes()).as("loop %d", loop).isEqualTo(rr.unneededNodes());
+        assertThat(ra.unremovableNodes()).as("loop %d", loop).isEqualTo(rr.unremovableNodes());
+        List<Pod> ps = a.list(Pod.class).items();
+        if (rnd.nextBoolean() && !ps.isEmpty()) { // a pod replaced: the same spec, another UID, no hint
+          Pod old = ps.get(rnd.nextInt(ps.size()));
+          Pod next = old.toBuilder().metadata(io.fleetkit.api.meta.ObjectMeta.builder().namespace("default")
+              .name("p" + created++).ownerReference(CaFixtures.RS).build()).build();
+          both.forEach(s -> {
+            s.delete(Pod.class, "default", old.metadata().name());
+            s.create(next);
+          });
+        }
+        clock.advance(Duration.ofSeconds(10));
+      }
+    }
+  }
+
+  private static Pod randomPod(Random rnd, String name, int nodes) {
+    Pod p = CaFixtures.pod(name, 100 + rnd.nextInt(2400), 64);
+    String node = "n" + rnd.nextInt(nodes);
+    return on(node, p, switch (rnd.nextInt(3)) {
+      case 0 -> "x";
+      case 1 -> "y";
+      default -> null;
+    });
   }
 }
