@@ -270,11 +270,19 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
   /**
    * One evaluation: the unneeded nodes in the order found (and those of them with no pod to evict), the unremovable
-   * ones and the reasons, those of them a simulation found unremovable (they get a recheck time), and whether the
-   * simulation timeout cut it short (then it is not reused: another loop may get further).
+   * ones and the reasons, those of them a simulation found unremovable (they get a recheck time), whether the
+   * simulation timeout cut it short (then it is not reused: another loop may get further), and whether a search
+   * placed a pod (then it is not reused either: run again, that pod goes straight to the node the search found, its
+   * hint, earlier or in another order than the search put it there, and the run may decide otherwise).
    */
   private record ScaleDownEvaluation(ScaleDownInputs inputs, List<String> unneeded, Map<String, String> unremovable,
-      List<String> simulatedUnremovable, Set<String> empty, boolean timedOut) {}
+      List<String> simulatedUnremovable, Set<String> empty, boolean timedOut, boolean searched) {
+
+    /** Whether a loop with the same inputs decides as this evaluation: it ran to the end, each pod on its hint. */
+    boolean reusable() {
+      return !timedOut && !searched;
+    }
+  }
 
   private ClusterAutoscaler(Builder b) {
     this.store = b.store;
@@ -788,12 +796,17 @@ public final class ClusterAutoscaler implements AutoCloseable {
    * What scale-down makes of a cluster: the unneeded nodes (with the pods each must evict), the unremovable ones and
    * the reasons. A function of its inputs, the hints and the search position (it reads the clock only for the
    * simulation timeout). A loop whose inputs are {@linkplain ScaleDownInputs#sameAs the same} as the last one's
-   * reuses its evaluation and leaves the position alone: run again, every pod would be placed on its hint, the node
-   * the last run moved it to, and a search that finds no node, the only other kind it would make, neither depends on
-   * where it starts nor moves the position.
+   * reuses its evaluation, when that evaluation placed every pod on its hint ({@link ScaleDownEvaluation#reusable}),
+   * and leaves the position alone: run again, each pod would be placed on its hint (the same node) in the same order
+   * on the same cluster, and a search that finds no node, the only other kind it would make, neither depends on where
+   * it starts nor moves the position. An evaluation in which a search placed a pod is not reused: its pods' hints now
+   * name the nodes it found, so a run again places such a pod there at once, where a pod moved twice (onto a
+   * candidate, then off it) lands earlier than it did, and a pod of a priority searched after the hinted ones is
+   * placed in its turn among them; either may leave other pods other room.
    */
   private ScaleDownEvaluation evaluate(ScaleDownInputs in) {
     SimulatedCluster sim = scaleDownSimulation(in);
+    long searchedBefore = sim.searchPlacements();
     List<Node> readyNodes = in.nodes();
     boolean noBudgets = in.pdbs().isEmpty();
     Map<String, String> unremovable = new TreeMap<>();
@@ -844,8 +857,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
     }
     // upstream UpdateClusterState: the nodes being deleted are neither candidates nor destinations, and the pods that
-    // actuation will need placed again are placed first (injectOngoingActuation: one by one, round-robin from the
-    // autoscaler's position, which the removals' searches share; the first that fits nowhere ends the injection)
+    // actuation will need placed again are placed first (injectOngoingActuation: by priority, each priority's hints
+    // first, then round-robin from the autoscaler's position, which the removals' searches share; the first that fits
+    // nowhere ends the injection, the pods placed before it stay)
     int[] cursor = searchPosition.cursorIn(sim);
     // upstream's ghost of a node whose removal is simulated, tainted as a drain taints the node
     // (replaceWithTaintedGhostNode)
@@ -866,10 +880,13 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
       count = kept;
     }
-    for (Pod p : in.injected()) {
-      if (!sim.placeAll(List.of(PodInfos.of(p.withNodeName(""))), cursor, -1, injectionHints)) {
-        LOG.debug("scale-down: not all recently evicted pods could be injected; {} fits nowhere", p.metadata().key());
-        break;
+    if (!in.injected().isEmpty()) {
+      List<PodInfo> injected = new ArrayList<>(in.injected().size());
+      for (Pod p : in.injected()) {
+        injected.add(PodInfos.of(p.withNodeName("")));
+      }
+      if (!sim.placeUntilFailure(injected, cursor, injectionHints)) {
+        LOG.debug("scale-down: not all recently evicted pods could be injected");
       }
     }
     // eligibility on the cluster as it is, before any simulated removal (upstream eligibility.FilterOutUnremovable),
@@ -1005,13 +1022,14 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
     }
     // upstream's UpdateClusterState ends a generation of both simulators' hints after each categorizeNodes. An
-    // evaluation reused for the same inputs ends none: run again, it would set the same hints (each pod placed where
-    // its hint says, in the same order), so the generation it would end holds what the reused one left
+    // evaluation reused for the same inputs (one without a search that placed a pod) ends none: run again, it would
+    // set the same hints (each pod placed where its hint says, in the same order), so the generation it would end
+    // holds what the reused one left
     removalHints.dropOld();
     injectionHints.dropOld();
     searchPosition.keep(sim, cursor);
     return new ScaleDownEvaluation(in, List.copyOf(unneeded), unremovable, List.copyOf(simulatedUnremovable),
-        unneededEmpty, timedOut);
+        unneededEmpty, timedOut, sim.searchPlacements() != searchedBefore);
   }
 
   /**
@@ -1184,7 +1202,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         Set.copyOf(lastUnneeded), unremovableNodes.recent(), limit, atomicPools, status.deletionsInProgress(),
         injected, now, terminating, longTerminating, poolConfig.overrides());
     ScaleDownEvaluation eval = lastEvaluation;
-    if (eval == null || eval.timedOut() || !eval.inputs().sameAs(inputs)) {
+    if (eval == null || !eval.reusable() || !eval.inputs().sameAs(inputs)) {
       eval = evaluate(inputs);
       lastEvaluation = eval;
     }

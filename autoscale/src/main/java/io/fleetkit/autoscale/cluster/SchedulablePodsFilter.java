@@ -1,6 +1,7 @@
 package io.fleetkit.autoscale.cluster;
 
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.autoscale.cluster.simulator.SchedulingHints;
@@ -15,19 +16,21 @@ import java.util.Map;
  * The scale-up step that keeps, of the pending pods, those that fit no existing or upcoming node (cluster-autoscaler's
  * {@code filterOutSchedulablePodListProcessor}, {@code filterOutSchedulableByPacking}). The pods are placed in a
  * simulation one by one, highest priority first, as upstream's {@code HintingSimulator.TrySchedulePods} places them
- * without {@code breakOnFailure}:
+ * without {@code breakOnFailure}. The pods of one priority are placed in two passes:
  *
  * <ol>
- *   <li>first on the node the pod was placed on by one of the last two calls (its hint, by UID:
+ *   <li>each pod, in order, on the node it was placed on by one of the last two calls (its hint, by UID:
  *       {@link SimulatedCluster#placeOnHint});
- *   <li>else, unless a similar pod (same controller, labels and spec) fitted nowhere earlier in the same call
- *       (upstream's {@code SimilarPodsScheduling}), on the first node that fits, searched round-robin
+ *   <li>then each pod that did not fit on its hint (or had none), in order, unless a similar pod (same controller,
+ *       labels and spec) fitted nowhere earlier in the same call (upstream's {@code SimilarPodsScheduling}), on the
+ *       first node that fits, searched round-robin
  *       ({@link SimulatedCluster#placeFrom}): each search starts past the node the previous search found, in this
  *       call or before it (the position is the caller's, shared with its scale-down simulations and kept across
  *       loops, as upstream's plugin runner keeps its {@code lastIndex}).
  * </ol>
  *
- * <p>A pod placed stays in the simulation for the pods after it, and the node it went to becomes its hint. Each call
+ * <p>So the pods with a hint that still fits take their nodes before a pod of their priority is searched for. A pod
+ * placed stays in the simulation for the pods after it, and the node it went to becomes its hint. Each call
  * ends a generation of hints ({@code DropOldHints}), so a pod keeps the node the previous loop put it on while it
  * still fits there, even where a search would find another. The filter keeps its own hints, as upstream's processor
  * has its own simulator. Not thread-safe.
@@ -56,20 +59,38 @@ final class SchedulablePodsFilter {
     pods.sort(ORDER);
     Map<String, List<Pod>> similarFailed = new HashMap<>();
     List<Pod> unschedulable = new ArrayList<>();
-    for (Pod p : pods) {
-      var pi = PodInfos.of(p);
-      if (sim.placeOnHint(pi, hints) >= 0) {
-        continue;
+    List<PodInfo> withoutHint = new ArrayList<>();
+    for (int g = 0, n = pods.size(); g < n; ) {
+      int end = g + 1;
+      while (end < n && pods.get(end).priority() == pods.get(g).priority()) {
+        end++;
       }
-      if (similarUnschedulable(similarFailed, p)) {
-        unschedulable.add(p); // the search is skipped, not the hint (upstream's trySchedule)
-      } else if (sim.placeFrom(pi, cursor, hints) < 0) {
-        unschedulable.add(p);
-        setUnschedulable(similarFailed, p);
+      // the group's hints first (upstream's tryScheduleWithHints), then the searches (tryScheduleWithoutHints)
+      withoutHint.clear();
+      for (Pod p : pods.subList(g, end)) {
+        PodInfo pi = PodInfos.of(p);
+        if (sim.placeOnHint(pi, hints) < 0) {
+          withoutHint.add(pi);
+        }
       }
+      for (PodInfo pi : withoutHint) {
+        Pod p = pi.pod();
+        if (similarUnschedulable(similarFailed, p)) {
+          unschedulable.add(p); // the search is skipped, not the hint (upstream's trySchedule)
+        } else if (sim.placeFrom(pi, cursor, hints) < 0) {
+          unschedulable.add(p);
+          setUnschedulable(similarFailed, p);
+        }
+      }
+      g = end;
     }
     hints.dropOld();
     return unschedulable;
+  }
+
+  /** The filter's hints (tests set them as upstream's tests set its simulator's). */
+  SchedulingHints hints() {
+    return hints;
   }
 
   /** A call without candidates: ends a generation of hints, as upstream's filter run on an empty list does. */

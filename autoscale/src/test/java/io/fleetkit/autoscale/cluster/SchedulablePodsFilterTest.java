@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Scale-up's filter of the pods that fit ({@link SchedulablePodsFilter}). The table is TestFilterOutSchedulable of
+ * Scale-up's filter of the pods that fit ({@link SchedulablePodsFilter}); its order of hints and searches is
+ * {@link #hintsFirst}. The table is TestFilterOutSchedulable of
  * cluster-autoscaler's {@code core/podlistprocessor/filter_out_schedulable_test.go} (kubernetes/autoscaler commit
  * 0ace148d), 8 of its 9 cases: "single empty node, various pods, node should not be considered" is skipped, as its
  * node filter rejects every node and FleetKit's filter has no node filter (upstream's autoscaler builds the processor
@@ -128,6 +129,57 @@ final class SchedulablePodsFilterTest {
     List<String> all = new ArrayList<>(scheduled);
     all.addAll(names(onNode));
     assertThat(podsOn(sim)).as("scheduled pods").containsExactlyInAnyOrderElementsOf(all);
+  }
+
+  /**
+   * The cases added to TestTrySchedulePods of cluster-autoscaler's {@code simulator/scheduling/hinting_simulator_test.go}
+   * by commit 7b3544fc (branch cluster-autoscaler-release-1.37, commit a16f0ae8), run as the filter runs
+   * {@code TrySchedulePods}: without {@code breakOnFailure}, every node acceptable. Each priority's pods with a hint
+   * that fits are placed first, then the others of that priority are searched for, in the order given (the pods are
+   * created in that order, the filter's tie-break). Upstream's fourth added case, "no simulations when context
+   * exceeded", is its scheduling deadline (graceful degradation), which FleetKit does not have.
+   */
+  static Stream<Arguments> hintsFirst() {
+    return Stream.of(
+        Arguments.of("hinted pods are prioritized", List.of(node("n1", 1000, 2_000_000)),
+            List.of(pod("p1-high", 1100, 1_000_000, 100), pod("p2-low-not-hinted", 800, 1_000_000, 10),
+                pod("p2-low-hinted", 800, 1_000_000, 10)),
+            Map.of("p2-low-hinted", "n1"), Map.of("p2-low-hinted", "n1"),
+            List.of("p1-high", "p2-low-not-hinted")),
+        Arguments.of("higher priority pods are prioritized",
+            List.of(node("n1", 1000, 2_000_000), node("n2", 1000, 2_000_000), node("n3", 1500, 2_000_000)),
+            List.of(pod("p1-low", 800, 1_000_000, null), pod("p2-high", 800, 1_000_000, 100),
+                pod("p3-highest", 1100, 1_000_000, 1000)),
+            Map.of("p1-low", "n1", "p2-high", "n1", "p3-highest", "n1"),
+            Map.of("p3-highest", "n3", "p2-high", "n1", "p1-low", "n2"), List.of()),
+        Arguments.of("first schedule pods with working hints and next schedule pods without hints for the remaining "
+                + "capacity while preserving the input pod order", List.of(node("n1", 2100, 4_000_000)),
+            List.of(pod("p1", 500, 1_000_000, null), pod("p2", 500, 1_000_000, null),
+                pod("p3", 500, 1_000_000, null), pod("p4", 500, 1_000_000, null), pod("p5", 500, 1_000_000, null),
+                pod("p6", 500, 1_000_000, null)),
+            Map.of("p2", "n1", "p5", "n1", "p6", "n2"),
+            Map.of("p2", "n1", "p5", "n1", "p1", "n1", "p3", "n1"), List.of("p4", "p6")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void hintsFirst(String desc, List<Node> nodes, List<Pod> candidates, Map<String, String> hinted,
+      Map<String, String> placed, List<String> unschedulable) {
+    List<Pod> created = new ArrayList<>();
+    for (int i = 0; i < candidates.size(); i++) { // created in the order given: the filter keeps it within a priority
+      Pod p = candidates.get(i);
+      created.add(p.toBuilder().metadata(p.metadata().toBuilder().creationTimestamp(T0.plusSeconds(i)).build())
+          .build());
+    }
+    SimulatedCluster sim = cluster(nodes, List.of());
+    SchedulablePodsFilter filter = new SchedulablePodsFilter();
+    hinted.forEach(filter.hints()::set);
+    // a new autoscaler's position (upstream's fresh runner: last match 0, offset 1)
+    List<Pod> left = filter.unschedulable(sim, created, new int[] {1});
+    assertThat(names(left)).as("unschedulable pods").containsExactlyElementsOf(unschedulable);
+    assertThat(podsOn(sim)).as("scheduled pods").hasSize(placed.size());
+    placed.forEach((p, n) -> assertThat(nodeOf(sim, p)).as(p).isEqualTo(n));
+    placed.forEach((p, n) -> assertThat(filter.hints().get(p)).as("hint of " + p).isEqualTo(n));
   }
 
   @Test

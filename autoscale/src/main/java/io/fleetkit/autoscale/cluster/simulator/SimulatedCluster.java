@@ -148,6 +148,12 @@ public final class SimulatedCluster {
   /** Scratch space of {@link #placeAll}: the pods' notes read ahead, and the slots the pods were placed in. */
   private Object[] notes = new Object[16];
   private int[] placedAt = new int[16];
+  /** The placements on a node a search found ({@link #searchPlacements()}). */
+  private long searchPlacements;
+  /** Scratch space of {@link #placeAll}: the pods by priority, a group's pods left for a search, the placing order. */
+  private int[] priorityOrder = new int[16];
+  private int[] pending = new int[16];
+  private int[] placedOrder = new int[16];
   /**
    * The DRA objects as placements change them, when the simulation was given any or nodes with slices were added;
    * {@code null} otherwise (no pod's placement then touches claims).
@@ -1213,8 +1219,9 @@ public final class SimulatedCluster {
 
   /**
    * Upstream's removal simulation of one node's pods ({@code RemovalSimulator.findPlaceFor}): places each of
-   * {@code pods} in order on the node {@link #findFitFrom(PodInfo, int, int)} finds from slot {@code cursor[0]}, never
-   * on the node in slot {@code excluded}, moving the cursor past each node found. When a pod has no place, the
+   * {@code pods} on the node {@link #findFitFrom(PodInfo, int, int)} finds from slot {@code cursor[0]}, never on the
+   * node in slot {@code excluded}, moving the cursor past each node found; the pods are placed by priority, highest
+   * first, those of one priority in the order given ({@code groupByPriority}). When a pod has no place, the
    * placements made so far are undone (each placed pod object leaves the node it was placed on, the latest placement
    * first) and the cursor stays past the last node found.
    *
@@ -1230,17 +1237,31 @@ public final class SimulatedCluster {
   }
 
   /**
-   * {@link #placeAll(List, int[], int)} as upstream's {@code HintingSimulator.TrySchedulePods}: each pod is first tried
-   * on the node {@code hints} holds for it ({@code tryScheduleUsingHints}: when that node is still in the simulation
-   * and is not the one in slot {@code excluded}), and searched for as above only when it does not fit there; a search
-   * moves the cursor, a hinted placement does not. Every placement is hinted for the pod, those made before a pod
-   * that fits nowhere included (their placements are undone, their hints kept, as upstream's).
+   * {@link #placeAll(List, int[], int)} as upstream's {@code HintingSimulator.TrySchedulePods} with
+   * {@code breakOnFailure}: the pods of each priority (highest first) are first tried, in order, on the node
+   * {@code hints} holds for each ({@code tryScheduleWithHints}: when that node is still in the simulation, is not the
+   * one in slot {@code excluded} and the pod fits there), and then the pods of that priority which did not fit on
+   * their hint are searched for as above, in order ({@code tryScheduleWithoutHints}); a search moves the cursor, a
+   * hinted placement does not. Every placement is hinted for the pod, those made before a pod that fits nowhere
+   * included (their placements are undone, their hints kept, as upstream's).
    *
    * @param hints the hints to read and set; {@code null}: none
    * @return whether every pod was placed
    */
   public boolean placeAll(List<PodInfo> pods, int[] cursor, int excluded, @Nullable SchedulingHints hints) {
-    return place(pods, cursor, excluded, hints, null);
+    return place(pods, cursor, excluded, hints, null, false);
+  }
+
+  /**
+   * Places {@code pods} as {@link #placeAll(List, int[], int, SchedulingHints)} does (no node excluded), but keeps the
+   * placements made before a pod that fits nowhere: upstream's {@code TrySchedulePods} with {@code breakOnFailure} on
+   * a snapshot its caller does not revert (the scale-down planner's injection of the pods of ongoing deletions,
+   * {@code injectPods}). The pods after the one that fits nowhere are not placed.
+   *
+   * @return whether every pod was placed
+   */
+  public boolean placeUntilFailure(List<PodInfo> pods, int[] cursor, @Nullable SchedulingHints hints) {
+    return place(pods, cursor, -1, hints, null, true);
   }
 
   /**
@@ -1270,22 +1291,27 @@ public final class SimulatedCluster {
     if (from < 0 || from >= nextSeq || slots[from] == null) {
       throw new IllegalArgumentException("simulated cluster: cannot move pods off slot " + from + ": no node there");
     }
-    return place(pods, cursor, from, hints, removalTaint);
+    return place(pods, cursor, from, hints, removalTaint, false);
   }
 
   /**
    * {@link #placeAll(List, int[], int, SchedulingHints)}, and with {@code ghostTaint} {@link #placeElsewhere}'s ghost
-   * of the node in slot {@code excluded}.
+   * of the node in slot {@code excluded}; with {@code keepOnFailure} (only without a ghost or an excluded node)
+   * {@link #placeUntilFailure}.
    */
   private boolean place(List<PodInfo> pods, int[] cursor, int excluded, @Nullable SchedulingHints hints,
-      @Nullable Taint ghostTaint) {
+      @Nullable Taint ghostTaint, boolean keepOnFailure) {
     int count = pods.size();
     if (nextSeq == 0) {
       return count == 0; // as the first search finds nothing
     }
     if (placedAt.length < count) {
-      placedAt = new int[Math.max(count, 2 * placedAt.length)];
-      notes = new Object[placedAt.length];
+      int n = Math.max(count, 2 * placedAt.length);
+      placedAt = new int[n];
+      notes = new Object[n];
+      priorityOrder = new int[n];
+      pending = new int[n];
+      placedOrder = new int[n];
     }
     Object[] notes = this.notes;
     int[] placedAt = this.placedAt;
@@ -1306,33 +1332,60 @@ public final class SimulatedCluster {
       }
     }
     java.util.Arrays.fill(notes, 0, count, null);
+    int[] order = byPriority(pods, count);
+    int[] pending = this.pending;
+    int[] placedOrder = this.placedOrder;
+    int placed = 0;
     SimNodeInfo original = null; // the node in slot excluded while its ghost is there
-    for (int i = 0; i < count; i++) {
-      PodInfo pod = pods.get(i);
-      Prepared p = prepare(pod);
-      if (ghostTaint != null && original == null && (!compact || p.rejected() || p.shape() == null)) {
-        original = Objects.requireNonNull(current(excluded));
-        replace(excluded, original, SimNodeInfo.empty(tainted(original.node(), ghostTaint)));
-        p = prepare(pod); // PreFilter with the ghost
+    for (int g = 0; g < count; ) {
+      int priority = pods.get(order[g]).priority();
+      int end = g + 1;
+      while (end < count && pods.get(order[end]).priority() == priority) {
+        end++;
       }
-      SchedulingHints.Entry hint = hints == null ? null : hints.entry(pod);
-      int at = -1;
-      int h = -1;
-      if (hint != null && !p.rejected()) {
-        h = hintedSlot(Objects.requireNonNull(hints), hint);
-        if (h >= 0 && h != excluded) {
-          if (fitsOnHint(p, pod, h)) {
-            at = h;
-          } else if (filterRan && p.state().writtenSinceFrozen()) {
-            p = prepare(pod); // a Filter wrote to the state: the search starts from a new PreFilter, as upstream's
-          }
+      // the group's hints first (upstream's tryScheduleWithHints), then a search for each pod left (its
+      // tryScheduleWithoutHints), in the order given
+      int left = 0;
+      for (int k = g; k < end; k++) {
+        int i = order[k];
+        PodInfo pod = pods.get(i);
+        SchedulingHints.Entry hint = hints == null ? null : hints.entry(pod);
+        notes[i] = hint;
+        int h = hint == null ? -1 : hintedSlot(Objects.requireNonNull(hints), hint);
+        if (h < 0 || h == excluded) {
+          pending[left++] = i;
+          continue;
         }
+        Prepared p = prepare(pod);
+        if (ghostTaint != null && original == null && (!compact || p.rejected() || p.shape() == null)) {
+          original = ghost(excluded, ghostTaint);
+          p = prepare(pod); // PreFilter with the ghost
+        }
+        if (p.rejected() || !fitsOnHint(p, pod, h)) {
+          pending[left++] = i;
+          continue;
+        }
+        // placed on its hinted node: the hint stands (its node is the slot's), renewed in this generation
+        Objects.requireNonNull(hints).set(hint, Objects.requireNonNull(hint.node), id, slotEpoch, h);
+        put(h, pod, p);
+        placedAt[i] = h;
+        placedOrder[placed++] = i;
       }
-      if (at < 0) {
-        at = search(p, pod, cursor[0], excluded);
+      for (int k = 0; k < left; k++) {
+        int i = pending[k];
+        PodInfo pod = pods.get(i);
+        Prepared p = prepare(pod); // a new PreFilter when a Filter wrote to the state, as upstream's search runs one
+        if (ghostTaint != null && original == null && (!compact || p.rejected() || p.shape() == null)) {
+          original = ghost(excluded, ghostTaint);
+          p = prepare(pod);
+        }
+        int at = search(p, pod, cursor[0], excluded);
         if (at < 0) {
-          for (int j = i - 1; j >= 0; j--) {
-            unplace(placedAt[j], pods.get(j));
+          if (keepOnFailure) {
+            return false; // no ghost, no node excluded: no claim was released
+          }
+          for (int j = placed - 1; j >= 0; j--) {
+            unplace(placedAt[placedOrder[j]], pods.get(placedOrder[j]));
           }
           restore(excluded, original);
           if (released != null) {
@@ -1341,22 +1394,63 @@ public final class SimulatedCluster {
           return false;
         }
         cursor[0] = at + 1;
+        searchPlacements++;
+        if (notes[i] instanceof SchedulingHints.Entry hint) {
+          Objects.requireNonNull(hints).set(hint, Objects.requireNonNull(slots[at]).name(), id, slotEpoch, at);
+        }
+        put(at, pod, p);
+        placedAt[i] = at;
+        placedOrder[placed++] = i;
       }
-      if (hint != null) {
-        // placed on its hinted node: the hint stands (its node is the slot's), renewed in this generation
-        String node = at == h ? Objects.requireNonNull(hint.node) : Objects.requireNonNull(slots[at]).name();
-        Objects.requireNonNull(hints).set(hint, node, id, slotEpoch, at);
-      }
-      if (compact && pod instanceof SimulationPodInfo s && !s.hasAffinity() && !s.hasRequiredAntiAffinity()) {
-        reserveClaims(at, pod);
-        defer(at, pod, p.cpu(), p.memory(), p.storage()); // addPod's deferral, with the requests PreFilter noted
-      } else {
-        addPod(at, pod);
-      }
-      placedAt[i] = at;
+      g = end;
     }
     restore(excluded, original);
     return true;
+  }
+
+  /**
+   * The indexes of the first {@code count} of {@code pods} grouped by priority, highest first, each group in the
+   * order given (upstream's {@code groupByPriority}); in {@link #priorityOrder}.
+   */
+  private int[] byPriority(List<PodInfo> pods, int count) {
+    int[] order = priorityOrder;
+    boolean sorted = true;
+    for (int i = 0; i < count; i++) {
+      order[i] = i;
+      if (i > 0 && pods.get(i).priority() > pods.get(i - 1).priority()) {
+        sorted = false;
+      }
+    }
+    if (!sorted) {
+      for (int i = 1; i < count; i++) { // a stable insertion sort: the lists are a node's pods
+        int v = order[i];
+        int pr = pods.get(v).priority();
+        int j = i - 1;
+        while (j >= 0 && pods.get(order[j]).priority() < pr) {
+          order[j + 1] = order[j];
+          j--;
+        }
+        order[j + 1] = v;
+      }
+    }
+    return order;
+  }
+
+  /** Puts {@code slot}'s node in place as its ghost tainted {@code taint}; returns the node it replaced. */
+  private SimNodeInfo ghost(int slot, Taint taint) {
+    SimNodeInfo original = Objects.requireNonNull(current(slot));
+    replace(slot, original, SimNodeInfo.empty(tainted(original.node(), taint)));
+    return original;
+  }
+
+  /** Adds {@code pod}, whose PreFilter outcome is {@code p}, to the node in {@code slot} (deferred when it can be). */
+  private void put(int slot, PodInfo pod, Prepared p) {
+    if (compact && pod instanceof SimulationPodInfo s && !s.hasAffinity() && !s.hasRequiredAntiAffinity()) {
+      reserveClaims(slot, pod);
+      defer(slot, pod, p.cpu(), p.memory(), p.storage()); // addPod's deferral, with the requests PreFilter noted
+    } else {
+      addPod(slot, pod);
+    }
   }
 
   /** Puts {@code original} back in {@code slot} in place of the ghost there; nothing when {@code null}. */
@@ -1374,6 +1468,17 @@ public final class SimulatedCluster {
       }
     }
     return node.toBuilder().taint(taint).build();
+  }
+
+  /**
+   * How many pods this simulation placed, over its life, on a node a search found ({@link #placeAll},
+   * {@link #placeElsewhere}, {@link #placeUntilFailure}, {@link #placeFrom}; placements undone afterwards included)
+   * rather than on their hint. A caller that places pods only where their hints say knows, from this count not
+   * moving, that running the same placements again on the same cluster with the hints they set places every pod on
+   * the same node in the same order.
+   */
+  public long searchPlacements() {
+    return searchPlacements;
   }
 
   /**
@@ -1415,6 +1520,7 @@ public final class SimulatedCluster {
       return -1;
     }
     cursor[0] = at + 1;
+    searchPlacements++;
     hints.set(hints.entry(pod), Objects.requireNonNull(slots[at]).name(), id, slotEpoch, at);
     addPod(at, pod);
     return at;

@@ -25,11 +25,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The drain simulation's placement with hints, as cluster-autoscaler's {@code HintingSimulator}: cases of
- * {@code simulator/scheduling/hinting_simulator_test.go} (kubernetes/autoscaler commit 30156580), TestTrySchedulePods
- * 6/6 and TestPodSchedulesOnHintedNode 4/4. Upstream's {@code isNodeAcceptable} is FleetKit's excluded slot (the
- * node being drained); {@code placeAll} is {@code TrySchedulePods} with {@code breakOnFailure}, all or nothing as its
- * caller {@code findPlaceFor} uses it: in the two cases where a pod fits nowhere upstream's statuses (run without
- * {@code breakOnFailure}) list the pods placed before it, which here are the pods hinted, their placements undone.
+ * {@code simulator/scheduling/hinting_simulator_test.go} (kubernetes/autoscaler branch cluster-autoscaler-release-1.37,
+ * commit a16f0ae8), TestTrySchedulePods 9 of 10 and TestPodSchedulesOnHintedNode 4/4. Upstream's
+ * {@code isNodeAcceptable} is FleetKit's excluded slot (the node being drained); {@code placeAll} is
+ * {@code TrySchedulePods} with {@code breakOnFailure}, all or nothing as its caller {@code findPlaceFor} uses it: in
+ * the cases where a pod fits nowhere upstream's statuses (run without {@code breakOnFailure}) list the pods placed
+ * before it, which here are the pods hinted, their placements undone. The three cases added at 1.37 (hints of a
+ * priority first, priorities highest first) are {@link #hintsFirst}, with what {@code breakOnFailure} makes of them
+ * (scale-up's filter runs them without it: {@code SchedulablePodsFilterTest}). Skipped: "no simulations when context
+ * exceeded" (upstream's scheduling deadline, its graceful degradation, which FleetKit does not have), and
+ * TestNewResult (8 cases of the bookkeeping of pods left unprocessed at that deadline).
  */
 final class SimulatedClusterHintsTest {
   private static SimulatedCluster cluster() {
@@ -110,6 +115,86 @@ final class SimulatedClusterHintsTest {
     hints.dropOld();
     // the new hints are the nodes the pods were placed on
     want.forEach((p, n) -> assertThat(hints.get(p)).as(p).isEqualTo(n));
+  }
+
+  /** Upstream's {@code BuildTestPod(name, cpu, mem, WithPodPriority(priority))}. */
+  private static Pod pod(String name, long cpu, long mem, int priority) {
+    return pod(name, cpu, mem, "").toBuilder().priority(priority).build();
+  }
+
+  /**
+   * The cases added to TestTrySchedulePods with upstream commit 7b3544fc, run with {@code breakOnFailure}: the pods
+   * placed, {@code null} when a pod fits nowhere (the placements undone), and the hints afterwards (a hint set before
+   * the failure stays).
+   */
+  static Stream<Arguments> hintsFirst() {
+    return Stream.of(
+        // upstream places p2-low-hinted (without breakOnFailure); here p1-high fits nowhere and ends the placing
+        Arguments.of("hinted pods are prioritized", List.of(node("n1", 1000, 2_000_000)),
+            List.of(pod("p1-high", 1100, 1_000_000, 100), pod("p2-low-not-hinted", 800, 1_000_000, 10),
+                pod("p2-low-hinted", 800, 1_000_000, 10)),
+            Map.of("p2-low-hinted", "n1"), null, Map.of("p2-low-hinted", "n1")),
+        Arguments.of("higher priority pods are prioritized",
+            List.of(node("n1", 1000, 2_000_000), node("n2", 1000, 2_000_000), node("n3", 1500, 2_000_000)),
+            List.of(pod("p1-low", 800, 1_000_000, 0), pod("p2-high", 800, 1_000_000, 100),
+                pod("p3-highest", 1100, 1_000_000, 1000)),
+            Map.of("p1-low", "n1", "p2-high", "n1", "p3-highest", "n1"),
+            Map.of("p3-highest", "n3", "p2-high", "n1", "p1-low", "n2"),
+            Map.of("p3-highest", "n3", "p2-high", "n1", "p1-low", "n2")),
+        // upstream places p2, p5 (hints), then p1, p3 (searched); p4 and p6 fit nowhere. Here p4 ends the placing
+        Arguments.of("first schedule pods with working hints and next schedule pods without hints for the remaining "
+                + "capacity while preserving the input pod order", List.of(node("n1", 2100, 4_000_000)),
+            List.of(pod("p1", 500, 1_000_000, 0), pod("p2", 500, 1_000_000, 0), pod("p3", 500, 1_000_000, 0),
+                pod("p4", 500, 1_000_000, 0), pod("p5", 500, 1_000_000, 0), pod("p6", 500, 1_000_000, 0)),
+            Map.of("p2", "n1", "p5", "n1", "p6", "n2"), null,
+            Map.of("p2", "n1", "p5", "n1", "p1", "n1", "p3", "n1", "p6", "n2")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void hintsFirst(String desc, List<Node> nodes, List<Pod> newPods, Map<String, String> hinted,
+      @org.jspecify.annotations.Nullable Map<String, String> placed, Map<String, String> hintsAfter) {
+    SimulatedCluster sim = cluster();
+    sim.load(nodes, List.of());
+    SchedulingHints hints = new SchedulingHints();
+    hinted.forEach(hints::set);
+    // a new autoscaler's position: upstream's fresh runner (last match 0, offset 1) starts at the second node
+    boolean all = sim.placeAll(infos(newPods.toArray(Pod[]::new)), new int[] {1}, -1, hints);
+    assertThat(all).isEqualTo(placed != null);
+    if (placed != null) {
+      assertThat(podCount(sim)).isEqualTo(placed.size());
+      placed.forEach((p, n) -> assertThat(nodeOf(sim, p)).as(p).isEqualTo(n));
+    } else {
+      assertThat(podCount(sim)).as("undone").isZero();
+    }
+    hints.dropOld();
+    hintsAfter.forEach((p, n) -> assertThat(hints.get(p)).as(p).isEqualTo(n));
+    for (Pod p : newPods) {
+      if (!hintsAfter.containsKey(p.metadata().name())) {
+        assertThat(hints.get(p.metadata().name())).as(p.metadata().name() + ": not placed in this call").isNull();
+      }
+    }
+  }
+
+  @Test
+  void placeUntilFailure_keepsThePlacementsBeforeAPodThatFitsNowhere() {
+    SimulatedCluster sim = cluster();
+    sim.load(List.of(node("n1", 2100, 4_000_000)), List.of());
+    SchedulingHints hints = new SchedulingHints();
+    hints.set("p2", "n1");
+    hints.set("p5", "n1");
+    List<Pod> pods = new ArrayList<>();
+    for (int i = 1; i <= 6; i++) {
+      pods.add(pod("p" + i, 500, 1_000_000, ""));
+    }
+    int[] cursor = {0};
+    assertThat(sim.placeUntilFailure(infos(pods.toArray(Pod[]::new)), cursor, hints)).isFalse();
+    assertThat(podCount(sim)).as("p2, p5 on their hints, then p1 and p3 searched; p4 fits nowhere").isEqualTo(4);
+    for (String p : List.of("p1", "p2", "p3", "p5")) {
+      assertThat(nodeOf(sim, p)).as(p).isEqualTo("n1");
+    }
+    assertThat(nodeOf(sim, "p6")).as("after the pod that fits nowhere: not tried").isEmpty();
+    assertThat(cursor[0]).as("past n1, the last node a search found").isEqualTo(1);
   }
 
   static Stream<Arguments> podSchedulesOnHintedNode() {
