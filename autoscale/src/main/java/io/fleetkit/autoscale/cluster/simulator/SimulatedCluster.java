@@ -152,6 +152,8 @@ public final class SimulatedCluster {
   private long searchPlacements;
   /** Scratch space of {@link #placeAll}: the pods by priority, a group's pods left for a search, the placing order. */
   private int[] priorityOrder = new int[16];
+  /** The priority of each pod being placed, read once per placement. */
+  private int[] priorities = new int[16];
   private int[] pending = new int[16];
   private int[] placedOrder = new int[16];
   /**
@@ -1310,14 +1312,18 @@ public final class SimulatedCluster {
       placedAt = new int[n];
       notes = new Object[n];
       priorityOrder = new int[n];
+      priorities = new int[n];
       pending = new int[n];
       placedOrder = new int[n];
     }
     Object[] notes = this.notes;
     int[] placedAt = this.placedAt;
     DraSnapshot.Mark released = releaseClaims(pods, excluded);
+    int[] priorities = this.priorities;
     for (int i = 0; i < count; i++) {
-      notes[i] = pods.get(i) instanceof SimulationPodInfo s ? s.simulationNote() : null;
+      PodInfo pod = pods.get(i);
+      priorities[i] = pod.priority();
+      notes[i] = pod instanceof SimulationPodInfo s ? s.simulationNote() : null;
     }
     for (int i = 0; i < count; i++) {
       if (notes[i] instanceof Prepared p) {
@@ -1332,15 +1338,15 @@ public final class SimulatedCluster {
       }
     }
     java.util.Arrays.fill(notes, 0, count, null);
-    int[] order = byPriority(pods, count);
+    int[] order = byPriority(priorities, count);
     int[] pending = this.pending;
     int[] placedOrder = this.placedOrder;
     int placed = 0;
     SimNodeInfo original = null; // the node in slot excluded while its ghost is there
     for (int g = 0; g < count; ) {
-      int priority = pods.get(order[g]).priority();
+      int priority = priorities[order[g]];
       int end = g + 1;
-      while (end < count && pods.get(order[end]).priority() == priority) {
+      while (end < count && priorities[order[end]] == priority) {
         end++;
       }
       // the group's hints first (upstream's tryScheduleWithHints), then a search for each pod left (its
@@ -1409,24 +1415,24 @@ public final class SimulatedCluster {
   }
 
   /**
-   * The indexes of the first {@code count} of {@code pods} grouped by priority, highest first, each group in the
-   * order given (upstream's {@code groupByPriority}); in {@link #priorityOrder}.
+   * The indexes of the first {@code count} pods, whose priorities are {@code priorities}, grouped by priority,
+   * highest first, each group in the order given (upstream's {@code groupByPriority}); in {@link #priorityOrder}.
    */
-  private int[] byPriority(List<PodInfo> pods, int count) {
+  private int[] byPriority(int[] priorities, int count) {
     int[] order = priorityOrder;
     boolean sorted = true;
     for (int i = 0; i < count; i++) {
       order[i] = i;
-      if (i > 0 && pods.get(i).priority() > pods.get(i - 1).priority()) {
+      if (i > 0 && priorities[i] > priorities[i - 1]) {
         sorted = false;
       }
     }
     if (!sorted) {
       for (int i = 1; i < count; i++) { // a stable insertion sort: the lists are a node's pods
         int v = order[i];
-        int pr = pods.get(v).priority();
+        int pr = priorities[v];
         int j = i - 1;
-        while (j >= 0 && pods.get(order[j]).priority() < pr) {
+        while (j >= 0 && priorities[order[j]] < pr) {
           order[j + 1] = order[j];
           j--;
         }
