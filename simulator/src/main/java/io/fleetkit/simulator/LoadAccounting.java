@@ -94,9 +94,13 @@ final class LoadAccounting {
       double beyond = a.load.pattern().requestsBeyond(a.capacity, from, to);
       a.unserved += beyond;
       a.inMinute += beyond;
-      if (a.capacity == Double.POSITIVE_INFINITY) { // nothing is ever beyond: skip to the end in one piece
+      if (a.capacity == Double.POSITIVE_INFINITY) { // nothing is beyond: on to the end in one piece
         from = now;
-        a.minute = now.getSeconds() / MINUTE;
+        long last = now.getSeconds() / MINUTE;
+        if (last != a.minute) {
+          closeMinute(a);
+          a.minute = last;
+        }
       } else {
         from = to;
       }

@@ -69,6 +69,25 @@ final class LoadAccountingTest {
     }
   }
 
+  @Test
+  void requestsThatCostNoCpu_areNeverBeyondCapacity_evenWithNoPod() {
+    WorkloadLoad free = new WorkloadLoad("Deployment", "default", "web", LoadPattern.constant(600), 0, 0);
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(2)).object(SimFixtures.deployment("web", 2))
+        .build()) {
+      LoadMetrics metrics = new LoadMetrics(sim.store(), sim.clock(), sim.clock().now(), List.of(free));
+      LoadAccounting accounting = new LoadAccounting(metrics, List.of(free));
+      accounting.start(sim.elapsed());
+      sim.afterEachInstant(() -> accounting.advance(sim.elapsed()));
+      scale(sim, 0);
+      sim.runFor(Duration.ofSeconds(150));
+      LoadOutcome out = accounting.outcomes(sim.elapsed()).get(0);
+      assertThat(out.requests()).isCloseTo(600.0 * 150, within(1e-6));
+      assertThat(out.unserved()).isZero();
+      assertThat(out.worstMinute()).isNull();
+      metrics.close();
+    }
+  }
+
   private static void scale(Simulation sim, int replicas) {
     Deployment d = sim.store().get(Deployment.class, "default", "web").orElseThrow();
     sim.store().update(d.withSpec(d.spec().withReplicas(replicas)));
