@@ -96,9 +96,10 @@ final class ArchitectureTest {
   static void importClasses() {
     // FleetKit's main classes as the CLI's test classpath holds them: the reactor's output (target/classes under
     // `mvn test`, the modules' target/*.jar under `mvn verify`), or the modules' installed jars when the CLI module is
-    // built alone (`-pl cli`); never test classes or test jars.
+    // built alone (`-pl cli`, from whichever local repository: its io/fleetkit/fleetkit-* folders); never test classes
+    // or test jars.
     ImportOption reactorMainClasses = location -> (location.contains("/target/")
-        || location.contains("/repository/io/fleetkit/")) && !location.contains("-tests.jar");
+        || location.contains("/io/fleetkit/fleetkit-")) && !location.contains("-tests.jar");
     classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
         .withImportOption(reactorMainClasses).importPackages("io.fleetkit");
   }
