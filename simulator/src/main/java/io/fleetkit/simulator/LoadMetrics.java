@@ -192,7 +192,7 @@ public final class LoadMetrics implements MetricsSource {
   }
 
   /** The CPU request (millicores) of one pod of {@code load}'s workload, from its template; 0 without a workload. */
-  public long podCpuRequest(WorkloadLoad load) {
+  private long podCpuRequest(WorkloadLoad load) {
     PodSpec spec = switch (load.kind()) {
       case StatefulSet.KIND -> store.get(StatefulSet.class, load.namespace(), load.name())
           .map(s -> s.spec().template().spec()).orElse(null);
