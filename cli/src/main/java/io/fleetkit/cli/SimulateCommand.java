@@ -9,6 +9,7 @@ import io.fleetkit.api.core.Service;
 import io.fleetkit.api.discovery.EndpointSlice;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.simulation.FaultType;
 import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFault;
@@ -148,7 +149,8 @@ public final class SimulateCommand implements Callable<Integer> {
   private boolean quiet;
 
   @Option(names = "--metrics", paramLabel = "FILE",
-      description = "Write the final metrics (scheduler, controllers, work queues) to FILE in Prometheus text format.")
+      description = "Write the final metrics (scheduler, controllers, work queues; with a Scenario also the HPA and "
+          + "cluster autoscaler) to FILE in Prometheus text format; with --compare-gpu-policy, those of the first run.")
   private Path metricsFile;
 
   @CommandLine.Mixin
@@ -308,13 +310,14 @@ public final class SimulateCommand implements Callable<Integer> {
     boolean showProgress = !quiet && Terminals.stderrIsTerminal();
     SimulationRun run;
     RunComparison comparison = null;
+    MetricsFile metrics = MetricsFile.of(metricsFile);
     try {
-      run = runOnce(objects, applied, scenario, storeFactory, showProgress, err);
+      run = runOnce(objects, applied, scenario, storeFactory, metrics.registry(), showProgress, err);
       if (otherPolicy != null) {
         Scenario other = new Scenario(scenario.metadata(), scenario.spec().withScheduler(
             scenario.spec().scheduler().withGpuPolicy(otherPolicy)));
         comparison = new RunComparison(policyLabel(scenario), run, policyLabel(other),
-            runOnce(objects, applied, other, storeFactory, showProgress, err));
+            runOnce(objects, applied, other, storeFactory, MetricsRegistry.NOOP, showProgress, err));
       }
     } catch (IllegalArgumentException | IllegalStateException | FleetKitException e) {
       err.println("simulate: " + e.getMessage());
@@ -325,6 +328,9 @@ public final class SimulateCommand implements Callable<Integer> {
         err.print("\r\033[K");
         err.flush();
       }
+    }
+    if (!metrics.write(err)) {
+      return 1;
     }
     if (report != null) {
       try {
@@ -361,11 +367,12 @@ public final class SimulateCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** One scenario run with the command line's applies, store and progress. */
+  /** One scenario run with the command line's applies, store, metrics registry and progress. */
   private SimulationRun runOnce(List<ApiObject<?>> objects, List<LoadedObjects> applied, Scenario scenario,
-      Simulation.@Nullable StoreFactory storeFactory, boolean showProgress, PrintWriter err) {
+      Simulation.@Nullable StoreFactory storeFactory, MetricsRegistry metrics, boolean showProgress,
+      PrintWriter err) {
     ClusterSimulation.Builder b = ClusterSimulation.builder().objects(objects).scenario(scenario)
-        .podEvents(podEvents);
+        .podEvents(podEvents).metrics(metrics);
     for (int i = 0; i < applies.size(); i++) {
       b.apply(applies.get(i).at(), applied.get(i).objects(), applies.get(i).file().toString());
     }

@@ -51,6 +51,35 @@ final class MetricsOptionTest {
   }
 
   @Test
+  void simulate_scenario_metricsFileHoldsTheAutoscalersSeriesBesideTheReport(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("metrics.prom");
+    Path report = dir.resolve("report.html");
+    int code = run("simulate", examples().resolve("cluster").toString(), "--duration", "30m", "--metrics",
+        file.toString(), "--report", report.toString());
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(report).isNotEmptyFile();
+    Exposition e = Exposition.parse(Files.readString(file));
+    assertThat(e.samples("scheduler_schedule_attempts_total")).isNotEmpty();
+    assertThat(e.samples("controller_runtime_reconcile_total")).extracting(s -> s.labels().get("controller"))
+        .contains("replicaset", "deployment", "job");
+    // the shop's HPA syncs every 15 s: 120 syncs in 30 minutes, the first at the start
+    assertThat(e.samples("horizontal_pod_autoscaler_controller_reconciliations_total").stream()
+        .mapToDouble(Exposition.Sample::value).sum()).isBetween(119.0, 121.0);
+    assertThat(e.value("horizontal_pod_autoscaler_controller_num_horizontal_pod_autoscalers", Map.of()))
+        .contains(1.0);
+    assertThat(e.types()).containsKey("cluster_autoscaler_nodes_count");
+    assertThat(e.samples("cluster_autoscaler_nodes_count")).isNotEmpty();
+  }
+
+  @Test
+  void simulate_scenario_unwritableMetricsFile_exit1NamingTheFile(@TempDir Path dir) {
+    Path file = dir.resolve("missing-dir").resolve("metrics.prom");
+    assertThat(run("simulate", examples().resolve("cluster").toString(), "--duration", "1m", "--metrics",
+        file.toString())).isEqualTo(1);
+    assertThat(err.toString()).contains("--metrics " + file).contains("cannot write");
+  }
+
+  @Test
   void simulate_draExample_metricsFileHoldsTheClaimControllerSeries(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("metrics.prom");
     int code = run("simulate", examples().resolve("dra").toString(), "--duration", "1m", "--metrics",

@@ -6,6 +6,7 @@ import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.autoscaling.VerticalPodAutoscaler;
 import io.fleetkit.api.simulation.FaultType;
 import io.fleetkit.api.simulation.JobStream;
@@ -114,6 +115,7 @@ public final class ClusterSimulation {
   private final boolean podEvents;
   private final Simulation.@Nullable StoreFactory store;
   private final @Nullable Consumer<Progress> progress;
+  private final MetricsRegistry metrics;
   private final List<Consumer<Simulation.Builder>> applies;
   private final StartupPhases startup;
   private final @Nullable SchedulerChoice scheduler;
@@ -136,6 +138,7 @@ public final class ClusterSimulation {
     this.podEvents = b.podEvents;
     this.store = b.store;
     this.progress = b.progress;
+    this.metrics = b.metrics;
     check(schedulerProblem);
   }
 
@@ -242,7 +245,8 @@ public final class ClusterSimulation {
     ScenarioSpec spec = scenario.spec();
     Simulation[] holder = new Simulation[1];
     LoadMetrics[] metricsHolder = new LoadMetrics[1];
-    Simulation.Builder b = Simulation.builder().objects(objects).seed(spec.seed()).podEvents(podEvents);
+    Simulation.Builder b = Simulation.builder().objects(objects).seed(spec.seed()).podEvents(podEvents)
+        .metrics(metrics);
     if (store != null) {
       b.store(store);
     }
@@ -272,7 +276,7 @@ public final class ClusterSimulation {
         // the store delivers watch events as it writes, so the watched lists are the store's lists
         WatchedPods pods = new WatchedPods(store);
         HorizontalPodAutoscalerController hpa = HorizontalPodAutoscalerController.builder(store, metricsHolder[0])
-            .clock(clock.asClock()).pods(pods).build();
+            .clock(clock.asClock()).pods(pods).metricsRegistry(metrics).build();
         PeriodicController loop = new PeriodicController("horizontal-pod-autoscaler", clock, HPA_PERIOD, () -> {
           for (SyncOutcome o : hpa.syncAll()) {
             if (o.rescaled()) {
@@ -293,7 +297,7 @@ public final class ClusterSimulation {
         // decides exactly as listing the pods every loop would; pools, budgets and DaemonSets (whose pods it puts on
         // its template nodes) it lists from the same store in every loop
         ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock.asClock()).seed(seed).watchPods()
-            .build();
+            .metrics(metrics).build();
         boolean[] halted = {false};
         // the pool of each node deleted since the last loop, from its last version: the autoscaler names the nodes it
         // removed, which are gone from the store when the loop returns
@@ -375,7 +379,8 @@ public final class ClusterSimulation {
       // the claims of generic ephemeral volumes first, so that the PersistentVolume controller's pass sees them
       // (it follows the store's pods and claims: a pass without changes reads nothing)
       b.controller((store, clock, seed) -> {
-        EphemeralVolumeController ephemeral = EphemeralVolumeController.builder(store).events(storageEvents).build();
+        EphemeralVolumeController ephemeral = EphemeralVolumeController.builder(store).events(storageEvents)
+            .metrics(metrics).build();
         return PeriodicController.following("ephemeral-volume", clock, VOLUME_PERIOD, ephemeral::follow,
             ephemeral::syncChanged);
       });
@@ -554,6 +559,7 @@ public final class ClusterSimulation {
     private @Nullable Scenario scenario;
     private boolean podEvents = true;
     private @Nullable Consumer<Progress> progress;
+    private MetricsRegistry metrics = MetricsRegistry.NOOP;
     private Simulation.@Nullable StoreFactory store;
     private final List<Consumer<Simulation.Builder>> applies = new ArrayList<>();
 
@@ -616,6 +622,16 @@ public final class ClusterSimulation {
     /** Whether the timeline records per-pod events (default true). */
     public Builder podEvents(boolean v) {
       podEvents = v;
+      return this;
+    }
+
+    /**
+     * Records the metrics of the scheduler, the controllers and their work queues (as
+     * {@link Simulation.Builder#metrics}), of the HorizontalPodAutoscaler controller, of the cluster autoscaler and of
+     * the ephemeral volume controller into {@code registry}; default none ({@link MetricsRegistry#NOOP}).
+     */
+    public Builder metrics(MetricsRegistry registry) {
+      metrics = Objects.requireNonNull(registry, "registry");
       return this;
     }
 
