@@ -5,6 +5,7 @@ import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
 import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.discovery.EndpointSlice;
 import io.fleetkit.api.meta.ApiObject;
@@ -47,6 +48,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -286,6 +289,9 @@ public final class SimulateCommand implements Callable<Integer> {
       err.flush();
       return 2;
     }
+    if (!failedNodesKnown(loaded, err)) {
+      return 1;
+    }
     Scenario scenario;
     try {
       scenario = withOverrides(given, parsed.hasMatchedOption("--duration"), parsed.hasMatchedOption("--seed"));
@@ -438,6 +444,28 @@ public final class SimulateCommand implements Callable<Integer> {
       return null;
     }
     return l;
+  }
+
+  /**
+   * Whether every {@code --fail-node} names a node of the manifests; prints the first that does not, naming the
+   * option as given (a scenario run takes the failures as faults of its own, which the user did not write).
+   */
+  private boolean failedNodesKnown(LoadedObjects loaded, PrintWriter err) {
+    Set<String> nodes = new TreeSet<>();
+    for (Node n : loaded.ofType(Node.class)) {
+      nodes.add(n.name());
+    }
+    for (NodeFailure f : failures) {
+      if (!nodes.contains(f.node())) {
+        long s = f.at().toSeconds();
+        err.println(CliText.clipLine(String.format(java.util.Locale.ROOT,
+            "simulate: --fail-node %s@%02d:%02d: no node %s among the manifests (nodes: %s)", f.node(), s / 60,
+            s % 60, f.node(), String.join(", ", nodes))));
+        err.flush();
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether every {@code --apply} falls within a run of {@code d}; prints the first that does not. */

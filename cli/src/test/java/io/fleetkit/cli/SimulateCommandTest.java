@@ -155,6 +155,15 @@ final class SimulateCommandTest {
     assertThat(err.toString()).startsWith("simulate: ").contains("no such node").doesNotContain("\tat ");
   }
 
+  @Test
+  void simulate_scenarioWithUnknownFailedNode_exit1NamingTheOption() {
+    int code = run("simulate", cluster().toString(), "--duration", "5m", "--fail-node", "nope@01:30");
+
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString()).startsWith("simulate: --fail-node nope@01:30: no node nope among the manifests")
+        .contains("a-1, a-2").doesNotContain("spec.faults").doesNotContain("\tat ");
+  }
+
   private static Path cluster() {
     return example().resolveSibling("cluster");
   }
