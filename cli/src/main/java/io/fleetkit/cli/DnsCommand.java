@@ -39,8 +39,9 @@ import tools.jackson.databind.json.JsonMapper;
  * 127.0.0.1 until stopped.
  */
 @Command(name = "dns", mixinStandardHelpOptions = true, subcommands = DnsCommand.Serve.class,
-    description = {"Run the manifests to a steady state and answer a DNS question as the cluster DNS",
-        "(CoreDNS's kubernetes plugin, zone cluster.local) would: JSON {\"name\",\"type\",\"rcode\",\"answers\"}."},
+    description = {"Answer a DNS question as the cluster DNS would, the manifests run to a steady state.",
+        "The cluster DNS is CoreDNS's kubernetes plugin, zone cluster.local; the answer is JSON"
+            + " {\"name\",\"type\",\"rcode\",\"answers\"}."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:answered (also NXDOMAIN)", "1:the manifests are invalid or do not settle",
         "2:bad command line"})
@@ -152,8 +153,8 @@ public final class DnsCommand implements Callable<Integer> {
 
   /** {@code fleetkit dns serve FILE|DIR... --port N}. */
   @Command(name = "serve", mixinStandardHelpOptions = true,
-      description = {"Run the manifests to a steady state and serve the cluster DNS records over UDP and TCP on",
-          "127.0.0.1 until stopped (Ctrl-C)."})
+      description = {"Serve the cluster DNS records over UDP and TCP on 127.0.0.1 until stopped (Ctrl-C).",
+          "The manifests are run to a steady state first."})
   public static final class Serve implements Callable<Integer> {
     @Spec
     private CommandSpec spec;

@@ -35,9 +35,10 @@ import picocli.CommandLine;
  * {@code default}).
  */
 @Command(name = "openb", mixinStandardHelpOptions = true,
-    description = {"Replay an Alibaba openb GPU trace (FGD paper protocol: GPU nodes only, pods shuffled by seed,",
-        "resampled to --inflate x GPU capacity, no deletions, no retries). Without --nodes/--pods it replays the",
-        "bundled trace (the paper's 1213 GPU nodes and the pod list named by --trace).",
+    description = {"Replay an Alibaba openb GPU trace under each GPU placement policy.",
+        "The FGD paper's protocol: GPU nodes only, pods shuffled by seed, resampled to --inflate x GPU capacity, no"
+            + " deletions, no retries. Without --nodes/--pods it replays the bundled trace (the paper's 1213 GPU"
+            + " nodes and the pod list named by --trace).",
         "Policies: BestFit, DotProduct, GpuPacking, GpuClustering, Random, FGD, FgdBalanced, GapFill (ours),"
             + " ModelGapFill (ours), AdaptiveGapFill (ours), ReservingGapFill (ours, best on every trace).",
         "ReservingGapFill turns shares away (unschedulable) to keep free GPUs for whole-GPU pods."},

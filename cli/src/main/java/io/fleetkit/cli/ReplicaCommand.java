@@ -35,8 +35,9 @@ import picocli.CommandLine.Spec;
  * {@code --report-writes} {@code WRITE <op> <kind> <namespace>/<name>} after each write it makes.
  */
 @Command(name = "replica", mixinStandardHelpOptions = true,
-    description = {"Run one replica of the FleetKit control plane (scheduler, Deployment and ReplicaSet",
-        "controllers) on an etcd store, with leader election on an etcd lease: only the leader acts."})
+    description = {"Run one replica of the FleetKit control plane on an etcd store, with leader election.",
+        "The control plane is the scheduler and the Deployment and ReplicaSet controllers; the leader is elected on"
+            + " an etcd lease, and only the leader acts."})
 final class ReplicaCommand implements Callable<Integer> {
   /** The exit status of a replica that stopped leading. */
   static final int STOPPED_LEADING = 3;

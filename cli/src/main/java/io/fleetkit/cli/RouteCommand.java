@@ -48,16 +48,18 @@ import tools.jackson.databind.json.JsonMapper;
  * HTTPS listener; a Host another listener serves is then misdirected (421).
  */
 @Command(name = "route", mixinStandardHelpOptions = true,
-    description = {"Answer which backend an HTTP request reaches through the HTTPRoutes and Ingresses (with their",
-        "IngressClasses) in the manifests: JSON {\"route\",\"service\",\"port\",\"message\"}; service is null when",
-        "nothing matches, as a 404 would be. With Gateways in the manifests the request reaches a Gateway on --port",
-        "(--gateway when several listen there): its listener for the host picks among the HTTPRoutes attached to it;",
-        "JSON then adds \"gateway\", \"status\" (the HTTP status a proxy would answer) and \"problems\" (routes not",
-        "accepted or with unresolved backends, with upstream's reasons). Filters add \"location\" (a redirect),",
-        "\"forwarded\" (the request the backend receives), \"mirrors\" (copies sent elsewhere, with their share)",
-        "and \"corsPreflight\"/\"corsHeaders\" (a CORS answer; use --method OPTIONS and --header for preflights).",
-        "--server-name sends the request over TLS: its server name (SNI) picks the",
-        "HTTPS listener, and a Host that another listener on the port serves gets 421."},
+    description = {"Answer which backend an HTTP request reaches through the manifests' HTTPRoutes and Ingresses.",
+        "Ingresses are read with their IngressClasses. The answer is JSON"
+            + " {\"route\",\"service\",\"port\",\"message\"}; service is null when nothing matches, as a 404"
+            + " would be. With Gateways in the manifests the request reaches a Gateway on --port (--gateway when"
+            + " several listen there): its listener for the host picks among the HTTPRoutes attached to it; JSON then"
+            + " adds \"gateway\", \"status\" (the HTTP status a proxy would answer) and \"problems\" (routes not"
+            + " accepted or with unresolved backends, with upstream's reasons). Filters add \"location\" (a"
+            + " redirect), \"forwarded\" (the request the backend receives), \"mirrors\" (copies sent elsewhere,"
+            + " with their share) and \"corsPreflight\"/\"corsHeaders\" (a CORS answer; use --method OPTIONS and"
+            + " --header for preflights).",
+        "--server-name sends the request over TLS: its server name (SNI) picks the HTTPS listener, and a Host that"
+            + " another listener on the port serves gets 421."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:answered (also when nothing matches)", "1:the manifests are invalid",
         "2:bad command line (also: unknown --gateway, several Gateways on --port without --gateway, --server-name"

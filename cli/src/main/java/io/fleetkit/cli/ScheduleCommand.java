@@ -26,9 +26,10 @@ import tools.jackson.databind.json.JsonMapper;
  * others could not be placed.
  */
 @Command(name = "schedule", mixinStandardHelpOptions = true,
-    description = {"Schedule the pending pods of Kubernetes YAML manifests (nodes, running pods, priority classes,",
-        "PodDisruptionBudgets, StorageClasses, PersistentVolumes and claims form the cluster) until no more progress",
-        "is possible, and print the result (with the volume each claim of a placed pod is bound to)."},
+    description = {"Schedule the pending pods of Kubernetes YAML manifests and print where each went.",
+        "Nodes, running pods, priority classes, PodDisruptionBudgets, StorageClasses, PersistentVolumes and claims"
+            + " form the cluster. Pods are scheduled until no more progress is possible; the result names the volume"
+            + " each claim of a placed pod is bound to."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:scheduled (some pods may be unschedulable: see the output)",
         "1:the manifests or the profile file are invalid", "2:bad command line"})

@@ -78,11 +78,12 @@ import tools.jackson.databind.json.JsonMapper;
  * refused outright shows {@code Rejected}.
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
-    description = {"Simulate Kubernetes YAML manifests (nodes and workloads) in simulated time: controllers, the",
-        "scheduler and simulated kubelets run them; --fail-node kills a node at a simulated time; --apply",
-        "creates or updates the objects of a file at a simulated time (e.g. a new version to roll out). Prints",
-        "the timeline and the final state of Deployments, StatefulSets, Jobs and Rollouts. A Scenario manifest",
-        "(simulation.fleetkit.io/v1) adds load, autoscaling, faults and cost; --report writes an HTML report."},
+    description = {"Simulate Kubernetes YAML manifests (nodes and workloads) in simulated time.",
+        "Controllers, the scheduler and simulated kubelets run them; --fail-node kills a node at a simulated time;"
+            + " --apply creates or updates the objects of a file at a simulated time (e.g. a new version to roll"
+            + " out). Prints the timeline and the final state of Deployments, StatefulSets, Jobs and Rollouts. A"
+            + " Scenario manifest (simulation.fleetkit.io/v1) adds load, autoscaling, faults and cost; --report"
+            + " writes an HTML report."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:simulated", "1:the manifests (or a file to apply) are invalid or name unknown nodes",
         "2:bad command line"})

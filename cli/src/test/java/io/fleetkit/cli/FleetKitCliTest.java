@@ -66,6 +66,25 @@ final class FleetKitCliTest {
     }
   }
 
+  @Test
+  void everyCommandsSummaryIsOneWholeSentence() {
+    // the command lists show a command's first description line only; a line cut where the source wrapped it read
+    // "Schedule the pending pods of Kubernetes YAML manifests (nodes, running pods, priority classes,"
+    List<String> cut = new ArrayList<>();
+    List<CommandLine> todo = new ArrayList<>(FleetKitCli.commandLine().getSubcommands().values());
+    while (!todo.isEmpty()) {
+      CommandLine c = todo.remove(todo.size() - 1);
+      todo.addAll(c.getSubcommands().values());
+      String[] description = c.getCommandSpec().usageMessage().description();
+      String summary = description.length == 0 ? "" : description[0];
+      if (!summary.endsWith(".") || summary.chars().filter(ch -> ch == '(').count()
+          != summary.chars().filter(ch -> ch == ')').count()) {
+        cut.add(c.getCommandSpec().qualifiedName() + ": " + summary);
+      }
+    }
+    assertThat(cut).as("summaries that are not a whole sentence").isEmpty();
+  }
+
   private static String usage(CommandLine c) {
     StringWriter w = new StringWriter();
     c.usage(new PrintWriter(w, true), CommandLine.Help.Ansi.OFF);
