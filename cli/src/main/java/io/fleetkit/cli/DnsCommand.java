@@ -51,11 +51,12 @@ public final class DnsCommand implements Callable<Integer> {
   @Spec
   private CommandSpec spec;
 
-  @Parameters(arity = "2..*", paramLabel = "FILE|DIR... NAME",
+  @Parameters(arity = "1..*", paramLabel = "FILE|DIR... NAME", hideParamSyntax = true,
       description = "Manifest files or directories, then the name to look up (or an IP for PTR).")
   private List<String> args;
 
-  @Option(names = "--type", defaultValue = "A", description = "A, AAAA, SRV, PTR, CNAME or TXT (default: A).")
+  @Option(names = "--type", defaultValue = "A",
+      description = "A, AAAA, SRV, PTR, CNAME, TXT, SOA or NS (default: A).")
   private String type;
 
   @Option(names = "--output", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE}).")
@@ -69,6 +70,12 @@ public final class DnsCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (args.size() < 2) {
+      err.println("dns: give the manifest files or directories, then the name to look up, e.g. fleetkit dns"
+          + " examples/networking web.shop.svc.cluster.local");
+      err.flush();
+      return 2;
+    }
     RecordType t = RecordType.parse(type);
     if (t == RecordType.OTHER || t == RecordType.AXFR || t == RecordType.IXFR) {
       err.println("dns: --type \"" + type + "\" must be one of A, AAAA, SRV, PTR, CNAME, TXT, SOA, NS");

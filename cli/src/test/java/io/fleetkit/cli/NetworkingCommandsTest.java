@@ -70,6 +70,17 @@ final class NetworkingCommandsTest {
   }
 
   @Test
+  void dns_helpAfterTheManifests_printsUsage_andAMissingNameIsABadCommandLine() {
+    assertThat(run("dns", example(), "--help")).isZero();
+    assertThat(out.toString()).contains("Usage: fleetkit dns").contains("FILE|DIR... NAME")
+        .doesNotContain("NAME FILE|DIR...");
+    assertThat(err.toString()).isEmpty();
+
+    assertThat(run("dns", example())).isEqualTo(2);
+    assertThat(err.toString()).contains("dns: give the manifest files or directories, then the name to look up");
+  }
+
+  @Test
   void simulate_networkingExample_finalListsServicesWithClusterIpAndEndpoints() {
     assertThat(run("simulate", example(), "--duration", "2m", "--output", "json")).as(err.toString()).isZero();
     JsonNode services = JsonMapper.builder().build().readTree(out.toString()).get("final").get("services");
