@@ -4,6 +4,7 @@ import io.fleetkit.api.Violations;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.scheduling.SchedulingValidation;
+import io.fleetkit.api.time.GoDurations;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -43,17 +44,42 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
   public static final String KIND = "Scenario";
   /** The longest simulated run a scenario may ask for. */
   public static final Duration MAX_DURATION = Duration.ofDays(31);
+  /** The most samples a run may take (its start, then one per {@code sampleInterval}, and one at its end). */
+  public static final long MAX_SAMPLES = 100_000;
+
+  /**
+   * How many samples a run of {@code duration} (positive, at most {@link #MAX_DURATION}) sampled every {@code interval}
+   * (positive) takes, its start and end included.
+   */
+  public static long samples(Duration duration, Duration interval) {
+    if (interval.compareTo(duration) >= 0) {
+      return 2;
+    }
+    long d = duration.toNanos();
+    long i = interval.toNanos();
+    return (d + i - 1) / i + 1;
+  }
 
   public Scenario {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Violations v = Violations.forObject(KIND, metadata);
     v.objectMeta(metadata, false);
-    if (spec.duration().isNegative() || spec.duration().isZero() || spec.duration().compareTo(MAX_DURATION) > 0) {
+    boolean durationValid = !spec.duration().isNegative() && !spec.duration().isZero()
+        && spec.duration().compareTo(MAX_DURATION) <= 0;
+    if (!durationValid) {
       v.add("spec.duration", "must be more than 0 and at most " + MAX_DURATION.toDays() + " days", spec.duration());
     }
     if (spec.sampleInterval().compareTo(Duration.ofSeconds(1)) < 0) {
       v.add("spec.sampleInterval", "must be at least 1s", spec.sampleInterval());
+    } else if (durationValid && samples(spec.duration(), spec.sampleInterval()) > MAX_SAMPLES) {
+      // every series holds a value per sample, the JSON writes each and the report draws them
+      long nanos = spec.duration().toNanos();
+      long least = (nanos + MAX_SAMPLES - 2) / (MAX_SAMPLES - 1);
+      v.add("spec.sampleInterval", "must leave at most " + MAX_SAMPLES + " samples over spec.duration "
+          + GoDurations.format(spec.duration()) + " (it gives " + samples(spec.duration(), spec.sampleInterval())
+          + "; an interval of at least " + GoDurations.format(Duration.ofSeconds((least + 999_999_999L)
+          / 1_000_000_000L)) + " does)", spec.sampleInterval());
     }
     Set<String> targets = new HashSet<>();
     for (int i = 0; i < spec.loads().size(); i++) {

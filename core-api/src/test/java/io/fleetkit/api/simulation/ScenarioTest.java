@@ -36,6 +36,38 @@ final class ScenarioTest {
         .hasMessageContaining("Scenario day").hasMessageContaining("spec.duration");
   }
 
+  private static Scenario sampled(Duration duration, Duration interval) {
+    return new Scenario(ObjectMeta.builder().name("day").build(), new ScenarioSpec(duration, 1, interval, List.of(),
+        List.of(), ScenarioFeatures.ALL));
+  }
+
+  @Test
+  void samples_countTheStartEveryIntervalAndTheEnd() {
+    assertThat(Scenario.samples(Duration.ofHours(24), Duration.ofMinutes(5))).isEqualTo(289);
+    assertThat(Scenario.samples(Duration.ofSeconds(10), Duration.ofSeconds(3))).isEqualTo(5); // 0, 3, 6, 9, 10
+    assertThat(Scenario.samples(Duration.ofSeconds(10), Duration.ofDays(1000_000))).isEqualTo(2);
+  }
+
+  @Test
+  void tooManySamples_rejectedNamingTheIntervalThatWould() {
+    // a day at 1 s is 86,401 samples: allowed
+    assertThat(sampled(Duration.ofDays(1), Duration.ofSeconds(1)).spec().sampleInterval()).hasSeconds(1);
+    assertThat(sampled(Duration.ofSeconds(99_999), Duration.ofSeconds(1)).spec().duration()).hasSeconds(99_999);
+    // 31 days at 1 s would hold 2,678,401 values per series
+    assertThatThrownBy(() -> sampled(Duration.ofDays(31), Duration.ofSeconds(1)))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("spec.sampleInterval").hasMessageContaining("must leave at most 100000 samples over"
+            + " spec.duration 744h0m0s (it gives 2678401; an interval of at least 27s does)");
+    assertThat(sampled(Duration.ofDays(31), Duration.ofSeconds(27)).spec().sampleInterval()).hasSeconds(27);
+    assertThatThrownBy(() -> sampled(Duration.ofSeconds(100_000), Duration.ofSeconds(1)))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("it gives 100001");
+    // an interval far beyond the run is two samples; a duration beyond the limit is named alone
+    assertThat(sampled(Duration.ofHours(1), Duration.ofDays(100_000_000)).spec().duration()).hasHours(1);
+    assertThatThrownBy(() -> sampled(Duration.ofDays(100_000_000), Duration.ofSeconds(1)))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("spec.duration")
+        .hasMessageNotContaining("spec.sampleInterval");
+  }
+
   @Test
   void badLoads_everyProblemNamed() {
     assertThatThrownBy(() -> scenario(Duration.ofHours(1), List.of(
