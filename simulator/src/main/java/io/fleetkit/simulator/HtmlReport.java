@@ -255,11 +255,7 @@ public final class HtmlReport {
       sb.append("<polyline class=\"series\" data-series=\"").append(esc(s.name())).append("\" data-points=\"")
           .append(s.values().size()).append("\" fill=\"none\" stroke-width=\"1.6\" stroke=\"")
           .append(COLORS[k % COLORS.length]).append("\" points=\"");
-      for (int i = 0; i < s.values().size(); i++) {
-        double x = LEFT + plotW * (double) run.sampleTimes().get(i).toMillis() / span;
-        double y = TOP + plotH - (top == 0 ? 0 : plotH * s.values().get(i) / top);
-        sb.append(i == 0 ? "" : " ").append(fmt(x)).append(',').append(fmt(y));
-      }
+      points(sb, run.sampleTimes(), s.values(), span, top);
       sb.append("\"><title>").append(esc(s.name())).append("</title></polyline>\n");
     }
     sb.append("</svg>\n<div class=\"legend\">");
@@ -272,6 +268,59 @@ public final class HtmlReport {
       sb.append("<span>").append(all.size() - drawn.size()).append(" more series in the JSON output</span>");
     }
     sb.append("</div>\n</figure>\n");
+  }
+
+  /** Columns per unit of the charts' width that a long series is reduced to (a screen at twice the width loses none). */
+  private static final int COLUMNS_PER_UNIT = 2;
+
+  /**
+   * A series' polyline points. A series with more samples than four per column of {@link #COLUMNS_PER_UNIT} is drawn
+   * from the first, lowest, highest and last sample of each column, in time order (the M4 reduction: the line
+   * rasterises as the full one does, every peak kept); a shorter one from every sample.
+   */
+  static void points(StringBuilder sb, List<Duration> times, List<Double> values, long span, double top) {
+    int plotW = W - LEFT - RIGHT;
+    int plotH = H - TOP - BOTTOM;
+    int n = values.size();
+    int columns = plotW * COLUMNS_PER_UNIT;
+    boolean reduce = n > 4 * columns;
+    int first = 0;
+    boolean any = false;
+    while (first < n) {
+      double x0 = plotW * (double) times.get(first).toMillis() / span;
+      int column = (int) Math.floor(x0 * COLUMNS_PER_UNIT);
+      int end = first + 1;
+      if (reduce) {
+        while (end < n && (int) Math.floor(plotW * (double) times.get(end).toMillis() / span * COLUMNS_PER_UNIT)
+            == column) {
+          end++;
+        }
+      }
+      int low = first;
+      int high = first;
+      for (int i = first + 1; i < end; i++) {
+        if (values.get(i) < values.get(low)) {
+          low = i;
+        }
+        if (values.get(i) > values.get(high)) {
+          high = i;
+        }
+      }
+      int last = end - 1;
+      int[] keep = {first, Math.min(low, high), Math.max(low, high), last};
+      int previous = -1;
+      for (int i : keep) {
+        if (i == previous) {
+          continue;
+        }
+        previous = i;
+        double x = LEFT + plotW * (double) times.get(i).toMillis() / span;
+        double y = TOP + plotH - (top == 0 ? 0 : plotH * values.get(i) / top);
+        sb.append(any ? " " : "").append(fmt(x)).append(',').append(fmt(y));
+        any = true;
+      }
+      first = end;
+    }
   }
 
   private static void events(StringBuilder sb, SimulationRun run) {
