@@ -440,7 +440,7 @@ public final class ClusterSimulation {
       }
       JobArrivals.schedule(sim, streams, spec.seed(), spec.duration());
       SeriesRecorder recorder = new SeriesRecorder(sim.store(), metricsHolder[0], spec.loads());
-      recorder.start(sim.clock().now());
+      recorder.start(sim.clock()::now);
       recorder.startupPhases(startup);
       if (engineHolder[0] != null) {
         recorder.queues(engineHolder[0], spec.queues().stream().map(ScenarioQueue::name).toList());

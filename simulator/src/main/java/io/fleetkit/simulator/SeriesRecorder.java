@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Samples a simulated cluster into {@link TimeSeries}: one pass over the nodes and one over the pods per sample.
@@ -58,8 +59,8 @@ final class SeriesRecorder {
   private final List<WorkloadLoad> loads;
   private final List<Duration> times = new ArrayList<>();
   private final Map<String, Builder> series = new LinkedHashMap<>();
-  private double cumulativeCost;
-  private double lastCostPerHour;
+  /** The nodes' cost, from {@link #start}. */
+  private @Nullable NodeCost nodeCost;
   /** Whether a NodePool had a price at some sample; until then the cost series are not shown. */
   private boolean priced;
   private @Nullable AdmissionEngine queueEngine;
@@ -92,9 +93,13 @@ final class SeriesRecorder {
     startupPhases = phases;
   }
 
-  /** The simulated start instant (for the scheduling latency and queue wait of this interval). */
-  void start(Instant at) {
-    start = at;
+  /**
+   * Starts on the simulation's clock: its instant now is the start (for the scheduling latency and queue wait of
+   * each interval), from which the nodes' cost is counted ({@link NodeCost}).
+   */
+  void start(Supplier<Instant> clock) {
+    start = clock.get();
+    nodeCost = new NodeCost(store, clock, start);
   }
 
   private record Builder(String chart, String unit, List<Double> values) {}
@@ -119,10 +124,6 @@ final class SeriesRecorder {
 
   /** Takes one sample at simulated time {@code at}. */
   void sample(Duration at) {
-    if (!times.isEmpty()) {
-      Duration dt = at.minus(times.get(times.size() - 1));
-      cumulativeCost += lastCostPerHour * dt.toMillis() / 3_600_000.0;
-    }
     times.add(at);
     Map<String, Double> prices = new HashMap<>();
     for (NodePool p : store.list(NodePool.class).items()) {
@@ -284,8 +285,8 @@ final class SeriesRecorder {
     put("scheduling latency max", LATENCY, "s", percentile(latencies, 1.0));
     sampleQueues(now, prev);
     put("cost per hour", COST, "$/h", Math.round(costPerHour * 1e6) / 1e6);
+    double cumulativeCost = nodeCost == null ? 0 : nodeCost.total();
     put("cumulative cost", COST, "$", Math.round(cumulativeCost * 100) / 100.0);
-    lastCostPerHour = costPerHour;
     // a series with nothing to report this time (a pool without ready nodes, a pool's nodes all gone) reads 0
     for (Builder b : series.values()) {
       while (b.values().size() < times.size()) {
