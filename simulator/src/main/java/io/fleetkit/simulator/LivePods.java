@@ -4,11 +4,14 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.labels.LabelSelector;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One workload's pods by name, in name order ({@link String#compareTo}, the store's listing order within a
- * namespace), and among them those that serve traffic ({@link LoadMetrics#serving}) with what
+ * namespace), and among them those that serve traffic (the predicate given: {@link LoadMetrics#serving} on a node
+ * that has not failed) with what
  * {@link LoadMetrics#podResourceMetrics} reports of them: each pod looked at once, when its event comes.
  * {@link #stamp} is a new object at every change and {@link #servingStamp} at every change of the serving pods; the
  * list of all pods is made on the first read after a change.
@@ -51,12 +54,19 @@ final class LivePods {
   private @Nullable ServingPod[] serving = new ServingPod[8];
   private int size;
   private int servingCount;
+  /** Whether a pod serves traffic. */
+  private final Predicate<Pod> serves;
   /** The selector last read by: a serving pod is matched against it when it comes. */
   @Nullable LabelSelector selector;
   Object stamp = new Object();
   /** A new one only when the serving pods change (a pod that does not serve, before and after, keeps it). */
   Object servingStamp = new Object();
   private @Nullable List<Pod> list;
+
+  /** Pods that {@code serves} accepts are the serving ones. */
+  LivePods(Predicate<Pod> serves) {
+    this.serves = Objects.requireNonNull(serves, "serves");
+  }
 
   /** Puts {@code p} in (replacing the pod of its name). */
   void put(Pod p) {
@@ -67,7 +77,7 @@ final class LivePods {
       insertAt(i, name);
     }
     pods[i] = p;
-    if (LoadMetrics.serving(p)) {
+    if (serves.test(p)) {
       if (serving[i] == null) {
         servingCount++;
       }

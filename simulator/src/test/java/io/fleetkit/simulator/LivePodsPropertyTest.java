@@ -33,7 +33,7 @@ final class LivePodsPropertyTest {
   @Property(tries = 200)
   void writes_answerAsATreeMap(@ForAll long seed) {
     Random r = new Random(seed);
-    LivePods live = new LivePods();
+    LivePods live = new LivePods(LoadMetrics::serving);
     if (r.nextBoolean()) {
       live.selector = WEB;
     }

@@ -88,6 +88,68 @@ final class LoadAccountingTest {
     }
   }
 
+  /**
+   * A pod on a node that fails stops serving at the failure instant, not when the node lifecycle controller marks it
+   * not ready some 40 s later: with one of the two pods' node failed at 10 s, 100 requests/s are beyond capacity from
+   * 10 s on, to the request, while the store still shows the pod Ready.
+   */
+  @Test
+  void aPodOnAFailedNode_servesNothingFromTheFailureInstant() {
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(2)).object(SimFixtures.deployment("web", 2))
+        .build()) {
+      LoadMetrics metrics = new LoadMetrics(sim.store(), sim.clock(), sim.clock().now(), List.of(WEB));
+      sim.onNodeLiveness((node, alive) -> metrics.nodeDown(node, !alive));
+      LoadAccounting accounting = new LoadAccounting(metrics, List.of(WEB));
+      accounting.start(sim.elapsed());
+      sim.afterEachInstant(() -> accounting.advance(sim.elapsed()));
+      List<String> nodes = SimFixtures.readyPods(sim, "web").stream().map(p -> p.spec().nodeName()).distinct().toList();
+      assertThat(nodes).as("the two pods spread over the two nodes").hasSize(2);
+      sim.runFor(Duration.ofSeconds(10));
+      assertThat(metrics.capacity(WEB)).isEqualTo(1000.0);
+      sim.failNode(nodes.get(0));
+      sim.settle();
+      assertThat(metrics.capacity(WEB)).isEqualTo(500.0);
+      assertThat(metrics.servingPods(WEB)).isEqualTo(1);
+      sim.runFor(Duration.ofSeconds(30)); // to 40 s: the node is not yet marked, its pod still Ready in the store
+      assertThat(SimFixtures.readyPods(sim, "web")).hasSize(2);
+      LoadOutcome out = accounting.outcomes(sim.elapsed()).get(0);
+      assertThat(out.requests()).isCloseTo(600.0 * 40, within(1e-6));
+      assertThat(out.unserved()).isCloseTo(100.0 * 30, within(1e-6));
+      // until the node lifecycle controller marks the pod not ready, and on: the pod still serves nothing
+      assertThat(sim.runUntil(s -> SimFixtures.readyPods(s, "web").size() == 1, Duration.ofMinutes(2))).isTrue();
+      sim.runFor(Duration.ofSeconds(5));
+      double seconds = sim.elapsed().toMillis() / 1000.0;
+      assertThat(seconds).isGreaterThan(45);
+      assertThat(accounting.outcomes(sim.elapsed()).get(0).unserved()).isCloseTo(100.0 * (seconds - 10),
+          within(1e-6));
+      metrics.close();
+    }
+  }
+
+  /** A node that comes back gives its pods back to the capacity as their status says, at that instant. */
+  @Test
+  void aNodeBack_itsReadyPodsServeAgain() {
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(2)).object(SimFixtures.deployment("web", 2))
+        .build()) {
+      LoadMetrics metrics = new LoadMetrics(sim.store(), sim.clock(), sim.clock().now(), List.of(WEB));
+      String node = SimFixtures.readyPods(sim, "web").get(0).spec().nodeName();
+      long epoch = metrics.servingEpoch();
+      metrics.nodeDown(node, true);
+      assertThat(metrics.capacity(WEB)).isEqualTo(500.0);
+      assertThat(metrics.servingEpoch()).isNotEqualTo(epoch);
+      metrics.nodeDown(node, true); // again: nothing changes
+      long down = metrics.servingEpoch();
+      metrics.nodeDown(node, true);
+      assertThat(metrics.servingEpoch()).isEqualTo(down);
+      metrics.nodeDown("node-9", true); // a node without pods of the load
+      assertThat(metrics.capacity(WEB)).isEqualTo(500.0);
+      metrics.nodeDown(node, false);
+      assertThat(metrics.capacity(WEB)).isEqualTo(1000.0);
+      assertThat(metrics.servingPods(WEB)).isEqualTo(2);
+      metrics.close();
+    }
+  }
+
   private static void scale(Simulation sim, int replicas) {
     Deployment d = sim.store().get(Deployment.class, "default", "web").orElseThrow();
     sim.store().update(d.withSpec(d.spec().withReplicas(replicas)));
