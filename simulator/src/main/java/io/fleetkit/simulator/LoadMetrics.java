@@ -6,7 +6,6 @@ import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
-import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.simulation.WorkloadLoad;
@@ -128,9 +127,6 @@ public final class LoadMetrics implements MetricsSource {
     /** The serving pods' stamp {@link #capacity} was computed for (null: none yet). */
     @Nullable Object capacityOf;
     double capacity;
-    /** The template spec {@link #request} was read from (null: none yet). */
-    @Nullable PodSpec requestOf;
-    long request;
     @Nullable String totalResource;
     double total;
 
@@ -167,8 +163,9 @@ public final class LoadMetrics implements MetricsSource {
 
   /**
    * The requests/s {@code load}'s serving pods can take now, as the pods are (not as this instant's first read saw
-   * them): each serving pod's CPU request over the load's {@code cpuPerRequest} (infinite when requests cost no CPU;
-   * 0 while the workload has no pod).
+   * them): each serving pod's own CPU request (a pod made from an older template, or resized, keeps its own) over the
+   * load's {@code cpuPerRequest} (infinite when requests cost no CPU; 0 while the workload has no pod). Computed again
+   * only when the serving pods changed.
    */
   public double capacity(WorkloadLoad load) {
     if (load.cpuMilliPerRequest() == 0) {
@@ -182,11 +179,11 @@ public final class LoadMetrics implements MetricsSource {
     if (pods == null) {
       return 0;
     }
-    // the serving pods' stamp changes with them: the template's request is read again only then (a pod keeps the
-    // request it was made with, and a new template comes with new pods)
+    // the serving pods' stamp changes with them: the capacity is computed again only then, from their requests'
+    // sum, which the pods kept up to date as each came
     if (state.capacityOf != pods.servingStamp) {
       state.capacityOf = pods.servingStamp;
-      state.capacity = pods.servingCount() * (double) podCpuRequest(load) / load.cpuMilliPerRequest();
+      state.capacity = pods.servingMilliCpu() / (double) load.cpuMilliPerRequest();
     }
     return state.capacity;
   }
@@ -229,27 +226,6 @@ public final class LoadMetrics implements MetricsSource {
    */
   long servingEpoch() {
     return servingEpoch;
-  }
-
-  /** The CPU request (millicores) of one pod of {@code load}'s workload, from its template; 0 without a workload. */
-  private long podCpuRequest(WorkloadLoad load) {
-    PodSpec spec = switch (load.kind()) {
-      case StatefulSet.KIND -> store.get(StatefulSet.class, load.namespace(), load.name())
-          .map(s -> s.spec().template().spec()).orElse(null);
-      case Rollout.KIND -> store.get(Rollout.class, load.namespace(), load.name())
-          .map(r -> r.spec().template().spec()).orElse(null);
-      default -> store.get(Deployment.class, load.namespace(), load.name())
-          .map(d -> d.spec().template().spec()).orElse(null);
-    };
-    if (spec == null) {
-      return 0;
-    }
-    WorkloadState state = state(load);
-    if (spec != state.requestOf) { // a template is immutable: its request is read once per instance
-      state.requestOf = spec;
-      state.request = spec.effectiveRequests().milliCpu();
-    }
-    return state.request;
   }
 
   /** The selector of the workload {@code load} targets, if it exists. */

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.apps.DeploymentSpec;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.PodTemplateSpec;
+import io.fleetkit.api.resource.ResourceList;
+import java.util.Map;
 import io.fleetkit.api.simulation.LoadPattern;
 import io.fleetkit.api.simulation.WorkloadLoad;
 import java.time.Duration;
@@ -146,6 +151,53 @@ final class LoadAccountingTest {
       metrics.nodeDown(node, false);
       assertThat(metrics.capacity(WEB)).isEqualTo(1000.0);
       assertThat(metrics.servingPods(WEB)).isEqualTo(2);
+      metrics.close();
+    }
+  }
+
+  /**
+   * During a rollout that halves the pods' CPU request, each serving pod serves by its own request: the old pods
+   * keep 500 requests/s each until they go, the new ones 250. At every instant the capacity is the sum of the serving
+   * pods' own requests read from the store, and the requests beyond it are counted from that, to the request; one
+   * instant has one pod of each (750 requests/s), where the template's request would say 500.
+   */
+  @Test
+  void duringARollout_eachServingPodServesByItsOwnRequest() {
+    WorkloadLoad load = new WorkloadLoad("Deployment", "default", "web", LoadPattern.constant(900), 1, 0);
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(2)).object(SimFixtures.deployment("web", 2))
+        .build()) {
+      LoadMetrics metrics = new LoadMetrics(sim.store(), sim.clock(), sim.clock().now(), List.of(load));
+      LoadAccounting accounting = new LoadAccounting(metrics, List.of(load));
+      accounting.start(sim.elapsed());
+      List<double[]> seen = new java.util.ArrayList<>(); // {seconds, capacity from the store}
+      sim.afterEachInstant(() -> {
+        accounting.advance(sim.elapsed());
+        double own = LoadMetricsTest.ownRequests(sim, "web");
+        assertThat(metrics.capacity(load)).as("at %s", sim.elapsed()).isEqualTo(own);
+        seen.add(new double[] {sim.elapsed().toMillis() / 1000.0, own});
+      });
+      seen.add(new double[] {0, metrics.capacity(load)});
+      sim.runFor(Duration.ofSeconds(10));
+      Deployment d = sim.store().get(Deployment.class, "default", "web").orElseThrow();
+      PodTemplateSpec t = d.spec().template();
+      // the new pods ask for 250m and are ready 10 s after they start, so the rollout takes a few instants
+      Map<String, String> annotations = Map.of("simulate.fleetkit.io/ready-after-seconds", "10");
+      PodTemplateSpec half = new PodTemplateSpec(t.metadata().toBuilder().annotations(annotations).build(),
+          PodSpec.builder().container("app", "nginx:2", ResourceList.ofCpuMemory(250, 0)).build());
+      DeploymentSpec s = d.spec();
+      sim.store().update(d.withSpec(new DeploymentSpec(s.replicas(), s.selector(), half, s.strategy(),
+          s.minReadySeconds(), s.revisionHistoryLimit(), s.progressDeadlineSeconds(), s.paused())));
+      sim.runFor(Duration.ofSeconds(60));
+      assertThat(metrics.capacity(load)).isEqualTo(500.0);
+      assertThat(seen).extracting(c -> c[1]).contains(1000.0, 750.0, 500.0);
+      double expected = 0;
+      for (int i = 0; i < seen.size(); i++) {
+        double from = seen.get(i)[0];
+        double to = i + 1 < seen.size() ? seen.get(i + 1)[0] : sim.elapsed().toMillis() / 1000.0;
+        expected += Math.max(0, 900 - seen.get(i)[1]) * (to - from);
+      }
+      assertThat(expected).isGreaterThan(0);
+      assertThat(accounting.outcomes(sim.elapsed()).get(0).unserved()).isCloseTo(expected, within(1e-6));
       metrics.close();
     }
   }
