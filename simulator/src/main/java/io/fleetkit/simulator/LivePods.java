@@ -11,11 +11,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * One workload's pods by name, in name order ({@link String#compareTo}, the store's listing order within a
  * namespace), and among them those that serve traffic (the predicate given: {@link LoadMetrics#serving} on a node
- * that has not failed) with what
- * {@link LoadMetrics#podResourceMetrics} reports of them, and their CPU requests summed: each pod looked at once, when
- * its event comes.
- * {@link #stamp} is a new object at every change and {@link #servingStamp} at every change of the serving pods; the
- * list of all pods is made on the first read after a change.
+ * that has not failed) with what {@link LoadMetrics#podResourceMetrics} reports of them, and their CPU requests
+ * summed: each pod looked at once, when its event comes. {@link #stamp} is a new object at every change and
+ * {@link #servingStamp} at every change of the serving pods; the list of all pods is made on the first read after a
+ * change.
  *
  * <p>Kept as three arrays sorted by name (a workload has some hundred pods): a write of a pod already there, the
  * common case (a status write, a binding), is a binary search over the names and two stores; a serving pod's place
