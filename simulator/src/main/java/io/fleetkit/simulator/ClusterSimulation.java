@@ -76,7 +76,8 @@ import org.jspecify.annotations.Nullable;
  *       stored, and a workload controller's denied pod create shows as {@code FailedCreate} in the timeline.
  * </ul>
  * Faults are injected at their times (a zone failure kills every node with that {@code topology.kubernetes.io/zone}
- * label then) and healed after {@code recoverAfter}. The series are sampled every {@code sampleInterval}.
+ * label then) and healed after {@code recoverAfter}; the pods of a failed node serve none of the load from the
+ * failure instant on ({@link LoadMetrics#nodeDown}). The series are sampled every {@code sampleInterval}.
  *
  * <p>Deterministic: the same manifests, scenario and seed give the same run. Single-threaded; one run per instance.
  *
@@ -432,6 +433,9 @@ public final class ClusterSimulation {
     long wallStart = System.nanoTime();
     try (Simulation sim = b.build()) {
       holder[0] = sim;
+      // a pod on a failed node serves nothing from the failure on, though its status still says Ready
+      LoadMetrics loadMetrics = metricsHolder[0];
+      sim.onNodeLiveness((node, alive) -> loadMetrics.nodeDown(node, !alive));
       scheduleFaults(sim, spec.faults());
       List<JobStream> streams = spec.jobStreams();
       if (!queued) {

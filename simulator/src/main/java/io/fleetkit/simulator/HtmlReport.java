@@ -29,8 +29,15 @@ public final class HtmlReport {
   private static final int RIGHT = 16;
   private static final int TOP = 16;
   private static final int BOTTOM = 36;
+  /**
+   * Eight colours that read apart on white (the first eight of Tableau 10; its last two and the darker ones after
+   * them look like the blue and green again). A chart's series {@code k} takes colour {@code k % 8} and dash pattern
+   * {@code k / 8}: every line a chart draws has its own colour and pattern.
+   */
   private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-      "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939"};
+      "#e377c2", "#7f7f7f"};
+  /** Solid, dashed, dotted, dash-dot: the {@code stroke-dasharray} of each round of the colours. */
+  private static final String[] DASHES = {"", "8 4", "2 3", "8 3 2 3"};
 
   private HtmlReport() {}
 
@@ -58,8 +65,15 @@ public final class HtmlReport {
         .append(".meta{color:#555}figure{margin:16px 0}figcaption{font-weight:600;margin-bottom:4px}\n")
         .append("svg{width:100%;height:auto;background:#fff;border:1px solid #ddd}\n")
         .append(".legend{display:flex;flex-wrap:wrap;gap:4px 16px;font-size:.85em;margin-top:4px}\n")
-        .append(".legend span::before{content:'';display:inline-block;width:12px;height:3px;margin-right:4px;"
+        .append(".legend span::before{content:'';display:inline-block;width:18px;height:3px;margin-right:4px;"
             + "vertical-align:middle;background:var(--c)}\n")
+        // the legend's swatches of dashed, dotted and dash-dot lines, as the lines' stroke-dasharray draws them
+        .append(".legend span.d1::before{background:repeating-linear-gradient(90deg,var(--c) 0 6px,"
+            + "transparent 6px 9px)}\n")
+        .append(".legend span.d2::before{background:repeating-linear-gradient(90deg,var(--c) 0 2px,"
+            + "transparent 2px 4px)}\n")
+        .append(".legend span.d3::before{background:repeating-linear-gradient(90deg,var(--c) 0 6px,"
+            + "transparent 6px 8px,var(--c) 8px 10px,transparent 10px 12px)}\n")
         .append("table{border-collapse:collapse;width:100%;font-size:.85em}th,td{text-align:left;padding:2px 6px;"
             + "border-bottom:1px solid #eee;vertical-align:top}\n")
         .append("tr.marker td{background:#fff4e5}input{font-size:1em;padding:4px;width:60%}\n")
@@ -173,11 +187,43 @@ public final class HtmlReport {
     sb.append("</ul>\n</section>\n");
   }
 
+  /**
+   * A summary line naming {@code s}'s largest value and when. When that is the first sample's, the run started there
+   * (pods waiting for the first nodes, the cost of the nodes given): the line says so, how long it lasted, and names
+   * the largest value after it with its time, so that it does not read as the worst moment of the run.
+   */
   private static void worst(StringBuilder sb, SimulationRun run, TimeSeries s, String label, String unit) {
+    List<Double> v = s.values();
     int i = s.argMax();
     sb.append("<li>").append(esc(label)).append(": <b>").append(num(s.max())).append(esc(unit)).append("</b>");
-    if (s.max() > 0) {
+    if (s.max() > 0 && i > 0) {
       sb.append(" at ").append(esc(clock(run.sampleTimes().get(i))));
+    } else if (s.max() > 0) {
+      int end = 0; // the last sample of the start's stretch at that value
+      while (end + 1 < v.size() && v.get(end + 1) >= v.get(0)) {
+        end++;
+      }
+      if (end == v.size() - 1) {
+        sb.append(" throughout the run");
+      } else {
+        sb.append(" at the start (").append(esc(clock(run.sampleTimes().get(0))));
+        if (end > 0) {
+          sb.append(" to ").append(esc(clock(run.sampleTimes().get(end))));
+        }
+        sb.append(')');
+        int later = end + 1;
+        for (int j = end + 2; j < v.size(); j++) {
+          if (v.get(j) > v.get(later)) {
+            later = j;
+          }
+        }
+        if (v.get(later) > 0) {
+          sb.append("; later at most <b>").append(num(v.get(later))).append(esc(unit)).append("</b> at ")
+              .append(esc(clock(run.sampleTimes().get(later))));
+        } else {
+          sb.append("; none later");
+        }
+      }
     }
     sb.append("</li>\n");
   }
@@ -253,14 +299,16 @@ public final class HtmlReport {
     for (int k = 0; k < drawn.size(); k++) {
       TimeSeries s = drawn.get(k);
       sb.append("<polyline class=\"series\" data-series=\"").append(esc(s.name())).append("\" data-points=\"")
-          .append(s.values().size()).append("\" fill=\"none\" stroke-width=\"1.6\" stroke=\"")
-          .append(COLORS[k % COLORS.length]).append("\" points=\"");
+          .append(s.values().size()).append("\" fill=\"none\" stroke-width=\"1.6\" stroke=\"").append(color(k))
+          .append(dash(k).isEmpty() ? "" : "\" stroke-dasharray=\"" + dash(k)).append("\" points=\"");
       points(sb, run.sampleTimes(), s.values(), span, top);
       sb.append("\"><title>").append(esc(s.name())).append("</title></polyline>\n");
     }
     sb.append("</svg>\n<div class=\"legend\">");
     for (int k = 0; k < drawn.size(); k++) {
-      sb.append("<span style=\"--c:").append(COLORS[k % COLORS.length]).append("\">").append(esc(drawn.get(k).name()
+      int round = k / COLORS.length % DASHES.length;
+      sb.append("<span").append(round == 0 ? "" : " class=\"d" + round + "\"").append(" style=\"--c:").append(color(k))
+          .append("\">").append(esc(drawn.get(k).name()
           + (units.size() > 1 ? " (" + drawn.get(k).unit() + ")" : "")))
           .append("</span>");
     }
@@ -321,6 +369,21 @@ public final class HtmlReport {
       }
       first = end;
     }
+  }
+
+  /** The colour of a chart's series {@code k}. */
+  static String color(int k) {
+    return COLORS[k % COLORS.length];
+  }
+
+  /** The {@code stroke-dasharray} of a chart's series {@code k} ("" for a solid line). */
+  static String dash(int k) {
+    return DASHES[k / COLORS.length % DASHES.length];
+  }
+
+  /** How many series a chart can draw each in its own colour and dash pattern. */
+  static int distinctStyles() {
+    return COLORS.length * DASHES.length;
   }
 
   private static void events(StringBuilder sb, SimulationRun run) {

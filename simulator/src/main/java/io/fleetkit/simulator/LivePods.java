@@ -4,32 +4,46 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.labels.LabelSelector;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One workload's pods by name, in name order ({@link String#compareTo}, the store's listing order within a
- * namespace), and among them those that serve traffic ({@link LoadMetrics#serving}) with what
- * {@link LoadMetrics#podResourceMetrics} reports of them: each pod looked at once, when its event comes.
- * {@link #stamp} is a new object at every change and {@link #servingStamp} at every change of the serving pods; the
- * list of all pods is made on the first read after a change.
+ * namespace), and among them those that serve traffic (the predicate given: {@link LoadMetrics#serving} on a node
+ * that has not failed) with what {@link LoadMetrics#podResourceMetrics} reports of them, and their CPU requests
+ * summed: each pod looked at once, when its event comes. {@link #stamp} is a new object at every change and
+ * {@link #servingStamp} at every change of the serving pods; the list of all pods is made on the first read after a
+ * change.
  *
  * <p>Kept as three arrays sorted by name (a workload has some hundred pods): a write of a pod already there, the
  * common case (a status write, a binding), is a binary search over the names and two stores; a serving pod's place
  * is its pod's, so walking the serving pods in order is a walk of the array. Not thread-safe, as the simulation.
  */
 final class LivePods {
-  /** A serving pod, its name, its first container's name (null without containers), and a selector's match. */
+  /**
+   * A serving pod, its name, its first container's name (null without containers), its CPU request and a selector's
+   * match.
+   */
   static final class ServingPod {
     final Pod pod;
     final String name;
     final @Nullable String container;
+    /** The pod's own CPU request in millicores ({@link io.fleetkit.api.core.PodSpec#effectiveRequests}). */
+    final long milliCpu;
     private @Nullable LabelSelector checkedFor;
     private boolean matches;
 
-    ServingPod(Pod p, @Nullable LabelSelector selector) {
+    /**
+     * {@code p} serving; its CPU request is {@code before}'s when that was the same pod with the same spec instance
+     * (a status write keeps the spec), else read from the spec.
+     */
+    ServingPod(Pod p, @Nullable LabelSelector selector, @Nullable ServingPod before) {
       pod = p;
       name = p.metadata().name();
       container = p.spec().containers().isEmpty() ? null : p.spec().containers().get(0).name();
+      milliCpu = before != null && before.pod.spec() == p.spec() ? before.milliCpu
+          : p.spec().effectiveRequests().milliCpu();
       if (selector != null) {
         matches(selector);
       }
@@ -51,12 +65,21 @@ final class LivePods {
   private @Nullable ServingPod[] serving = new ServingPod[8];
   private int size;
   private int servingCount;
+  /** The serving pods' CPU requests, summed (millicores). */
+  private long servingMilliCpu;
+  /** Whether a pod serves traffic. */
+  private final Predicate<Pod> serves;
   /** The selector last read by: a serving pod is matched against it when it comes. */
   @Nullable LabelSelector selector;
   Object stamp = new Object();
   /** A new one only when the serving pods change (a pod that does not serve, before and after, keeps it). */
   Object servingStamp = new Object();
   private @Nullable List<Pod> list;
+
+  /** Pods that {@code serves} accepts are the serving ones. */
+  LivePods(Predicate<Pod> serves) {
+    this.serves = Objects.requireNonNull(serves, "serves");
+  }
 
   /** Puts {@code p} in (replacing the pod of its name). */
   void put(Pod p) {
@@ -67,15 +90,21 @@ final class LivePods {
       insertAt(i, name);
     }
     pods[i] = p;
-    if (LoadMetrics.serving(p)) {
-      if (serving[i] == null) {
+    ServingPod before = serving[i];
+    if (serves.test(p)) {
+      ServingPod now = new ServingPod(p, selector, before);
+      if (before == null) {
         servingCount++;
+      } else {
+        servingMilliCpu -= before.milliCpu;
       }
-      serving[i] = new ServingPod(p, selector);
+      servingMilliCpu += now.milliCpu;
+      serving[i] = now;
       servingStamp = new Object();
-    } else if (serving[i] != null) {
+    } else if (before != null) {
       serving[i] = null;
       servingCount--;
+      servingMilliCpu -= before.milliCpu;
       servingStamp = new Object();
     }
     list = null;
@@ -86,8 +115,10 @@ final class LivePods {
   void remove(String name) {
     int i = Arrays.binarySearch(names, 0, size, name);
     if (i >= 0) {
-      if (serving[i] != null) {
+      ServingPod gone = serving[i];
+      if (gone != null) {
         servingCount--;
+        servingMilliCpu -= gone.milliCpu;
         servingStamp = new Object();
       }
       int tail = size - i - 1;
@@ -132,6 +163,11 @@ final class LivePods {
   /** How many pods serve. */
   int servingCount() {
     return servingCount;
+  }
+
+  /** The serving pods' own CPU requests, summed, in millicores. */
+  long servingMilliCpu() {
+    return servingMilliCpu;
   }
 
   /** The serving pod at place {@code i} (name order), or null when the pod there does not serve. */

@@ -6,7 +6,6 @@ import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
-import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.simulation.WorkloadLoad;
@@ -20,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,9 +33,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The resource metrics API of a simulated cluster: a workload's requests/s at the current simulated time
- * ({@link io.fleetkit.api.simulation.LoadPattern#rateAt}) times its per-request cost, spread evenly over its ready
+ * ({@link io.fleetkit.api.simulation.LoadPattern#rateAt}) times its per-request cost, spread evenly over its serving
  * pods. Pods that are not ready report no usage (the HPA leaves them out of CPU utilization until they are), pods
- * of workloads without load report zero. Single-threaded, as the simulation.
+ * of workloads without load report zero.
+ *
+ * <p>A pod serves while it is Running, Ready and not being deleted ({@link #serving(Pod)}) and its node has not
+ * failed: from the instant a node fails ({@link #nodeDown}) its pods serve nothing and report no usage (metrics-server
+ * cannot scrape a dead kubelet), although the store still shows them Ready until the node lifecycle controller marks
+ * them (clients see errors from the failure on). Single-threaded, as the simulation.
  */
 public final class LoadMetrics implements MetricsSource {
   /** The window each sample covers (metrics-server's default resolution). */
@@ -61,6 +66,8 @@ public final class LoadMetrics implements MetricsSource {
   private long servingEpoch;
   /** Changes whenever a workload is put in {@link #live} or taken out (so a {@link WorkloadState}'s link is checked). */
   private long liveEpoch;
+  /** The nodes that failed and are not back ({@link #nodeDown}): their pods serve nothing. */
+  private final Set<String> downNodes = new HashSet<>();
   /** The workload each grouped pod was put under, by uid (the same string at every version of the pod). */
   private final Map<String, String> workloadOfPod = new HashMap<>();
   /** What is kept per workload ({@link WorkloadLoad#target}): one object, found by the load instance. */
@@ -120,9 +127,6 @@ public final class LoadMetrics implements MetricsSource {
     /** The serving pods' stamp {@link #capacity} was computed for (null: none yet). */
     @Nullable Object capacityOf;
     double capacity;
-    /** The template spec {@link #request} was read from (null: none yet). */
-    @Nullable PodSpec requestOf;
-    long request;
     @Nullable String totalResource;
     double total;
 
@@ -159,8 +163,9 @@ public final class LoadMetrics implements MetricsSource {
 
   /**
    * The requests/s {@code load}'s serving pods can take now, as the pods are (not as this instant's first read saw
-   * them): each serving pod's CPU request over the load's {@code cpuPerRequest} (infinite when requests cost no CPU;
-   * 0 while the workload has no pod).
+   * them): each serving pod's own CPU request (a pod made from an older template, or resized, keeps its own) over the
+   * load's {@code cpuPerRequest} (infinite when requests cost no CPU; 0 while the workload has no pod). Computed again
+   * only when the serving pods changed.
    */
   public double capacity(WorkloadLoad load) {
     if (load.cpuMilliPerRequest() == 0) {
@@ -174,13 +179,45 @@ public final class LoadMetrics implements MetricsSource {
     if (pods == null) {
       return 0;
     }
-    // the serving pods' stamp changes with them: the template's request is read again only then (a pod keeps the
-    // request it was made with, and a new template comes with new pods)
+    // the serving pods' stamp changes with them: the capacity is computed again only then, from their requests'
+    // sum, which the pods kept up to date as each came
     if (state.capacityOf != pods.servingStamp) {
       state.capacityOf = pods.servingStamp;
-      state.capacity = pods.servingCount() * (double) podCpuRequest(load) / load.cpuMilliPerRequest();
+      state.capacity = pods.servingMilliCpu() / (double) load.cpuMilliPerRequest();
     }
     return state.capacity;
+  }
+
+  /**
+   * Node {@code node} failed ({@code down}: its kubelet stopped) or came back (or was deleted, so that its name is
+   * free): from now on its pods serve nothing, or serve again as their status says. The capacities and
+   * {@link #servingEpoch} change at this instant; the HPA reads of this instant made before keep their answers.
+   */
+  public void nodeDown(String node, boolean down) {
+    Objects.requireNonNull(node, "node");
+    if (!(down ? downNodes.add(node) : downNodes.remove(node)) || regroup) {
+      return; // no change, or the next grouping reads every pod anew
+    }
+    for (Map.Entry<String, LivePods> e : live.entrySet()) {
+      LivePods pods = e.getValue();
+      List<Pod> on = new ArrayList<>();
+      for (Pod p : pods.list()) {
+        if (node.equals(p.spec().nodeName())) {
+          on.add(p);
+        }
+      }
+      if (on.isEmpty()) {
+        continue;
+      }
+      freeze(e.getKey());
+      Object serving = pods.servingStamp;
+      for (Pod p : on) {
+        pods.put(p); // serving again, or not, as the node is now
+      }
+      if (pods.servingStamp != serving) {
+        servingEpoch++;
+      }
+    }
   }
 
   /**
@@ -189,27 +226,6 @@ public final class LoadMetrics implements MetricsSource {
    */
   long servingEpoch() {
     return servingEpoch;
-  }
-
-  /** The CPU request (millicores) of one pod of {@code load}'s workload, from its template; 0 without a workload. */
-  private long podCpuRequest(WorkloadLoad load) {
-    PodSpec spec = switch (load.kind()) {
-      case StatefulSet.KIND -> store.get(StatefulSet.class, load.namespace(), load.name())
-          .map(s -> s.spec().template().spec()).orElse(null);
-      case Rollout.KIND -> store.get(Rollout.class, load.namespace(), load.name())
-          .map(r -> r.spec().template().spec()).orElse(null);
-      default -> store.get(Deployment.class, load.namespace(), load.name())
-          .map(d -> d.spec().template().spec()).orElse(null);
-    };
-    if (spec == null) {
-      return 0;
-    }
-    WorkloadState state = state(load);
-    if (spec != state.requestOf) { // a template is immutable: its request is read once per instance
-      state.requestOf = spec;
-      state.request = spec.effectiveRequests().milliCpu();
-    }
-    return state.request;
   }
 
   /** The selector of the workload {@code load} targets, if it exists. */
@@ -385,7 +401,7 @@ public final class LoadMetrics implements MetricsSource {
       List<Pod> out = new ArrayList<>();
       for (Object o : list) {
         Pod p = (Pod) o;
-        if (serving(p) && selector.matches(p.metadata().labels())) {
+        if (serves(p) && selector.matches(p.metadata().labels())) {
           out.add(p);
         }
       }
@@ -460,7 +476,7 @@ public final class LoadMetrics implements MetricsSource {
     }
     int n = 0;
     for (Pod p : pods) {
-      if (serving(p)) {
+      if (serves(p)) {
         n++;
       }
     }
@@ -636,7 +652,7 @@ public final class LoadMetrics implements MetricsSource {
       freeze(w);
       LivePods pods = live.get(w);
       if (pods == null) {
-        pods = new LivePods();
+        pods = new LivePods(this::serves);
         live.put(w, pods);
         liveEpoch++;
       }
@@ -662,8 +678,13 @@ public final class LoadMetrics implements MetricsSource {
         : workloadOfReplicaSet.get(ref.uid());
   }
 
-  /** Whether {@code p} takes traffic: running, ready and not being deleted. */
+  /** Whether {@code p}'s status says it takes traffic: running, ready and not being deleted. */
   static boolean serving(Pod p) {
     return p.status().phase() == PodPhase.Running && p.metadata().deletionTimestamp() == null && p.isReady();
+  }
+
+  /** Whether {@code p} takes traffic now: {@link #serving(Pod)} on a node that has not failed. */
+  private boolean serves(Pod p) {
+    return serving(p) && (downNodes.isEmpty() || !downNodes.contains(p.spec().nodeName()));
   }
 }

@@ -1,6 +1,5 @@
 package io.fleetkit.simulator;
 
-import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
 import io.fleetkit.api.simulation.QueueScaler;
 import io.fleetkit.api.simulation.WorkloadLoad;
@@ -19,10 +18,10 @@ import java.util.Map;
 
 /**
  * KEDA-style queue scaling of a scenario's {@link QueueScaler}s: each Deployment's work queue is fed by its load
- * (requests/s become messages/s) and drained by its serving pods (each serves its CPU request divided by the load's
- * per-request CPU, messages/s); {@link #step} integrates the queue every {@link #STEP} of simulated time, and a
- * {@link ScaledObjectController} reads the queue length as a {@code queueLength} trigger at each object's polling
- * interval and scales the Deployment. Single-threaded, as the simulation.
+ * (requests/s become messages/s) and drained by its serving pods ({@link LoadMetrics#capacity}: each serves its own
+ * CPU request divided by the load's per-request CPU, messages/s); {@link #step} integrates the queue every
+ * {@link #STEP} of simulated time, and a {@link ScaledObjectController} reads the queue length as a
+ * {@code queueLength} trigger at each object's polling interval and scales the Deployment. Single-threaded, as the simulation.
  */
 final class QueueScaling {
   /** How often the queues are integrated and the due ScaledObjects polled. */
@@ -30,7 +29,6 @@ final class QueueScaling {
   /** The trigger's name. */
   static final String TRIGGER = "queue";
 
-  private final ObjectStore store;
   private final ManualClock clock;
   private final LoadMetrics metrics;
   private final ScaledObjectController controller;
@@ -42,7 +40,6 @@ final class QueueScaling {
 
   QueueScaling(ObjectStore store, ManualClock clock, LoadMetrics metrics, List<QueueScaler> scalers,
       List<WorkloadLoad> loads) {
-    this.store = store;
     this.clock = clock;
     this.metrics = metrics;
     this.controller = ScaledObjectController.create(store, clock.asClock());
@@ -89,7 +86,7 @@ final class QueueScaling {
       if (l == null) {
         continue;
       }
-      double capacity = capacity(l);
+      double capacity = metrics.capacity(l);
       double[] m = e.getValue();
       m[0] = Math.max(0, m[0] + (metrics.rate(l) - capacity) * dt);
       m[0] = Math.round(m[0] * 1000) / 1000.0; // keep the integration reproducible in the output
@@ -108,14 +105,5 @@ final class QueueScaling {
       }
     }
     return out;
-  }
-
-  private double capacity(WorkloadLoad l) {
-    if (l.cpuMilliPerRequest() == 0) {
-      return Double.POSITIVE_INFINITY;
-    }
-    long request = store.get(Deployment.class, l.namespace(), l.name())
-        .map(d -> d.spec().template().spec().effectiveRequests().milliCpu()).orElse(0L);
-    return metrics.servingPods(l) * (double) request / l.cpuMilliPerRequest();
   }
 }

@@ -119,6 +119,8 @@ public final class Simulation implements AutoCloseable {
   private final List<SimulatedController> controllers = new ArrayList<>();
   /** Run after each settled instant ({@link #afterEachInstant}). */
   private final List<Runnable> instantHooks = new ArrayList<>();
+  /** Told of each node that fails or comes back ({@link #onNodeLiveness}). */
+  private final List<java.util.function.BiConsumer<String, Boolean>> livenessHooks = new ArrayList<>();
   /** One informer per kind for the default controllers (one pod cache instead of one per controller). */
   private final SharedInformers informers;
   private final NodeLifecycleController lifecycle;
@@ -390,7 +392,11 @@ public final class Simulation implements AutoCloseable {
       } else {
         NodeAgent a = agents.remove(name);
         if (a != null) {
+          boolean dead = !a.alive();
           a.close();
+          if (dead) { // a failed node deleted: its name no longer names a dead node
+            liveness(name, true);
+          }
           int i = agentOrder.indexOf(a);
           agentOrder.set(i, null);
           agentsWithWork.clear(i);
@@ -678,6 +684,7 @@ public final class Simulation implements AutoCloseable {
   public void failNode(String name) {
     agent(name).kill();
     timeline.add("NodeFailed", "Node/" + name, "fault injected: the node stops heartbeating and running pods");
+    liveness(name, false);
   }
 
   /**
@@ -699,6 +706,21 @@ public final class Simulation implements AutoCloseable {
   public void reviveNode(String name) {
     agent(name).revive();
     timeline.add("NodeRecovered", "Node/" + name, "the node heartbeats again");
+    liveness(name, true);
+  }
+
+  /**
+   * Tells {@code hook} of every node that fails ({@link #failNode}: the node's name and false) or comes back
+   * ({@link #reviveNode}, or a failed node deleted: true), at the instant it happens, before the components settle.
+   */
+  void onNodeLiveness(java.util.function.BiConsumer<String, Boolean> hook) {
+    livenessHooks.add(Objects.requireNonNull(hook, "hook"));
+  }
+
+  private void liveness(String node, boolean alive) {
+    for (java.util.function.BiConsumer<String, Boolean> h : livenessHooks) {
+      h.accept(node, alive);
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.fleetkit.simulator;
 
 import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
@@ -12,6 +13,7 @@ import io.fleetkit.api.gateway.HTTPBackendRef;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.scheduling.Taint;
@@ -39,6 +41,7 @@ import org.jspecify.annotations.Nullable;
 
 /** Turns store changes into timeline events by comparing each object with the last version it saw. */
 final class TimelineRecorder implements AutoCloseable {
+  private final ObjectStore store;
   private final Supplier<Duration> elapsed;
   private final boolean podEvents;
   private final List<TimelineEvent> events = new ArrayList<>();
@@ -60,6 +63,7 @@ final class TimelineRecorder implements AutoCloseable {
   private final Set<List<String>> warned = new HashSet<>();
 
   TimelineRecorder(ObjectStore store, Supplier<Duration> elapsed, boolean podEvents) {
+    this.store = store;
     this.elapsed = elapsed;
     this.podEvents = podEvents;
     watches.add(store.watch(Node.class, "0", e -> node(e.type(), e.object())));
@@ -265,7 +269,7 @@ final class TimelineRecorder implements AutoCloseable {
         if (podEvents || (target != null && TaintEvictionController.REASON.equals(target.reason()))) {
           boolean evicted = target != null && target.status() == ConditionStatus.True;
           add(evicted ? "PodEvicted" : "PodDeleted", id, evicted ? "from " + p.spec().nodeName() + " ("
-              + target.reason() + ")" : "");
+              + target.reason() + ")" : deletedBy(p));
         }
       }
       if (type == WatchEventType.DELETED) {
@@ -314,6 +318,37 @@ final class TimelineRecorder implements AutoCloseable {
         add("CrashLoopBackOff", id, c.name() + " after " + c.restartCount() + " restarts");
       }
     }
+  }
+
+  /**
+   * Who deletes {@code p} and why, as far as the store shows at the deletion: its ReplicaSet or StatefulSet scaling
+   * down (the controller deletes the pods beyond its new count while its status still counts them: "by
+   * ReplicaSet/web-5c7db667c6, scaled from 6 to 5"), the garbage collector when that controller is gone or being
+   * deleted, the pod garbage collector when the pod's node is gone; empty when none of these holds (a client's
+   * deletion, say).
+   */
+  private String deletedBy(Pod p) {
+    OwnerReference ref = p.metadata().controllerRef();
+    String ns = p.metadata().namespace();
+    if (ref != null && (ref.kind().equals(ReplicaSet.KIND) || ref.kind().equals(StatefulSet.KIND))) {
+      boolean replicaSet = ref.kind().equals(ReplicaSet.KIND);
+      ApiObject<?> owner = (replicaSet ? store.get(ReplicaSet.class, ns, ref.name())
+          : store.get(StatefulSet.class, ns, ref.name())).orElse(null);
+      String name = ref.kind() + "/" + ref.name();
+      if (owner == null || !owner.metadata().uid().equals(ref.uid()) || owner.metadata().deletionTimestamp() != null) {
+        return "by the garbage collector, " + name + " is " + (owner == null ? "gone" : "being deleted");
+      }
+      int want = owner instanceof ReplicaSet rs ? rs.spec().replicas() : ((StatefulSet) owner).spec().replicas();
+      int had = owner instanceof ReplicaSet rs ? rs.status().replicas() : ((StatefulSet) owner).status().replicas();
+      if (want < had) {
+        return "by " + name + ", scaled from " + had + " to " + want;
+      }
+    }
+    String node = p.spec().nodeName();
+    if (!node.isEmpty() && store.get(Node.class, "", node).isEmpty()) {
+      return "by the pod garbage collector, node " + node + " is gone";
+    }
+    return "";
   }
 
   /** The pod's {@code PodScheduled=False} condition while it is not on a node (the scheduler's last failure), or null. */

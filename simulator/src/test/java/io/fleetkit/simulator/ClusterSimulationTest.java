@@ -58,7 +58,7 @@ final class ClusterSimulationTest {
     assertThat(events("HorizontalScale")).isNotEmpty();
     assertThat(events("HorizontalScale").get(0).object()).isEqualTo("HorizontalPodAutoscaler/shop/web");
     // the day's requests: the diurnal mean (2,600/s) times a day, to the request; a small share beyond capacity, most
-    // of it while the zone is down (its pods stop serving 45 s after the failure, when their node is unreachable)
+    // of it while the zone is down (its pods stop serving at the failure, before their node is marked unreachable)
     assertThat(day.loads()).singleElement().satisfies(l -> {
       assertThat(l.target()).isEqualTo("Deployment/shop/web");
       assertThat(l.requests()).isCloseTo(2600.0 * 86_400, within(1.0));

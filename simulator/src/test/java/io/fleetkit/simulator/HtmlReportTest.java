@@ -80,6 +80,35 @@ final class HtmlReportTest {
         .contains("1 fault(s), 0 scaling decision(s)");
   }
 
+  /** A run whose only series is {@code pending pods}, one sample a minute. */
+  private static String pendingLine(Double... pending) {
+    List<Duration> times = new java.util.ArrayList<>();
+    for (int i = 0; i < pending.length; i++) {
+      times.add(Duration.ofMinutes(i));
+    }
+    SimulationRun t = tiny("web-1");
+    SimulationRun run = new SimulationRun("p", 3, times.get(times.size() - 1), times,
+        List.of(new TimeSeries("pending pods", "Pods", "pods", List.of(pending))), List.of(), List.of(), t.summary());
+    Matcher m = Pattern.compile("<li>Most pending pods: .*?</li>").matcher(HtmlReport.render(run));
+    assertThat(m.find()).isTrue();
+    return m.group();
+  }
+
+  /**
+   * The worst moment is not the first sample when that is just the start: the line says the value was there at the
+   * start, how long, and names the worst moment after it.
+   */
+  @Test
+  void render_worstMomentAtTheStart_saidSoWithTheWorstAfterIt() {
+    assertThat(pendingLine(4.0, 4.0, 0.0, 2.0, 1.0)).isEqualTo("<li>Most pending pods: <b>4</b> at the start (0:00 to"
+        + " 0:01); later at most <b>2</b> at 0:03</li>");
+    assertThat(pendingLine(4.0, 0.0, 0.0)).isEqualTo("<li>Most pending pods: <b>4</b> at the start (0:00); none later"
+        + "</li>");
+    assertThat(pendingLine(3.0, 3.0, 3.0)).isEqualTo("<li>Most pending pods: <b>3</b> throughout the run</li>");
+    assertThat(pendingLine(1.0, 3.0, 3.0)).isEqualTo("<li>Most pending pods: <b>3</b> at 0:01</li>");
+    assertThat(pendingLine(0.0, 0.0)).isEqualTo("<li>Most pending pods: <b>0</b></li>");
+  }
+
   static SimulationRun withJobs(List<JobSummary> jobs) {
     SimulationRun t = tiny("web-1");
     SimulationSummary summary = new SimulationSummary(Duration.ofMinutes(2), List.of(), List.of(), jobs, List.of(),
@@ -106,6 +135,43 @@ final class HtmlReportTest {
     assertThat(html).contains("<li>At the end: 20 Jobs: 11 Complete, 2 Failed, 7 Suspended (failed: q/j-3, q/j-17)"
         + "</li>");
     assertThat(html).doesNotContain("q/j-5");
+  }
+
+  /**
+   * A chart of as many series as it draws (the nodes chart of four pools with start-up phases has more than eight):
+   * every line has its own colour and dash pattern, and its legend entry shows the same ones.
+   */
+  @Test
+  void render_manySeries_everyLineItsOwnColourAndDash() {
+    SimulationRun t = tiny("web-1");
+    List<TimeSeries> series = new java.util.ArrayList<>();
+    for (int i = 0; i < HtmlReport.MAX_LINES_PER_CHART + 2; i++) {
+      series.add(new TimeSeries("ready nodes pool-" + i, "Nodes", "nodes", List.of(1.0, 2.0, (double) i)));
+    }
+    SimulationRun many = new SimulationRun("many", 3, t.duration(), t.sampleTimes(), series, List.of(), List.of(),
+        t.summary());
+    String html = HtmlReport.render(many);
+    Matcher line = Pattern.compile("<polyline class=\"series\" data-series=\"([^\"]*)\"[^>]* stroke=\"([^\"]*)\""
+        + "( stroke-dasharray=\"([^\"]*)\")? points=").matcher(html);
+    java.util.Set<String> styles = new java.util.HashSet<>();
+    int k = 0;
+    while (line.find()) {
+      String dash = line.group(4) == null ? "" : line.group(4);
+      assertThat(styles.add(line.group(2) + "/" + dash)).as("style of %s", line.group(1)).isTrue();
+      assertThat(line.group(2)).isEqualTo(HtmlReport.color(k));
+      assertThat(dash).isEqualTo(HtmlReport.dash(k));
+      // the legend entry: the same colour, and a swatch of the same pattern
+      String legend = "style=\"--c:" + line.group(2) + "\">" + line.group(1) + "</span>";
+      assertThat(html).contains((dash.isEmpty() ? "<span " : "<span class=\"d" + (k / 8) + "\" ") + legend);
+      k++;
+    }
+    assertThat(k).isEqualTo(HtmlReport.MAX_LINES_PER_CHART);
+    assertThat(styles).hasSize(HtmlReport.MAX_LINES_PER_CHART);
+    assertThat(HtmlReport.dash(0)).isEmpty();
+    assertThat(HtmlReport.dash(8)).isNotEmpty();
+    assertThat(HtmlReport.color(8)).isEqualTo(HtmlReport.color(0)); // the colours come round, with a dash
+    assertThat(HtmlReport.distinctStyles()).isGreaterThanOrEqualTo(HtmlReport.MAX_LINES_PER_CHART);
+    assertThat(html).contains("2 more series in the JSON output");
   }
 
   @Test

@@ -24,7 +24,8 @@ import net.jqwik.api.Property;
  * random puts of new and present names (serving or not: running and ready, unready, pending, failed, being deleted),
  * removes of present and absent names and names that sort between others (growing past the arrays' first capacity
  * and shrinking to empty), after every write the list of all pods, the serving pods walked in place order with their
- * names, containers and selector matches, the counts, and which stamps changed are those of the map.
+ * names, containers, CPU requests and selector matches, the counts and the requests' sum, and which stamps changed
+ * are those of the map.
  */
 final class LivePodsPropertyTest {
   private static final Instant T0 = Instant.parse("2026-06-01T00:00:00Z");
@@ -33,7 +34,7 @@ final class LivePodsPropertyTest {
   @Property(tries = 200)
   void writes_answerAsATreeMap(@ForAll long seed) {
     Random r = new Random(seed);
-    LivePods live = new LivePods();
+    LivePods live = new LivePods(LoadMetrics::serving);
     if (r.nextBoolean()) {
       live.selector = WEB;
     }
@@ -54,6 +55,10 @@ final class LivePodsPropertyTest {
         serving.remove(name);
       } else {
         Pod p = pod(name, r);
+        Pod old = all.get(name);
+        if (old != null && r.nextInt(3) == 0) { // a status write: the same spec instance
+          p = new Pod(old.metadata(), old.spec(), p.status());
+        }
         live.put(p);
         all.put(name, p);
         if (LoadMetrics.serving(p)) {
@@ -73,6 +78,8 @@ final class LivePodsPropertyTest {
       assertThat(live.isEmpty()).isEqualTo(all.isEmpty());
       assertThat(live.size()).isEqualTo(all.size());
       assertThat(live.servingCount()).isEqualTo(serving.size());
+      assertThat(live.servingMilliCpu()).isEqualTo(serving.values().stream()
+          .mapToLong(p -> p.spec().effectiveRequests().milliCpu()).sum());
       List<Pod> list = live.list();
       assertThat(sameInstances(list, new ArrayList<>(all.values()))).isTrue();
       assertThat(live.list()).isSameAs(list);
@@ -83,6 +90,7 @@ final class LivePodsPropertyTest {
           walked.add(sp.pod);
           assertThat(sp.name).isEqualTo(sp.pod.metadata().name());
           assertThat(sp.container).isEqualTo("app");
+          assertThat(sp.milliCpu).isEqualTo(sp.pod.spec().effectiveRequests().milliCpu());
           assertThat(sp.matches(WEB)).isEqualTo(WEB.matches(sp.pod.metadata().labels()));
         }
       }
@@ -118,6 +126,7 @@ final class LivePodsPropertyTest {
       s = s.withCondition(PodCondition.of(PodCondition.READY,
           r.nextInt(3) == 0 ? ConditionStatus.False : ConditionStatus.True, "", "", T0));
     }
-    return Pod.builder().metadata(meta.build()).container("app", "img", ResourceList.EMPTY).status(s).build();
+    return Pod.builder().metadata(meta.build()).container("app", "img", ResourceList.ofCpuMemory(100 * r.nextInt(5), 0))
+        .status(s).build();
   }
 }

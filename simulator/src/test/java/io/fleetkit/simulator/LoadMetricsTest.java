@@ -42,10 +42,10 @@ final class LoadMetricsTest {
       Deployment d = sim.store().get(Deployment.class, "default", app).orElseThrow();
       switch (random.nextInt(3)) {
         case 0 -> sim.store().update(d.withSpec(d.spec().withReplicas(random.nextInt(5))));
-        case 1 -> { // a rollout: a new ReplicaSet takes over
+        case 1 -> { // a rollout: a new ReplicaSet takes over, its pods asking for another CPU request
           DeploymentSpec s = d.spec();
-          PodTemplateSpec t = new PodTemplateSpec(s.template().metadata(),
-              PodSpec.builder().container("app", "nginx:" + step, ResourceList.ofCpuMemory(500, 0)).build());
+          PodTemplateSpec t = new PodTemplateSpec(s.template().metadata(), PodSpec.builder()
+              .container("app", "nginx:" + step, ResourceList.ofCpuMemory(250 * (1 + random.nextInt(3)), 0)).build());
           sim.store().update(d.withSpec(new DeploymentSpec(s.replicas(), s.selector(), t, s.strategy(),
               s.minReadySeconds(), s.revisionHistoryLimit(), s.progressDeadlineSeconds(), s.paused())));
         }
@@ -61,6 +61,8 @@ final class LoadMetricsTest {
       LoadMetrics fresh = new LoadMetrics(sim.store(), sim.clock(), sim.clock().now(), loads());
       for (WorkloadLoad l : loads()) {
         assertEquals(fresh.servingPods(l), kept.servingPods(l), "step " + step + ", " + l.target());
+        assertEquals(fresh.capacity(l), kept.capacity(l), "step " + step + ", " + l.target());
+        assertEquals(ownRequests(sim, l.name()) / 1.0, kept.capacity(l), "step " + step + ", " + l.target());
         LabelSelector s = LabelSelector.of(Map.of("app", l.name()));
         assertEquals(usage(fresh.podResourceMetrics("default", s, "cpu")),
             usage(kept.podResourceMetrics("default", s, "cpu")), "step " + step + ", " + l.target());
@@ -91,6 +93,12 @@ final class LoadMetricsTest {
     assertEquals(4, metrics.servingPods(web));
     metrics.close();
     sim.close();
+  }
+
+  /** The CPU requests of the serving pods of Deployment {@code app}, each its own, summed (millicores). */
+  static long ownRequests(Simulation sim, String app) {
+    return sim.store().list(Pod.class, "default", LabelSelector.of(Map.of("app", app))).items().stream()
+        .filter(LoadMetrics::serving).mapToLong(p -> p.spec().effectiveRequests().milliCpu()).sum();
   }
 
   private static long usage(List<PodResourceMetrics> metrics) {

@@ -137,6 +137,38 @@ final class PodTerminationInSimulationTest {
     }
   }
 
+  /**
+   * A ReplicaSet's scale-down names its controller and the counts on each deleted pod; a user's deletion of a pod
+   * names nobody; deleting the Deployment names the garbage collector on the pods of its ReplicaSet.
+   */
+  @Test
+  void timeline_podDeleted_namesTheScaleDownOrTheGarbageCollector() {
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(2)).object(SimFixtures.deployment("web", 3))
+        .seed(1).build()) {
+      sim.runFor(Duration.ofSeconds(5));
+      String rs = sim.store().list(io.fleetkit.api.apps.ReplicaSet.class, "default").items().get(0).metadata().name();
+      String byUser = anyPod(sim).metadata().name();
+      sim.store().delete(Pod.class, "default", byUser);
+      sim.runFor(Duration.ofSeconds(5));
+      Deployment d = sim.store().get(Deployment.class, "default", "web").orElseThrow();
+      sim.store().update(d.withSpec(d.spec().withReplicas(1)));
+      sim.runFor(Duration.ofSeconds(40));
+      List<TimelineEvent> deleted = sim.timeline().stream().filter(e -> e.kind().equals("PodDeleted")).toList();
+      assertThat(deleted).hasSize(3);
+      assertThat(deleted.get(0).object()).isEqualTo("Pod/default/" + byUser);
+      assertThat(deleted.get(0).message()).isEmpty();
+      assertThat(deleted.subList(1, 3)).extracting(TimelineEvent::message)
+          .containsOnly("by ReplicaSet/" + rs + ", scaled from 3 to 1");
+      sim.store().delete(Deployment.class, "default", "web");
+      sim.runFor(Duration.ofSeconds(40));
+      assertThat(SimFixtures.readyPods(sim, "web")).isEmpty();
+      List<TimelineEvent> collected = sim.timeline().stream().filter(e -> e.kind().equals("PodDeleted")).skip(3)
+          .toList();
+      assertThat(collected).singleElement().satisfies(e -> assertThat(e.message())
+          .matches("by the garbage collector, ReplicaSet/" + rs + " is (gone|being deleted)"));
+    }
+  }
+
   @Test
   void timeline_podEvictedRecordedAtTheMark_withTheDisruptionReason() {
     try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(2))

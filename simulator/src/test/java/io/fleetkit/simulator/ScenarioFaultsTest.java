@@ -306,6 +306,59 @@ final class ScenarioFaultsTest {
     assertThat(at(run, "running pods", s(230))).isEqualTo(2);
   }
 
+  /**
+   * A zone failure at 1 minute takes one of the two serving pods away at once: 600 requests/s at 1 millicore each
+   * against one 500m pod leaves 100 requests/s beyond capacity from the failure instant, counted to the request,
+   * while the pod's node is not yet marked (its status still says Ready at the end, 30 s later).
+   */
+  @Test
+  void zoneFailure_itsPodsServeNothingFromTheFailureInstant() {
+    String objects = """
+        apiVersion: v1
+        kind: Node
+        metadata: {name: a1, labels: {topology.kubernetes.io/zone: a}}
+        status:
+          capacity: {cpu: "4", memory: 8Gi, pods: "110"}
+        ---
+        apiVersion: v1
+        kind: Node
+        metadata: {name: b1, labels: {topology.kubernetes.io/zone: b}}
+        status:
+          capacity: {cpu: "4", memory: 8Gi, pods: "110"}
+        ---
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web, namespace: default}
+        spec:
+          replicas: 2
+          selector: {matchLabels: {app: web}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers: [{name: web, image: web:1, resources: {requests: {cpu: 500m}}}]
+        ---
+        """;
+    SimulationRun run = run(objects + SCENARIO + """
+        spec:
+          duration: 90s
+          sampleInterval: 10s
+          features: {%s, clusterAutoscaler: false}
+          loads:
+          - target: {name: web}
+            cpuPerRequest: 1m
+            constant: 600
+          faults: [{at: 1m, zoneFailure: b}]
+        """.formatted(OFF));
+    assertThat(events(run, "ZoneFailed")).singleElement().satisfies(e -> assertThat(e.at()).isEqualTo(s(60)));
+    assertThat(run.timeline()).noneMatch(e -> e.kind().equals("PodNotReady"));
+    assertThat(run.loads()).singleElement().satisfies(l -> {
+      assertThat(l.requests()).isCloseTo(600.0 * 90, org.assertj.core.api.Assertions.within(1e-6));
+      assertThat(l.unserved()).isCloseTo(100.0 * 30, org.assertj.core.api.Assertions.within(1e-6));
+    });
+    assertThat(at(run, "unserved requests/s default/web", s(50))).isZero();
+    assertThat(at(run, "unserved requests/s default/web", s(70))).isEqualTo(100);
+  }
+
   @Test
   void kubeletRestartOfAnUnknownNode_rejectedBeforeTheRun() {
     assertThatThrownBy(() -> ClusterSimulation.builder().objects(load(GPU_POOL + SCENARIO + """

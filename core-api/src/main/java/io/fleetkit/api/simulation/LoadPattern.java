@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param length how long a spike lasts
  * @param period the Diurnal period
  * @param points the Csv rows, sorted by time
+ * @throws IllegalArgumentException if {@code base} or {@code peak} is negative, NaN or infinite
  */
 public record LoadPattern(LoadShape shape, double base, double peak, Duration at, Duration length, Duration period,
     List<RatePoint> points) {
@@ -25,7 +26,17 @@ public record LoadPattern(LoadShape shape, double base, double peak, Duration at
     Objects.requireNonNull(at, "at");
     Objects.requireNonNull(length, "length");
     Objects.requireNonNull(period, "period");
+    requireRate(shape, "base", base);
+    requireRate(shape, "peak", peak);
     points = List.copyOf(points);
+  }
+
+  /** A rate must be a finite number of requests/s, at least 0 (a {@link RatePoint} checks its own). */
+  private static void requireRate(LoadShape shape, String field, double rate) {
+    if (!(rate >= 0) || rate == Double.POSITIVE_INFINITY) {
+      throw new IllegalArgumentException("load pattern " + shape + ": " + field + " " + rate
+          + " requests/s must be a finite number greater than or equal to 0");
+    }
   }
 
   public static LoadPattern constant(double rate) {

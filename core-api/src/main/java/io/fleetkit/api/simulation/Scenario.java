@@ -242,23 +242,15 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
 
   private static void pattern(Violations v, String p, LoadPattern lp) {
     switch (lp.shape()) {
-      case Constant -> finiteNonNegative(v, p + ".constant", lp.base());
-      case Step -> {
-        finiteNonNegative(v, p + ".step.before", lp.base());
-        finiteNonNegative(v, p + ".step.after", lp.peak());
-        nonNegative(v, p + ".step.at", lp.at());
-      }
+      case Constant -> { } // the rates are finite and not negative: LoadPattern and RatePoint refuse others
+      case Step -> nonNegative(v, p + ".step.at", lp.at());
       case Spike -> {
-        finiteNonNegative(v, p + ".spike.base", lp.base());
-        finiteNonNegative(v, p + ".spike.peak", lp.peak());
         nonNegative(v, p + ".spike.at", lp.at());
         if (lp.length().isNegative() || lp.length().isZero()) {
           v.add(p + ".spike.length", "must be more than 0", lp.length());
         }
       }
       case Diurnal -> {
-        finiteNonNegative(v, p + ".diurnal.trough", lp.base());
-        finiteNonNegative(v, p + ".diurnal.peak", lp.peak());
         if (lp.peak() < lp.base()) {
           v.add(p + ".diurnal.peak", "must be at least the trough " + lp.base(), lp.peak());
         }
@@ -279,7 +271,6 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
           RatePoint r = lp.points().get(j);
           String rp = p + ".csv row " + (j + 1);
           nonNegative(v, rp + " seconds", r.at());
-          finiteNonNegative(v, rp + " requestsPerSecond", r.requestsPerSecond());
           if (last != null && r.at().compareTo(last) <= 0) {
             v.add(rp + " seconds", "must be after the previous row's " + last.toSeconds(), r.at().toSeconds());
           }

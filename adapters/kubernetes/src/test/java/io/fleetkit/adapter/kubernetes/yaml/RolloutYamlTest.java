@@ -131,6 +131,53 @@ final class RolloutYamlTest {
     assertThat(pause("'+007'")).isEqualTo(Duration.ofSeconds(7));
   }
 
+  /**
+   * An unquoted integer past a long's range is refused as too long, as the quoted one is, not wrapped round to a
+   * negative number (and refused as negative); one below it is negative; an unquoted fraction is no whole seconds.
+   */
+  @Test
+  void pauseDuration_unquotedIntegerPastALong_refusedAsTooLong() {
+    String step = "spec.strategy.canary.steps[0].pause.duration";
+    assertThat(pauseViolations("9223372036854775808")).containsExactly(step + " \"9223372036854775808\" must be at "
+        + "most 2562047h47m16.854775807s, Go's longest duration");
+    assertThat(pauseViolations("18446744073709551617")).containsExactly(step + " \"18446744073709551617\" must be at "
+        + "most 2562047h47m16.854775807s, Go's longest duration");
+    assertThat(pauseViolations("-9223372036854775809"))
+        .containsExactly(step + " \"-9223372036854775809\" must not be negative");
+    assertThat(pauseViolations("1.5")).containsExactly(step + " \"1.5\" must be a duration such as 90s, 5m or 1h30m");
+    assertThat(pause("9223372036")).isEqualTo(Duration.ofSeconds(9_223_372_036L));
+  }
+
+  /**
+   * maxSurge and maxUnavailable are Kubernetes int-or-strings (an int32): an unquoted integer past it is refused
+   * naming the field, not wrapped round (4294967297 read as 1), and so is a fraction.
+   */
+  @Test
+  void maxSurge_unquotedIntegerPastInt32OrFraction_refused() {
+    String field = "spec.strategy.canary.maxSurge";
+    assertThat(surgeViolations("4294967297")).containsExactly(field + " \"4294967297\" must be at most 2147483647, "
+        + "the largest 32-bit integer");
+    assertThat(surgeViolations("9223372036854775808")).containsExactly(field + " \"9223372036854775808\" must be at "
+        + "most 2147483647, the largest 32-bit integer");
+    assertThat(surgeViolations("-2147483649")).containsExactly(field + " \"-2147483649\" must be at least "
+        + "-2147483648, the smallest 32-bit integer");
+    assertThat(surgeViolations("1.5")).containsExactly(field + " \"1.5\" must be an integer or a percentage such as "
+        + "\"25%\"");
+    Rollout r = (Rollout) KubernetesYaml.parse(rolloutWithSurge("2147483647"), "r.yaml").objects().get(0);
+    assertThat(r.canary().maxSurge()).isEqualTo(IntOrPercent.of(Integer.MAX_VALUE));
+  }
+
+  private static String rolloutWithSurge(String surge) {
+    return rolloutWithPause("30s").replace("canary:\n", "canary:\n      maxSurge: " + surge + "\n");
+  }
+
+  private static List<String> surgeViolations(String surge) {
+    ManifestException e = catchThrowableOfType(ManifestException.class,
+        () -> KubernetesYaml.parse(rolloutWithSurge(surge), "r.yaml"));
+    return e.problems().stream().map(p -> p.violation().field() + " \"" + p.violation().value() + "\" "
+        + p.violation().rule()).toList();
+  }
+
   private static List<String> pauseViolations(String duration) {
     ManifestException e = catchThrowableOfType(ManifestException.class,
         () -> KubernetesYaml.parse(rolloutWithPause(duration), "r.yaml"));

@@ -204,10 +204,30 @@ final class ScenarioYamlTest {
   }
 
   @Test
-  void negativeRateFromValidation_reportedAsAManifestProblem() {
+  void negativeRate_reportedAsAManifestProblem() {
     assertThatThrownBy(() -> KubernetesYaml.parse(HEAD + "spec:\n  duration: 1h\n  loads:\n  - target: {name: web}\n"
         + "    constant: -3\n", "s.yaml")).isInstanceOf(ManifestException.class)
-        .hasMessageContaining("spec.loads[0].constant");
+        .hasMessageContaining("spec.loads[0].constant")
+        .hasMessageContaining("must be a finite number greater than or equal to 0");
+  }
+
+  /**
+   * A negative rate of every shape is a manifest problem naming its field, reported by the reader before the
+   * LoadPattern (which refuses it too) is made, and all of a document's are reported at once.
+   */
+  @Test
+  void negativeRateOfEachShape_reportedNamingTheField() {
+    String p = problems("spec:\n  duration: 1h\n  loads:\n"
+        + "  - target: {name: a}\n    step: {before: 1, after: -2, at: 1m}\n"
+        + "  - target: {name: b}\n    spike: {base: -1, peak: 3, at: 1m, length: 1m}\n"
+        + "  - target: {name: c}\n    diurnal: {trough: -5, peak: 10, peakAt: 1h}\n"
+        + "  - target: {name: d}\n    csv: \"0,1\\n60,-4\\n\"\n");
+    String rule = "must be a finite number greater than or equal to 0";
+    assertThat(p).contains("spec.loads[0].step.after \"-2.0\" " + rule)
+        .contains("spec.loads[1].spike.base \"-1.0\" " + rule)
+        .contains("spec.loads[2].diurnal.trough \"-5.0\" " + rule)
+        .contains("spec.loads[3].csv row 2 requestsPerSecond \"-4\" " + rule)
+        .doesNotContain("spec.loads[0].step.before").doesNotContain("spec.loads[1].spike.peak");
   }
 
   private static final String ENGINES = """

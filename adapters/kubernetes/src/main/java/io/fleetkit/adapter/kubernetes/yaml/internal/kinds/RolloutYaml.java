@@ -17,6 +17,7 @@ import io.fleetkit.api.rollouts.Metric;
 import io.fleetkit.api.rollouts.MetricProvider;
 import io.fleetkit.api.rollouts.RolloutAnalysis;
 import io.fleetkit.api.time.GoDurations;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,9 +48,17 @@ final class RolloutYaml {
     if (v == null) {
       return null;
     }
-    String s = v instanceof Number n ? String.valueOf(n.longValue()) : String.valueOf(v).trim();
+    // a YAML integer as written (one past a long's range too: it is refused as too long, not wrapped round to a
+    // negative number); a YAML float as written, which no whole-seconds or Go duration reading takes
+    String s = v instanceof Number ? v.toString() : String.valueOf(v).trim();
     // Argo's time.Duration(n) * time.Second for whole seconds; past Go's longest it is refused, not wrapped round
     return Values.duration(WHOLE_SECONDS.matcher(s).matches() ? s + "s" : s, s, path, ctx);
+  }
+
+  /** Whether the YAML scalar was an integer (of any size), not a float. */
+  private static boolean isInteger(Number n) {
+    return n instanceof Integer || n instanceof Long || n instanceof Short || n instanceof Byte
+        || n instanceof BigInteger;
   }
 
   /** Argo's spelling of {@code d}: Go's ({@link GoDurations#format}), {@code 30s}, {@code 5m0s}, {@code 1h0m0s}. */
@@ -63,8 +72,22 @@ final class RolloutYaml {
     if (v == null) {
       return dflt;
     }
-    IntOrString ios = v instanceof Number n ? new IntOrString(n.intValue()) : new IntOrString(String.valueOf(v));
-    return Values.intOrPercent(ios, dflt, path, ctx);
+    if (v instanceof Number n) {
+      // Kubernetes' IntOrString holds an int32: a larger integer is refused, not wrapped round, and so is a fraction
+      String text = n.toString(); // an integer's digits, whatever its size
+      if (!isInteger(n)) {
+        ctx.error(path, "must be an integer or a percentage such as \"25%\"", text);
+        return dflt;
+      }
+      BigInteger whole = new BigInteger(text);
+      if (whole.bitLength() > 31) {
+        ctx.error(path, whole.signum() > 0 ? "must be at most " + Integer.MAX_VALUE + ", the largest 32-bit integer"
+            : "must be at least " + Integer.MIN_VALUE + ", the smallest 32-bit integer", text);
+        return dflt;
+      }
+      return Values.intOrPercent(new IntOrString(whole.intValueExact()), dflt, path, ctx);
+    }
+    return Values.intOrPercent(new IntOrString(String.valueOf(v)), dflt, path, ctx);
   }
 
   static Object intOrPercent(IntOrPercent v) {

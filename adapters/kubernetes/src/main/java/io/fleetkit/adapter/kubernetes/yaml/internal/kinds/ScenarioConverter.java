@@ -63,6 +63,8 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
   private static final Set<String> LOAD_FIELDS = Set.of("target", "cpuPerRequest", "memoryPerRequest", "constant",
       "step", "diurnal", "spike", "csv");
   private static final Set<String> TARGET_FIELDS = Set.of("kind", "namespace", "name");
+  /** The rule of a load's rates (as Scenario states its other numbers'). */
+  private static final String RATE_RULE = "must be a finite number greater than or equal to 0";
   private static final Set<String> FAULT_FIELDS = Set.of("at", "nodeFailure", "zoneFailure", "gpuDeviceFault",
       "devices", "apiSlowness", "kubeletRestart", "recoverAfter");
   private static final List<String> FAULT_KINDS = List.of("nodeFailure", "zoneFailure", "gpuDeviceFault",
@@ -327,24 +329,24 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     LoadPattern pattern = switch (shape) {
       case "constant" -> {
         Double r = Untyped.number(m, "constant", sp, ctx);
-        yield r == null ? null : LoadPattern.constant(r);
+        yield r == null ? null : LoadPattern.constant(rate(r, sp, ctx));
       }
       case "step" -> {
         Map<String, Object> s = Untyped.map(m, "step", sp, ctx);
         known(s, Set.of("before", "after", "at"), sp, ctx);
-        yield LoadPattern.step(number(s, "before", sp, ctx), number(s, "after", sp, ctx), duration(s, "at", sp, ctx));
+        yield LoadPattern.step(rate(s, "before", sp, ctx), rate(s, "after", sp, ctx), duration(s, "at", sp, ctx));
       }
       case "spike" -> {
         Map<String, Object> s = Untyped.map(m, "spike", sp, ctx);
         known(s, Set.of("base", "peak", "at", "length"), sp, ctx);
-        yield LoadPattern.spike(number(s, "base", sp, ctx), number(s, "peak", sp, ctx), duration(s, "at", sp, ctx),
+        yield LoadPattern.spike(rate(s, "base", sp, ctx), rate(s, "peak", sp, ctx), duration(s, "at", sp, ctx),
             duration(s, "length", sp, ctx));
       }
       case "diurnal" -> {
         Map<String, Object> s = Untyped.map(m, "diurnal", sp, ctx);
         known(s, Set.of("trough", "peak", "peakAt", "period"), sp, ctx);
         Duration period = s.containsKey("period") ? duration(s, "period", sp, ctx) : LoadPattern.DAY;
-        yield LoadPattern.diurnal(number(s, "trough", sp, ctx), number(s, "peak", sp, ctx),
+        yield LoadPattern.diurnal(rate(s, "trough", sp, ctx), rate(s, "peak", sp, ctx),
             duration(s, "peakAt", sp, ctx), period);
       }
       default -> csv(Untyped.string(m, "csv", "", sp, ctx), sp, ctx);
@@ -362,6 +364,23 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
       return 0;
     }
     return d;
+  }
+
+  /** A required rate at {@code key}: {@link #rate(double, String, DocumentContext)} of its number. */
+  private static double rate(Map<String, Object> m, String key, String p, DocumentContext ctx) {
+    return rate(number(m, key, p, ctx), p + "." + key, ctx);
+  }
+
+  /**
+   * {@code r} requests/s when it is a finite number, at least 0, as {@link LoadPattern} takes it; else reported
+   * naming {@code path}, and 0 (the document is refused, so the 0 is never used).
+   */
+  private static double rate(double r, String path, DocumentContext ctx) {
+    if (!(r >= 0) || r == Double.POSITIVE_INFINITY) {
+      ctx.error(path, RATE_RULE, r);
+      return 0;
+    }
+    return r;
   }
 
   private static Duration duration(Map<String, Object> m, String key, String p, DocumentContext ctx) {
@@ -403,6 +422,10 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
         }
         if (!Double.isFinite(rate)) {
           ctx.error(p + " row " + (i + 1), "requestsPerSecond must be a finite number", cells[1].strip());
+          continue;
+        }
+        if (rate < 0) {
+          ctx.error(p + " row " + (i + 1) + " requestsPerSecond", RATE_RULE, cells[1].strip());
           continue;
         }
         points.add(new RatePoint(Duration.ofMillis(Math.round(seconds * 1000)), rate));
