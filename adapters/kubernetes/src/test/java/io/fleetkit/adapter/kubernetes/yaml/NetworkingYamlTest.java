@@ -105,8 +105,8 @@ final class NetworkingYamlTest {
     assertThat(lb.spec().loadBalancerClass()).isEqualTo("example.com/internal-vip");
     assertThat(lb.spec().ports()).extracting(p -> p.appProtocol()).containsExactly("https", "kubernetes.io/h2c");
     String written = KubernetesYaml.dump(List.of(lb));
-    assertThat(written).contains("ipFamilyPolicy: PreferDualStack", "allocateLoadBalancerNodePorts: false",
-        "loadBalancerClass: example.com/internal-vip", "appProtocol: https", "- 10.0.0.0/8");
+    assertThat(written).contains("ipFamilyPolicy: \"PreferDualStack\"", "allocateLoadBalancerNodePorts: false",
+        "loadBalancerClass: \"example.com/internal-vip\"", "appProtocol: \"https\"", "- \"10.0.0.0/8\"");
     Service plain = (Service) objects.stream().filter(o -> o.metadata().name().equals("web")).findFirst()
         .orElseThrow();
     assertThat(plain.spec().ipFamilyPolicy()).isNull();
