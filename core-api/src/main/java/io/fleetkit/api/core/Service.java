@@ -101,10 +101,10 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
       if (!spec.externalName().isEmpty()) {
         v.add("spec.externalName", "may be set only when `type` is 'ExternalName'", spec.externalName());
       }
+      if (spec.ipFamilies().size() > 2 || spec.ipFamilies().size() != new HashSet<>(spec.ipFamilies()).size()) {
+        v.add("spec.ipFamilies", "may hold each IP family at most once", spec.ipFamilies());
+      }
       clusterIPs(spec, v);
-    }
-    if (spec.ipFamilies().size() > 2 || spec.ipFamilies().size() != new HashSet<>(spec.ipFamilies()).size()) {
-      v.add("spec.ipFamilies", "may hold each IP family at most once", spec.ipFamilies());
     }
     int timeout = spec.sessionAffinityTimeoutSeconds();
     if (timeout < 1 || timeout > 86400) {
@@ -243,6 +243,7 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
     List<String> ranges = spec.loadBalancerSourceRanges();
     String annotation = metadata.annotations().get(LOAD_BALANCER_SOURCE_RANGES_ANNOTATION);
     if (!ranges.isEmpty()) {
+      // upstream names this field "spec.LoadBalancerSourceRanges"; violations here use the manifest's spelling
       if (!lb) {
         v.add("spec.loadBalancerSourceRanges", ONLY_LOAD_BALANCER, ranges);
       }
