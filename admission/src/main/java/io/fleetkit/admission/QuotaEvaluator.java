@@ -107,7 +107,10 @@ public final class QuotaEvaluator {
         u.put("services.loadbalancers", Quantity.of(1));
       }
       if (t == ServiceType.LoadBalancer || t == ServiceType.NodePort) {
-        u.put("services.nodeports", Quantity.of(svc.spec().ports().size()));
+        // a LoadBalancer Service with allocateLoadBalancerNodePorts: false counts only the node ports it asks for
+        long nodePorts = svc.spec().allocatesNodePorts() ? svc.spec().ports().size()
+            : svc.spec().ports().stream().filter(p -> p.nodePort() != null).count();
+        u.put("services.nodeports", Quantity.of(nodePorts));
       }
     } else {
       String legacy = count.substring("count/".length());

@@ -9,4 +9,9 @@ public enum IPFamily {
   public static IPFamily of(String address) {
     return address.indexOf(':') >= 0 ? IPv6 : IPv4;
   }
+
+  /** The other family of a dual-stack pair. */
+  public IPFamily other() {
+    return this == IPv4 ? IPv6 : IPv4;
+  }
 }

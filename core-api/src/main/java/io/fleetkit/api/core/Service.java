@@ -2,20 +2,23 @@ package io.fleetkit.api.core;
 
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.Violations.NameRule;
+import io.fleetkit.api.internal.IpText;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * A Service ({@code v1}): a stable address for the pods its selector picks.
  *
  * <p>The constructor checks Kubernetes' rules and reports every violation at once: the name is a DNS-1035 label
  * (as Kubernetes requires for Services), ports are in 1..65535, a Service with more than one port names each one
- * uniquely, node ports only on NodePort and LoadBalancer Services.
+ * uniquely, node ports only on NodePort and LoadBalancer Services; {@code clusterIPs} and {@code ipFamilies} agree
+ * (upstream's {@code ValidateServiceClusterIPsRelatedFields}); load-balancer fields only on LoadBalancer Services;
+ * {@code appProtocol} and {@code loadBalancerClass} are qualified names; the two topology annotations agree. How many
+ * families {@code ipFamilyPolicy} allows is checked when addresses are allocated, as upstream's registry does.
  *
  * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
@@ -23,9 +26,16 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
   public static final String API_VERSION = "v1";
   public static final String KIND = "Service";
 
-  private static final Pattern IPV4 =
-      Pattern.compile("((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
-  private static final Pattern IPV6 = Pattern.compile("[0-9a-fA-F:.]+");
+  /** The annotation asking for topology-aware hints ({@code Auto}); wins over {@code trafficDistribution}. */
+  public static final String TOPOLOGY_MODE_ANNOTATION = "service.kubernetes.io/topology-mode";
+  /** The deprecated spelling of {@link #TOPOLOGY_MODE_ANNOTATION}; both must agree when both are set. */
+  public static final String DEPRECATED_TOPOLOGY_HINTS_ANNOTATION = "service.kubernetes.io/topology-aware-hints";
+  /** The annotation form of {@code spec.loadBalancerSourceRanges} (comma-separated CIDRs), read when it is empty. */
+  public static final String LOAD_BALANCER_SOURCE_RANGES_ANNOTATION =
+      "service.beta.kubernetes.io/load-balancer-source-ranges";
+
+  private static final String FOR_EXTERNAL_NAME = "may not be set for ExternalName services";
+  private static final String ONLY_LOAD_BALANCER = "may only be used when `type` is 'LoadBalancer'";
 
   public Service {
     Objects.requireNonNull(metadata, "metadata");
@@ -75,10 +85,38 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
   private static void validate(ObjectMeta metadata, ServiceSpec spec) {
     Violations v = Violations.forObject(KIND, metadata);
     v.nameAndNamespace(metadata, true, NameRule.DNS1035_LABEL);
+    topologyAnnotations(metadata, v);
     boolean externalName = spec.type() == ServiceType.ExternalName;
     if (spec.ports().isEmpty() && !spec.headless() && !externalName) {
       v.required("spec.ports");
     }
+    ports(spec, v);
+    String ip = spec.clusterIP();
+    if (spec.headless() && (spec.type() == ServiceType.NodePort || spec.type() == ServiceType.LoadBalancer)) {
+      v.add("spec.clusterIP", "may be set to 'None' only when `type` is 'ClusterIP'", ip);
+    }
+    if (externalName) {
+      externalName(spec, v);
+    } else {
+      if (!spec.externalName().isEmpty()) {
+        v.add("spec.externalName", "may be set only when `type` is 'ExternalName'", spec.externalName());
+      }
+      if (spec.ipFamilies().size() > 2 || spec.ipFamilies().size() != new HashSet<>(spec.ipFamilies()).size()) {
+        v.add("spec.ipFamilies", "may hold each IP family at most once", spec.ipFamilies());
+      }
+      clusterIPs(spec, v);
+    }
+    int timeout = spec.sessionAffinityTimeoutSeconds();
+    if (timeout < 1 || timeout > 86400) {
+      v.add("spec.sessionAffinityConfig.clientIP.timeoutSeconds", "must be greater than 0 and less than 86400",
+          timeout);
+    }
+    loadBalancer(metadata, spec, v);
+    v.throwIfAny();
+  }
+
+  /** Upstream's {@code validateServicePort} for each port, and the (protocol, port) pairs unique. */
+  private static void ports(ServiceSpec spec, Violations v) {
     boolean multi = spec.ports().size() > 1;
     Set<String> names = new HashSet<>();
     Set<String> portProtocols = new HashSet<>();
@@ -105,6 +143,9 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
       } else {
         v.portNumber(path + ".targetPort", p.targetPort().number());
       }
+      if (!p.appProtocol().isEmpty()) {
+        v.qualifiedName(path + ".appProtocol", p.appProtocol());
+      }
       Integer nodePort = p.nodePort();
       if (nodePort != null) {
         if (spec.type() == ServiceType.ClusterIP) {
@@ -113,61 +154,143 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
         v.portNumber(path + ".nodePort", nodePort);
       }
     }
+  }
+
+  /** An ExternalName Service: a DNS name, and no addresses, families or policy. */
+  private static void externalName(ServiceSpec spec, Violations v) {
+    if (spec.externalName().isEmpty()) {
+      v.required("spec.externalName");
+    } else {
+      v.dnsSubdomain("spec.externalName", trimDot(spec.externalName()));
+    }
+    if (!spec.clusterIP().isEmpty()) {
+      v.add("spec.clusterIP", "must be empty for ExternalName services", spec.clusterIP());
+    } else if (!spec.clusterIPs().isEmpty()) {
+      v.add("spec.clusterIPs", FOR_EXTERNAL_NAME, spec.clusterIPs());
+    }
+    if (!spec.ipFamilies().isEmpty()) {
+      v.add("spec.ipFamilies", FOR_EXTERNAL_NAME, spec.ipFamilies());
+    }
+    if (spec.ipFamilyPolicy() != null) {
+      v.add("spec.ipFamilyPolicy", FOR_EXTERNAL_NAME, spec.ipFamilyPolicy());
+    }
+  }
+
+  /**
+   * Upstream's {@code ValidateServiceClusterIPsRelatedFields}: {@code clusterIPs[0]} is {@code clusterIP}, each
+   * entry an address ({@code None} only alone), at most two of different families, each of the family its
+   * {@code ipFamilies} entry names. A {@code clusterIP} without {@code clusterIPs} stands for both.
+   */
+  private static void clusterIPs(ServiceSpec spec, Violations v) {
     String ip = spec.clusterIP();
-    if (spec.headless()) {
-      if (spec.type() != ServiceType.ClusterIP) {
-        v.add("spec.clusterIP", "may be set to 'None' only when `type` is 'ClusterIP'", ip);
-      }
-    } else if (!ip.isEmpty() && !isIp(ip)) {
-      v.add("spec.clusterIP", "must be empty, 'None' or a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
-          ip);
-    }
-    if (externalName) {
-      if (spec.externalName().isEmpty()) {
-        v.required("spec.externalName");
-      } else {
-        v.dnsSubdomain("spec.externalName", trimDot(spec.externalName()));
-      }
-      if (!ip.isEmpty()) {
-        v.add("spec.clusterIP", "must be empty for ExternalName services", ip);
-      }
-    } else if (!spec.externalName().isEmpty()) {
-      v.add("spec.externalName", "may be set only when `type` is 'ExternalName'", spec.externalName());
-    }
     List<String> ips = spec.clusterIPs();
-    if (!ips.isEmpty()) {
-      if (!ip.isEmpty() && !ips.get(0).equals(ip)) {
-        v.add("spec.clusterIPs[0]", "must match `clusterIP`", ips.get(0));
+    if (ips.isEmpty()) {
+      if (!ip.isEmpty() && !spec.headless() && !IpText.isIp(ip)) {
+        v.add("spec.clusterIP", "must be empty, 'None' or a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
+            ip);
+        return;
       }
-      if (ips.size() > 2) {
-        v.add("spec.clusterIPs", "may have at most 2 entries (one per IP family)", ips);
+      ips = ip.isEmpty() ? ips : List.of(ip);
+    } else if (ip.isEmpty()) {
+      v.add("spec.clusterIPs", "must be empty when `clusterIP` is not specified", ips);
+    } else if (!ips.get(0).equals(ip)) {
+      v.add("spec.clusterIPs", "first value must match `clusterIP`", ips);
+    }
+    boolean invalid = false;
+    for (int i = 0; i < ips.size(); i++) {
+      String each = ips.get(i);
+      if (i == 0 && each.equals(ServiceSpec.CLUSTER_IP_NONE)) {
+        if (ips.size() > 1) {
+          invalid = true;
+          v.add("spec.clusterIPs", "'None' must be the first and only value", ips);
+        }
+      } else if (!IpText.isIp(each)) {
+        invalid = true;
+        v.add("spec.clusterIPs[" + i + "]", IpText.INVALID_IP, each);
       }
-      for (int i = 0; i < ips.size(); i++) {
-        String each = ips.get(i);
-        if (!each.equals(ServiceSpec.CLUSTER_IP_NONE) && !isIp(each)) {
-          v.add("spec.clusterIPs[" + i + "]", "must be a valid IP address", each);
+    }
+    if (ips.size() > 2) {
+      v.add("spec.clusterIPs", "may only hold up to 2 values", ips);
+    }
+    if (invalid) {
+      return; // as upstream: family checks of malformed addresses would only add noise
+    }
+    if (ips.size() > 1) {
+      Set<IPFamily> families = new HashSet<>();
+      ips.forEach(each -> families.add(IPFamily.of(each)));
+      if (families.size() < 2) {
+        v.add("spec.clusterIPs", "may specify no more than one IP for each IP family", ips);
+      }
+    }
+    boolean headless = ips.size() == 1 && ips.get(0).equals(ServiceSpec.CLUSTER_IP_NONE);
+    List<IPFamily> families = spec.ipFamilies();
+    for (int i = 0; !headless && i < ips.size() && i < families.size(); i++) {
+      if (IPFamily.of(ips.get(i)) != families.get(i)) {
+        v.add("spec.clusterIPs[" + i + "]", "expected an " + families.get(i) + " value as indicated by `ipFamilies["
+            + i + "]`", ips.get(i));
+      }
+    }
+  }
+
+  /**
+   * The load-balancer fields: {@code loadBalancerSourceRanges} (or, when it is empty, the
+   * {@value #LOAD_BALANCER_SOURCE_RANGES_ANNOTATION} annotation) holds CIDRs, optionally space-padded;
+   * {@code allocateLoadBalancerNodePorts} and {@code loadBalancerClass} (a qualified name) belong to LoadBalancer
+   * Services only.
+   */
+  private static void loadBalancer(ObjectMeta metadata, ServiceSpec spec, Violations v) {
+    boolean lb = spec.type() == ServiceType.LoadBalancer;
+    List<String> ranges = spec.loadBalancerSourceRanges();
+    String annotation = metadata.annotations().get(LOAD_BALANCER_SOURCE_RANGES_ANNOTATION);
+    if (!ranges.isEmpty()) {
+      // upstream names this field "spec.LoadBalancerSourceRanges"; violations here use the manifest's spelling
+      if (!lb) {
+        v.add("spec.loadBalancerSourceRanges", ONLY_LOAD_BALANCER, ranges);
+      }
+      for (int i = 0; i < ranges.size(); i++) {
+        String cidr = ranges.get(i).strip();
+        if (!IpText.isCidr(cidr)) {
+          v.add("spec.loadBalancerSourceRanges[" + i + "]", IpText.INVALID_CIDR, cidr);
         }
       }
-      if (ips.size() == 2 && IPFamily.of(ips.get(0)) == IPFamily.of(ips.get(1))) {
-        v.add("spec.clusterIPs", "may hold at most one address per IP family", ips);
+    } else if (annotation != null) {
+      String field = "metadata.annotations[" + LOAD_BALANCER_SOURCE_RANGES_ANNOTATION + "]";
+      if (!lb) {
+        v.add(field, ONLY_LOAD_BALANCER, annotation);
+      }
+      String value = annotation.strip();
+      if (!value.isEmpty()) {
+        for (String each : value.split(",", -1)) {
+          String cidr = each.strip();
+          if (!IpText.isCidr(cidr)) {
+            v.add(field, IpText.INVALID_CIDR, cidr);
+          }
+        }
       }
     }
-    if (spec.ipFamilies().size() > 2 || spec.ipFamilies().size() != new HashSet<>(spec.ipFamilies()).size()) {
-      v.add("spec.ipFamilies", "may hold each IP family at most once", spec.ipFamilies());
+    if (spec.allocateLoadBalancerNodePorts() != null && !lb) {
+      v.add("spec.allocateLoadBalancerNodePorts", ONLY_LOAD_BALANCER, spec.allocateLoadBalancerNodePorts());
     }
-    int timeout = spec.sessionAffinityTimeoutSeconds();
-    if (timeout < 1 || timeout > 86400) {
-      v.add("spec.sessionAffinityConfig.clientIP.timeoutSeconds", "must be greater than 0 and less than 86400",
-          timeout);
+    if (!spec.loadBalancerClass().isEmpty()) {
+      if (lb) {
+        v.qualifiedName("spec.loadBalancerClass", spec.loadBalancerClass());
+      } else {
+        v.add("spec.loadBalancerClass", ONLY_LOAD_BALANCER, spec.loadBalancerClass());
+      }
     }
-    v.throwIfAny();
+  }
+
+  /** Both topology annotations, when set, say the same. */
+  private static void topologyAnnotations(ObjectMeta metadata, Violations v) {
+    String mode = metadata.annotations().get(TOPOLOGY_MODE_ANNOTATION);
+    String hints = metadata.annotations().get(DEPRECATED_TOPOLOGY_HINTS_ANNOTATION);
+    if (mode != null && hints != null && !mode.equals(hints)) {
+      v.add("metadata.annotations[" + TOPOLOGY_MODE_ANNOTATION + "]", "must match annotations["
+          + DEPRECATED_TOPOLOGY_HINTS_ANNOTATION + "] when both are specified", mode);
+    }
   }
 
   private static String trimDot(String name) {
     return name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
-  }
-
-  private static boolean isIp(String s) {
-    return IPV4.matcher(s).matches() || (s.contains(":") && IPV6.matcher(s).matches());
   }
 }

@@ -24,11 +24,20 @@ import org.jspecify.annotations.Nullable;
  *     topology hints; empty when unset
  * @param sessionAffinityTimeoutSeconds the {@code ClientIP} affinity timeout
  *     ({@code sessionAffinityConfig.clientIP.timeoutSeconds}), 1..86400, default {@value #DEFAULT_AFFINITY_TIMEOUT}
+ * @param ipFamilyPolicy how many IP families the Service asks for; {@code null} when unset (the address allocator
+ *     writes the default when it gives the Service its addresses)
+ * @param loadBalancerSourceRanges the client CIDRs a LoadBalancer Service's load balancer admits; empty when unset
+ * @param allocateLoadBalancerNodePorts whether a LoadBalancer Service gets node ports; {@code null} when unset, which
+ *     for a LoadBalancer Service means {@code true} (Kubernetes' default), see {@link #allocatesNodePorts()}
+ * @param loadBalancerClass the load balancer implementation a LoadBalancer Service asks for (a qualified name such as
+ *     {@code example.com/internal-vip}); empty when unset, i.e. the cluster's default implementation
  */
 public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports, ServiceType type,
     String clusterIP, SessionAffinity sessionAffinity, List<String> clusterIPs, List<IPFamily> ipFamilies,
     boolean publishNotReadyAddresses, String externalName, ServiceTrafficPolicy internalTrafficPolicy,
-    ServiceTrafficPolicy externalTrafficPolicy, String trafficDistribution, int sessionAffinityTimeoutSeconds) {
+    ServiceTrafficPolicy externalTrafficPolicy, String trafficDistribution, int sessionAffinityTimeoutSeconds,
+    @Nullable IPFamilyPolicy ipFamilyPolicy, List<String> loadBalancerSourceRanges,
+    @Nullable Boolean allocateLoadBalancerNodePorts, String loadBalancerClass) {
   /** The {@code clusterIP} of a headless Service. */
   public static final String CLUSTER_IP_NONE = "None";
   /** Kubernetes' default {@code ClientIP} affinity timeout: three hours. */
@@ -46,18 +55,31 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
     Objects.requireNonNull(internalTrafficPolicy, "internalTrafficPolicy");
     Objects.requireNonNull(externalTrafficPolicy, "externalTrafficPolicy");
     Objects.requireNonNull(trafficDistribution, "trafficDistribution");
+    loadBalancerSourceRanges = List.copyOf(loadBalancerSourceRanges);
+    Objects.requireNonNull(loadBalancerClass, "loadBalancerClass");
   }
 
   /** A spec with Kubernetes' defaults for the fields not named. */
   public ServiceSpec(Map<String, String> selector, List<ServicePort> ports, ServiceType type, String clusterIP,
       SessionAffinity sessionAffinity) {
     this(selector, ports, type, clusterIP, sessionAffinity, List.of(), List.of(), false, "",
-        ServiceTrafficPolicy.Cluster, ServiceTrafficPolicy.Cluster, "", DEFAULT_AFFINITY_TIMEOUT);
+        ServiceTrafficPolicy.Cluster, ServiceTrafficPolicy.Cluster, "", DEFAULT_AFFINITY_TIMEOUT, null, List.of(),
+        null, "");
   }
 
   /** Whether this Service is headless ({@code clusterIP: None}). */
   public boolean headless() {
     return CLUSTER_IP_NONE.equals(clusterIP);
+  }
+
+  /**
+   * Whether the Service gets node ports for the ports that name none: NodePort Services always, LoadBalancer
+   * Services unless {@code allocateLoadBalancerNodePorts} is {@code false} (upstream's
+   * {@code shouldAllocateNodePorts}); other types never.
+   */
+  public boolean allocatesNodePorts() {
+    return type == ServiceType.NodePort
+        || (type == ServiceType.LoadBalancer && !Boolean.FALSE.equals(allocateLoadBalancerNodePorts));
   }
 
   /** The cluster IPs: {@code clusterIPs}, else {@code clusterIP} alone; empty when headless or unallocated. */
@@ -91,6 +113,8 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
     b.sessionAffinity(sessionAffinity).clusterIPs(clusterIPs).ipFamilies(ipFamilies);
     b.publishNotReadyAddresses(publishNotReadyAddresses).externalName(externalName);
     b.internalTrafficPolicy(internalTrafficPolicy).externalTrafficPolicy(externalTrafficPolicy);
+    b.ipFamilyPolicy(ipFamilyPolicy).loadBalancerSourceRanges(loadBalancerSourceRanges);
+    b.allocateLoadBalancerNodePorts(allocateLoadBalancerNodePorts).loadBalancerClass(loadBalancerClass);
     return b.trafficDistribution(trafficDistribution).sessionAffinityTimeoutSeconds(sessionAffinityTimeoutSeconds);
   }
 
@@ -109,6 +133,10 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
     private ServiceTrafficPolicy externalTrafficPolicy = ServiceTrafficPolicy.Cluster;
     private String trafficDistribution = "";
     private int sessionAffinityTimeoutSeconds = DEFAULT_AFFINITY_TIMEOUT;
+    private @Nullable IPFamilyPolicy ipFamilyPolicy;
+    private final List<String> loadBalancerSourceRanges = new ArrayList<>();
+    private @Nullable Boolean allocateLoadBalancerNodePorts;
+    private String loadBalancerClass = "";
 
     private Builder() {}
 
@@ -128,11 +156,25 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
     public Builder externalTrafficPolicy(ServiceTrafficPolicy v) { externalTrafficPolicy = v; return this; }
     public Builder trafficDistribution(String v) { trafficDistribution = v; return this; }
     public Builder sessionAffinityTimeoutSeconds(int v) { sessionAffinityTimeoutSeconds = v; return this; }
+    /** {@code null} leaves the policy unset. */
+    public Builder ipFamilyPolicy(@Nullable IPFamilyPolicy v) { ipFamilyPolicy = v; return this; }
+    public Builder loadBalancerSourceRanges(List<String> v) {
+      loadBalancerSourceRanges.clear();
+      loadBalancerSourceRanges.addAll(v);
+      return this;
+    }
+    /** {@code null} leaves it unset ({@code true} for a LoadBalancer Service). */
+    public Builder allocateLoadBalancerNodePorts(@Nullable Boolean v) {
+      allocateLoadBalancerNodePorts = v;
+      return this;
+    }
+    public Builder loadBalancerClass(String v) { loadBalancerClass = v; return this; }
 
     public ServiceSpec build() {
       return new ServiceSpec(selector, ports, type, clusterIP, sessionAffinity, clusterIPs, ipFamilies,
           publishNotReadyAddresses, externalName, internalTrafficPolicy, externalTrafficPolicy, trafficDistribution,
-          sessionAffinityTimeoutSeconds);
+          sessionAffinityTimeoutSeconds, ipFamilyPolicy, loadBalancerSourceRanges, allocateLoadBalancerNodePorts,
+          loadBalancerClass);
     }
   }
 }

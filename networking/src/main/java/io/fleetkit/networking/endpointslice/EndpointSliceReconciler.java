@@ -45,9 +45,9 @@ public final class EndpointSliceReconciler {
   /** The annotation carrying the time of the change that triggered the sync. */
   public static final String TRIGGER_TIME_ANNOTATION = "endpoints.kubernetes.io/last-change-trigger-time";
   /** The Service annotation enabling topology-aware hints ("Auto" mode). */
-  public static final String TOPOLOGY_MODE_ANNOTATION = "service.kubernetes.io/topology-mode";
+  public static final String TOPOLOGY_MODE_ANNOTATION = Service.TOPOLOGY_MODE_ANNOTATION;
   /** The deprecated form of {@link #TOPOLOGY_MODE_ANNOTATION}; takes precedence when both are set. */
-  public static final String DEPRECATED_TOPOLOGY_HINTS_ANNOTATION = "service.kubernetes.io/topology-aware-hints";
+  public static final String DEPRECATED_TOPOLOGY_HINTS_ANNOTATION = Service.DEPRECATED_TOPOLOGY_HINTS_ANNOTATION;
 
   private static final DateTimeFormatter RFC3339_NANO =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);

@@ -104,7 +104,7 @@ public final class SliceRules {
     for (ServicePort p : ports) {
       OptionalInt n = findPort(pod, p);
       if (n.isPresent()) {
-        out.add(new EndpointPort(p.name(), n.getAsInt(), p.protocol(), ""));
+        out.add(new EndpointPort(p.name(), n.getAsInt(), p.protocol(), p.appProtocol()));
       }
     }
     return out;

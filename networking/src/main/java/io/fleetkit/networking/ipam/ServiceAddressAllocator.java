@@ -3,6 +3,7 @@ package io.fleetkit.networking.ipam;
 import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.Violation;
 import io.fleetkit.api.core.IPFamily;
+import io.fleetkit.api.core.IPFamilyPolicy;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.core.ServicePort;
 import io.fleetkit.api.core.ServiceSpec;
@@ -16,17 +17,21 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Gives Services their cluster IPs and node ports as the apiserver's Service registry does: an explicit
- * {@code clusterIP}/{@code clusterIPs} is honoured or refused with a clear error, an empty one gets a free address
- * of each family in {@code ipFamilies} (the primary range's family when none), {@code None} stays headless,
- * ExternalName Services get nothing; NodePort and LoadBalancer ports get a node port (explicit ones checked). All or
- * nothing: a refused Service leaves no address taken. Addresses stay taken until {@link #release}. Thread-safe.
+ * Gives Services their cluster IPs and node ports as the apiserver's Service registry does: {@code ipFamilyPolicy}
+ * is defaulted and, with the families the Service names or its requested addresses imply, decides the families it
+ * gets (one, or both on a dual-stack cluster), as upstream's {@code initIPFamilyFields}; an explicit
+ * {@code clusterIP}/{@code clusterIPs} is honoured or refused with a clear error, a missing one gets a free address of
+ * its family, {@code None} stays headless, ExternalName Services get nothing; NodePort ports, and LoadBalancer ports
+ * unless {@code allocateLoadBalancerNodePorts} is false, get a node port (explicit ones checked). All or nothing: a
+ * refused Service leaves no address taken. Addresses stay taken until {@link #release}. Thread-safe.
  */
 public final class ServiceAddressAllocator {
   private final ServiceIpRange primary;
   private final @Nullable ServiceIpRange secondary;
   private final PortRange nodePorts;
   private final Map<String, Held> held = new HashMap<>();
+
+  private static final String POLICY = "spec.ipFamilyPolicy";
 
   private record Held(List<IpAddress> ips, List<Integer> ports) {}
 
@@ -80,18 +85,14 @@ public final class ServiceAddressAllocator {
     List<Integer> takenPorts = new ArrayList<>();
     try {
       ServiceSpec.Builder b = spec.toBuilder();
-      if (spec.type() != ServiceType.ExternalName && !spec.headless()) {
-        List<String> ips = allocateIps(service, takenIps);
-        b.clusterIP(ips.get(0)).clusterIPs(ips);
-        if (spec.ipFamilies().isEmpty()) {
-          List<IPFamily> fams = new ArrayList<>();
-          ips.forEach(ip -> fams.add(IPFamily.of(ip)));
-          b.ipFamilies(fams);
-        }
-      } else if (spec.headless()) {
-        b.clusterIPs(List.of(ServiceSpec.CLUSTER_IP_NONE));
-        if (spec.ipFamilies().isEmpty()) {
-          b.ipFamilies(List.of(primary.family())); // the apiserver's default for a headless Service
+      if (spec.type() != ServiceType.ExternalName) {
+        Families f = families(service);
+        b.ipFamilyPolicy(f.policy()).ipFamilies(f.families());
+        if (spec.headless()) {
+          b.clusterIPs(List.of(ServiceSpec.CLUSTER_IP_NONE));
+        } else {
+          List<String> ips = allocateIps(who, requestedIps(spec), f.families(), takenIps);
+          b.clusterIP(ips.get(0)).clusterIPs(ips);
         }
       }
       if (spec.type() == ServiceType.NodePort || spec.type() == ServiceType.LoadBalancer) {
@@ -106,13 +107,16 @@ public final class ServiceAddressAllocator {
               throw invalid(who, "spec.ports[" + i + "].nodePort", Integer.toString(np),
                   "failed to allocate port " + np + ": " + e.getMessage());
             }
-          } else {
+          } else if (spec.allocatesNodePorts()) {
             try {
               np = nodePorts.allocateNext();
             } catch (AllocationException e) {
               throw invalid(who, "spec.ports[" + i + "].nodePort", null, "failed to allocate a node port: "
                   + e.getMessage());
             }
+          } else {
+            ports.add(p); // allocateLoadBalancerNodePorts: false, and no node port asked for
+            continue;
           }
           takenPorts.add(np);
           ports.add(p.withNodePort(np));
@@ -129,34 +133,104 @@ public final class ServiceAddressAllocator {
     }
   }
 
-  private List<String> allocateIps(Service service, List<IpAddress> taken) {
+  /** The policy and families a Service gets: upstream's {@code initIPFamilyFields} on create. */
+  private record Families(IPFamilyPolicy policy, List<IPFamily> families) {}
+
+  /**
+   * Upstream's {@code initIPFamilyFields} for a new Service: an unset {@code ipFamilyPolicy} becomes
+   * {@code RequireDualStack} for a headless Service without selector, else {@code SingleStack}; SingleStack refuses
+   * two addresses or families; the families of requested addresses are added to {@code ipFamilies}; a headless
+   * Service without selector gets the primary family and, unless SingleStack, the other one, whatever the cluster
+   * serves; otherwise RequireDualStack needs a dual-stack cluster, every family must be served, no family means the
+   * primary one, and a policy other than SingleStack on a dual-stack cluster adds the other family.
+   */
+  private Families families(Service service) {
     ServiceSpec spec = service.spec();
     String who = service.describe();
-    List<String> explicit = !spec.clusterIPs().isEmpty() ? spec.clusterIPs()
-        : spec.clusterIP().isEmpty() ? List.of() : List.of(spec.clusterIP());
+    boolean headlessSelectorless = spec.headless() && spec.selector().isEmpty();
+    IPFamilyPolicy policy = spec.ipFamilyPolicy();
+    if (policy == null) {
+      policy = headlessSelectorless ? IPFamilyPolicy.RequireDualStack : IPFamilyPolicy.SingleStack;
+    }
+    List<Violation> problems = new ArrayList<>();
+    List<String> requested = requestedIps(spec);
     List<IPFamily> families = new ArrayList<>(spec.ipFamilies());
-    if (families.isEmpty()) {
-      explicit.forEach(ip -> families.add(IPFamily.of(ip)));
+    if (policy == IPFamilyPolicy.SingleStack) {
+      if (requested.size() == 2) {
+        problems.add(violation(who, POLICY, policy.name(),
+            "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified"));
+      }
+      if (families.size() == 2) {
+        problems.add(violation(who, POLICY, policy.name(),
+            "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"));
+      }
+    }
+    for (int i = 0; i < requested.size(); i++) {
+      String ip = requested.get(i);
+      if (ip.equals(ServiceSpec.CLUSTER_IP_NONE)) {
+        break;
+      }
+      IPFamily family = IPFamily.of(ip);
+      if (i >= families.size()) {
+        if (rangeFor(family) == null) {
+          problems.add(violation(who, "spec.clusterIPs[" + i + "]", requested.toString(),
+              family + " is not configured on this cluster"));
+        } else {
+          families.add(family);
+        }
+      }
+    }
+    throwIfAny(problems);
+    if (headlessSelectorless) {
       if (families.isEmpty()) {
         families.add(primary.family());
       }
+      if (families.size() < 2 && policy != IPFamilyPolicy.SingleStack) {
+        families.add(families.get(0).other());
+      }
+      return new Families(policy, families);
     }
+    if (policy == IPFamilyPolicy.RequireDualStack && secondary == null) {
+      problems.add(violation(who, POLICY, policy.name(), "this cluster is not configured for dual-stack services"));
+    }
+    for (int i = 0; i < families.size(); i++) {
+      if (rangeFor(families.get(i)) == null) {
+        problems.add(violation(who, "spec.ipFamilies[" + i + "]", families.get(i).name(),
+            "not configured on this cluster"));
+      }
+    }
+    throwIfAny(problems);
+    if (families.isEmpty()) {
+      families.add(primary.family());
+    }
+    if (policy != IPFamilyPolicy.SingleStack && families.size() == 1 && secondary != null) {
+      families.add(families.get(0).other());
+    }
+    return new Families(policy, families);
+  }
+
+  /** {@code clusterIPs}, else {@code [clusterIP]}, else nothing. */
+  private static List<String> requestedIps(ServiceSpec spec) {
+    return !spec.clusterIPs().isEmpty() ? spec.clusterIPs()
+        : spec.clusterIP().isEmpty() ? List.of() : List.of(spec.clusterIP());
+  }
+
+  /** An address of each family: the requested one at its index, else the next free one of the family's range. */
+  private List<String> allocateIps(String who, List<String> requested, List<IPFamily> families,
+      List<IpAddress> taken) {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < families.size(); i++) {
       IPFamily f = families.get(i);
-      ServiceIpRange range = rangeFor(f);
-      if (range == null) {
-        throw invalid(who, "spec.ipFamilies[" + i + "]", f.name(), "not configured on this cluster");
-      }
-      if (i < explicit.size()) {
-        IpAddress ip = IpAddress.parse(explicit.get(i));
+      ServiceIpRange range = Objects.requireNonNull(rangeFor(f), "range of a checked family");
+      if (i < requested.size()) {
+        IpAddress ip = IpAddress.parse(requested.get(i));
         if (ip.family() != f) {
-          throw invalid(who, "spec.clusterIPs[" + i + "]", explicit.get(i), "must be of family " + f);
+          throw invalid(who, "spec.clusterIPs[" + i + "]", requested.get(i), "must be of family " + f);
         }
         try {
           range.allocate(ip);
         } catch (AllocationException e) {
-          throw invalid(who, "spec.clusterIPs", explicit.toString(), "failed to allocate IP " + ip + ": "
+          throw invalid(who, "spec.clusterIPs", requested.toString(), "failed to allocate IP " + ip + ": "
               + e.getMessage());
         }
         taken.add(ip);
@@ -174,6 +248,12 @@ public final class ServiceAddressAllocator {
     return out;
   }
 
+  private static void throwIfAny(List<Violation> problems) {
+    if (!problems.isEmpty()) {
+      throw new ValidationException(problems);
+    }
+  }
+
   private void releaseIp(IpAddress ip) {
     ServiceIpRange r = rangeFor(ip.family());
     if (r != null) {
@@ -182,7 +262,11 @@ public final class ServiceAddressAllocator {
   }
 
   private static ValidationException invalid(String who, String field, @Nullable String value, String rule) {
-    return new ValidationException(new Violation(who, field, "Invalid value: " + rule, value));
+    return new ValidationException(violation(who, field, value, rule));
+  }
+
+  private static Violation violation(String who, String field, @Nullable String value, String rule) {
+    return new Violation(who, field, "Invalid value: " + rule, value);
   }
 
   /** Frees what {@link #allocate} took for the Service {@code namespace/name}; unknown Services are ignored. */

@@ -23,6 +23,7 @@ import io.fleetkit.api.core.ServiceTargetPort;
 import io.fleetkit.api.discovery.AddressType;
 import io.fleetkit.api.discovery.Endpoint;
 import io.fleetkit.api.discovery.EndpointConditions;
+import io.fleetkit.api.discovery.EndpointPort;
 import io.fleetkit.api.discovery.EndpointTargetRef;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
@@ -35,7 +36,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Cases ported from {@code kubernetes/endpointslice} {@code utils_test.go}. */
+/**
+ * Cases ported from {@code kubernetes/endpointslice} {@code utils_test.go} (TestGetEndpointPorts from its current
+ * version).
+ */
 final class SliceRulesTest {
   private static final Node NODE1 = node("node-1", Map.of("topology.kubernetes.io/zone", "us-central1-a",
       "topology.kubernetes.io/region", "us-central1"));
@@ -111,6 +115,43 @@ final class SliceRulesTest {
     PodSpec spec = PodSpec.builder().containers(containers).initContainers(init).build();
     Pod p = new Pod(ObjectMeta.of("ns", "p"), spec, io.fleetkit.api.core.PodStatus.PENDING);
     return SliceRules.findPort(p, new ServicePort("", ServiceProtocol.TCP, 80, target, null));
+  }
+
+  private static List<EndpointPort> endpointPorts(List<ServicePort> ports, List<Container> containers,
+      List<Container> init) {
+    PodSpec spec = PodSpec.builder().containers(containers).initContainers(init).build();
+    Pod p = new Pod(ObjectMeta.of("ns", "p"), spec, io.fleetkit.api.core.PodStatus.PENDING);
+    Service svc = Service.of(ObjectMeta.of("ns", "s"), ServiceSpec.builder().ports(ports).build());
+    return SliceRules.endpointPorts(svc, p);
+  }
+
+  // TestGetEndpointPorts (4 of 4): appProtocol is copied to the slice port; sidecar ports resolve, app ports first
+  @Test
+  void endpointPorts_getEndpointPortsTable() {
+    ServiceTargetPort p80 = ServiceTargetPort.of(80);
+    // service with AppProtocol on one port
+    assertThat(endpointPorts(List.of(new ServicePort("http", ServiceProtocol.TCP, 80, p80, null,
+        "example.com/custom-protocol")), List.of(ctr("c", List.of(), null)), List.of()))
+        .containsExactly(new EndpointPort("http", 80, ServiceProtocol.TCP, "example.com/custom-protocol"));
+    // service with named port and AppProtocol on one port
+    assertThat(endpointPorts(List.of(new ServicePort("http", ServiceProtocol.TCP, 80, p80, null),
+        new ServicePort("https", ServiceProtocol.TCP, 443, ServiceTargetPort.named("https"), null, "https")),
+        List.of(ctr("c", List.of(new ContainerPort("https", 443, "TCP", 0)), null)), List.of()))
+        .containsExactly(new EndpointPort("http", 80, ServiceProtocol.TCP, ""),
+            new EndpointPort("https", 443, ServiceProtocol.TCP, "https"));
+    // service with named port for restartable init container
+    assertThat(endpointPorts(List.of(new ServicePort("http-sidecar", ServiceProtocol.TCP, 8080,
+        ServiceTargetPort.of(8080), null), new ServicePort("http", ServiceProtocol.TCP, 8090,
+        ServiceTargetPort.named("http"), null)),
+        List.of(ctr("c", List.of(new ContainerPort("http", 8090, "TCP", 0)), null)),
+        List.of(ctr("s", List.of(new ContainerPort("http-sidecar", 8080, "TCP", 0)), ContainerRestartPolicy.Always))))
+        .containsExactly(new EndpointPort("http-sidecar", 8080, ServiceProtocol.TCP, ""),
+            new EndpointPort("http", 8090, ServiceProtocol.TCP, ""));
+    // service with same named port for regular and restartable init container
+    assertThat(endpointPorts(List.of(new ServicePort("http", ServiceProtocol.TCP, 80, ServiceTargetPort.named("http"),
+        null)), List.of(ctr("c", List.of(new ContainerPort("http", 8090, "TCP", 0)), null)),
+        List.of(ctr("s", List.of(new ContainerPort("http", 8080, "TCP", 0)), ContainerRestartPolicy.Always))))
+        .containsExactly(new EndpointPort("http", 8090, ServiceProtocol.TCP, ""));
   }
 
   // TestFindPort (12 of 14 rows; see below)

@@ -26,6 +26,9 @@ import io.fleetkit.api.core.LifecycleHandler;
 import io.fleetkit.api.core.Probe;
 import io.fleetkit.api.core.ProbeHandler;
 import io.fleetkit.api.core.RestartPolicy;
+import io.fleetkit.api.core.IPFamily;
+import io.fleetkit.api.core.IPFamilyPolicy;
+import io.fleetkit.api.core.ServiceType;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.core.ServicePort;
 import io.fleetkit.api.core.ServiceSpec;
@@ -97,6 +100,12 @@ final class Samples {
         Rollout.builder().name("web").matchLabels(APP).podSpec(pod).build(),
         Service.of(ObjectMeta.of("default", "web"), ServiceSpec.builder().selector(APP)
             .port(ServicePort.of(80)).build()),
+        Service.of(ObjectMeta.of("default", "edge"), ServiceSpec.builder().selector(APP).type(ServiceType.LoadBalancer)
+            .port(ServicePort.of("https", 443, 8443).withAppProtocol("https"))
+            .ipFamilyPolicy(IPFamilyPolicy.PreferDualStack).ipFamilies(List.of(IPFamily.IPv4, IPFamily.IPv6))
+            .clusterIP("10.96.0.10").clusterIPs(List.of("10.96.0.10", "fd00::10"))
+            .loadBalancerSourceRanges(List.of("10.0.0.0/8")).allocateLoadBalancerNodePorts(false)
+            .loadBalancerClass("example.com/internal-vip").build()),
         PersistentVolume.of(ObjectMeta.of("pv-1"), PersistentVolumeSpec.builder().storage("10Gi")
             .accessMode(PersistentVolumeAccessMode.ReadWriteOnce).source(PersistentVolumeSource.Csi.of("csi.example.com", "vol-1"))
             .build()),

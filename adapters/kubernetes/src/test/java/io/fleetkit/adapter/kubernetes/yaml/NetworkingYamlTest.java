@@ -3,6 +3,7 @@ package io.fleetkit.adapter.kubernetes.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.IPFamily;
+import io.fleetkit.api.core.IPFamilyPolicy;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Service;
@@ -90,5 +91,69 @@ final class NetworkingYamlTest {
         """;
     assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> KubernetesYaml.parse(yaml, "db.yaml")))
         .hasMessageContaining("Service default/db: spec.externalName");
+  }
+
+  @Test
+  void parse_dualStackLoadBalancerFields_readAndWrittenBack() {
+    List<ApiObject<?>> objects = RoundTripTest.load("roundtrip/service.yaml");
+    Service lb = (Service) objects.stream().filter(o -> o.metadata().name().equals("internal-lb")).findFirst()
+        .orElseThrow();
+    assertThat(lb.spec().ipFamilyPolicy()).isEqualTo(IPFamilyPolicy.PreferDualStack);
+    assertThat(lb.spec().loadBalancerSourceRanges()).containsExactly("10.0.0.0/8", "2001:db8::/32");
+    assertThat(lb.spec().allocateLoadBalancerNodePorts()).isFalse();
+    assertThat(lb.spec().allocatesNodePorts()).isFalse();
+    assertThat(lb.spec().loadBalancerClass()).isEqualTo("example.com/internal-vip");
+    assertThat(lb.spec().ports()).extracting(p -> p.appProtocol()).containsExactly("https", "kubernetes.io/h2c");
+    String written = KubernetesYaml.dump(List.of(lb));
+    assertThat(written).contains("ipFamilyPolicy: \"PreferDualStack\"", "allocateLoadBalancerNodePorts: false",
+        "loadBalancerClass: \"example.com/internal-vip\"", "appProtocol: \"https\"", "- \"10.0.0.0/8\"");
+    Service plain = (Service) objects.stream().filter(o -> o.metadata().name().equals("web")).findFirst()
+        .orElseThrow();
+    assertThat(plain.spec().ipFamilyPolicy()).isNull();
+    assertThat(plain.spec().allocateLoadBalancerNodePorts()).isNull();
+    assertThat(KubernetesYaml.dump(List.of(plain))).doesNotContain("ipFamilyPolicy", "allocateLoadBalancerNodePorts",
+        "loadBalancerClass", "loadBalancerSourceRanges", "appProtocol");
+  }
+
+  @Test
+  void parse_clusterIPsWithoutClusterIP_setsItAsTheApiServerDoes() {
+    String yaml = """
+        apiVersion: v1
+        kind: Service
+        metadata: {name: web}
+        spec:
+          ipFamilyPolicy: RequireDualStack
+          clusterIPs: [10.96.0.7, fd00::7]
+          selector: {app: web}
+          ports: [{port: 80}]
+        """;
+    Service web = (Service) KubernetesYaml.parse(yaml, "web.yaml").objects().get(0);
+    assertThat(web.spec().clusterIP()).isEqualTo("10.96.0.7");
+    assertThat(web.spec().clusterIPs()).containsExactly("10.96.0.7", "fd00::7");
+  }
+
+  @Test
+  void parse_badPolicyAndLoadBalancerFieldsOnAClusterIpService_clearErrors() {
+    String yaml = """
+        apiVersion: v1
+        kind: Service
+        metadata: {name: web}
+        spec:
+          ipFamilyPolicy: DualStack
+          loadBalancerSourceRanges: [10.0.0.0/33]
+          loadBalancerClass: example.com/lb
+          selector: {app: web}
+          ports: [{port: 80, appProtocol: "~https"}]
+        """;
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> KubernetesYaml.parse(yaml, "web.yaml")))
+        .hasMessageContaining("spec.ipFamilyPolicy")
+        .hasMessageContaining("must be one of SingleStack, PreferDualStack, RequireDualStack");
+    String valid = yaml.replace("ipFamilyPolicy: DualStack", "ipFamilyPolicy: SingleStack");
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> KubernetesYaml.parse(valid, "web.yaml")))
+        .hasMessageContaining("Service default/web: spec.ports[0].appProtocol")
+        .hasMessageContaining("spec.loadBalancerSourceRanges \"[10.0.0.0/33]\" may only be used when `type` is "
+            + "'LoadBalancer'")
+        .hasMessageContaining("spec.loadBalancerSourceRanges[0] \"10.0.0.0/33\" must be a valid CIDR value")
+        .hasMessageContaining("spec.loadBalancerClass");
   }
 }

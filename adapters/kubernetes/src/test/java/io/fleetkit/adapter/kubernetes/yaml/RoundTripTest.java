@@ -29,7 +29,7 @@ final class RoundTripTest {
   @CsvSource({
       "Node, roundtrip/node.yaml, 2",
       "Pod, roundtrip/pod.yaml, 7",
-      "Service, roundtrip/service.yaml, 3",
+      "Service, roundtrip/service.yaml, 4",
       "ControllerRevision, roundtrip/controllerrevision.yaml, 2",
       "CronJob, roundtrip/cronjob.yaml, 2",
       "DaemonSet, roundtrip/daemonset.yaml, 3",

@@ -21,13 +21,18 @@ import io.fleetkit.api.core.ServiceStatus;
 import io.fleetkit.api.core.ServiceTargetPort;
 import io.fleetkit.api.core.ServiceType;
 import io.fleetkit.api.core.IPFamily;
+import io.fleetkit.api.core.IPFamilyPolicy;
 import io.fleetkit.api.core.ServiceTrafficPolicy;
 import io.fleetkit.api.core.SessionAffinity;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/** core/v1 Service. An absent {@code targetPort} defaults to the port, as in Kubernetes. */
+/**
+ * core/v1 Service. An absent {@code targetPort} defaults to the port, and a {@code clusterIPs} without
+ * {@code clusterIP} sets it, as in Kubernetes; unset optional fields ({@code ipFamilyPolicy},
+ * {@code allocateLoadBalancerNodePorts}, {@code loadBalancerClass}, {@code appProtocol}) stay unset both ways.
+ */
 public final class ServiceConverter extends AbstractKindConverter<io.fabric8.kubernetes.api.model.Service, Service> {
   public ServiceConverter() {
     super(Service.API_VERSION, Service.KIND, true, io.fabric8.kubernetes.api.model.Service.class, Service.class);
@@ -50,10 +55,23 @@ public final class ServiceConverter extends AbstractKindConverter<io.fabric8.kub
     var affinityConfig = s.getSessionAffinityConfig();
     Integer timeout = affinityConfig == null || affinityConfig.getClientIP() == null ? null
         : affinityConfig.getClientIP().getTimeoutSeconds();
-    ServiceSpec spec = ctx.build("spec", () -> new ServiceSpec(selector, ports, type, Values.orEmpty(s.getClusterIP()),
-        affinity, Values.stringList(s.getClusterIPs(), "spec.clusterIPs", ctx), families,
-        Values.boolOr(s.getPublishNotReadyAddresses(), false), Values.orEmpty(s.getExternalName()), itp, etp,
-        Values.orEmpty(s.getTrafficDistribution()), timeout == null ? ServiceSpec.DEFAULT_AFFINITY_TIMEOUT : timeout));
+    IPFamilyPolicy policy = Values.enumValue(IPFamilyPolicy.class, s.getIpFamilyPolicy(), null,
+        "spec.ipFamilyPolicy", ctx);
+    List<String> clusterIPs = Values.stringList(s.getClusterIPs(), "spec.clusterIPs", ctx);
+    // as the API server's strategy: a clusterIPs without clusterIP sets it
+    String clusterIP = s.getClusterIP() == null || s.getClusterIP().isEmpty()
+        ? (clusterIPs.isEmpty() ? "" : clusterIPs.get(0)) : s.getClusterIP();
+    List<String> sourceRanges = Values.stringList(s.getLoadBalancerSourceRanges(), "spec.loadBalancerSourceRanges",
+        ctx);
+    ServiceSpec spec = ctx.build("spec", () -> ServiceSpec.builder().selector(selector).ports(ports).type(type)
+        .clusterIP(clusterIP).sessionAffinity(affinity).clusterIPs(clusterIPs).ipFamilies(families)
+        .publishNotReadyAddresses(Values.boolOr(s.getPublishNotReadyAddresses(), false))
+        .externalName(Values.orEmpty(s.getExternalName())).internalTrafficPolicy(itp).externalTrafficPolicy(etp)
+        .trafficDistribution(Values.orEmpty(s.getTrafficDistribution()))
+        .sessionAffinityTimeoutSeconds(timeout == null ? ServiceSpec.DEFAULT_AFFINITY_TIMEOUT : timeout)
+        .ipFamilyPolicy(policy).loadBalancerSourceRanges(sourceRanges)
+        .allocateLoadBalancerNodePorts(s.getAllocateLoadBalancerNodePorts())
+        .loadBalancerClass(Values.orEmpty(s.getLoadBalancerClass())).build());
     ServiceStatus status = ServiceStatus.EMPTY;
     var lb = in.getStatus() == null ? null : in.getStatus().getLoadBalancer();
     if (lb != null && lb.getIngress() != null && !lb.getIngress().isEmpty()) {
@@ -84,7 +102,7 @@ public final class ServiceConverter extends AbstractKindConverter<io.fabric8.kub
       target = ServiceTargetPort.parse(t.getStrVal());
     }
     return ctx.build(path, () -> new ServicePort(Values.orEmpty(p.getName()), protocol, p.getPort(), target,
-        p.getNodePort()));
+        p.getNodePort(), Values.orEmpty(p.getAppProtocol())));
   }
 
   @Override
@@ -102,7 +120,8 @@ public final class ServiceConverter extends AbstractKindConverter<io.fabric8.kub
                 .withPort(p.port())
                 .withTargetPort(p.targetPort().isNamed() ? new IntOrString(p.targetPort().name())
                     : p.targetPort().number() == p.port() ? null : new IntOrString(p.targetPort().number()))
-                .withNodePort(p.nodePort()).build()))
+                .withNodePort(p.nodePort())
+                .withAppProtocol(Values.emptyToNull(p.appProtocol())).build()))
             .withType(s.type() == ServiceType.ClusterIP ? null : s.type().name())
             .withClusterIP(Values.emptyToNull(s.clusterIP()))
             .withSessionAffinity(s.sessionAffinity() == SessionAffinity.None ? null : s.sessionAffinity().name())
@@ -115,6 +134,10 @@ public final class ServiceConverter extends AbstractKindConverter<io.fabric8.kub
             .withExternalTrafficPolicy(s.externalTrafficPolicy() == ServiceTrafficPolicy.Cluster ? null
                 : s.externalTrafficPolicy().name())
             .withTrafficDistribution(Values.emptyToNull(s.trafficDistribution()))
+            .withIpFamilyPolicy(s.ipFamilyPolicy() == null ? null : s.ipFamilyPolicy().name())
+            .withLoadBalancerSourceRanges(Values.emptyToNull(s.loadBalancerSourceRanges()))
+            .withAllocateLoadBalancerNodePorts(s.allocateLoadBalancerNodePorts())
+            .withLoadBalancerClass(Values.emptyToNull(s.loadBalancerClass()))
             .withSessionAffinityConfig(s.sessionAffinityTimeoutSeconds() == ServiceSpec.DEFAULT_AFFINITY_TIMEOUT ? null
                 : new io.fabric8.kubernetes.api.model.SessionAffinityConfigBuilder().withNewClientIP()
                     .withTimeoutSeconds(s.sessionAffinityTimeoutSeconds()).endClientIP().build())

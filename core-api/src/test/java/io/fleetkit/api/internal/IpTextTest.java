@@ -1,0 +1,70 @@
+package io.fleetkit.api.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+/** {@link IpText} against the JDK's literal parser (which never resolves names for these inputs). */
+final class IpTextTest {
+  @Provide
+  Arbitrary<String> ipv6() {
+    return Arbitraries.integers().between(0, 0xffff).list().ofSize(8).flatMap(groups -> Arbitraries.integers()
+        .between(0, 8).map(start -> format(groups, start)));
+  }
+
+  /** Eight groups in hex, those from {@code start} zeroed and compressed to {@code ::} when any follow. */
+  private static String format(List<Integer> groups, int start) {
+    StringBuilder head = new StringBuilder();
+    for (int i = 0; i < start; i++) {
+      head.append(i == 0 ? "" : ":").append(Integer.toHexString(groups.get(i)));
+    }
+    if (start >= 8) {
+      return head.toString();
+    }
+    int end = Math.min(8, start + 1 + groups.get(0) % 3);
+    StringBuilder tail = new StringBuilder();
+    for (int i = end; i < 8; i++) {
+      tail.append(i == end ? "" : ":").append(Integer.toHexString(groups.get(i)));
+    }
+    return head + "::" + tail;
+  }
+
+  @Property(tries = 500)
+  void ipv6_everyWellFormedAddressIsAnIp_andTheJdkAgrees(@ForAll("ipv6") String ip) throws UnknownHostException {
+    assertThat(IpText.isIpv6(ip)).as(ip).isTrue();
+    assertThat(InetAddress.getByName(ip)).isInstanceOf(Inet6Address.class);
+    assertThat(IpText.isCidr(ip + "/64")).isTrue();
+    assertThat(IpText.isCidr(ip + "/129")).isFalse();
+  }
+
+  @Property(tries = 300)
+  void ipv4_octetsUpTo255_andPrefixesUpTo32(@ForAll @IntRange(min = 0, max = 255) int a,
+      @ForAll @IntRange(min = 0, max = 255) int b, @ForAll @IntRange(min = 0, max = 40) int prefix) {
+    String ip = a + "." + b + ".0.1";
+    assertThat(IpText.isIp(ip)).isTrue();
+    assertThat(IpText.isCidr(ip + "/" + prefix)).isEqualTo(prefix <= 32);
+  }
+
+  @Example
+  void malformed_areNotAddresses() {
+    for (String s : List.of("", "garbage-ip", "None", "1.2.3", "1.2.3.256", "01.2.3.4", "1::2::3", ":::", "1:2:3:4:5:6:7",
+        "1:2:3:4:5:6:7:8:9", "12345::", "g::1", "1.2.3.4/", "foo.bar")) {
+      assertThat(IpText.isIp(s)).as(s).isFalse();
+    }
+    assertThat(IpText.isIp("::")).isTrue();
+    assertThat(IpText.isIp("::ffff:10.0.0.1")).isTrue();
+    assertThat(IpText.isCidr("10.0.0.0/8")).isTrue();
+    assertThat(IpText.isCidr("10.0.0.0/x")).isFalse();
+    assertThat(IpText.isCidr("10.0.0.0")).isFalse();
+  }
+}
