@@ -50,6 +50,11 @@ final class AfsAccounting {
     return sampler.config();
   }
 
+  /** The ledger (for the engine's tests, which seed it as Kueue's do). */
+  AfsUsageLedger ledger() {
+    return ledger;
+  }
+
   /** Kueue's LocalQueue controller over every LocalQueue it reconciles. */
   void sample(Collection<AdmittedWorkload> withQuota, Predicate<String> isAdmitted, Instant now) {
     Map<String, TreeMap<String, BigDecimal>> usage = admittedUsage(withQuota, isAdmitted);

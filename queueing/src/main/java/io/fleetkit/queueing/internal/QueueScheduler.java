@@ -172,6 +172,11 @@ public final class QueueScheduler {
     afs = new AfsAccounting(config, registry);
   }
 
+  /** Admission fair sharing's accounting, or {@code null} if the engine does not have it. */
+  @Nullable AfsAccounting afsAccounting() {
+    return afs;
+  }
+
   /** Kueue's admission fair sharing configuration, or {@code null} if the engine does not have it. */
   public io.fleetkit.queueing.@Nullable AdmissionFairSharing admissionFairSharingConfig() {
     return afs == null ? null : afs.config();
