@@ -99,6 +99,21 @@ final class AdmissionFairSharingEngineTest {
   }
 
   @Test
+  void putClusterQueue_admissionModeChangedAtRuntime_reordersTheQueuedWorkloads() {
+    AdmissionEngine e = base(null).admissionFairSharing(AFS).build();
+    submitThree(e);
+    assertThat(admitted(e.schedule())).containsExactly("ns/a1"); // no admission scope: by age
+
+    e.putClusterQueue(e.clusterQueue("cq").orElseThrow().toBuilder()
+        .admissionMode(AdmissionMode.USAGE_BASED_ADMISSION_FAIR_SHARING).build());
+    // a1's reservation pushed no penalty (the queue was not usage-based): equal usage, still by age
+    assertThat(e.pending("cq")).containsExactly("ns/a2", "ns/b1");
+    clock.advance(Duration.ofMinutes(5));
+    assertThat(admitted(e.schedule())).containsExactly("ns/b1"); // the sample put lq-a at 0.5
+    assertThat(e.localQueueUsage("ns", "lq-a")).isEqualTo(0.5);
+  }
+
+  @Test
   void entryPenalty_countsWhileChecksArePending_andIsDroppedWithTheWorkload() {
     AdmissionEngine e = base(AdmissionMode.USAGE_BASED_ADMISSION_FAIR_SHARING, "prov")
         .admissionCheck(AdmissionCheck.of("prov", "x")).admissionFairSharing(AFS).build();
