@@ -114,6 +114,27 @@ final class AdmissionFairSharingEngineTest {
   }
 
   @Test
+  void preemptionWithinClusterQueue_takesTheVictimOfTheBusierLocalQueue() {
+    ClusterQueue cq = ClusterQueue.builder("cq")
+        .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "2")))
+        .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
+        .admissionMode(AdmissionMode.USAGE_BASED_ADMISSION_FAIR_SHARING).build();
+    AdmissionEngine e = AdmissionEngine.builder().clock(clock).resourceFlavors("default").clusterQueue(cq)
+        .localQueue(LocalQueue.of("ns", "lq-a", "cq")).localQueue(LocalQueue.of("ns", "lq-b", "cq"))
+        .admissionFairSharing(AFS).build();
+    e.assumeLocalQueueFairSharing("ns", "lq-a", new LocalQueueFairSharingStatus(Map.of("cpu", Quantity.of(8)), T0));
+    e.assumeAdmitted(wl("a-low", "lq-a", 0), "cq", Map.of("cpu", "default"), T0);
+    // admitted later: without admission fair sharing the newest admission would be preempted first
+    e.assumeAdmitted(wl("b-low", "lq-b", 1), "cq", Map.of("cpu", "default"), T0.plusSeconds(1));
+    e.submit(Workload.builder("ns", "urgent").queueName("lq-b").priority(10).request("cpu", "1")
+        .creationTime(T0.plusSeconds(2)).build());
+
+    CycleResult r = e.schedule();
+
+    assertThat(r.preempted()).extracting(Preemption::workload).containsExactly("ns/a-low");
+  }
+
+  @Test
   void entryPenalty_countsWhileChecksArePending_andIsDroppedWithTheWorkload() {
     AdmissionEngine e = base(AdmissionMode.USAGE_BASED_ADMISSION_FAIR_SHARING, "prov")
         .admissionCheck(AdmissionCheck.of("prov", "x")).admissionFairSharing(AFS).build();

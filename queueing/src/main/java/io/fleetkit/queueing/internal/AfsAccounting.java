@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  *       scheduler, {@code updateEntryPenalty});
  *   <li>{@link #admitted}: the workload becoming admitted settles it (Kueue's workload controller, {@code
  *       updateAfsConsumedUsage});
- *   <li>{@link #gone}: a workload deleted or deactivated drops a penalty it can no longer settle.
+ *   <li>{@link #gone}: a workload deleted or deactivated drops a penalty it can no longer settle;
+ *   <li>{@link #candidateUsage}: the preemptor takes victims of the busier LocalQueue of its ClusterQueue first.
  * </ul>
  *
  * <p>A LocalQueue's admitted usage is what its admitted workloads' quota reservations use (reserved workloads whose
@@ -44,6 +45,14 @@ final class AfsAccounting {
     this.index = registry.index();
     this.order = new AfsOrder(sampler, registry::fairSharingWeight);
     registry.admissionFairSharing(order);
+  }
+
+  /**
+   * The usage of {@code w}'s LocalQueue if its ClusterQueue orders by admission fair sharing, else {@code null} (what
+   * the preemptor's candidate order reads).
+   */
+  @Nullable Double candidateUsage(AdmittedWorkload w) {
+    return registry.usesAdmissionFairSharing(w.cq) ? order.usage(lqKey(w.workload)) : null;
   }
 
   AdmissionFairSharing config() {

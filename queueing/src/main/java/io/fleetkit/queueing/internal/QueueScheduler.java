@@ -169,7 +169,9 @@ public final class QueueScheduler {
     if (afs != null) {
       throw new IllegalStateException("admission engine: admissionFairSharing was already set to " + afs.config());
     }
-    afs = new AfsAccounting(config, registry);
+    AfsAccounting accounting = new AfsAccounting(config, registry);
+    afs = accounting;
+    preemptor.admissionFairSharing(accounting::candidateUsage);
   }
 
   /** Admission fair sharing's accounting, or {@code null} if the engine does not have it. */
