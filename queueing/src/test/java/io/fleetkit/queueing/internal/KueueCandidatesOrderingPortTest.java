@@ -28,9 +28,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (at commit ff69552e), against {@link Preemptor#candidateOrder}: the candidates are admitted with {@code
  * assumeAdmitted} in the preemptor's ClusterQueue {@code preemptor} or another, each LocalQueue's usage seeded in the
  * ledger as upstream sets {@code LocalQueueFSUsage} (the preemptor's queue usage-based when upstream's case turns the
- * feature on). 5 of 9, and one case of ours: the three priority boost cases are not modelled (no {@code PriorityBoost}), nor "evicted
- * workload first" (the engine evicts its targets at once: no candidate is already evicted). Names with {@code _} take
- * {@code -}.
+ * feature on). 5 of 9, and one case of ours: the three priority boost cases are not modelled (no {@code
+ * PriorityBoost}), nor "evicted workload first" (the engine evicts its targets at once: no candidate is already
+ * evicted). Names with {@code _} take {@code -}.
  */
 final class KueueCandidatesOrderingPortTest {
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
