@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * closer to the preemptor); the others only if the preemptor does not borrow afterwards, unless {@code
  * borrowWithinCohort} allows preempting below its priority threshold while borrowing. Candidates are taken in the
  * order: hierarchical-advantage candidates, other candidates of other queues, the queue's own; each group ordered by
- * lowest priority, then most recently admitted.
+ * lowest priority, then most recently admitted (the queue's own, with admission fair sharing, first by the highest
+ * usage of their LocalQueues: {@link #candidateOrder}).
  *
  * <p>Targets are taken greedily in that order, simulating each removal and skipping candidates whose queue no longer
  * uses more than its quota, until the workload fits (with or without borrowing, the two attempts in Kueue's order);
