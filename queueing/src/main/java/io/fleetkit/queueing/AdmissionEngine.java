@@ -92,6 +92,14 @@ import java.util.Optional;
  * until they are and then admits the head; the engine never blocks: the head keeps its place and is admitted by the
  * first cycle after).
  *
+ * <p>Admission fair sharing (Kueue's {@code AdmissionFairSharing}, {@link Builder#admissionFairSharing}): a
+ * ClusterQueue whose {@linkplain ClusterQueue#admissionMode() admission mode} is {@link
+ * AdmissionMode#USAGE_BASED_ADMISSION_FAIR_SHARING} hands out its pending workloads by their LocalQueues' usage first,
+ * lower first: each LocalQueue's consumed resources decay exponentially towards what its admitted workloads use,
+ * sampled at the start of a cycle at most once per sampling interval ({@link #localQueueFairSharing}), plus an entry
+ * penalty for each of its reservations not yet admitted, weighted by resource and divided by the LocalQueue's {@link
+ * LocalQueue#fairSharingWeight() weight} ({@link #localQueueUsage}); then priority and queue-order time as always.
+ *
  * <p>Differences from Kueue: fair sharing works on flat cohorts only (an engine with fair sharing and a cohort tree
  * or cohort quotas is refused), a preemption's victims are evicted (their quota and nodes free) within the cycle, and
  * balanced placement and preferred node affinity are not modelled; a NotReady node fails at the delay by default
@@ -424,6 +432,49 @@ public final class AdmissionEngine {
   }
 
   /**
+   * The admission fair sharing status of a LocalQueue (Kueue's {@code status.fairSharing.admissionFairSharingStatus}):
+   * its decayed consumed resources and when they were last sampled. Empty until a cycle of an engine with {@link
+   * Builder#admissionFairSharing} sampled it (or one was {@linkplain #assumeLocalQueueFairSharing restored}).
+   *
+   * @throws IllegalArgumentException if the LocalQueue is unknown
+   */
+  public synchronized Optional<LocalQueueFairSharingStatus> localQueueFairSharing(String namespace, String name) {
+    return Optional.ofNullable(scheduler.localQueueFairSharing(Objects.requireNonNull(namespace, "namespace"),
+        Objects.requireNonNull(name, "name")));
+  }
+
+  /**
+   * Restores a LocalQueue's admission fair sharing status (as Kueue's persisted status after a restart): the next
+   * cycle seeds the LocalQueue's usage from it if the engine has none for it yet, and merges it once into usage that
+   * reservations recorded before.
+   *
+   * @throws IllegalArgumentException if the LocalQueue is unknown
+   * @throws IllegalStateException if the engine was built without {@link Builder#admissionFairSharing}
+   */
+  public synchronized void assumeLocalQueueFairSharing(String namespace, String name,
+      LocalQueueFairSharingStatus status) {
+    scheduler.assumeLocalQueueFairSharing(Objects.requireNonNull(namespace, "namespace"),
+        Objects.requireNonNull(name, "name"), Objects.requireNonNull(status, "status"));
+  }
+
+  /**
+   * The usage by which admission fair sharing orders a LocalQueue's workloads now (Kueue's {@code CalculateUsage}):
+   * {@code sum(resourceWeight * (consumed + pending penalties)) / weight}, infinite for a weight of zero; 0 on an
+   * engine without admission fair sharing.
+   *
+   * @throws IllegalArgumentException if the LocalQueue is unknown
+   */
+  public synchronized double localQueueUsage(String namespace, String name) {
+    return scheduler.localQueueUsage(Objects.requireNonNull(namespace, "namespace"),
+        Objects.requireNonNull(name, "name"));
+  }
+
+  /** The engine's admission fair sharing configuration, if it has one. */
+  public synchronized Optional<AdmissionFairSharing> admissionFairSharing() {
+    return Optional.ofNullable(scheduler.admissionFairSharingConfig());
+  }
+
+  /**
    * The {@code Active} condition of {@code clusterQueue} as Kueue reports it: {@code Ready}, or false with the first
    * reason ({@code Terminating}, {@code Stopped}, {@code FlavorNotFound}, {@code AdmissionCheckNotFound}, {@code
    * AdmissionCheckInactive}) and a message naming every one ({@code Can't admit new workloads: is stopped.}).
@@ -701,6 +752,7 @@ public final class AdmissionEngine {
     private @org.jspecify.annotations.Nullable Boolean taintTrigger;
     private @org.jspecify.annotations.Nullable WaitForPodsReady waitForPodsReady;
     private java.util.random.@org.jspecify.annotations.Nullable RandomGenerator random;
+    private @org.jspecify.annotations.Nullable AdmissionFairSharing admissionFairSharing;
     private List<FairSharingStrategy> strategies =
         List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE);
 
@@ -937,6 +989,23 @@ public final class AdmissionEngine {
       return this;
     }
 
+    /**
+     * Enables admission fair sharing (Kueue's feature gate {@code AdmissionFairSharing} with the Configuration's
+     * {@code admissionFairSharing}, present meaning enabled): ClusterQueues with {@link
+     * AdmissionMode#USAGE_BASED_ADMISSION_FAIR_SHARING} order their workloads by their LocalQueues' usage.
+     *
+     * @throws IllegalStateException if it was set before
+     */
+    public Builder admissionFairSharing(AdmissionFairSharing config) {
+      Objects.requireNonNull(config, "config");
+      if (admissionFairSharing != null) {
+        throw new IllegalStateException("admission engine: admissionFairSharing was already set to "
+            + admissionFairSharing);
+      }
+      this.admissionFairSharing = config;
+      return this;
+    }
+
     /** Enables fair sharing (Kueue Configuration {@code fairSharing.enable}). */
     public Builder fairSharing(boolean enable) {
       this.fairSharing = enable;
@@ -976,6 +1045,9 @@ public final class AdmissionEngine {
       }
       for (io.fleetkit.api.core.Node n : nodes) {
         scheduler.putNode(n);
+      }
+      if (admissionFairSharing != null) {
+        scheduler.admissionFairSharing(admissionFairSharing);
       }
       if (waitForPodsReady != null) {
         scheduler.waitForPodsReady(waitForPodsReady, random != null ? random : new java.util.SplittableRandom());

@@ -38,6 +38,10 @@ import org.jspecify.annotations.Nullable;
  *     none); every flavor listed must be one of the queue's
  * @param stopPolicy whether the queue admits workloads (Kueue's {@code spec.stopPolicy}, default {@link
  *     StopPolicy#NONE}); a stopped queue is inactive ({@link AdmissionEngine#clusterQueueActive})
+ * @param admissionMode Kueue's {@code spec.admissionScope.admissionMode}, or {@code null} without an admission scope
+ *     (as {@link AdmissionMode#NO_ADMISSION_FAIR_SHARING}): with {@link
+ *     AdmissionMode#USAGE_BASED_ADMISSION_FAIR_SHARING}, on an engine with {@link AdmissionFairSharing}, the queue's
+ *     pending workloads are ordered by their LocalQueues' usage first
  */
 public record ClusterQueue(
     String name,
@@ -50,7 +54,8 @@ public record ClusterQueue(
     LabelSelector namespaceSelector,
     List<String> admissionChecks,
     List<AdmissionCheckStrategyRule> admissionChecksStrategy,
-    StopPolicy stopPolicy) {
+    StopPolicy stopPolicy,
+    @Nullable AdmissionMode admissionMode) {
   public static final String KIND = "ClusterQueue";
 
   public ClusterQueue {
@@ -66,6 +71,15 @@ public record ClusterQueue(
     Objects.requireNonNull(stopPolicy, "stopPolicy");
     validate(name, cohort, resourceGroups, preemption, flavorFungibility, fairSharingWeight, namespaceSelector,
         admissionChecks, admissionChecksStrategy);
+  }
+
+  /** A queue without an admission scope. */
+  public ClusterQueue(String name, @Nullable String cohort, List<ResourceGroup> resourceGroups,
+      QueueingStrategy queueingStrategy, ClusterQueuePreemption preemption, FlavorFungibility flavorFungibility,
+      Quantity fairSharingWeight, LabelSelector namespaceSelector, List<String> admissionChecks,
+      List<AdmissionCheckStrategyRule> admissionChecksStrategy, StopPolicy stopPolicy) {
+    this(name, cohort, resourceGroups, queueingStrategy, preemption, flavorFungibility, fairSharingWeight,
+        namespaceSelector, admissionChecks, admissionChecksStrategy, stopPolicy, null);
   }
 
   /** A queue that is not stopped ({@link StopPolicy#NONE}). */
@@ -101,13 +115,14 @@ public record ClusterQueue(
     b.admissionChecks.addAll(admissionChecks);
     b.admissionChecksStrategy.addAll(admissionChecksStrategy);
     b.stopPolicy = stopPolicy;
+    b.admissionMode = admissionMode;
     return b;
   }
 
   /** This queue with {@code policy} as its stop policy. */
   public ClusterQueue withStopPolicy(StopPolicy policy) {
     return new ClusterQueue(name, cohort, resourceGroups, queueingStrategy, preemption, flavorFungibility,
-        fairSharingWeight, namespaceSelector, admissionChecks, admissionChecksStrategy, policy);
+        fairSharingWeight, namespaceSelector, admissionChecks, admissionChecksStrategy, policy, admissionMode);
   }
 
   private static void validate(
@@ -235,6 +250,7 @@ public record ClusterQueue(
     private final List<String> admissionChecks = new ArrayList<>();
     private final List<AdmissionCheckStrategyRule> admissionChecksStrategy = new ArrayList<>();
     private StopPolicy stopPolicy = StopPolicy.NONE;
+    private @Nullable AdmissionMode admissionMode;
     private final Map<String, Boolean> set = new HashMap<>();
 
     private Builder(String name) {
@@ -315,12 +331,27 @@ public record ClusterQueue(
     }
 
     /**
+     * How the queue orders its pending workloads across its LocalQueues (Kueue's {@code
+     * spec.admissionScope.admissionMode}; default: no admission scope).
+     */
+    public Builder admissionMode(AdmissionMode mode) {
+      once("admissionMode", admissionMode);
+      this.admissionMode = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /**
      * @throws io.fleetkit.api.ValidationException if the queue breaks a rule of the class documentation
      */
     public ClusterQueue build() {
       return new ClusterQueue(
           name, cohort, resourceGroups, queueingStrategy, preemption, flavorFungibility, fairSharingWeight,
-          namespaceSelector, admissionChecks, admissionChecksStrategy, stopPolicy);
+          namespaceSelector, admissionChecks, admissionChecksStrategy, stopPolicy, admissionMode);
     }
+  }
+
+  /** Whether the queue's admission mode is {@link AdmissionMode#USAGE_BASED_ADMISSION_FAIR_SHARING}. */
+  public boolean usageBasedAdmissionFairSharing() {
+    return admissionMode == AdmissionMode.USAGE_BASED_ADMISSION_FAIR_SHARING;
   }
 }

@@ -12,6 +12,11 @@
  * {@code resources.transformations}) change how requests count against quota. Its results are {@link io.fleetkit.queueing.CycleResult},
  * {@link io.fleetkit.queueing.QuotaReservation} and {@link io.fleetkit.queueing.Preemption}.
  *
+ * <p>Admission fair sharing (Kueue's {@code AdmissionFairSharing}): with an {@link
+ * io.fleetkit.queueing.AdmissionFairSharing} configuration, a ClusterQueue whose {@link
+ * io.fleetkit.queueing.AdmissionMode} is usage-based orders its workloads by their LocalQueues' decayed usage divided
+ * by their weight; a LocalQueue's sampled usage is its {@link io.fleetkit.queueing.LocalQueueFairSharingStatus}.
+ *
  * <p>Admission checks (Kueue's two-phase admission): a ClusterQueue may require {@link
  * io.fleetkit.queueing.AdmissionCheck}s, for all its flavors or per flavor ({@link
  * io.fleetkit.queueing.AdmissionCheckStrategyRule}); a workload with reserved quota is admitted only when every check

@@ -10,36 +10,67 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A ClusterQueue's pending workloads: a heap in queue order plus, for BestEffortFIFO, the parked inadmissible ones
- * (Kueue's {@code ClusterQueueBestEffortFIFO.inadmissibleWorkloads}) that return when quota is released.
+ * (Kueue's {@code ClusterQueueBestEffortFIFO.inadmissibleWorkloads}) that return when quota is released. The order is
+ * {@link PendingWorkload#ORDER}, or with admission fair sharing an {@link AfsOrder}, whose keys move as LocalQueues'
+ * usage changes: the heap is rebuilt whenever its version moved since the last build (Kueue rebuilds its heap when
+ * usage or weights change).
  */
 final class PendingQueue {
   private final QueueingStrategy strategy;
-  private final PriorityQueue<PendingWorkload> heap = new PriorityQueue<>(PendingWorkload.ORDER);
+  private final @Nullable AfsOrder afs;
+  private PriorityQueue<PendingWorkload> heap;
+  private long builtAt;
   private final Map<String, PendingWorkload> parked = new LinkedHashMap<>();
 
+  /** A queue in {@link PendingWorkload#ORDER}. */
   PendingQueue(QueueingStrategy strategy) {
+    this(strategy, null);
+  }
+
+  /** A queue in {@code afs} order, or {@link PendingWorkload#ORDER} if {@code null}. */
+  PendingQueue(QueueingStrategy strategy, @Nullable AfsOrder afs) {
     this.strategy = strategy;
+    this.afs = afs;
+    this.heap = new PriorityQueue<>(afs != null ? afs : PendingWorkload.ORDER);
+    this.builtAt = afs != null ? afs.version() : 0;
   }
 
   /**
-   * This queue if it has {@code next} as its strategy, else a queue of {@code next} with every workload of this one,
-   * parked ones included, active.
+   * This queue if it has {@code next} as its strategy and {@code order} as its order, else a queue of them with every
+   * workload of this one, parked ones included, active.
    */
-  PendingQueue withStrategy(QueueingStrategy next) {
-    if (next == strategy) {
+  PendingQueue withStrategy(QueueingStrategy next, @Nullable AfsOrder order) {
+    if (next == strategy && order == afs) {
       return this;
     }
-    PendingQueue out = new PendingQueue(next);
+    PendingQueue out = new PendingQueue(next, order);
     out.heap.addAll(heap);
     out.heap.addAll(parked.values());
     return out;
   }
 
+  /** Whether the queue is ordered by admission fair sharing. */
+  boolean fairSharingOrder() {
+    return afs != null;
+  }
+
+  /** Rebuilds the heap if the fair sharing order moved since it was built. */
+  private void reorderIfNeeded() {
+    if (afs != null && afs.version() != builtAt) {
+      PriorityQueue<PendingWorkload> next = new PriorityQueue<>(Math.max(1, heap.size()), afs);
+      next.addAll(heap);
+      heap = next;
+      builtAt = afs.version();
+    }
+  }
+
   void push(PendingWorkload p) {
+    reorderIfNeeded();
     heap.add(p);
   }
 
   @Nullable PendingWorkload pop() {
+    reorderIfNeeded();
     return heap.poll();
   }
 
@@ -48,6 +79,7 @@ final class PendingQueue {
     if (strategy == QueueingStrategy.BEST_EFFORT_FIFO) {
       parked.put(p.key(), p);
     } else {
+      reorderIfNeeded();
       heap.add(p);
     }
   }
@@ -65,6 +97,7 @@ final class PendingQueue {
     if (parked.isEmpty()) {
       return false;
     }
+    reorderIfNeeded();
     heap.addAll(parked.values());
     parked.clear();
     return true;
@@ -91,8 +124,9 @@ final class PendingQueue {
 
   /** Active workloads in queue order, then parked ones. */
   List<PendingWorkload> snapshot() {
+    reorderIfNeeded();
     List<PendingWorkload> active = new ArrayList<>(heap);
-    active.sort(PendingWorkload.ORDER);
+    active.sort(heap.comparator());
     active.addAll(parked.values());
     return active;
   }

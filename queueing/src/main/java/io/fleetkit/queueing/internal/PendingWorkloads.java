@@ -406,7 +406,7 @@ final class PendingWorkloads {
       pendingIn.remove(p.key());
       unrouted.put(p.key(), p);
     }
-    gone.pending = new PendingQueue(gone.spec.queueingStrategy());
+    gone.pending = new PendingQueue(gone.spec.queueingStrategy(), registry.orderOf(gone.spec));
     for (Iterator<Backoff> it = backoff.values().iterator(); it.hasNext(); ) {
       Backoff b = it.next();
       if (b.cq() == gone) {

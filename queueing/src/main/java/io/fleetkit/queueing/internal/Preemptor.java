@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * closer to the preemptor); the others only if the preemptor does not borrow afterwards, unless {@code
  * borrowWithinCohort} allows preempting below its priority threshold while borrowing. Candidates are taken in the
  * order: hierarchical-advantage candidates, other candidates of other queues, the queue's own; each group ordered by
- * lowest priority, then most recently admitted.
+ * lowest priority, then most recently admitted (the queue's own, with admission fair sharing, first by the highest
+ * usage of their LocalQueues: {@link #candidateOrder}).
  *
  * <p>Targets are taken greedily in that order, simulating each removal and skipping candidates whose queue no longer
  * uses more than its quota, until the workload fits (with or without borrowing, the two attempts in Kueue's order);
@@ -41,11 +42,24 @@ public final class Preemptor {
   private final FlavorResources index;
   private final boolean fairSharing;
   private final List<FairSharingStrategy> strategies;
+  /**
+   * With admission fair sharing: the usage of a candidate's LocalQueue if its ClusterQueue orders by it, else {@code
+   * null} for the candidate; {@code null} without admission fair sharing.
+   */
+  private java.util.function.@Nullable Function<AdmittedWorkload, @Nullable Double> lqUsage;
 
   public Preemptor(FlavorResources index, boolean fairSharing, List<FairSharingStrategy> strategies) {
     this.index = index;
     this.fairSharing = fairSharing;
     this.strategies = List.copyOf(strategies);
+  }
+
+  /**
+   * Enables admission fair sharing's candidate order: {@code lqUsage} gives the usage of a candidate's LocalQueue when
+   * its ClusterQueue orders by admission fair sharing, else {@code null}.
+   */
+  void admissionFairSharing(java.util.function.Function<AdmittedWorkload, @Nullable Double> lqUsage) {
+    this.lqUsage = lqUsage;
   }
 
   /**
@@ -394,10 +408,23 @@ public final class Preemptor {
     return out;
   }
 
-  /** Kueue's {@code candidatesOrdering}: other queues first, lower priority first, most recently admitted first. */
-  static Comparator<AdmittedWorkload> candidateOrder(CqState preemptorQueue) {
-    return Comparator.comparing((AdmittedWorkload c) -> c.cq == preemptorQueue)
-        .thenComparingInt(AdmittedWorkload::priority)
+  /**
+   * Kueue's {@code candidatesOrdering}: other queues first; with admission fair sharing, in the preemptor's queue the
+   * workloads of the LocalQueue with the higher usage first; lower priority first, most recently admitted first.
+   * Kueue also compares the usage of two candidates of one other ClusterQueue; mixed with the priority order between
+   * other queues that is not a total order (which Java's sort refuses), so here the usage orders the preemptor's
+   * queue only.
+   */
+  Comparator<AdmittedWorkload> candidateOrder(CqState preemptorQueue) {
+    Comparator<AdmittedWorkload> order = Comparator.comparing((AdmittedWorkload c) -> c.cq == preemptorQueue);
+    java.util.function.Function<AdmittedWorkload, @Nullable Double> usage = lqUsage;
+    if (usage != null) {
+      order = order.thenComparingDouble(c -> {
+        Double u = c.cq == preemptorQueue ? usage.apply(c) : null;
+        return u == null ? 0.0 : 0.0 - u; // higher usage first (0.0 - u: no negative zero)
+      });
+    }
+    return order.thenComparingInt(AdmittedWorkload::priority)
         .thenComparing(AdmittedWorkload::admittedAt, Comparator.reverseOrder())
         .thenComparing(AdmittedWorkload::key);
   }

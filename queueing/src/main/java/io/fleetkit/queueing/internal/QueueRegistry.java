@@ -62,6 +62,8 @@ final class QueueRegistry {
   private final Collection<AdmittedWorkload> withQuota;
   /** Called with each queue that leaves the configuration, once marked removed and terminating. */
   private final Consumer<CqState> onDrop;
+  /** The queue order of ClusterQueues with usage-based admission fair sharing, if the engine has it. */
+  private @Nullable AfsOrder afsOrder;
 
   QueueRegistry(boolean fairSharing, Collection<AdmittedWorkload> withQuota, Consumer<CqState> onDrop) {
     this.fairSharing = fairSharing;
@@ -122,6 +124,38 @@ final class QueueRegistry {
 
   FlavorResources index() {
     return index;
+  }
+
+  /**
+   * Enables admission fair sharing: every ClusterQueue whose admission mode is usage-based is ordered by {@code order}
+   * from now on (its pending workloads reordered).
+   */
+  void admissionFairSharing(AfsOrder order) {
+    this.afsOrder = order;
+    for (CqState cq : queues.values()) {
+      cq.pending = cq.pending.withStrategy(cq.spec.queueingStrategy(), orderOf(cq.spec));
+    }
+  }
+
+  /** The order of {@code spec}'s queue: {@link AfsOrder} with usage-based admission fair sharing, else none. */
+  @Nullable AfsOrder orderOf(ClusterQueue spec) {
+    return afsOrder != null && spec.usageBasedAdmissionFairSharing() ? afsOrder : null;
+  }
+
+  /** Whether {@code cq} orders by admission fair sharing (the engine has it and the queue's mode is usage-based). */
+  boolean usesAdmissionFairSharing(CqState cq) {
+    return orderOf(cq.spec) != null;
+  }
+
+  /** The LocalQueues, in no particular order (a live view). */
+  Collection<LocalQueue> localQueues() {
+    return localQueues.values();
+  }
+
+  /** The admission fair sharing weight of LocalQueue {@code lqKey}; 1 (Kueue's fallback) if the engine lacks it. */
+  double fairSharingWeight(String lqKey) {
+    LocalQueue lq = localQueues.get(lqKey);
+    return lq == null ? 1.0 : lq.fairSharingWeight().toBigDecimal().doubleValue();
   }
 
   /** The engine's flavors by name (a live map: the assigner and the topology placer read it). */
@@ -510,9 +544,9 @@ final class QueueRegistry {
       CohortState cohort = cohortName == null ? null : tree.get(cohortName);
       CqState cq = queues.get(spec.name());
       if (cq == null) {
-        cq = new CqState(spec, next.size(), cohort, index, new PendingQueue(spec.queueingStrategy()));
+        cq = new CqState(spec, next.size(), cohort, index, new PendingQueue(spec.queueingStrategy(), orderOf(spec)));
       } else {
-        cq.pending = cq.pending.withStrategy(spec.queueingStrategy());
+        cq.pending = cq.pending.withStrategy(spec.queueingStrategy(), orderOf(spec));
         cq.configure(spec, cohort, index);
       }
       if (cohort != null) {

@@ -104,6 +104,8 @@ public final class QueueScheduler {
   private final java.util.LinkedHashSet<String> awaitingChecks = new java.util.LinkedHashSet<>();
   /** Kueue's {@code waitForPodsReady}: the workloads' Admitted times, PodsReady conditions and requeue states. */
   private final PodsReadyTimeouts podsReady = new PodsReadyTimeouts();
+  /** Kueue's admission fair sharing, if enabled: LocalQueues' decayed usage and the order it gives queues. */
+  private @Nullable AfsAccounting afs;
 
   /** Kueue's node failure controller and the workloads' unhealthy nodes. */
   private NodeFailures nodeFailures = new NodeFailures(DEFAULT_NODE_FAILURE_DELAY, NodeFailures.Triggers.DEFAULT);
@@ -155,6 +157,79 @@ public final class QueueScheduler {
    */
   public void waitForPodsReady(io.fleetkit.queueing.WaitForPodsReady config, java.util.random.RandomGenerator random) {
     podsReady.configure(config, random);
+  }
+
+  /**
+   * Enables Kueue's admission fair sharing with {@code config}: ClusterQueues with usage-based admission mode order
+   * their pending workloads by their LocalQueues' usage from now on.
+   *
+   * @throws IllegalStateException if it was enabled before
+   */
+  public void admissionFairSharing(io.fleetkit.queueing.AdmissionFairSharing config) {
+    if (afs != null) {
+      throw new IllegalStateException("admission engine: admissionFairSharing was already set to " + afs.config());
+    }
+    AfsAccounting accounting = new AfsAccounting(config, registry);
+    afs = accounting;
+    preemptor.admissionFairSharing(accounting::candidateUsage);
+  }
+
+  /** Admission fair sharing's accounting, or {@code null} if the engine does not have it. */
+  @Nullable AfsAccounting afsAccounting() {
+    return afs;
+  }
+
+  /** Kueue's admission fair sharing configuration, or {@code null} if the engine does not have it. */
+  public io.fleetkit.queueing.@Nullable AdmissionFairSharing admissionFairSharingConfig() {
+    return afs == null ? null : afs.config();
+  }
+
+  /**
+   * The admission fair sharing status of LocalQueue {@code namespace/name} (Kueue's {@code
+   * status.fairSharing.admissionFairSharingStatus}), or {@code null} if it has none yet.
+   *
+   * @throws IllegalArgumentException if the LocalQueue is unknown
+   */
+  public io.fleetkit.queueing.@Nullable LocalQueueFairSharingStatus localQueueFairSharing(String namespace,
+      String name) {
+    requireLocalQueue(namespace, name);
+    return afs == null ? null : afs.status(namespace + "/" + name);
+  }
+
+  /**
+   * Restores the admission fair sharing status of LocalQueue {@code namespace/name} (as Kueue's persisted status): its
+   * next sample seeds the LocalQueue's usage from it, if the engine has none for it yet.
+   *
+   * @throws IllegalArgumentException if the LocalQueue is unknown
+   * @throws IllegalStateException if the engine does not have admission fair sharing
+   */
+  public void assumeLocalQueueFairSharing(String namespace, String name,
+      io.fleetkit.queueing.LocalQueueFairSharingStatus status) {
+    requireLocalQueue(namespace, name);
+    if (afs == null) {
+      throw new IllegalStateException("LocalQueue " + namespace + "/" + name
+          + ": status.fairSharing.admissionFairSharingStatus needs an engine with admissionFairSharing");
+    }
+    afs.status(namespace + "/" + name, status);
+  }
+
+  /**
+   * The usage by which admission fair sharing orders the workloads of LocalQueue {@code namespace/name} now: its
+   * consumed resources and pending entry penalties, weighted by resource and divided by its weight; 0 without
+   * admission fair sharing.
+   *
+   * @throws IllegalArgumentException if the LocalQueue is unknown
+   */
+  public double localQueueUsage(String namespace, String name) {
+    requireLocalQueue(namespace, name);
+    return afs == null ? 0 : afs.usage(namespace + "/" + name);
+  }
+
+  private void requireLocalQueue(String namespace, String name) {
+    if (registry.localQueue(namespace, name) == null) {
+      throw new IllegalArgumentException("admission engine: LocalQueue \"" + namespace + "/" + name
+          + "\" is not known");
+    }
   }
 
   /** Kueue's {@code resources.transformations}: how pod requests count against quota. */
@@ -650,6 +725,9 @@ public final class QueueScheduler {
   public void putLocalQueue(LocalQueue lq) {
     dropTerminated();
     registry.putLocalQueue(lq);
+    if (afs != null) {
+      afs.weightsChanged();
+    }
     queuesChanged(List.of());
   }
 
@@ -662,6 +740,9 @@ public final class QueueScheduler {
   public boolean removeLocalQueue(String namespace, String name) {
     if (!registry.removeLocalQueue(namespace, name)) {
       return false;
+    }
+    if (afs != null) {
+      afs.forget(namespace + "/" + name);
     }
     dropTerminated();
     queuesChanged(List.of());
@@ -1039,6 +1120,16 @@ public final class QueueScheduler {
 
   /** Removes a pending workload, or finishes an admitted one and releases its quota. */
   public boolean delete(String key) {
+    if (afs != null) {
+      Workload wl = pending.workload(key);
+      AdmittedWorkload with = admitted.get(key);
+      if (wl == null && with != null) {
+        wl = with.workload;
+      }
+      if (wl != null) {
+        afs.gone(wl);
+      }
+    }
     nodeFailures.clear(key);
     checkStates.remove(key);
     podsReady.forget(key);
@@ -1094,6 +1185,9 @@ public final class QueueScheduler {
     stopEvents.clear();
     List<io.fleetkit.queueing.PodsReadyEviction> podsReadyEvictions = evictNotReady(now);
     releaseBackoff(now);
+    if (afs != null) {
+      afs.sample(admitted.values(), this::isAdmitted, now);
+    }
     for (String node : nodeFailures.expired(now)) {
       nodeFailed(node);
     }
@@ -1218,10 +1312,16 @@ public final class QueueScheduler {
       admitted.put(w.key(), w);
       admittedNow.add(admission);
       syncChecks(w.key(), cq, admission);
+      if (afs != null) {
+        afs.reserved(w, now);
+      }
       if (checkStates.containsKey(w.key())) {
         awaitingChecks.add(w.key());
       } else {
         podsReady.admitted(w.key(), now);
+        if (afs != null) {
+          afs.admitted(w, admitted.values(), this::isAdmitted, now);
+        }
       }
       podsReady.quotaReserved(w.key(), now);
       LOG.debug("admitted {} in {}", w.key(), cq.name);
@@ -1487,6 +1587,9 @@ public final class QueueScheduler {
       String message = "The workload is deactivated due to " + AdmissionChecks.message(rejected, CheckState.REJECTED);
       release(w, now);
       pending.deactivate(w.workload, w.cq, message);
+      if (afs != null) {
+        afs.gone(w.workload);
+      }
       LOG.debug("deactivated {}: {}", key, message);
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.DEACTIVATED, message);
     }
@@ -1508,6 +1611,9 @@ public final class QueueScheduler {
     if (!wc.admitted && AdmissionChecks.allReady(wc.states) && !w.admission.topologyPending()) {
       wc.admitted = true;
       podsReady.admitted(key, now);
+      if (afs != null) {
+        afs.admitted(w, admitted.values(), this::isAdmitted, now);
+      }
       return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.ADMITTED, "The workload is admitted");
     }
     return null;

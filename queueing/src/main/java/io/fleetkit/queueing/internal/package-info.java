@@ -9,7 +9,9 @@
  * queues,
  * and topology-aware scheduling ({@code TopologyAssigner}, Kueue's assignment algorithm over a {@code TopologyTree};
  * {@code TopologyPlacer}, its use in the engine; {@code NodeFailures} and {@code TopologyReplacement}, Kueue's node
- * failure controller and node replacement). Not part of the public contract. Nothing here is thread-safe; {@link
+ * failure controller and node replacement), and admission fair sharing ({@code AfsAccounting} over an {@code
+ * AfsUsageLedger}: {@code LocalQueueUsageSampler}, Kueue's LocalQueue controller's decay, {@code AfsMath}, its
+ * arithmetic, and {@code AfsOrder}, the queue order it gives). Not part of the public contract. Nothing here is thread-safe; {@link
  * io.fleetkit.queueing.AdmissionEngine} serializes every call.
  */
 @NullMarked
