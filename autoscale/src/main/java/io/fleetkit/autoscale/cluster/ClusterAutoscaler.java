@@ -59,7 +59,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Scale-up.</b> Pending pods are first tried on the existing and upcoming nodes (those still starting count
  *       as ready, so a slow GPU node is not requested twice); for every pool that is neither backed off nor at its
  *       max, {@link BinpackingEstimator} packs the rest onto template nodes of the pool with the scheduler's real
- *       filters (scale-up from zero uses the same template). Template and upcoming nodes hold the pods of the
+ *       filters, its searches going on from the position the other searches share (scale-up from zero uses the same
+ *       template). Template and upcoming nodes hold the pods of the
  *       DaemonSets (listed from the store) that should run on them ({@link TemplateNodes}), so their requests are not
  *       there for pending pods; pending DaemonSet pods that fit nowhere are not a reason to scale up. A pool
  *       that is unhealthy as upstream's {@code IsNodeGroupHealthy} ({@link NodeGroupHealth}: more of its nodes
@@ -680,7 +681,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       // and with the DRA devices of the pool's device templates (upstream's template NodeInfo LocalResourceSlices)
       BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, groups,
           i -> templateNode(pool, "template-" + name + "-" + i), n -> TemplateNodes.forPoolTemplate(n, daemonSets),
-          n -> TemplateNodes.resourceSlicesFor(pool, n), room);
+          n -> TemplateNodes.resourceSlicesFor(pool, n), room, searchPosition);
       if (e.nodeCount() == 0) {
         skipped.put(name, "no pending pod fits its template");
         continue;
