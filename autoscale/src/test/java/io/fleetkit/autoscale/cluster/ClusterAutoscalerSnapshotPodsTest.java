@@ -103,4 +103,28 @@ final class ClusterAutoscalerSnapshotPodsTest {
     assertThat(r.unneededNodes()).isEmpty();
     assertThat(r.unremovableNodes()).containsEntry("n1", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS);
   }
+
+  /**
+   * Ported from kubernetes/autoscaler cluster-autoscaler/core/static_autoscaler_test.go (branch
+   * cluster-autoscaler-release-1.37, commit a16f0ae8), TestStaticAutoscalerRunOnceWithNominatedNodeName: n1 (2 CPUs)
+   * of group ng1 (0 to 10) runs p1 (1.4 CPUs); p2 (1.4 CPUs, unschedulable) is nominated to n1 and "should not trigger
+   * a scale up" (upstream's scale-up mock expects no call; nor does its scale-down mock).
+   */
+  @Test
+  void upstreamRunOnceWithNominatedNodeName_noScaleUp() {
+    ManualClock c = ManualClock.atEpoch2026();
+    try (ObjectStore s = ObjectStore.builder().clock(c).directDelivery().build()) {
+      NodePool ng1 = pool("ng1", 2000, 1000, 0, 10);
+      s.create(ng1);
+      s.create(poolNode(ng1, "n1"));
+      s.create(pod("p1", 1400, 0).toBuilder().nodeName("n1").build());
+      s.create(pod("p2", 1400, 0).toBuilder().status(PodStatus.of(PodPhase.Pending).withNominatedNodeName("n1"))
+          .build());
+      LoopResult r = ClusterAutoscaler.builder(s).clock(c).build().runOnce();
+      assertThat(r.scaleUp().unschedulablePods()).isEmpty();
+      assertThat(r.launchedNodes()).isEmpty();
+      assertThat(r.deletionsStarted()).isEmpty();
+      assertThat(s.list(Node.class).items()).extracting(Node::name).containsExactly("n1");
+    }
+  }
 }
