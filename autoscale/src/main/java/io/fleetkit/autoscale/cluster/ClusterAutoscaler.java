@@ -56,7 +56,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Provisioning.</b> Launched nodes whose pool start-up delay has passed become Ready
  *       ({@link SimulatedNodes}); a node still not ready {@code maxNodeProvisionTime} (15 min) after it was
  *       requested is deleted and its pool backed off (5 min, doubling up to 30 min, reset after 3 h).
- *   <li><b>Scale-up.</b> Pending pods are first tried on the existing and upcoming nodes (those still starting count
+ *   <li><b>Scale-up.</b> Pods waiting for preemption ({@code status.nominatedNodeName}) are on their nominated node
+ *       and never pending. Pending pods are first tried on the existing and upcoming nodes (those still starting count
  *       as ready, so a slow GPU node is not requested twice); for every pool that is neither backed off nor at its
  *       max, {@link BinpackingEstimator} packs the rest onto template nodes of the pool with the scheduler's real
  *       filters, its searches going on from the position the other searches share (scale-up from zero uses the same
@@ -74,7 +75,9 @@ import org.slf4j.LoggerFactory;
  *       eligible when it is not annotated against scale-down, was not found unremovable in a simulation within
  *       {@code unremovableNodeRecheckTimeout} ({@link UnremovableNodes}) and its utilization
  *       ({@link NodeUtilization}; GPU nodes by GPUs, nodes with DRA devices by their most used device pool,
- *       {@link DeviceUtilization}), measured on the cluster as it is, is at or under the threshold.
+ *       {@link DeviceUtilization}), measured on the cluster as scale-up's filter left it (upstream's planner runs on
+ *       the loop's snapshot: the pending pods the filter placed, and those waiting for preemption on their nominated
+ *       node, are on their nodes for the utilization and the drain simulations), is at or under the threshold.
  *       Eligible nodes are simulated in upstream's candidate order (empty nodes first, then those unneeded in the
  *       last loop, then the rest by name), until the unneeded ones reach {@link #unneededNodesLimit}: a node is
  *       unneeded when every pod that must move ({@link Drainability}: PDBs, controller, local storage,
