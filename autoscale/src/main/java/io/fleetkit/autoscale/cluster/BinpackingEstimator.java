@@ -35,8 +35,8 @@ import java.util.function.IntFunction;
  *   <li>Pods are grouped into equivalence groups (same controller and same spec; a pod without a controller is alone)
  *       and the groups sorted by {@code cpu/nodeCpu + memory/nodeMemory} of one pod, largest first
  *       ({@code decreasing_pod_orderer.go}); the sort is stable.
- *   <li>Each group's pods are first placed, in order, on the new nodes added so far ({@code tryToScheduleOnExistingNodes}):
- *       each searched for round-robin, from the position every search of the autoscaler shares
+ *   <li>Each group's pods are first placed, in order, on the new nodes added so far
+ *       ({@code tryToScheduleOnExistingNodes}): each searched for round-robin, from the position every search of the autoscaler shares
  *       ({@link SearchPosition}, upstream's plugin runner's {@code lastIndex}: the search runs over the simulation's
  *       node list, its existing nodes not acceptable, and the node found moves the position), until the first pod
  *       that fits none of them.

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * Scale-up for pods whose ResourceClaims only the DRA devices of a pool's device templates can satisfy: the template
  * nodes carry the pool's slices, each pod placed in the estimate takes a device, and a node that has not published its
  * slices yet is simulated with its pool's. Scale-down of nodes with DRA devices: a node is judged by its most used
- * device pool ({@link DeviceUtilization}), and its pods move only to free devices.
+ * device pool ({@link DeviceUtilization}), and its pods move only to free devices, among them those the claims of the
+ * pods staying on the node held (its ghost releases them).
  */
 final class ClusterAutoscalerDraTest {
   private static final String DRIVER = "gpu.example.com";
