@@ -9,7 +9,14 @@ import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.framework.NodeInfo;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
+import io.fleetkit.api.framework.Status;
+import io.fleetkit.api.scheduling.TopologySpreadConstraint;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
+import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
+import io.fleetkit.scheduler.plugins.podtopologyspread.PodTopologySpreadPlugin;
+import java.util.HashSet;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -20,26 +27,34 @@ import java.util.function.Function;
 import java.util.function.IntFunction;
 
 /**
- * How many template nodes a set of pending pods needs (upstream {@code estimator/binpacking_estimator.go}): First-Fit
- * Decreasing with the scheduler's real filters.
+ * How many template nodes a set of pending pods needs (upstream {@code estimator/binpacking_estimator.go},
+ * {@code BinpackingNodeEstimator} of cluster-autoscaler-release-1.37, without the optional fast path, off by
+ * default upstream): First-Fit Decreasing with the scheduler's real filters.
  *
  * <ol>
  *   <li>Pods are grouped into equivalence groups (same controller and same spec; a pod without a controller is alone)
  *       and the groups sorted by {@code cpu/nodeCpu + memory/nodeMemory} of one pod, largest first
  *       ({@code decreasing_pod_orderer.go}); the sort is stable.
- *   <li>Each pod tries the last added new node, then every new node in order (existing nodes are never used: pods
- *       that fit there were filtered out before estimating). Groups without topology spread or pod affinity take a
- *       fast path that gives the same packing: a group that does not fit an empty template node is skipped at once,
- *       and each pod starts its first-fit scan at the node its twin went to, since the nodes before it are full for
- *       this group.
- *   <li>When none fits, a new template node is added if the limit allows; if the pod does not fit even on that empty
- *       node, the node is dropped and the rest of the pod's group is skipped (its twins would not fit either).
+ *   <li>Each group's pods are first placed, in order, on the new nodes added so far
+ *       ({@code tryToScheduleOnExistingNodes}): each searched for round-robin, from the position every search of the autoscaler shares
+ *       ({@link SearchPosition}, upstream's plugin runner's {@code lastIndex}: the search runs over the simulation's
+ *       node list, its existing nodes not acceptable, and the node found moves the position), until the first pod
+ *       that fits none of them.
+ *   <li>The pods left go to new nodes ({@code tryToScheduleOnNewNodes}): each tries the last node added; a pod with a
+ *       {@code kubernetes.io/hostname} spread constraint refused there by that constraint is searched for on any
+ *       other node, round-robin from the shared position (upstream counts the node found, whatever it is, as a node
+ *       with pods). A pod that fits neither adds a new template node, unless the last one added is still empty (then
+ *       the group is done: a pod that does not fit an empty node fits no new one) or {@code maxNodes} nodes were added
+ *       (then no group adds any more nodes); a pod that does not fit even the new node ends its group, the empty node
+ *       staying for the groups after it, as upstream keeps it in the snapshot.
  * </ol>
  *
  * New template nodes may come with pods they run from the start (their DaemonSet pods: {@link TemplateNodes}); those
- * take their share of the node before any pending pod is tried, as upstream's template NodeInfos do.
+ * take their share of the node before any pending pod is tried, as upstream's template NodeInfos do. The estimate is
+ * the number of new nodes that received a pod, and the pods placed, in placement order.
  *
- * The simulation is left as it was found: the new nodes are removed before returning. Stateless.
+ * The simulation is left as it was found: the new nodes are removed before returning (upstream's {@code Revert}); the
+ * search position is not (upstream's plugin runner outlives the fork). Stateless.
  */
 public final class BinpackingEstimator {
   private BinpackingEstimator() {}
@@ -88,7 +103,7 @@ public final class BinpackingEstimator {
       }
       List<Group> out = new ArrayList<>();
       for (List<PodInfo> g : byKey.values()) {
-        out.add(new Group(List.copyOf(g), isFastPath(g.get(0).pod())));
+        out.add(new Group(List.copyOf(g)));
       }
       return new PodGroups(List.copyOf(out), pods.size());
     }
@@ -98,17 +113,8 @@ public final class BinpackingEstimator {
     }
   }
 
-  /**
-   * One equivalence group. {@code fastPath}: the pods have no topology spread constraint and no pod (anti-)affinity,
-   * so whether one fits a node depends only on that node and only gets worse as pods are added: a twin that did not
-   * fit a node will not fit it later, and a pod that does not fit an empty template node fits no new node (upstream
-   * has the same fast path for such groups).
-   */
-  private record Group(List<PodInfo> pods, boolean fastPath) {}
-
-  private static boolean isFastPath(Pod p) {
-    return p.spec().topologySpreadConstraints().isEmpty() && !io.fleetkit.api.framework.NodeInfos.hasAffinity(p);
-  }
+  /** One equivalence group. */
+  private record Group(List<PodInfo> pods) {}
 
   /** Like {@link #estimate(SimulatedCluster, List, IntFunction, int)} with the pods grouped already. */
   public static Estimate estimate(SimulatedCluster sim, PodGroups pending, IntFunction<Node> templates, int maxNodes) {
@@ -137,10 +143,21 @@ public final class BinpackingEstimator {
    */
   public static Estimate estimate(SimulatedCluster sim, PodGroups pending, IntFunction<Node> templates,
       Function<Node, List<Pod>> podsOnNew, Function<Node, List<ResourceSlice>> slicesOnNew, int maxNodes) {
+    return estimate(sim, pending, templates, podsOnNew, slicesOnNew, maxNodes, new SearchPosition());
+  }
+
+  /**
+   * Like {@link #estimate(SimulatedCluster, PodGroups, IntFunction, Function, Function, int)}, the searches going on
+   * from {@code position} and moving it (the autoscaler's, shared with its other searches).
+   */
+  static Estimate estimate(SimulatedCluster sim, PodGroups pending, IntFunction<Node> templates,
+      Function<Node, List<Pod>> podsOnNew, Function<Node, List<ResourceSlice>> slicesOnNew, int maxNodes,
+      SearchPosition position) {
     Objects.requireNonNull(sim, "sim");
     Objects.requireNonNull(slicesOnNew, "slicesOnNew");
     Objects.requireNonNull(templates, "templates");
     Objects.requireNonNull(podsOnNew, "podsOnNew");
+    Objects.requireNonNull(position, "position");
     if (pending.size() == 0 || maxNodes <= 0) {
       return new Estimate(0, List.of());
     }
@@ -148,72 +165,139 @@ public final class BinpackingEstimator {
     List<Group> groups = new ArrayList<>(pending.groups);
     ResourceList alloc = first.allocatable();
     groups.sort(Comparator.comparingDouble((Group g) -> score(g.pods().get(0), alloc)).reversed());
-    List<NodeInfo> newNodes = new ArrayList<>();
-    List<String> added = new ArrayList<>();
-    List<Pod> placed = new ArrayList<>();
-    int[] used = {0};
+    Packing packing = new Packing(sim, templates, first, podsOnNew, slicesOnNew, maxNodes, position);
     try {
-      groups:
+      boolean newNodesAvailable = true;
       for (Group group : groups) {
-        if (group.fastPath() && !fitsEmptyTemplate(sim, group.pods().get(0), templates, podsOnNew, slicesOnNew,
-            used)) {
-          continue;
-        }
-        int from = 0; // fast path: new nodes before this one are full for this group
-        for (PodInfo pi : group.pods()) {
-          String target = null;
-          if (group.fastPath()) {
-            if (from < newNodes.size()) {
-              target = sim.findFit(pi, newNodes.subList(from, newNodes.size()), n -> true);
-            }
-          } else if (!newNodes.isEmpty()) {
-            String last = newNodes.get(newNodes.size() - 1).name();
-            if (sim.check(pi, last).isSuccess()) {
-              target = last;
-            } else {
-              target = sim.findFit(pi, newNodes, n -> !n.name().equals(last));
-            }
-          }
-          if (target == null) {
-            if (newNodes.size() >= maxNodes) {
-              break groups;
-            }
-            Node n = nextTemplate(templates, used, first);
-            addTemplate(sim, n, podsOnNew, slicesOnNew);
-            added.add(n.name());
-            if (!sim.check(pi, n.name()).isSuccess()) {
-              sim.removeNode(n.name());
-              added.remove(added.size() - 1);
-              continue groups;
-            }
-            target = n.name();
-            newNodes.add(Objects.requireNonNull(sim.nodeInfo(target)));
-          }
-          sim.addPod(target, pi);
-          placed.add(pi.pod());
-          for (int i = 0; i < newNodes.size(); i++) {
-            if (newNodes.get(i).name().equals(target)) {
-              newNodes.set(i, Objects.requireNonNull(sim.nodeInfo(target)));
-              if (group.fastPath()) {
-                from = i;
-              }
-              break;
-            }
-          }
+        List<PodInfo> pods = group.pods();
+        int placed = packing.onNewNodes(pods);
+        if (newNodesAvailable) {
+          newNodesAvailable = packing.addingNodes(pods.subList(placed, pods.size()));
         }
       }
-      return new Estimate(newNodes.size(), placed);
+      return new Estimate(packing.withPods.size(), packing.placed);
     } finally {
-      for (String n : added) {
-        sim.removeNode(n);
+      for (NodeInfo n : packing.newNodes) {
+        sim.removeNode(n.name());
       }
     }
   }
 
-  private static Node nextTemplate(IntFunction<Node> templates, int[] used, Node first) {
-    Node n = used[0] == 0 ? first : templates.apply(used[0]);
-    used[0]++;
-    return n;
+  /** One estimation's state (upstream's {@code estimationState}). */
+  private static final class Packing {
+    private final SimulatedCluster sim;
+    private final IntFunction<Node> templates;
+    private final Node first;
+    private final Function<Node, List<Pod>> podsOnNew;
+    private final Function<Node, List<ResourceSlice>> slicesOnNew;
+    private final int maxNodes;
+    private final SearchPosition position;
+    /** The template nodes added, in order (their views when added: searches read the current ones by name). */
+    final List<NodeInfo> newNodes = new ArrayList<>();
+    /** The nodes that received a pod. */
+    final Set<String> withPods = new HashSet<>();
+    final List<Pod> placed = new ArrayList<>();
+    private @Nullable String last;
+
+    Packing(SimulatedCluster sim, IntFunction<Node> templates, Node first, Function<Node, List<Pod>> podsOnNew,
+        Function<Node, List<ResourceSlice>> slicesOnNew, int maxNodes, SearchPosition position) {
+      this.sim = sim;
+      this.templates = templates;
+      this.first = first;
+      this.podsOnNew = podsOnNew;
+      this.slicesOnNew = slicesOnNew;
+      this.maxNodes = maxNodes;
+      this.position = position;
+    }
+
+    /**
+     * Upstream's {@code tryToScheduleOnExistingNodes}: places {@code pods}, in order, each on a new node found
+     * round-robin from the shared position, until one fits none.
+     *
+     * @return how many were placed (the first ones)
+     */
+    int onNewNodes(List<PodInfo> pods) {
+      for (int i = 0; i < pods.size(); i++) {
+        if (newNodes.isEmpty()) {
+          return i;
+        }
+        // the search over the node list from the position, only new nodes acceptable: the new nodes are the last
+        // ones of the list, so it visits them from the one at the position (or the first, when the position is on an
+        // existing node), wrapping around
+        int size = sim.size();
+        int existing = size - newNodes.size();
+        int from = Math.floorMod(position.next(), size);
+        int j = sim.findFitFrom(pods.get(i), newNodes, from >= existing ? from - existing : 0, n -> true);
+        if (j < 0) {
+          return i;
+        }
+        position.found(existing + j);
+        place(pods.get(i), newNodes.get(j).name());
+      }
+      return pods.size();
+    }
+
+    /**
+     * Upstream's {@code tryToScheduleOnNewNodes}.
+     *
+     * @return whether the groups after this one may still add nodes (the limit was not reached)
+     */
+    boolean addingNodes(List<PodInfo> pods) {
+      for (PodInfo pi : pods) {
+        boolean found = false;
+        String lastNode = last;
+        if (lastNode != null) {
+          Status st = sim.check(pi, lastNode);
+          if (st.isSuccess()) {
+            place(pi, lastNode);
+            found = true;
+          } else if (usesHostnameSpread(pi.pod())
+              && st.reasons().contains(PodTopologySpreadPlugin.ERR_REASON_CONSTRAINTS_NOT_MATCH)) {
+            List<NodeInfo> all = sim.nodes();
+            int at = sim.findFitFrom(pi, all, position.next(), n -> !n.name().equals(lastNode));
+            if (at >= 0) {
+              String name = all.get(at).name();
+              position.found(at);
+              place(pi, name);
+              found = true;
+            }
+          }
+        }
+        if (!found) {
+          if (lastNode != null && !withPods.contains(lastNode)) {
+            return true; // the last node added is empty and the pod does not fit it: no new node would help
+          }
+          if (newNodes.size() >= maxNodes) {
+            return false;
+          }
+          Node n = newNodes.isEmpty() ? first : templates.apply(newNodes.size());
+          addTemplate(sim, n, podsOnNew, slicesOnNew);
+          newNodes.add(Objects.requireNonNull(sim.nodeInfo(n.name())));
+          last = n.name();
+          if (!sim.check(pi, n.name()).isSuccess()) {
+            break; // the empty node stays for the groups after this one
+          }
+          place(pi, n.name());
+        }
+      }
+      return true;
+    }
+
+    private void place(PodInfo pi, String node) {
+      sim.addPod(node, pi);
+      withPods.add(node);
+      placed.add(pi.pod());
+    }
+  }
+
+  /** Upstream's {@code isPodUsingHostNameTopologyKey}: a spread constraint over {@code kubernetes.io/hostname}. */
+  private static boolean usesHostnameSpread(Pod p) {
+    for (TopologySpreadConstraint c : p.spec().topologySpreadConstraints()) {
+      if (c.topologyKey().equals(SimulatedNodes.HOSTNAME_LABEL)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Adds template node {@code n} with the pods it runs from the start. */
@@ -222,21 +306,6 @@ public final class BinpackingEstimator {
     sim.addNode(n, slicesOnNew.apply(n));
     for (Pod p : podsOnNew.apply(n)) {
       sim.addPod(n.name(), PodInfos.of(p));
-    }
-  }
-
-  /**
-   * Whether {@code pod} fits a new template node, with only the pods it runs from the start (tried on a node added
-   * and removed at once).
-   */
-  private static boolean fitsEmptyTemplate(SimulatedCluster sim, PodInfo pod, IntFunction<Node> templates,
-      Function<Node, List<Pod>> podsOnNew, Function<Node, List<ResourceSlice>> slicesOnNew, int[] used) {
-    Node probe = templates.apply(used[0] + 1_000_000);
-    addTemplate(sim, probe, podsOnNew, slicesOnNew);
-    try {
-      return sim.check(pod, probe.name()).isSuccess();
-    } finally {
-      sim.removeNode(probe.name());
     }
   }
 

@@ -56,10 +56,12 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Provisioning.</b> Launched nodes whose pool start-up delay has passed become Ready
  *       ({@link SimulatedNodes}); a node still not ready {@code maxNodeProvisionTime} (15 min) after it was
  *       requested is deleted and its pool backed off (5 min, doubling up to 30 min, reset after 3 h).
- *   <li><b>Scale-up.</b> Pending pods are first tried on the existing and upcoming nodes (those still starting count
+ *   <li><b>Scale-up.</b> Pods waiting for preemption ({@code status.nominatedNodeName}) are on their nominated node
+ *       and never pending. Pending pods are first tried on the existing and upcoming nodes (those still starting count
  *       as ready, so a slow GPU node is not requested twice); for every pool that is neither backed off nor at its
  *       max, {@link BinpackingEstimator} packs the rest onto template nodes of the pool with the scheduler's real
- *       filters (scale-up from zero uses the same template). Template and upcoming nodes hold the pods of the
+ *       filters, its searches going on from the position the other searches share (scale-up from zero uses the same
+ *       template). Template and upcoming nodes hold the pods of the
  *       DaemonSets (listed from the store) that should run on them ({@link TemplateNodes}), so their requests are not
  *       there for pending pods; pending DaemonSet pods that fit nowhere are not a reason to scale up. A pool
  *       that is unhealthy as upstream's {@code IsNodeGroupHealthy} ({@link NodeGroupHealth}: more of its nodes
@@ -73,7 +75,9 @@ import org.slf4j.LoggerFactory;
  *       eligible when it is not annotated against scale-down, was not found unremovable in a simulation within
  *       {@code unremovableNodeRecheckTimeout} ({@link UnremovableNodes}) and its utilization
  *       ({@link NodeUtilization}; GPU nodes by GPUs, nodes with DRA devices by their most used device pool,
- *       {@link DeviceUtilization}), measured on the cluster as it is, is at or under the threshold.
+ *       {@link DeviceUtilization}), measured on the cluster as scale-up's filter left it (upstream's planner runs on
+ *       the loop's snapshot: the pending pods the filter placed, and those waiting for preemption on their nominated
+ *       node, are on their nodes for the utilization and the drain simulations), is at or under the threshold.
  *       Eligible nodes are simulated in upstream's candidate order (empty nodes first, then those unneeded in the
  *       last loop, then the rest by name), until the unneeded ones reach {@link #unneededNodesLimit}: a node is
  *       unneeded when every pod that must move ({@link Drainability}: PDBs, controller, local storage,
@@ -220,14 +224,27 @@ public final class ClusterAutoscaler implements AutoCloseable {
    * runner.
    */
   private final SearchPosition searchPosition = new SearchPosition();
+  /**
+   * The pending pods the last {@link #plan} left on existing nodes, by node, each node's in the order they went there:
+   * those nominated to the node (upstream's {@code SetClusterState} puts a pod waiting for preemption on its
+   * {@code status.nominatedNodeName}), then those scale-up's filter placed. Upstream's scale-down planner runs on the
+   * snapshot the filter placed them in, so they are on those nodes in the drain simulations and in the utilization.
+   */
+  private Map<String, List<PodInfo>> snapshotPods = Map.of();
+  /** The scheduler's view of each pending pod in {@link #snapshotPods}, kept while the pod is the same object. */
+  private Map<Pod, PodInfo> pendingInfos = new java.util.IdentityHashMap<>();
+  /** The {@link #snapshotPods} {@link #scaleDownSim} was loaded or reloaded with. */
+  private Map<String, List<PodInfo>> scaleDownSimExtra = Map.of();
   /** The unneeded nodes of the last evaluation: simulated first in the next one, and counted by its limit. */
   private List<String> lastUnneeded = List.of();
 
   /**
    * What a scale-down evaluation reads: the ready nodes, the bound pods ({@link ClusterPods#boundVersion}: the pods
-   * on every node are the same objects while it is the same), the budgets, priority classes and pool names.
+   * on every node are the same objects while it is the same), the pending pods the loop left on nodes
+   * ({@link #snapshotPods}), the budgets, priority classes and pool names.
    */
-  private record ScaleDownInputs(List<Node> nodes, long boundPods, List<PodDisruptionBudget> pdbs,
+  private record ScaleDownInputs(List<Node> nodes, long boundPods, Map<String, List<PodInfo>> snapshotPods,
+      List<PodDisruptionBudget> pdbs,
       List<io.fleetkit.api.scheduling.PriorityClass> priorityClasses, Set<String> pools,
       Set<String> previouslyUnneeded, Set<String> recentlyUnremovable, int limit, Set<String> atomicPools,
       Set<String> deletionsInProgress, List<Pod> injected, Instant at, boolean terminating, int longTerminating,
@@ -244,8 +261,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
       if (limit != o.limit || longTerminating != o.longTerminating || !previouslyUnneeded.equals(o.previouslyUnneeded)
           || !recentlyUnremovable.equals(o.recentlyUnremovable) || !atomicPools.equals(o.atomicPools)
           || !deletionsInProgress.equals(o.deletionsInProgress) || !injected.equals(o.injected)
-          || !poolOptions.equals(o.poolOptions)) {
-        return false;
+          || !poolOptions.equals(o.poolOptions) || !snapshotPods.equals(o.snapshotPods)) {
+        return false; // snapshotPods: the same pod objects (their views kept per object) on the same nodes
       }
       if (nodes == o.nodes && pools.equals(o.pools) && boundPods == o.boundPods && pdbs == o.pdbs
           && priorityClasses == o.priorityClasses) {
@@ -576,18 +593,33 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /** The scale-up plan for {@code nodes} and the pods of {@link #clusterPods}. */
   private ScaleUpPlan plan(Instant now, Map<String, NodePool> pools, List<Node> nodes) {
     List<Pod> pending = new ArrayList<>();
+    // upstream's ArrangePodsBySchedulability: a pod waiting for preemption (status.nominatedNodeName) is neither
+    // pending for scale-up nor searched for: the snapshot holds it on its nominated node
+    Map<String, List<Pod>> placed = new TreeMap<>();
     for (Pod p : clusterPods.unbound()) {
-      if (p.metadata().deletionTimestamp() == null && p.spec().schedulerName().equals(profile.schedulerName())
-          && oldEnough(p, now)) {
+      if (p.metadata().deletionTimestamp() != null || !p.spec().schedulerName().equals(profile.schedulerName())) {
+        continue;
+      }
+      if (!p.status().nominatedNodeName().isEmpty()) {
+        placed.computeIfAbsent(p.status().nominatedNodeName(), k -> new ArrayList<>()).add(p);
+      } else if (oldEnough(p, now)) {
         pending.add(p);
       }
     }
     if (pending.isEmpty()) {
       schedulable.noCandidates();
+      keepSnapshotPods(placed);
       return new ScaleUpPlan(List.of(), List.of(), null, Map.of()); // upstream: "No unschedulable pods"
     }
     SimulatedCluster sim = newSimulation();
     sim.load(nodes, clusterPods::infosOn, null);
+    for (Map.Entry<String, List<Pod>> e : placed.entrySet()) {
+      if (sim.hasNode(e.getKey())) { // upstream's SetClusterState passes over a pod nominated to a node not there
+        for (Pod p : e.getValue()) {
+          sim.addPod(e.getKey(), PodInfos.of(p));
+        }
+      }
+    }
     addUnpublishedSlices(sim, pools, nodes);
     List<DaemonSet> daemonSets = store.list(DaemonSet.class).items();
     Set<DaemonPodSlot> upcomingDaemonPods = addUpcomingDaemonPods(sim, pools, nodes, daemonSets);
@@ -597,8 +629,11 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
     // Filter out the pods that fit on existing or upcoming nodes (upstream filterOutSchedulable)
     int[] cursor = searchPosition.cursorIn(sim);
-    List<Pod> unschedulable = schedulable.unschedulable(sim, pending, cursor);
+    Map<String, List<Pod>> filtered = new HashMap<>();
+    List<Pod> unschedulable = schedulable.unschedulable(sim, pending, cursor, filtered);
     searchPosition.keep(sim, cursor);
+    filtered.forEach((node, pods) -> placed.computeIfAbsent(node, k -> new ArrayList<>()).addAll(pods));
+    keepSnapshotPods(placed);
     // a daemon pod that fits no node waits for its own node: a new node cannot help it (upstream's
     // filterOutDaemonSetPodListProcessor, which runs after filterOutSchedulable)
     unschedulable = TemplateNodes.withoutDaemonSetPods(unschedulable);
@@ -649,7 +684,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       // and with the DRA devices of the pool's device templates (upstream's template NodeInfo LocalResourceSlices)
       BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, groups,
           i -> templateNode(pool, "template-" + name + "-" + i), n -> TemplateNodes.forPoolTemplate(n, daemonSets),
-          n -> TemplateNodes.resourceSlicesFor(pool, n), room);
+          n -> TemplateNodes.resourceSlicesFor(pool, n), room, searchPosition);
       if (e.nodeCount() == 0) {
         skipped.put(name, "no pending pod fits its template");
         continue;
@@ -666,6 +701,31 @@ public final class ClusterAutoscaler implements AutoCloseable {
       chosen = best.size() == 1 ? best.get(0) : best.get(random.nextInt(best.size()));
     }
     return new ScaleUpPlan(keys, opts, chosen, skipped);
+  }
+
+  /** Sets {@link #snapshotPods} to {@code placed}, each pod as the view it had in the last loop when it is the same. */
+  private void keepSnapshotPods(Map<String, List<Pod>> placed) {
+    if (placed.isEmpty()) {
+      snapshotPods = Map.of();
+      pendingInfos.clear();
+      return;
+    }
+    Map<Pod, PodInfo> infos = new java.util.IdentityHashMap<>();
+    Map<String, List<PodInfo>> out = new HashMap<>();
+    placed.forEach((node, pods) -> {
+      List<PodInfo> l = new ArrayList<>(pods.size());
+      for (Pod p : pods) {
+        PodInfo pi = pendingInfos.get(p);
+        if (pi == null) {
+          pi = AutoscalerPodInfo.of(p);
+        }
+        infos.put(p, pi);
+        l.add(pi);
+      }
+      out.put(node, List.copyOf(l));
+    });
+    pendingInfos = infos;
+    snapshotPods = Map.copyOf(out);
   }
 
   /**
@@ -1075,13 +1135,33 @@ public final class ClusterAutoscaler implements AutoCloseable {
    */
   private SimulatedCluster scaleDownSimulation(ScaleDownInputs in) {
     Set<String> changed = clusterPods.takeChangedNodes();
+    Map<String, List<PodInfo>> extra = in.snapshotPods();
+    if (extra != scaleDownSimExtra) {
+      changed = new HashSet<>(changed);
+      for (Map.Entry<String, List<PodInfo>> e : extra.entrySet()) {
+        if (!e.getValue().equals(scaleDownSimExtra.get(e.getKey()))) {
+          changed.add(e.getKey());
+        }
+      }
+      for (String node : scaleDownSimExtra.keySet()) {
+        if (!extra.containsKey(node)) {
+          changed.add(node);
+        }
+      }
+    }
+    java.util.function.Function<String, List<PodInfo>> podsOn = extra.isEmpty() ? clusterPods::infosOn
+        : node -> withSnapshotPods(clusterPods.infosOn(node), extra.get(node));
     Map<Class<?>, List<?>> dra = draObjects();
     List<List<?>> objects = List.of(in.pdbs(), in.priorityClasses(), dra.getOrDefault(DeviceClass.class, List.of()),
         dra.getOrDefault(ResourceSlice.class, List.of()), dra.getOrDefault(ResourceClaim.class, List.of()));
     SimulatedCluster sim = scaleDownSim;
     if (sim != null && scaleDownSimPods == clusterPods && sameObjects(scaleDownSimObjects, objects)) {
       sim.rollback();
-      if (sim.reload(in.nodes(), clusterPods::infosOn, changed) && sim.size() * 2 >= sim.slots()) {
+      boolean reloaded = sim.reload(in.nodes(), podsOn, changed);
+      if (reloaded) {
+        scaleDownSimExtra = extra; // reloaded, the pods of the changed nodes are podsOn's
+      }
+      if (reloaded && sim.size() * 2 >= sim.slots()) {
         sim.checkpoint();
         return sim;
       }
@@ -1090,7 +1170,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     simObjects.put(PodDisruptionBudget.class, in.pdbs());
     simObjects.put(io.fleetkit.api.scheduling.PriorityClass.class, in.priorityClasses());
     sim = SimulatedCluster.create(profile, registry, clock, simObjects);
-    sim.load(in.nodes(), clusterPods::infosOn, scaleDownViews);
+    sim.load(in.nodes(), podsOn, scaleDownViews);
+    scaleDownSimExtra = extra;
     SimulatedCluster loaded = sim;
     slotFacts = new SlotFacts(sim.slots(), options.ignoreDaemonSetsUtilization(),
         options.ignoreMirrorPodsUtilization(), view -> devicesOf(loaded, view));
@@ -1100,6 +1181,17 @@ public final class ClusterAutoscaler implements AutoCloseable {
     scaleDownSimObjects = objects;
     sim.checkpoint();
     return sim;
+  }
+
+  /** A node's bound pods followed by the pending pods the loop left on it ({@link #snapshotPods}). */
+  private static List<PodInfo> withSnapshotPods(List<PodInfo> bound, @Nullable List<PodInfo> pending) {
+    if (pending == null) {
+      return bound;
+    }
+    List<PodInfo> out = new ArrayList<>(bound.size() + pending.size());
+    out.addAll(bound);
+    out.addAll(pending);
+    return out;
   }
 
   /**
@@ -1196,7 +1288,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         }
       }
     }
-    ScaleDownInputs inputs = new ScaleDownInputs(ready, clusterPods.boundVersion(),
+    ScaleDownInputs inputs = new ScaleDownInputs(ready, clusterPods.boundVersion(), snapshotPods,
         store.list(PodDisruptionBudget.class).items(),
         store.list(io.fleetkit.api.scheduling.PriorityClass.class).items(), Set.copyOf(pools.keySet()),
         Set.copyOf(lastUnneeded), unremovableNodes.recent(), limit, atomicPools, status.deletionsInProgress(),

@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The scale-up step that keeps, of the pending pods, those that fit no existing or upcoming node (cluster-autoscaler's
@@ -55,6 +56,18 @@ final class SchedulablePodsFilter {
    *     the call (upstream's plugin runner keeps one for the autoscaler's lifetime)
    */
   List<Pod> unschedulable(SimulatedCluster sim, List<Pod> candidates, int[] cursor) {
+    return unschedulable(sim, candidates, cursor, null);
+  }
+
+  /**
+   * {@link #unschedulable(SimulatedCluster, List, int[])}, telling {@code placed} where each pod that fits went: the
+   * node's name and the pods placed on it, in placement order (upstream's filter leaves them on those nodes in the
+   * autoscaler's cluster snapshot, where scale-down's simulations find them).
+   *
+   * @param placed the map to add the placements to; {@code null}: none kept
+   */
+  List<Pod> unschedulable(SimulatedCluster sim, List<Pod> candidates, int[] cursor,
+      @Nullable Map<String, List<Pod>> placed) {
     List<Pod> pods = new ArrayList<>(candidates);
     pods.sort(ORDER);
     Map<String, List<Pod>> similarFailed = new HashMap<>();
@@ -69,23 +82,38 @@ final class SchedulablePodsFilter {
       withoutHint.clear();
       for (Pod p : pods.subList(g, end)) {
         PodInfo pi = PodInfos.of(p);
-        if (sim.placeOnHint(pi, hints) < 0) {
+        int at = sim.placeOnHint(pi, hints);
+        if (at < 0) {
           withoutHint.add(pi);
+        } else {
+          record(sim, at, p, placed);
         }
       }
       for (PodInfo pi : withoutHint) {
         Pod p = pi.pod();
         if (similarUnschedulable(similarFailed, p)) {
           unschedulable.add(p); // the search is skipped, not the hint (upstream's trySchedule)
-        } else if (sim.placeFrom(pi, cursor, hints) < 0) {
-          unschedulable.add(p);
-          setUnschedulable(similarFailed, p);
+        } else {
+          int at = sim.placeFrom(pi, cursor, hints);
+          if (at < 0) {
+            unschedulable.add(p);
+            setUnschedulable(similarFailed, p);
+          } else {
+            record(sim, at, p, placed);
+          }
         }
       }
       g = end;
     }
     hints.dropOld();
     return unschedulable;
+  }
+
+  private static void record(SimulatedCluster sim, int slot, Pod p, @Nullable Map<String, List<Pod>> placed) {
+    if (placed != null) {
+      String node = java.util.Objects.requireNonNull(sim.nodeInfoAt(slot)).name();
+      placed.computeIfAbsent(node, k -> new ArrayList<>()).add(p);
+    }
   }
 
   /** The filter's hints (tests set them as upstream's tests set its simulator's). */

@@ -8,9 +8,11 @@ import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
  * the node the last successful search found, as an index in the simulated node list, whichever simulation, step and
  * loop that search was in. Upstream's runner lives as long as the autoscaler, and scale-up's filter, its estimator,
  * the placing of pods from ongoing deletions and the drain simulations all search through it, so each search goes on
- * round-robin from the last one's node instead of starting at the first node. Here the filter, that placing and the
- * drain simulations share it; {@link BinpackingEstimator} scans its new nodes first-fit and neither reads nor moves it.
- * A new position is upstream's last match 0 plus its offset 1: the first search starts at the second node.
+ * round-robin from the last one's node instead of starting at the first node. Here too the filter, the estimator
+ * ({@link BinpackingEstimator}: its searches over the template nodes it added, an index past the cluster's nodes
+ * staying as it is for the next search, taken modulo that search's node count as upstream's), that placing and the
+ * drain simulations share it. A new position is upstream's last match 0 plus its offset 1: the first search starts
+ * at the second node.
  *
  * <p>The index is taken modulo the number of nodes of the simulation it is used in; within a simulation the searches
  * move a slot cursor ({@link SimulatedCluster#placeFrom}, {@link SimulatedCluster#placeAll}), which {@link #keep}
@@ -36,6 +38,14 @@ final class SearchPosition {
     if (cursor[0] != startSlot) {
       next = sim.nodesBefore(cursor[0]);
     }
+  }
+
+  /**
+   * Takes the position from a search over a node list (upstream's {@code MarkMatch}): the node found is at
+   * {@code index} of the simulation's {@link SimulatedCluster#nodes()}, the next search starts past it.
+   */
+  void found(int index) {
+    next = index + 1;
   }
 
   /** The index in the node list the next search starts at (before taking it modulo the nodes). */

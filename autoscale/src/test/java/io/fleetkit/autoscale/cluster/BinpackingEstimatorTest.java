@@ -20,9 +20,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * Ported from kubernetes/autoscaler cluster-autoscaler/estimator/binpacking_estimator_test.go, TestBinpackingEstimate:
- * every case but the "retroactive" minDomains one, which depends on upstream's estimator internals. Memory is in MiB on nodes and bytes on
- * pods, as upstream's helpers build them.
+ * Ported from kubernetes/autoscaler cluster-autoscaler/estimator/binpacking_estimator_test.go (branch
+ * cluster-autoscaler-release-1.37, commit a16f0ae8; the file last changed in 6427281f), TestBinpackingEstimate: every
+ * case (upstream runs each single-group case again with its fast path on and expects the same; FleetKit has no fast
+ * path, its "fastpath" case is the simple one again). Memory is in MiB on nodes and bytes on pods, as upstream's
+ * helpers build them. Then FleetKit's own: the searches among the new nodes go on from the shared search position.
  */
 final class BinpackingEstimatorTest {
   private static final OwnerReference OWNER = new OwnerReference("apps/v1", "ReplicaSet", "estimatee", "rs-1", true,
@@ -87,6 +89,8 @@ final class BinpackingEstimatorTest {
             group("e", 200, 200, 8, skew(2, "kubernetes.io/hostname", 1)), 4, 8),
         new Case("zonal topology spreading with maxSkew=2 only allows 2 pods to schedule", 1000, 5000, 0,
             group("e", 20, 100, 8, skew(2, "topology.kubernetes.io/zone", 1)), 1, 2),
+        new Case("hostname topology spreading with maxSkew=1 with a large scaleup handles scheduling pods "
+            + "retroactively", 1000, 5000, 0, group("e", 20, 100, 12, skew(1, "kubernetes.io/hostname", 3)), 3, 12),
         new Case("fastpath - simple resource-based binpacking", 350 * 3 - 50, 2 * 1000, 0,
             group("e", 350, 1000, 10, null), 5, 10));
   }
@@ -131,5 +135,39 @@ final class BinpackingEstimatorTest {
         i -> node(1000, 5000, 110, "t-" + i, "z"), Integer.MAX_VALUE);
     assertThat(e.nodeCount()).isEqualTo(5);
     assertThat(e.pods()).hasSize(10);
+  }
+
+  /**
+   * Upstream's {@code tryToScheduleOnExistingNodes} searches with {@code SchedulePodOnAnyNodeMatching}, from the plugin
+   * runner's {@code lastIndex} that all the autoscaler's searches share: two 600m pods take a new 1-CPU node each,
+   * then a 300m pod is searched for among them from the position, which the node found moves. The node list is the
+   * existing node {@code old} and the new nodes {@code t-0}, {@code t-1}.
+   */
+  @Test
+  void estimate_searchesAmongTheNewNodesFromTheSharedPosition_andMovesIt() {
+    // a fresh position (index 1: t-0) finds t-0, index 1; from index 2, t-1 (index 2); an index past the list is
+    // taken modulo its 3 nodes (5 -> 2: t-1), and one on the existing node (index 0) starts at the first new node
+    assertThat(positionAfterSmallPod(null)).isEqualTo(2);
+    assertThat(positionAfterSmallPod(1)).isEqualTo(3);
+    assertThat(positionAfterSmallPod(4)).isEqualTo(3);
+    assertThat(positionAfterSmallPod(2)).isEqualTo(2);
+  }
+
+  /** The position after the estimate, started after a search found index {@code lastFound} (null: a new one). */
+  private static int positionAfterSmallPod(@org.jspecify.annotations.Nullable Integer lastFound) {
+    SimulatedCluster sim = SimulatedCluster.withDefaults(ManualClock.atEpoch2026());
+    sim.addNode(node(4000, 8000, 110, "old", "z"));
+    SearchPosition position = new SearchPosition();
+    if (lastFound != null) {
+      position.found(lastFound);
+    }
+    List<Pod> pods = new ArrayList<>(group("big", 600, 1000, 2, null));
+    pods.add(Pod.builder().name("small").namespace("universe").container("c", "pause",
+        ResourceList.ofCpuMemory(300, 1000)).build());
+    BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, BinpackingEstimator.PodGroups.of(pods),
+        i -> node(1000, 5000, 110, "t-" + i, "z"), n -> List.of(), n -> List.of(), 10, position);
+    assertThat(e.nodeCount()).isEqualTo(2);
+    assertThat(e.pods()).extracting(p -> p.metadata().name()).containsExactly("big-0", "big-1", "small");
+    return position.next();
   }
 }

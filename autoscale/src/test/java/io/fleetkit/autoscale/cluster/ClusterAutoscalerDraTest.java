@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * Scale-up for pods whose ResourceClaims only the DRA devices of a pool's device templates can satisfy: the template
  * nodes carry the pool's slices, each pod placed in the estimate takes a device, and a node that has not published its
  * slices yet is simulated with its pool's. Scale-down of nodes with DRA devices: a node is judged by its most used
- * device pool ({@link DeviceUtilization}), and its pods move only to free devices.
+ * device pool ({@link DeviceUtilization}), and its pods move only to free devices, among them those the claims of the
+ * pods staying on the node held (its ghost releases them).
  */
 final class ClusterAutoscalerDraTest {
   private static final String DRIVER = "gpu.example.com";
@@ -249,5 +250,41 @@ final class ClusterAutoscalerDraTest {
     assertThat(u.value()).isEqualTo(0.5);
     assertThat(u.resourceName()).isEqualTo(DRIVER + "/gpu-1-gpus");
     assertThat(u.cpu()).isLessThan(0.1);
+  }
+
+  /**
+   * Upstream's ghost (kubernetes/autoscaler cluster-autoscaler-release-1.37, {@code simulator/cluster.go}
+   * {@code replaceWithTaintedGhostNode}: the node is removed from the DRA snapshot, {@code RemovePodOwnedClaims} for
+   * the pods that stay): a DaemonSet pod's own claim holds the only network-attached GPU; while gpu-1's removal is
+   * simulated that claim is gone, so the ReplicaSet pod, whose GPU is local to gpu-1, takes the network GPU on cpu-1.
+   */
+  @Test
+  void scaleDown_ghostReleasesTheDaemonSetPodsOwnClaim_podTakesItsNetworkGpu() {
+    store.create(DeviceClass.of(DRIVER));
+    NodePool gpu = store.create(gpuPool("gpu", 4));
+    NodePool cpu = store.create(pool("cpu", 8000, 16384, 0, 10, 1.0));
+    store.create(ClusterAutoscaler.templateNode(gpu, "gpu-1"));
+    store.create(ResourceSliceTemplate.of(DRIVER, "gpus", Device.of("gpu-0"), Device.of("gpu-1"), Device.of("gpu-2"),
+        Device.of("gpu-3")).sliceFor("gpu-1"));
+    store.create(ClusterAutoscaler.templateNode(cpu, "cpu-1"));
+    store.create(CaFixtures.pod("keep", 5000, 512).toBuilder().nodeName("cpu-1").build()); // cpu-1 is needed
+    store.create(ResourceSlice.of("net-gpus", io.fleetkit.api.resource.dra.ResourceSliceSpec.builder(DRIVER,
+        new io.fleetkit.api.resource.dra.ResourcePool("net", 1, 1)).allNodes().device(Device.of("net-0")).build()));
+    runningGpuPod("a", "gpu-1", "gpu-0"); // 1 of gpu-1's 4 GPUs: 25 %
+    Pod ds = store.create(Pod.builder().namespace("default").name("ds").nodeName("gpu-1")
+        .ownerReference(new io.fleetkit.api.meta.OwnerReference("apps/v1", "DaemonSet", "agent", "ds-uid", true,
+            true))
+        .container("c", "agent", ResourceList.ofCpuMemory(100, 64 * MI))
+        .resourceClaim(PodResourceClaim.ofClaim("gpu", "ds-gpu")).build());
+    ResourceClaim c = store.create(ResourceClaim.of(ObjectMeta.builder().namespace("default").name("ds-gpu")
+        .ownerReference(new io.fleetkit.api.meta.OwnerReference("v1", "Pod", "ds", ds.metadata().uid(), true, true))
+        .build(), ResourceClaimSpec.of(new DeviceRequest("gpu", ExactDeviceRequest.count(DRIVER, 1)))));
+    ResourceClaim held = store.updateStatus(c.withStatus(new io.fleetkit.api.resource.dra.ResourceClaimStatus(
+        new io.fleetkit.api.resource.dra.AllocationResult(List.of(
+            new io.fleetkit.api.resource.dra.DeviceRequestAllocationResult("gpu", DRIVER, "net", "net-0")), null),
+        List.of(io.fleetkit.api.resource.dra.ResourceClaimConsumerReference.pod("ds", ds.metadata().uid())))));
+    LoopResult r = ca().runOnce();
+    assertThat(r.unneededNodes()).containsExactly("gpu-1");
+    assertThat(store.require(ResourceClaim.class, "default", "ds-gpu")).isEqualTo(held);
   }
 }

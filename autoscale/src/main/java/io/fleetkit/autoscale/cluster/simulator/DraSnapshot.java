@@ -39,6 +39,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #unreserve}: a pod taken off a node leaves the {@code reservedFor} of its claims, and a claim the pod
  *       owns, or one left without consumers, is deallocated (upstream's {@code UnreservePodClaims}): the pod may then be
  *       placed, and its claims allocated, elsewhere.
+ *   <li>{@link #removePodOwnedClaims}: a pod whose node leaves the simulation loses the claims it owns and leaves the
+ *       consumers of the others (upstream's {@code RemovePodOwnedClaims}).
  *   <li>Node-local slices are added with a node ({@link #addNodeSlices}) and removed with it.
  * </ul>
  *
@@ -241,6 +243,41 @@ final class DraSnapshot {
     }
   }
 
+  /**
+   * Upstream's {@code RemovePodOwnedClaims}, for {@code pod} on node {@code nodeName} when that node leaves the
+   * simulation ({@code RemoveNodeInfo}, as its ghost replaces a node whose removal is simulated): the claims the pod
+   * owns (its controller; those made from its claim templates) are gone, their devices free, and the pod leaves the
+   * consumers of its other claims, which keep their allocation. Nothing happens when the pod was placed on another node
+   * since (a moved copy holds its claims now).
+   */
+  void removePodOwnedClaims(Pod pod, String nodeName) {
+    List<ResourceClaim> own = claimsOf(pod);
+    if (own.isEmpty()) {
+      return;
+    }
+    String uid = pod.metadata().uid();
+    String on = placedOn.containsKey(uid) ? placedOn.get(uid) : pod.spec().nodeName();
+    if (!nodeName.equals(on)) {
+      return;
+    }
+    for (ResourceClaim c : own) {
+      if (ownedBy(c, pod)) {
+        delete(c.metadata().key());
+        continue;
+      }
+      ResourceClaimStatus s = c.status();
+      if (reservedFor(s, pod)) {
+        List<ResourceClaimConsumerReference> left = new ArrayList<>(s.reservedFor().size());
+        for (ResourceClaimConsumerReference r : s.reservedFor()) {
+          if (!r.isPod(uid)) {
+            left.add(r);
+          }
+        }
+        put(c.withStatus(s.withReservedFor(left)));
+      }
+    }
+  }
+
   /** What {@link #mark} saved: the pods' claims and where the pods were placed. */
   record Mark(Map<String, ResourceClaim> claims, Map<String, Optional<String>> placed) {}
 
@@ -362,6 +399,14 @@ final class DraSnapshot {
       savedClaims.put(key, Optional.ofNullable(claims.get(key)));
     }
     claims.put(key, c);
+    claimList = null;
+  }
+
+  private void delete(String key) {
+    if (savedClaims != null && !savedClaims.containsKey(key)) {
+      savedClaims.put(key, Optional.ofNullable(claims.get(key)));
+    }
+    claims.remove(key);
     claimList = null;
   }
 

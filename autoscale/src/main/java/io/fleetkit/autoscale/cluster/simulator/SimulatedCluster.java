@@ -1273,7 +1273,10 @@ public final class SimulatedCluster {
    * ({@code replaceWithTaintedGhostNode}, what the node is during a real drain). The node stays in the cluster for the
    * plugins, so topology spread still counts it as a domain (with no pods) unless a constraint's
    * {@code nodeTaintsPolicy: Honor} leaves out nodes whose taints the pod does not tolerate, and no pod of the node is
-   * counted by topology spread or inter-pod affinity. Afterwards the node is as before, whether or not every pod
+   * counted by topology spread or inter-pod affinity. The moving pods' claims are released first (upstream's
+   * {@code UnschedulePod}), and while the ghost stands the pods that stay (DaemonSet and mirror pods) hold no claim they
+   * own and are no consumer of the others ({@code RemovePodOwnedClaims} of the node removed for its ghost), so the
+   * devices those held are free for the moving pods. Afterwards the node is as before, whether or not every pod
    * found a place: a caller that removes it on success removes the node as it was (upstream removes the ghost).
    *
    * <p>The ghost is put in place before the first pod whose Filter plugins go beyond the node-local ones decided on
@@ -1319,6 +1322,7 @@ public final class SimulatedCluster {
     Object[] notes = this.notes;
     int[] placedAt = this.placedAt;
     DraSnapshot.Mark released = releaseClaims(pods, excluded);
+    DraSnapshot.Mark ghostReleased = ghostTaint == null ? null : releaseGhostClaims(pods, excluded);
     int[] priorities = this.priorities;
     for (int i = 0; i < count; i++) {
       PodInfo pod = pods.get(i);
@@ -1394,6 +1398,9 @@ public final class SimulatedCluster {
             unplace(placedAt[placedOrder[j]], pods.get(placedOrder[j]));
           }
           restore(excluded, original);
+          if (ghostReleased != null) {
+            Objects.requireNonNull(dra).reset(ghostReleased);
+          }
           if (released != null) {
             Objects.requireNonNull(dra).reset(released);
           }
@@ -1411,6 +1418,9 @@ public final class SimulatedCluster {
       g = end;
     }
     restore(excluded, original);
+    if (ghostReleased != null) {
+      Objects.requireNonNull(dra).reset(ghostReleased); // the node as it was, its pods' claims with it
+    }
     return true;
   }
 
@@ -1562,6 +1572,51 @@ public final class SimulatedCluster {
       d.unreserve(p.withNodeName(name), name);
     }
     return m;
+  }
+
+  /**
+   * While the node in slot {@code from} is the ghost of a drain simulation, the claims of its pods that do not move
+   * ({@code moving} holds copies of those that do: DaemonSet and mirror pods stay) are released as upstream's ghost
+   * releases them: {@code replaceWithTaintedGhostNode} removes the node, and with it each remaining pod's
+   * {@linkplain DraSnapshot#removePodOwnedClaims pod-owned claims}, so the devices those claims held (a
+   * network-attached device, say) are free for the pods that move. Returns what to put back when the node is
+   * restored, or {@code null} when no claim is involved.
+   */
+  private DraSnapshot.@Nullable Mark releaseGhostClaims(List<PodInfo> moving, int from) {
+    DraSnapshot d = dra;
+    if (d == null || from < 0 || from >= nextSeq || slots[from] == null) {
+      return null;
+    }
+    SimNodeInfo view = Objects.requireNonNull(current(from));
+    List<io.fleetkit.api.core.Pod> staying = null;
+    for (PodInfo pi : view.pods()) {
+      io.fleetkit.api.core.Pod p = pi.pod();
+      if (p.spec().resourceClaims().isEmpty() || isMoving(moving, p.metadata().uid())) {
+        continue;
+      }
+      if (staying == null) {
+        staying = new ArrayList<>();
+      }
+      staying.add(p);
+    }
+    if (staying == null) {
+      return null;
+    }
+    DraSnapshot.Mark m = d.mark(staying);
+    String name = view.name();
+    for (io.fleetkit.api.core.Pod p : staying) {
+      d.removePodOwnedClaims(p, name);
+    }
+    return m;
+  }
+
+  private static boolean isMoving(List<PodInfo> moving, String uid) {
+    for (int i = 0, n = moving.size(); i < n; i++) {
+      if (moving.get(i).pod().metadata().uid().equals(uid)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -22,7 +22,11 @@ import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimConsumerReference;
 import io.fleetkit.api.resource.dra.ResourceClaimSpec;
 import io.fleetkit.api.resource.dra.ResourceClaimStatus;
+import io.fleetkit.api.resource.dra.ResourcePool;
 import io.fleetkit.api.resource.dra.ResourceSlice;
+import io.fleetkit.api.resource.dra.ResourceSliceSpec;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
 import io.fleetkit.scheduler.dra.StructuredAllocator;
@@ -178,5 +182,64 @@ final class SimulatedClusterDraTest {
     assertThat(sim.placeAll(List.of(unbound(p1)), new int[] {0}, sim.slot("gpu-1"))).isFalse();
     assertThat(sim.claim("default", "a")).isEqualTo(a);
     assertThat(sim.claim("default", "b")).isEqualTo(b);
+  }
+
+  /** A network-attached GPU (a slice for all nodes), and a claim of {@code pod} owned by it holding that GPU. */
+  private static final ResourceSlice NETWORK = ResourceSlice.of("net-gpus",
+      ResourceSliceSpec.builder(DRIVER, new ResourcePool("net", 1, 1)).allNodes().device(Device.of("gpu-0")).build());
+
+  private static ResourceClaim onNetwork(ResourceClaim c, String pod) {
+    return c.withStatus(new ResourceClaimStatus(new AllocationResult(List.of(new DeviceRequestAllocationResult("gpu",
+        DRIVER, "net", "gpu-0")), null), List.of(ResourceClaimConsumerReference.pod(pod, "uid-" + pod))));
+  }
+
+  private static final Taint GHOST = new Taint("ToBeDeletedByClusterAutoscaler", "1767225600",
+      TaintEffect.NoSchedule, null);
+
+  /**
+   * Upstream's {@code replaceWithTaintedGhostNode} removes the drained node from the DRA snapshot, and with it the
+   * claims owned by the pods that stay there ({@code RemovePodOwnedClaims}): a DaemonSet pod's own claim on a
+   * network-attached GPU gives that GPU up for the moving pod, which finds no other. The node and its claims are as
+   * before afterwards, and a move without the ghost (the node merely excluded) finds the GPU taken.
+   */
+  @Test
+  void placeElsewhere_ghostReleasesTheClaimsOwnedByThePodsThatStay() {
+    ResourceClaim a = allocated(claim("a", "p1"), "n1", "p1");
+    ResourceClaim ds = onNetwork(claim("ds-gpu", "ds"), "ds");
+    SimulatedCluster sim = cluster(List.of(a, ds), List.of(ONE_GPU.sliceFor("n1"), NETWORK));
+    Pod p1 = pod("p1", "a", "n1");
+    Pod dsPod = pod("ds", "ds-gpu", "n1");
+    sim.load(List.of(node("n1"), node("n2")), List.of(p1, dsPod));
+    sim.checkpoint();
+    int n1 = sim.slot("n1");
+    assertThat(sim.placeAll(List.of(unbound(p1)), new int[] {0}, n1)).isFalse();
+    assertThat(sim.claim("default", "ds-gpu")).isEqualTo(ds);
+
+    assertThat(sim.placeElsewhere(List.of(unbound(p1)), new int[] {0}, n1, null, GHOST)).isTrue();
+    assertThat(sim.nodeInfo("n2").pods()).extracting(PodInfo::key).containsExactly("default/p1");
+    assertThat(sim.claim("default", "a").status().allocation().devices()).singleElement()
+        .satisfies(r -> assertThat(r.pool()).isEqualTo("net"));
+    // the node as it was: the DaemonSet pod still there with its claim
+    assertThat(sim.nodeInfo("n1").pods()).extracting(PodInfo::key).containsExactly("default/p1", "default/ds");
+    assertThat(sim.claim("default", "ds-gpu")).isEqualTo(ds);
+    sim.rollback();
+    assertThat(sim.claim("default", "a")).isEqualTo(a);
+  }
+
+  /** A move that fails puts back the claims the ghost released, those of the pods that stay included. */
+  @Test
+  void placeElsewhere_failing_putsTheStayingPodsClaimsBack() {
+    ResourceClaim a = allocated(claim("a", "p1"), "n1", "p1");
+    ResourceClaim ds = onNetwork(claim("ds-gpu", "ds"), "ds");
+    // p1 also needs 9 CPUs: no node but its own has them
+    Pod p1 = Pod.builder().namespace("default").name("p1").uid("uid-p1").nodeName("n1")
+        .container("c", "img", ResourceList.ofCpuMemory(9000, 0))
+        .resourceClaim(PodResourceClaim.ofClaim("gpu", "a")).build();
+    SimulatedCluster sim = cluster(List.of(a, ds), List.of(ONE_GPU.sliceFor("n1"), NETWORK));
+    sim.load(List.of(Node.builder().name("n1").capacity(ResourceList.builder().put("cpu", "16").put("memory", "16Gi")
+        .put("pods", "110").build()).build(), node("n2")), List.of(p1, pod("ds", "ds-gpu", "n1")));
+    assertThat(sim.placeElsewhere(List.of(unbound(p1)), new int[] {0}, sim.slot("n1"), null, GHOST)).isFalse();
+    assertThat(sim.claim("default", "a")).isEqualTo(a);
+    assertThat(sim.claim("default", "ds-gpu")).isEqualTo(ds);
   }
 }
