@@ -219,9 +219,7 @@ final class DraSnapshot {
     if (own.isEmpty()) {
       return;
     }
-    String uid = pod.metadata().uid();
-    String on = placedOn.containsKey(uid) ? placedOn.get(uid) : pod.spec().nodeName();
-    if (!nodeName.equals(on)) {
+    if (!isOn(pod, nodeName)) {
       return;
     }
     place(pod, "");
@@ -243,6 +241,12 @@ final class DraSnapshot {
     }
   }
 
+  /** Whether {@code pod} is on node {@code nodeName} in the simulation (placed there, or bound there and not moved). */
+  private boolean isOn(Pod pod, String nodeName) {
+    String uid = pod.metadata().uid();
+    return nodeName.equals(placedOn.containsKey(uid) ? placedOn.get(uid) : pod.spec().nodeName());
+  }
+
   /**
    * Upstream's {@code RemovePodOwnedClaims}, for {@code pod} on node {@code nodeName} when that node leaves the
    * simulation ({@code RemoveNodeInfo}, as its ghost replaces a node whose removal is simulated): the claims the pod
@@ -255,9 +259,7 @@ final class DraSnapshot {
     if (own.isEmpty()) {
       return;
     }
-    String uid = pod.metadata().uid();
-    String on = placedOn.containsKey(uid) ? placedOn.get(uid) : pod.spec().nodeName();
-    if (!nodeName.equals(on)) {
+    if (!isOn(pod, nodeName)) {
       return;
     }
     for (ResourceClaim c : own) {
@@ -269,7 +271,7 @@ final class DraSnapshot {
       if (reservedFor(s, pod)) {
         List<ResourceClaimConsumerReference> left = new ArrayList<>(s.reservedFor().size());
         for (ResourceClaimConsumerReference r : s.reservedFor()) {
-          if (!r.isPod(uid)) {
+          if (!r.isPod(pod.metadata().uid())) {
             left.add(r);
           }
         }
