@@ -350,6 +350,15 @@ public final class CqState {
     addUsage(w.frs, w.values, 1);
   }
 
+  /**
+   * A workload holding quota in the queue had its status written (its quota reservation, an admission check's state,
+   * its {@code PodsReady} condition): Kueue's cache replaces the workload it holds ({@code addOrUpdateWorkload}
+   * deletes it first, {@code deleteWorkload}), which advances the generation.
+   */
+  void workloadUpdated() {
+    allocatableGeneration++;
+  }
+
   void remove(AdmittedWorkload w) {
     allocatableGeneration++;
     admitted.remove(w.key());

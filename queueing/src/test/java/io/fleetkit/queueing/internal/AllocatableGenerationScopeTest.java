@@ -3,6 +3,9 @@ package io.fleetkit.queueing.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.queueing.AdmissionCheck;
+import io.fleetkit.queueing.AdmissionCheckState;
+import io.fleetkit.queueing.CheckState;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.CycleResult;
@@ -18,7 +21,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A change in one cohort tree advances the {@link CqState#allocatableGeneration} of that tree's queues only (Kueue's
  * cache recomputes the resource nodes of the changed tree), so a pending workload of another tree keeps its {@link
- * FlavorScanProgress} and resumes its flavor search after the last flavor it tried.
+ * FlavorScanProgress} and resumes its flavor search after the last flavor it tried. A status write of a workload with
+ * quota (its admission, an admission check's state) advances its queue's generation, as Kueue's cache replaces the
+ * workload ({@code pkg/cache/scheduler/clusterqueue.go} {@code addOrUpdateWorkload}).
  */
 final class AllocatableGenerationScopeTest {
   private static ClusterQueue cqX() {
@@ -36,7 +41,8 @@ final class AllocatableGenerationScopeTest {
 
   /**
    * Cycle 1: {@code wl}'s pod set {@code a} stops its search on flavor {@code one}, pod set {@code b} never fits, and
-   * it is requeued with flavor {@code two} left. Cycle 2 admits a higher-priority workload of {@code cq-x} instead.
+   * it is requeued with flavor {@code two} left. Cycle 2 tries a higher-priority workload of {@code cq-x} instead,
+   * which fits nowhere, is parked and then deleted (so that no requeue of {@code event} makes it the head again).
    * Then {@code event} happens; cycle 3 tries {@code wl} again with progress two cycles old.
    *
    * @return the flavor index {@code wl}'s search of {@code cpu} stopped on in cycle 3
@@ -52,9 +58,11 @@ final class AllocatableGenerationScopeTest {
     assertThat(s.flavorScanProgress("default/wl").lastTriedFlavorIdx()).containsExactly(Map.of("cpu", 0), Map.of());
 
     s.submit(Workload.builder("default", "blocker").queueName("cq-x").priority(10)
-        .creationTime(KueueHarness.NOW.plusSeconds(1)).request("cpu", "1").build());
+        .creationTime(KueueHarness.NOW.plusSeconds(1)).request("cpu", "100").build());
     CycleResult second = s.schedule();
-    assertThat(second.admitted()).extracting(r -> r.workload()).containsExactly("default/blocker");
+    assertThat(second.admitted()).as("nothing admitted in cq-x: an admission advances its generation").isEmpty();
+    assertThat(s.inadmissible("cq-x")).containsExactly("default/blocker");
+    assertThat(s.delete("default/blocker")).as("a pending workload's deletion leaves the generation").isTrue();
 
     event.accept(s);
     s.schedule();
@@ -88,5 +96,29 @@ final class AllocatableGenerationScopeTest {
   @Test
   void putClusterQueue_sameSpec_keepsTheProgress() {
     assertThat(lastTriedAfter(s -> s.putClusterQueue(cqX()))).isEqualTo(FlavorScanProgress.START_OVER);
+  }
+
+  @Test
+  void schedule_admissionAndCheckStateWrites_advanceTheQueuesGeneration() {
+    KueueHarness h = new KueueHarness(List.of("one", "two", "g"), List.of(
+        ClusterQueue.builder("cq-x").cohort("x").admissionChecks("chk")
+            .resourceGroup(FlavorQuotas.of("one", FlavorResourceQuota.of("cpu", "10"))).build(),
+        cqY("10")), false);
+    QueueScheduler s = h.scheduler;
+    s.putAdmissionCheck(AdmissionCheck.of("chk", "controller"));
+    s.submit(Workload.builder("default", "w").queueName("cq-x").creationTime(KueueHarness.NOW).request("cpu", "1")
+        .build());
+    long x = s.queue("cq-x").allocatableGeneration;
+    long y = s.queue("cq-y").allocatableGeneration;
+
+    CycleResult r = s.schedule();
+
+    assertThat(r.admitted()).hasSize(1);
+    assertThat(s.queue("cq-x").allocatableGeneration).as("the reservation's write").isEqualTo(x + 1);
+    s.setCheckStates("default/w", List.of(AdmissionCheckState.of("chk", CheckState.READY, "ok")));
+    assertThat(s.queue("cq-x").allocatableGeneration).as("the check's write").isEqualTo(x + 2);
+    s.setCheckStates("default/w", List.of(AdmissionCheckState.of("chk", CheckState.READY, "ok")));
+    assertThat(s.queue("cq-x").allocatableGeneration).as("no change, no write").isEqualTo(x + 2);
+    assertThat(s.queue("cq-y").allocatableGeneration).isEqualTo(y);
   }
 }
