@@ -70,7 +70,7 @@ public final class CqState {
    * QueueRegistry} advances it where Kueue's cache recomputes the queue's resource node ({@code
    * updateClusterQueueResourceNode}): when the queue is added, when its quotas or cohort change, and for every queue of
    * a cohort tree whose quotas or members changed; {@link #remove} advances it when a workload leaves the queue or its
-   * reservation is replaced. A pending workload's {@link FlavorScanProgress} older than one cycle is discarded once the
+   * reservation is replaced, {@link #workloadUpdated} when the status of a workload holding its quota is written. A pending workload's {@link FlavorScanProgress} older than one cycle is discarded once the
    * generation passed the one it was recorded at.
    */
   long allocatableGeneration;

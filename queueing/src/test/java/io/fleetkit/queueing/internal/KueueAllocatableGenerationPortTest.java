@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Which ClusterQueues' {@link CqState#allocatableGeneration} (Kueue's {@code AllocatableResourceGeneration}) advance on
  * ClusterQueue, Cohort, flavor and admission check events. Ported from kueue {@code
- * pkg/cache/scheduler/cache_test.go} TestCacheClusterQueueOperations (commit ff69552e): the 15 cases that assert
+ * pkg/cache/scheduler/cache_test.go} TestCacheClusterQueueOperations (commit ff69552e): 16 of the 17 cases that assert
  * {@code AllocatableResourceGeneration}, with their {@code Status} (active or pending) and cohort members as secondary
  * assertions; "add cluster queue after finished workloads" is left out (it lists the workloads of a ClusterQueue added
  * after them, a controller restart the engine has no counterpart of). Plus kueue {@code
