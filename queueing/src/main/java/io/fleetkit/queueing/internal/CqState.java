@@ -66,10 +66,12 @@ public final class CqState {
    */
   java.util.Set<String> provisioningFlavors = java.util.Set.of();
   /**
-   * Kueue's {@code AllocatableResourceGeneration}: advances when more could fit in the queue than before, that is when
-   * a workload leaves it or its reservation is replaced ({@link #remove}), and when the queue is configured again
-   * ({@link #configure}: a ClusterQueue or Cohort of the engine was put or removed). A pending workload's {@link
-   * FlavorScanProgress} older than one cycle is discarded once the generation passed the one it was recorded at.
+   * Kueue's {@code AllocatableResourceGeneration}: advances when more could fit in the queue than before. {@link
+   * QueueRegistry} advances it where Kueue's cache recomputes the queue's resource node ({@code
+   * updateClusterQueueResourceNode}): when the queue is added, when its quotas or cohort change, and for every queue of
+   * a cohort tree whose quotas or members changed; {@link #remove} advances it when a workload leaves the queue or its
+   * reservation is replaced, {@link #workloadUpdated} when the status of a workload holding its quota is written. A pending workload's {@link FlavorScanProgress} older than one cycle is discarded once the
+   * generation passed the one it was recorded at.
    */
   long allocatableGeneration;
 
@@ -86,7 +88,6 @@ public final class CqState {
    * starts at zero, for the caller to add the admitted workloads' again (Kueue's {@code updateClusterQueue}).
    */
   void configure(ClusterQueue spec, @Nullable CohortState cohort, FlavorResources frs) {
-    allocatableGeneration++;
     this.spec = spec;
     this.cohort = cohort;
     int n = frs.size();
@@ -125,6 +126,48 @@ public final class CqState {
 
   public String name() {
     return name;
+  }
+
+  /**
+   * Whether {@code a} and {@code b} give a queue the same resource groups (covered resources, flavors in order) and the
+   * same nominal quotas, borrowing and lending limits (Kueue's {@code updateQuotasAndResourceGroups}, which compares
+   * amounts, so {@code 1} and {@code 1000m} are the same quota).
+   */
+  static boolean sameQuotas(ClusterQueue a, ClusterQueue b) {
+    List<ResourceGroup> ga = a.resourceGroups();
+    List<ResourceGroup> gb = b.resourceGroups();
+    if (ga.size() != gb.size()) {
+      return false;
+    }
+    for (int g = 0; g < ga.size(); g++) {
+      ResourceGroup x = ga.get(g);
+      ResourceGroup y = gb.get(g);
+      if (!java.util.Set.copyOf(x.coveredResources()).equals(java.util.Set.copyOf(y.coveredResources()))
+          || !quotasOf(x).equals(quotasOf(y))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A flavor of a resource group, with each resource's nominal quota, borrowing and lending limits in milli-units. */
+  private record FlavorQuotaView(String flavor, Map<String, List<@Nullable Long>> resources) {}
+
+  private static List<FlavorQuotaView> quotasOf(ResourceGroup group) {
+    List<FlavorQuotaView> out = new java.util.ArrayList<>();
+    for (FlavorQuotas fq : group.flavors()) {
+      Map<String, List<@Nullable Long>> m = new HashMap<>();
+      for (FlavorResourceQuota q : fq.resources()) {
+        m.put(q.name(), java.util.Arrays.asList(q.nominalQuota().milliValue(), milliOrNull(q.borrowingLimit()),
+            milliOrNull(q.lendingLimit())));
+      }
+      out.add(new FlavorQuotaView(fq.name(), m));
+    }
+    return out;
+  }
+
+  private static @Nullable Long milliOrNull(@Nullable Quantity q) {
+    return q == null ? null : q.milliValue();
   }
 
   /**
@@ -305,6 +348,15 @@ public final class CqState {
   void add(AdmittedWorkload w) {
     admitted.put(w.key(), w);
     addUsage(w.frs, w.values, 1);
+  }
+
+  /**
+   * A workload holding quota in the queue had its status written (its quota reservation, an admission check's state,
+   * its {@code PodsReady} condition): Kueue's cache replaces the workload it holds ({@code addOrUpdateWorkload}
+   * deletes it first, {@code deleteWorkload}), which advances the generation.
+   */
+  void workloadUpdated() {
+    allocatableGeneration++;
   }
 
   void remove(AdmittedWorkload w) {

@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -110,6 +111,7 @@ final class QueueRegistry {
       }
     }
     applyQueues(specs, cohortMap);
+    advanceAsIfAddedInOrder();
     for (LocalQueue lq : locals) {
       if (!queues.containsKey(lq.clusterQueue())) {
         throw new IllegalArgumentException("LocalQueue " + lq.key() + ": spec.clusterQueue \"" + lq.clusterQueue()
@@ -250,10 +252,23 @@ final class QueueRegistry {
     if (old != null) {
       treeQueues(old, touched);
     }
+    String oldCohort = old == null ? null : old.spec.cohort();
+    boolean resourcesChanged = old == null || !CqState.sameQuotas(old.spec, spec)
+        || !Objects.equals(oldCohort, spec.cohort());
     Map<String, ClusterQueue> specs = specs();
     specs.put(spec.name(), spec);
     applyQueues(specs, cohortSpecs);
     CqState now = queues.get(spec.name());
+    if (resourcesChanged) {
+      if (oldCohort != null && !oldCohort.equals(spec.cohort())) {
+        advanceTree(oldCohort);
+      }
+      if (now.cohort != null) {
+        advanceTree(now.cohort.name);
+      } else {
+        now.allocatableGeneration++;
+      }
+    }
     treeQueues(now, touched);
     return touched;
   }
@@ -274,8 +289,9 @@ final class QueueRegistry {
   /** Drops ClusterQueue {@code name} from the configuration. */
   void removeClusterQueue(String name) {
     Map<String, ClusterQueue> specs = specs();
-    specs.remove(name);
+    String cohort = specs.remove(name).cohort();
     applyQueues(specs, cohortSpecs);
+    advanceTree(cohort);
   }
 
   /**
@@ -285,16 +301,21 @@ final class QueueRegistry {
    */
   boolean dropTerminated() {
     Map<String, ClusterQueue> specs = null;
+    List<String> cohortsLeft = new ArrayList<>();
     for (CqState cq : queues.values()) {
       if (cq.terminating && cq.admitted.isEmpty()) {
         if (specs == null) {
           specs = specs();
         }
         specs.remove(cq.name);
+        cohortsLeft.add(cq.spec.cohort());
       }
     }
     if (specs != null) {
       applyQueues(specs, cohortSpecs);
+      for (String cohort : cohortsLeft) {
+        advanceTree(cohort);
+      }
       return true;
     }
     return false;
@@ -309,13 +330,22 @@ final class QueueRegistry {
   List<CqState> putCohort(Cohort cohort) {
     List<CqState> touched = new ArrayList<>();
     CohortState before = cohorts.get(cohort.name());
+    String oldParent = null;
     if (before != null) {
       before.root().collectQueues(touched);
+      oldParent = before.parent == null ? null : before.parent.name;
     }
     Map<String, Cohort> next = new LinkedHashMap<>(cohortSpecs);
     next.put(cohort.name(), cohort);
     applyQueues(specs(), next);
-    cohorts.get(cohort.name()).root().collectQueues(touched);
+    CohortState now = cohorts.get(cohort.name());
+    if (oldParent != null && (now.parent == null || !oldParent.equals(now.parent.name))) {
+      advanceTree(oldParent);
+    }
+    // Kueue's AddOrUpdateCohort recomputes the cohort's tree twice: in updateCohort, and again with its info metrics
+    advanceTree(cohort.name());
+    advanceTree(cohort.name());
+    now.root().collectQueues(touched);
     return touched;
   }
 
@@ -332,14 +362,18 @@ final class QueueRegistry {
    */
   List<CqState> removeCohort(String name) {
     List<CqState> touched = new ArrayList<>();
-    cohorts.get(name).root().collectQueues(touched);
+    CohortState before = cohorts.get(name);
+    before.root().collectQueues(touched);
+    String oldParent = before.parent == null ? null : before.parent.name;
     Map<String, Cohort> next = new LinkedHashMap<>(cohortSpecs);
     next.remove(name);
     applyQueues(specs(), next);
     CohortState after = cohorts.get(name);
     if (after != null) {
+      advance(after);
       after.root().collectQueues(touched);
     }
+    advanceTree(oldParent);
     return touched;
   }
 
@@ -421,6 +455,45 @@ final class QueueRegistry {
   @Nullable QueueBlocker blocker(Workload wl, @Nullable CqState cq) {
     LocalQueue lq = localQueueOf(wl);
     return QueueStates.blocker(wl.queueName(), lq, cq == null ? null : cq.name, cq != null && cq.active());
+  }
+
+  /**
+   * Advances the {@linkplain CqState#allocatableGeneration generation} of every queue in the tree of cohort {@code
+   * name} (Kueue's {@code updateCohortResourceNode} from the tree's root, run when a quota or a member of the tree
+   * changed); nothing if the engine has no such cohort.
+   */
+  private void advanceTree(@Nullable String name) {
+    CohortState c = name == null ? null : cohorts.get(name);
+    if (c != null) {
+      advance(c.root());
+    }
+  }
+
+  /** Advances the generation of every queue in {@code cohort}'s subtree. */
+  private static void advance(CohortState cohort) {
+    List<CqState> members = new ArrayList<>();
+    cohort.collectQueues(members);
+    for (CqState cq : members) {
+      cq.allocatableGeneration++;
+    }
+  }
+
+  /**
+   * Advances the generations of the queues set up at once as Kueue's cache would had they been added one by one in
+   * order: each addition advances the queues of its tree added before it, and itself.
+   */
+  private void advanceAsIfAddedInOrder() {
+    Set<CqState> added = new HashSet<>();
+    for (CqState cq : queues.values()) {
+      added.add(cq);
+      List<CqState> tree = new ArrayList<>();
+      treeQueues(cq, tree);
+      for (CqState q : tree) {
+        if (added.contains(q)) {
+          q.allocatableGeneration++;
+        }
+      }
+    }
   }
 
   /** Every queue of {@code cq}'s cohort tree, or {@code cq} alone without a cohort, added to {@code out}. */

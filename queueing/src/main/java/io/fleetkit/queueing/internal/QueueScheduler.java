@@ -1326,6 +1326,10 @@ public final class QueueScheduler {
       podsReady.quotaReserved(w.key(), now);
       LOG.debug("admitted {} in {}", w.key(), cq.name);
     }
+    // Kueue's cache sees the admissions' status writes after the cycle, whose snapshot kept the generations
+    for (QuotaReservation r : admittedNow) {
+      registry.requireQueue(r.clusterQueue()).workloadUpdated();
+    }
     heldTopology.clear();
     for (Held h : reserved) {
       h.cq().addUsage(h.frs(), h.values(), -1);
@@ -1503,8 +1507,13 @@ public final class QueueScheduler {
       return null; // no updates (every update names one of its checks)
     }
     Instant now = clock.instant();
+    List<AdmissionCheckState> before = wc.states;
     for (AdmissionCheckState state : updates) {
       wc.states = AdmissionChecks.set(wc.states, state, now);
+    }
+    AdmittedWorkload holding = admitted.get(key);
+    if (holding != null && !before.equals(wc.states)) {
+      holding.cq.workloadUpdated();
     }
     if (wc.admitted && !AdmissionChecks.allReady(wc.states)) {
       wc.admitted = false; // Kueue's SyncAdmittedCondition: "check lost"
@@ -1696,7 +1705,12 @@ public final class QueueScheduler {
       throw new IllegalArgumentException("Workload " + key
           + ": has no quota reserved; PodsReady is set only for workloads with quota");
     }
-    return podsReady.setPodsReady(key, isAdmitted(key), ready, clock.instant());
+    io.fleetkit.queueing.PodsReadyCondition before = podsReady.podsReady(key);
+    io.fleetkit.queueing.PodsReadyCondition now = podsReady.setPodsReady(key, isAdmitted(key), ready, clock.instant());
+    if (!now.equals(before)) {
+      admitted.get(key).cq.workloadUpdated();
+    }
+    return now;
   }
 
   public io.fleetkit.queueing.@Nullable WaitForPodsReady waitForPodsReadyConfig() {
