@@ -235,6 +235,12 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private Map<Pod, PodInfo> pendingInfos = new java.util.IdentityHashMap<>();
   /** The {@link #snapshotPods} {@link #scaleDownSim} was loaded or reloaded with. */
   private Map<String, List<PodInfo>> scaleDownSimExtra = Map.of();
+  /**
+   * The pods waiting for preemption the last {@link #plan} held on their nominated node, by node (those in
+   * {@link #snapshotPods} before the filter's): on a node being deleted they are among the pods the planner places
+   * elsewhere ({@link #podsToInject}).
+   */
+  private Map<String, List<Pod>> nominatedPods = Map.of();
   /** The unneeded nodes of the last evaluation: simulated first in the next one, and counted by its limit. */
   private List<String> lastUnneeded = List.of();
 
@@ -606,6 +612,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         pending.add(p);
       }
     }
+    nominatedPods = copyOf(placed);
     if (pending.isEmpty()) {
       schedulable.noCandidates();
       keepSnapshotPods(placed);
@@ -701,6 +708,16 @@ public final class ClusterAutoscaler implements AutoCloseable {
       chosen = best.size() == 1 ? best.get(0) : best.get(random.nextInt(best.size()));
     }
     return new ScaleUpPlan(keys, opts, chosen, skipped);
+  }
+
+  /** {@code pods} with each list copied. */
+  private static Map<String, List<Pod>> copyOf(Map<String, List<Pod>> pods) {
+    if (pods.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, List<Pod>> out = new HashMap<>();
+    pods.forEach((node, l) -> out.put(node, List.copyOf(l)));
+    return out;
   }
 
   /** Sets {@link #snapshotPods} to {@code placed}, each pod as the view it had in the last loop when it is the same. */
@@ -1467,12 +1484,15 @@ public final class ClusterAutoscaler implements AutoCloseable {
    * The pods the planner places in its simulation before simulating any removal (upstream's
    * {@code injectOngoingActuation}): the pods of the nodes being deleted and the recently evicted ones that a
    * controller recreates ({@link ActuationStatus#recreatable}), the latter only as many of a controller's as it has
-   * not recreated yet ({@link ControllerReplicas#notRecreated}).
+   * not recreated yet ({@link ControllerReplicas#notRecreated}). A node's pods are those of the loop's snapshot, as
+   * upstream's {@code currentlyDrainedPods} lists the NodeInfo's: its bound pods, then the pods waiting for preemption
+   * nominated to it ({@link #nominatedPods}).
    */
   private List<Pod> podsToInject(ActuationStatus status) {
     List<Pod> drained = new ArrayList<>();
     for (String name : new java.util.TreeSet<>(status.deletionsInProgress())) {
       drained.addAll(clusterPods.on(name));
+      drained.addAll(nominatedPods.getOrDefault(name, List.of()));
     }
     List<Pod> out = new ArrayList<>(ActuationStatus.recreatable(drained));
     out.addAll(ControllerReplicas.notRecreated(ActuationStatus.recreatable(status.recentEvictions()), store));
