@@ -1088,7 +1088,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         simulatedUnremovable.add(name);
         continue;
       }
-      sim.removeNodeAt(at);
+      sim.removeDrainedNodeAt(at);
       unneeded.add(name);
       String pool = slotFacts.node(at).metadata().labels().get(NodePool.POOL_LABEL);
       if (pool != null && in.atomicPools().contains(pool)) {

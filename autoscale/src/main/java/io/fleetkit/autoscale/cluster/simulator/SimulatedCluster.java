@@ -743,17 +743,42 @@ public final class SimulatedCluster {
     removeNodeAt(liveSlot(name));
   }
 
-  /** Removes the node in {@code slot} and its pods, as {@link #removeNode} of its name; an empty slot is ignored. */
+  /**
+   * Removes the node in {@code slot} and its pods, as {@link #removeNode} of its name; an empty slot is ignored. Its
+   * pods leave their claims as a pod taken off its node does ({@link #removePod}), so a pod placed again elsewhere
+   * can have its claims allocated there.
+   */
   public void removeNodeAt(int slot) {
+    remove(slot, false);
+  }
+
+  /**
+   * Removes the node in {@code slot}, whose pods that had to move were placed elsewhere ({@link #placeElsewhere}), as
+   * upstream's {@code RemoveNodeInfo} removes a node whose removal succeeded: the pods left on it (those that stay
+   * with their node: DaemonSet and mirror pods) lose the claims they own and leave the consumers of their other
+   * claims, which keep their allocation even without consumers ({@code RemovePodOwnedClaims}). An empty slot is
+   * ignored.
+   */
+  public void removeDrainedNodeAt(int slot) {
+    remove(slot, true);
+  }
+
+  private void remove(int slot, boolean drained) {
     int seq = slot;
     if (seq < 0 || seq >= nextSeq || slots[seq] == null) {
       return;
     }
-    if (dra != null) {
+    DraSnapshot d = dra;
+    if (d != null) {
+      String name = slots[seq].name();
       for (PodInfo pi : Objects.requireNonNull(current(seq)).pods()) {
-        unreserveClaims(seq, pi);
+        if (!drained) {
+          unreserveClaims(seq, pi);
+        } else if (!pi.pod().spec().resourceClaims().isEmpty()) {
+          d.removePodOwnedClaims(pi.pod(), name);
+        }
       }
-      dra.removeNodeSlices(slots[seq].name());
+      d.removeNodeSlices(name);
     }
     if (seq < checkpointSeq) {
       save(seq); // the name keeps its entry for the rollback
@@ -1277,7 +1302,8 @@ public final class SimulatedCluster {
    * {@code UnschedulePod}), and while the ghost stands the pods that stay (DaemonSet and mirror pods) hold no claim they
    * own and are no consumer of the others ({@code RemovePodOwnedClaims} of the node removed for its ghost), so the
    * devices those held are free for the moving pods. Afterwards the node is as before, whether or not every pod
-   * found a place: a caller that removes it on success removes the node as it was (upstream removes the ghost).
+   * found a place: a caller that removes it on success removes the node as it was with {@link #removeDrainedNodeAt}
+   * (upstream removes the ghost).
    *
    * <p>The ghost is put in place before the first pod whose Filter plugins go beyond the node-local ones decided on
    * the slots' numbers (a pod with a {@linkplain FilterShapes shape}: no plugin of its Filter reads another node or

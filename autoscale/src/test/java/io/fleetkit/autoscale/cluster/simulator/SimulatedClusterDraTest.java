@@ -242,4 +242,47 @@ final class SimulatedClusterDraTest {
     assertThat(sim.claim("default", "a")).isEqualTo(a);
     assertThat(sim.claim("default", "ds-gpu")).isEqualTo(ds);
   }
+
+  /**
+   * The node of a successful drain removed as upstream's {@code RemoveNodeInfo} removes it
+   * (cluster-autoscaler-release-1.37, commit a16f0ae8, {@code simulator/clustersnapshot/predicate/
+   * predicate_snapshot.go}, {@code RemovePodOwnedClaims} of each of its pods, {@code simulator/dynamicresources/
+   * snapshot/snapshot.go}): of the pods that stay, {@code ds}'s shared claim keeps its allocation without consumers and
+   * {@code dso}'s own claim is gone; the moved {@code p1}'s claim stays allocated where it went. A rollback puts all
+   * back. {@link SimulatedCluster#removeNodeAt} instead deallocates the shared claim, as for a pod taken off its node.
+   */
+  @Test
+  void removeDrainedNodeAt_sharedClaimOfAStayingPodKeepsItsAllocation_ownedClaimIsGone() {
+    ResourceClaim a = allocated(claim("a", "p1"), "n1", "p1");
+    ResourceClaim shared = onNetwork(claim("shared", ""), "ds");
+    ResourceClaimStatus local1 = new ResourceClaimStatus(new AllocationResult(List.of(
+        new DeviceRequestAllocationResult("gpu", DRIVER, "n1-more", "gpu-1")), StructuredAllocator.localNodeSelector(
+        "n1")), List.of(ResourceClaimConsumerReference.pod("dso", "uid-dso")));
+    ResourceClaim own = claim("dso-gpu", "dso").withStatus(local1);
+    ResourceSlice more = ResourceSliceTemplate.of(DRIVER, "more", Device.of("gpu-1")).sliceFor("n1");
+    SimulatedCluster sim = cluster(List.of(a, shared, own), List.of(ONE_GPU.sliceFor("n1"), more,
+        ONE_GPU.sliceFor("n2"), NETWORK));
+    Pod p1 = pod("p1", "a", "n1");
+    sim.load(List.of(node("n1"), node("n2")), List.of(p1, pod("ds", "shared", "n1"), pod("dso", "dso-gpu", "n1")));
+    sim.checkpoint();
+    int n1 = sim.slot("n1");
+    assertThat(sim.placeElsewhere(List.of(unbound(p1)), new int[] {0}, n1, null, GHOST)).isTrue();
+    ResourceClaim moved = allocated(claim("a", "p1"), "n2", "p1");
+    assertThat(sim.claim("default", "a")).isEqualTo(moved);
+
+    sim.removeDrainedNodeAt(n1);
+    assertThat(sim.hasNode("n1")).isFalse();
+    assertThat(sim.claim("default", "shared")).isEqualTo(shared.withStatus(shared.status().withReservedFor(
+        List.of())));
+    assertThat(sim.claim("default", "dso-gpu")).isNull();
+    assertThat(sim.claim("default", "a")).isEqualTo(moved);
+    sim.rollback();
+    assertThat(sim.claim("default", "shared")).isEqualTo(shared);
+    assertThat(sim.claim("default", "dso-gpu")).isEqualTo(own);
+    assertThat(sim.claim("default", "a")).isEqualTo(a);
+
+    assertThat(sim.placeElsewhere(List.of(unbound(p1)), new int[] {0}, n1, null, GHOST)).isTrue();
+    sim.removeNodeAt(n1);
+    assertThat(sim.claim("default", "shared").status()).isEqualTo(ResourceClaimStatus.INITIAL);
+  }
 }
