@@ -324,4 +324,31 @@ final class ClusterAutoscalerDraTest {
     assertThat(r.unneededNodes()).containsExactly("gpu-1");
     assertThat(r.unremovableNodes()).containsEntry("gpu-2", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS);
   }
+
+  /**
+   * The claims of the pending pods scale-up's filter placed are allocated in scale-down's simulation, as upstream's
+   * filter ({@code TrySchedulePods}, kubernetes/autoscaler cluster-autoscaler-release-1.37) allocates them in the
+   * loop's DRA snapshot that scale-down forks: p1 and p2 take two more of gpu-1's 4 GPUs, 3 of 4 used (0.75), above
+   * the 0.5 threshold; with the store's unallocated claims gpu-1 would count 1 of 4 and be a candidate.
+   */
+  @Test
+  void scaleDown_claimsOfPendingPodsTheFilterPlaced_countInTheNodesDeviceUtilization() {
+    store.create(DeviceClass.of(DRIVER));
+    NodePool pool = store.create(gpuPool("gpu", 4));
+    store.create(ClusterAutoscaler.templateNode(pool, "gpu-1"));
+    store.create(ResourceSliceTemplate.of(DRIVER, "gpus", Device.of("gpu-0"), Device.of("gpu-1"), Device.of("gpu-2"),
+        Device.of("gpu-3")).sliceFor("gpu-1"));
+    runningGpuPod("a", "gpu-1", "gpu-0");
+    gpuPod("p1");
+    gpuPod("p2");
+    ClusterAutoscaler ca = ca();
+    LoopResult r = ca.runOnce();
+    assertThat(r.scaleUp().unschedulablePods()).isEmpty();
+    assertThat(r.unremovableNodes()).containsEntry("gpu-1", ClusterAutoscaler.NOT_UNDERUTILIZED);
+    // the store's claims stay as they were
+    assertThat(store.require(ResourceClaim.class, "default", "p1-gpu").status().allocation()).isNull();
+    clock.advance(java.time.Duration.ofSeconds(10));
+    assertThat(ca.runOnce().unremovableNodes()).as("the next loop, the pods on their hints")
+        .containsEntry("gpu-1", ClusterAutoscaler.NOT_UNDERUTILIZED);
+  }
 }

@@ -795,6 +795,24 @@ public final class SimulatedCluster {
     invalidate(gone, null);
   }
 
+  /**
+   * Gives {@code pod}, loaded on node {@code nodeName} without being bound there (a pending pod another simulation
+   * placed on it), its ResourceClaims there as a placement would: those not allocated yet are allocated on the node's
+   * devices and the pod joins the consumers of each, so moving it releases them. A pod without claims is ignored.
+   *
+   * @throws IllegalArgumentException if no node is named {@code nodeName}
+   */
+  public void holdClaims(String nodeName, io.fleetkit.api.core.Pod pod) {
+    int at = slot(nodeName);
+    if (at < 0) {
+      throw new IllegalArgumentException("simulated cluster: cannot give pod " + pod.metadata().key()
+          + " its claims on node " + nodeName + ": no such node");
+    }
+    if (dra != null && !pod.spec().resourceClaims().isEmpty()) {
+      dra.reserve(pod, Objects.requireNonNull(slots[at]).node());
+    }
+  }
+
   public boolean hasNode(String name) {
     return liveSlot(name) >= 0;
   }

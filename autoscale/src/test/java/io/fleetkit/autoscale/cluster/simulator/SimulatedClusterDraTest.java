@@ -285,4 +285,33 @@ final class SimulatedClusterDraTest {
     sim.removeNodeAt(n1);
     assertThat(sim.claim("default", "shared").status()).isEqualTo(ResourceClaimStatus.INITIAL);
   }
+
+  /**
+   * A pending pod another simulation placed on n1 (scale-up's filter) is loaded on n1 without its node name:
+   * {@link SimulatedCluster#holdClaims} gives it its claim there as a placement would (allocated on n1's GPU, the pod
+   * its consumer), and makes it the pod on n1 for the claim: a drain moves it with its claim to n2, and n1 removed
+   * with the pod staying there (a DaemonSet pod, say) takes the claim it owns with it. Claims allocated already (by
+   * that other simulation) are kept as they are.
+   */
+  @Test
+  void holdClaims_pendingPodLoadedOnANode_holdsItsClaimThere() {
+    Pod p1 = pod("p1", "a", "");
+    ResourceClaim onN1 = allocated(claim("a", "p1"), "n1", "p1");
+    for (ResourceClaim given : List.of(claim("a", "p1"), onN1)) {
+      SimulatedCluster sim = cluster(List.of(given), List.of(ONE_GPU.sliceFor("n1"), ONE_GPU.sliceFor("n2")));
+      sim.load(List.of(node("n1"), node("n2")), n -> n.equals("n1") ? List.of(PodInfos.of(p1)) : List.of(), null);
+      sim.holdClaims("n1", p1);
+      assertThat(sim.claim("default", "a")).isEqualTo(onN1);
+      sim.checkpoint();
+      assertThat(sim.placeElsewhere(List.of(unbound(p1)), new int[] {0}, sim.slot("n1"), null, GHOST)).isTrue();
+      assertThat(sim.claim("default", "a")).isEqualTo(allocated(claim("a", "p1"), "n2", "p1"));
+      sim.rollback();
+      assertThat(sim.claim("default", "a")).isEqualTo(onN1);
+      sim.removeDrainedNodeAt(sim.slot("n1"));
+      assertThat(sim.claim("default", "a")).as("owned by p1, which stayed on n1").isNull();
+    }
+    SimulatedCluster sim = cluster(List.of(), List.of());
+    assertThatThrownBy(() -> sim.holdClaims("nope", p1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no such node");
+  }
 }
