@@ -259,7 +259,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /**
    * What a scale-down evaluation reads: the ready nodes, the bound pods ({@link ClusterPods#boundVersion}: the pods
    * on every node are the same objects while it is the same), the pending pods the loop left on nodes
-   * ({@link #snapshotPods}), the budgets, priority classes and pool names.
+   * ({@link #snapshotPods}) and the claims of those the filter placed ({@link #placedClaims}), the budgets, priority
+   * classes and pool names.
    */
   private record ScaleDownInputs(List<Node> nodes, long boundPods, Map<String, List<PodInfo>> snapshotPods,
       List<ResourceClaim> placedClaims, List<PodDisruptionBudget> pdbs,
