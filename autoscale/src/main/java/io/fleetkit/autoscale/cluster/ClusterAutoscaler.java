@@ -76,8 +76,9 @@ import org.slf4j.LoggerFactory;
  *       {@code unremovableNodeRecheckTimeout} ({@link UnremovableNodes}) and its utilization
  *       ({@link NodeUtilization}; GPU nodes by GPUs, nodes with DRA devices by their most used device pool,
  *       {@link DeviceUtilization}), measured on the cluster as scale-up's filter left it (upstream's planner runs on
- *       the loop's snapshot: the pending pods the filter placed, and those waiting for preemption on their nominated
- *       node, are on their nodes for the utilization and the drain simulations), is at or under the threshold.
+ *       the loop's snapshot: the pending pods the filter placed, with the ResourceClaims its placements allocated,
+ *       and those waiting for preemption on their nominated node, are on their nodes for the utilization and the
+ *       drain simulations), is at or under the threshold.
  *       Eligible nodes are simulated in upstream's candidate order (empty nodes first, then those unneeded in the
  *       last loop, then the rest by name), until the unneeded ones reach {@link #unneededNodesLimit}: a node is
  *       unneeded when every pod that must move ({@link Drainability}: PDBs, controller, local storage,
@@ -235,16 +236,34 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private Map<Pod, PodInfo> pendingInfos = new java.util.IdentityHashMap<>();
   /** The {@link #snapshotPods} {@link #scaleDownSim} was loaded or reloaded with. */
   private Map<String, List<PodInfo>> scaleDownSimExtra = Map.of();
+  /**
+   * The pods waiting for preemption the last {@link #plan} held on their nominated node, by node (those in
+   * {@link #snapshotPods} before the filter's): on a node being deleted they are among the pods the planner places
+   * elsewhere ({@link #podsToInject}).
+   */
+  private Map<String, List<Pod>> nominatedPods = Map.of();
+  /**
+   * The ResourceClaims of the pending pods the last {@link #plan}'s filter placed, as its placements left them
+   * (allocated and reserved for those pods: upstream's {@code TrySchedulePods} allocates them in the loop's DRA
+   * snapshot, which scale-down forks); an object equal to the last loop's is that object.
+   */
+  private List<ResourceClaim> placedClaims = List.of();
+  /** Where the last {@link #plan}'s filter placed the pending pods with ResourceClaims, in placement order. */
+  private List<PlacedPod> placedClaimPods = List.of();
+
+  /** A pending pod the filter placed on a node, for the claims it holds there. */
+  private record PlacedPod(String node, Pod pod) {}
   /** The unneeded nodes of the last evaluation: simulated first in the next one, and counted by its limit. */
   private List<String> lastUnneeded = List.of();
 
   /**
    * What a scale-down evaluation reads: the ready nodes, the bound pods ({@link ClusterPods#boundVersion}: the pods
    * on every node are the same objects while it is the same), the pending pods the loop left on nodes
-   * ({@link #snapshotPods}), the budgets, priority classes and pool names.
+   * ({@link #snapshotPods}) and the claims of those the filter placed ({@link #placedClaims}), the budgets, priority
+   * classes and pool names.
    */
   private record ScaleDownInputs(List<Node> nodes, long boundPods, Map<String, List<PodInfo>> snapshotPods,
-      List<PodDisruptionBudget> pdbs,
+      List<ResourceClaim> placedClaims, List<PodDisruptionBudget> pdbs,
       List<io.fleetkit.api.scheduling.PriorityClass> priorityClasses, Set<String> pools,
       Set<String> previouslyUnneeded, Set<String> recentlyUnremovable, int limit, Set<String> atomicPools,
       Set<String> deletionsInProgress, List<Pod> injected, Instant at, boolean terminating, int longTerminating,
@@ -261,7 +280,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
       if (limit != o.limit || longTerminating != o.longTerminating || !previouslyUnneeded.equals(o.previouslyUnneeded)
           || !recentlyUnremovable.equals(o.recentlyUnremovable) || !atomicPools.equals(o.atomicPools)
           || !deletionsInProgress.equals(o.deletionsInProgress) || !injected.equals(o.injected)
-          || !poolOptions.equals(o.poolOptions) || !snapshotPods.equals(o.snapshotPods)) {
+          || !poolOptions.equals(o.poolOptions) || !snapshotPods.equals(o.snapshotPods)
+          || !Lister.sameObjects(placedClaims, o.placedClaims)) {
         return false; // snapshotPods: the same pod objects (their views kept per object) on the same nodes
       }
       if (nodes == o.nodes && pools.equals(o.pools) && boundPods == o.boundPods && pdbs == o.pdbs
@@ -606,9 +626,11 @@ public final class ClusterAutoscaler implements AutoCloseable {
         pending.add(p);
       }
     }
+    nominatedPods = copyOf(placed);
     if (pending.isEmpty()) {
       schedulable.noCandidates();
       keepSnapshotPods(placed);
+      keepPlacedClaims(null, Map.of());
       return new ScaleUpPlan(List.of(), List.of(), null, Map.of()); // upstream: "No unschedulable pods"
     }
     SimulatedCluster sim = newSimulation();
@@ -634,6 +656,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     searchPosition.keep(sim, cursor);
     filtered.forEach((node, pods) -> placed.computeIfAbsent(node, k -> new ArrayList<>()).addAll(pods));
     keepSnapshotPods(placed);
+    keepPlacedClaims(sim, filtered);
     // a daemon pod that fits no node waits for its own node: a new node cannot help it (upstream's
     // filterOutDaemonSetPodListProcessor, which runs after filterOutSchedulable)
     unschedulable = TemplateNodes.withoutDaemonSetPods(unschedulable);
@@ -701,6 +724,91 @@ public final class ClusterAutoscaler implements AutoCloseable {
       chosen = best.size() == 1 ? best.get(0) : best.get(random.nextInt(best.size()));
     }
     return new ScaleUpPlan(keys, opts, chosen, skipped);
+  }
+
+  /**
+   * Sets {@link #placedClaims} and {@link #placedClaimPods} from the pods with ResourceClaims among those the filter
+   * placed in {@code sim} ({@code filtered}, by node), keeping the last loop's objects where equal.
+   */
+  private void keepPlacedClaims(@Nullable SimulatedCluster sim, Map<String, List<Pod>> filtered) {
+    List<PlacedPod> pods = null;
+    Map<String, ResourceClaim> claims = null;
+    if (sim != null && anyWithClaims(filtered)) {
+      for (Map.Entry<String, List<Pod>> e : new TreeMap<>(filtered).entrySet()) {
+        for (Pod p : e.getValue()) {
+          if (p.spec().resourceClaims().isEmpty()) {
+            continue;
+          }
+          if (pods == null) {
+            pods = new ArrayList<>();
+            claims = new LinkedHashMap<>();
+          }
+          pods.add(new PlacedPod(e.getKey(), p));
+          for (ResourceClaim c : sim.claimsOf(p)) {
+            claims.put(c.metadata().key(), c);
+          }
+        }
+      }
+    }
+    if (pods == null) {
+      placedClaims = List.of();
+      placedClaimPods = List.of();
+      return;
+    }
+    if (!pods.equals(placedClaimPods)) {
+      placedClaimPods = List.copyOf(pods);
+    }
+    Map<String, ResourceClaim> last = new HashMap<>();
+    for (ResourceClaim c : placedClaims) {
+      last.put(c.metadata().key(), c);
+    }
+    List<ResourceClaim> out = new ArrayList<>(claims.size());
+    for (ResourceClaim c : claims.values()) {
+      ResourceClaim before = last.get(c.metadata().key());
+      out.add(c.equals(before) ? before : c);
+    }
+    placedClaims = List.copyOf(out);
+  }
+
+  private static boolean anyWithClaims(Map<String, List<Pod>> pods) {
+    for (List<Pod> l : pods.values()) {
+      for (Pod p : l) {
+        if (!p.spec().resourceClaims().isEmpty()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The store's {@code claims} with those of {@link #placedClaims} in their place (as the filter's placements left
+   * them), the list itself when there are none.
+   */
+  private static List<ResourceClaim> withPlacedClaims(List<ResourceClaim> claims, List<ResourceClaim> placed) {
+    if (placed.isEmpty()) {
+      return claims;
+    }
+    Map<String, ResourceClaim> byKey = new HashMap<>();
+    for (ResourceClaim c : placed) {
+      byKey.put(c.metadata().key(), c);
+    }
+    List<ResourceClaim> out = new ArrayList<>(claims.size());
+    for (ResourceClaim c : claims) {
+      ResourceClaim p = byKey.get(c.metadata().key());
+      out.add(p != null ? p : c);
+    }
+    return out;
+  }
+
+  /** {@code pods} with each list copied. */
+  private static Map<String, List<Pod>> copyOf(Map<String, List<Pod>> pods) {
+    if (pods.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, List<Pod>> out = new HashMap<>();
+    pods.forEach((node, l) -> out.put(node, List.copyOf(l)));
+    return out;
   }
 
   /** Sets {@link #snapshotPods} to {@code placed}, each pod as the view it had in the last loop when it is the same. */
@@ -1071,7 +1179,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         simulatedUnremovable.add(name);
         continue;
       }
-      sim.removeNodeAt(at);
+      sim.removeDrainedNodeAt(at);
       unneeded.add(name);
       String pool = slotFacts.node(at).metadata().labels().get(NodePool.POOL_LABEL);
       if (pool != null && in.atomicPools().contains(pool)) {
@@ -1152,8 +1260,17 @@ public final class ClusterAutoscaler implements AutoCloseable {
     java.util.function.Function<String, List<PodInfo>> podsOn = extra.isEmpty() ? clusterPods::infosOn
         : node -> withSnapshotPods(clusterPods.infosOn(node), extra.get(node));
     Map<Class<?>, List<?>> dra = draObjects();
+    List<PlacedPod> claimPods = placedClaimPods;
+    if (!in.placedClaims().isEmpty()) {
+      @SuppressWarnings("unchecked")
+      List<ResourceClaim> stored = (List<ResourceClaim>) dra.getOrDefault(ResourceClaim.class, List.of());
+      dra = new HashMap<>(dra);
+      dra.put(ResourceClaim.class, withPlacedClaims(stored, in.placedClaims()));
+    }
+    // the claims as the filter left them, and the pods holding them where it placed them (the same objects while
+    // they are the same)
     List<List<?>> objects = List.of(in.pdbs(), in.priorityClasses(), dra.getOrDefault(DeviceClass.class, List.of()),
-        dra.getOrDefault(ResourceSlice.class, List.of()), dra.getOrDefault(ResourceClaim.class, List.of()));
+        dra.getOrDefault(ResourceSlice.class, List.of()), dra.getOrDefault(ResourceClaim.class, List.of()), claimPods);
     SimulatedCluster sim = scaleDownSim;
     if (sim != null && scaleDownSimPods == clusterPods && sameObjects(scaleDownSimObjects, objects)) {
       sim.rollback();
@@ -1171,6 +1288,11 @@ public final class ClusterAutoscaler implements AutoCloseable {
     simObjects.put(io.fleetkit.api.scheduling.PriorityClass.class, in.priorityClasses());
     sim = SimulatedCluster.create(profile, registry, clock, simObjects);
     sim.load(in.nodes(), podsOn, scaleDownViews);
+    for (PlacedPod p : claimPods) {
+      if (sim.hasNode(p.node())) {
+        sim.holdClaims(p.node(), p.pod());
+      }
+    }
     scaleDownSimExtra = extra;
     SimulatedCluster loaded = sim;
     slotFacts = new SlotFacts(sim.slots(), options.ignoreDaemonSetsUtilization(),
@@ -1288,7 +1410,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         }
       }
     }
-    ScaleDownInputs inputs = new ScaleDownInputs(ready, clusterPods.boundVersion(), snapshotPods,
+    ScaleDownInputs inputs = new ScaleDownInputs(ready, clusterPods.boundVersion(), snapshotPods, placedClaims,
         store.list(PodDisruptionBudget.class).items(),
         store.list(io.fleetkit.api.scheduling.PriorityClass.class).items(), Set.copyOf(pools.keySet()),
         Set.copyOf(lastUnneeded), unremovableNodes.recent(), limit, atomicPools, status.deletionsInProgress(),
@@ -1467,12 +1589,15 @@ public final class ClusterAutoscaler implements AutoCloseable {
    * The pods the planner places in its simulation before simulating any removal (upstream's
    * {@code injectOngoingActuation}): the pods of the nodes being deleted and the recently evicted ones that a
    * controller recreates ({@link ActuationStatus#recreatable}), the latter only as many of a controller's as it has
-   * not recreated yet ({@link ControllerReplicas#notRecreated}).
+   * not recreated yet ({@link ControllerReplicas#notRecreated}). A node's pods are those of the loop's snapshot, as
+   * upstream's {@code currentlyDrainedPods} lists the NodeInfo's: its bound pods, then the pods waiting for preemption
+   * nominated to it ({@link #nominatedPods}).
    */
   private List<Pod> podsToInject(ActuationStatus status) {
     List<Pod> drained = new ArrayList<>();
     for (String name : new java.util.TreeSet<>(status.deletionsInProgress())) {
       drained.addAll(clusterPods.on(name));
+      drained.addAll(nominatedPods.getOrDefault(name, List.of()));
     }
     List<Pod> out = new ArrayList<>(ActuationStatus.recreatable(drained));
     out.addAll(ControllerReplicas.notRecreated(ActuationStatus.recreatable(status.recentEvictions()), store));

@@ -287,4 +287,68 @@ final class ClusterAutoscalerDraTest {
     assertThat(r.unneededNodes()).containsExactly("gpu-1");
     assertThat(store.require(ResourceClaim.class, "default", "ds-gpu")).isEqualTo(held);
   }
+
+  /**
+   * A node found removable leaves the simulation as upstream's {@code RemoveNodeInfo} removes it
+   * (cluster-autoscaler-release-1.37, {@code RemovePodOwnedClaims} for each of its pods): the DaemonSet pod staying on
+   * gpu-1 leaves the consumers of its shared claim, which keeps the only network-attached GPU allocated; so gpu-2's
+   * pod, whose GPU is local to gpu-2, finds no GPU on cpu-1 and gpu-2 is not removable after gpu-1.
+   */
+  @Test
+  void scaleDown_removedNodesStayingPodKeepsItsSharedClaimAllocated_noGpuForTheNextNodesPod() {
+    store.create(DeviceClass.of(DRIVER));
+    NodePool gpu = store.create(gpuPool("gpu", 4));
+    NodePool cpu = store.create(pool("cpu", 8000, 16384, 0, 10, 1.0));
+    for (String n : List.of("gpu-1", "gpu-2")) {
+      store.create(ClusterAutoscaler.templateNode(gpu, n));
+      store.create(ResourceSliceTemplate.of(DRIVER, "gpus", Device.of("gpu-0"), Device.of("gpu-1"),
+          Device.of("gpu-2"), Device.of("gpu-3")).sliceFor(n));
+    }
+    store.create(ClusterAutoscaler.templateNode(cpu, "cpu-1"));
+    store.create(CaFixtures.pod("keep", 5000, 512).toBuilder().nodeName("cpu-1").build()); // cpu-1 is needed
+    store.create(ResourceSlice.of("net-gpus", io.fleetkit.api.resource.dra.ResourceSliceSpec.builder(DRIVER,
+        new io.fleetkit.api.resource.dra.ResourcePool("net", 1, 1)).allNodes().device(Device.of("net-0")).build()));
+    Pod ds = store.create(Pod.builder().namespace("default").name("ds").nodeName("gpu-1")
+        .ownerReference(new io.fleetkit.api.meta.OwnerReference("apps/v1", "DaemonSet", "agent", "ds-uid", true,
+            true))
+        .container("c", "agent", ResourceList.ofCpuMemory(100, 64 * MI))
+        .resourceClaim(PodResourceClaim.ofClaim("gpu", "shared-gpu")).build());
+    ResourceClaim c = store.create(ResourceClaim.of(ObjectMeta.builder().namespace("default").name("shared-gpu")
+        .build(), ResourceClaimSpec.of(new DeviceRequest("gpu", ExactDeviceRequest.count(DRIVER, 1)))));
+    store.updateStatus(c.withStatus(new io.fleetkit.api.resource.dra.ResourceClaimStatus(
+        new io.fleetkit.api.resource.dra.AllocationResult(List.of(
+            new io.fleetkit.api.resource.dra.DeviceRequestAllocationResult("gpu", DRIVER, "net", "net-0")), null),
+        List.of(io.fleetkit.api.resource.dra.ResourceClaimConsumerReference.pod("ds", ds.metadata().uid())))));
+    runningGpuPod("b", "gpu-2", "gpu-0");
+    LoopResult r = ca().runOnce();
+    assertThat(r.unneededNodes()).containsExactly("gpu-1");
+    assertThat(r.unremovableNodes()).containsEntry("gpu-2", ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS);
+  }
+
+  /**
+   * The claims of the pending pods scale-up's filter placed are allocated in scale-down's simulation, as upstream's
+   * filter ({@code TrySchedulePods}, kubernetes/autoscaler cluster-autoscaler-release-1.37) allocates them in the
+   * loop's DRA snapshot that scale-down forks: p1 and p2 take two more of gpu-1's 4 GPUs, 3 of 4 used (0.75), above
+   * the 0.5 threshold; with the store's unallocated claims gpu-1 would count 1 of 4 and be a candidate.
+   */
+  @Test
+  void scaleDown_claimsOfPendingPodsTheFilterPlaced_countInTheNodesDeviceUtilization() {
+    store.create(DeviceClass.of(DRIVER));
+    NodePool pool = store.create(gpuPool("gpu", 4));
+    store.create(ClusterAutoscaler.templateNode(pool, "gpu-1"));
+    store.create(ResourceSliceTemplate.of(DRIVER, "gpus", Device.of("gpu-0"), Device.of("gpu-1"), Device.of("gpu-2"),
+        Device.of("gpu-3")).sliceFor("gpu-1"));
+    runningGpuPod("a", "gpu-1", "gpu-0");
+    gpuPod("p1");
+    gpuPod("p2");
+    ClusterAutoscaler ca = ca();
+    LoopResult r = ca.runOnce();
+    assertThat(r.scaleUp().unschedulablePods()).isEmpty();
+    assertThat(r.unremovableNodes()).containsEntry("gpu-1", ClusterAutoscaler.NOT_UNDERUTILIZED);
+    // the store's claims stay as they were
+    assertThat(store.require(ResourceClaim.class, "default", "p1-gpu").status().allocation()).isNull();
+    clock.advance(java.time.Duration.ofSeconds(10));
+    assertThat(ca.runOnce().unremovableNodes()).as("the next loop, the pods on their hints")
+        .containsEntry("gpu-1", ClusterAutoscaler.NOT_UNDERUTILIZED);
+  }
 }

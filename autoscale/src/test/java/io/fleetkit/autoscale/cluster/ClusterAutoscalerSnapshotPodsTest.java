@@ -10,9 +10,13 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodStatus;
+import io.fleetkit.api.scheduling.Taint;
+import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -84,6 +88,30 @@ final class ClusterAutoscalerSnapshotPodsTest {
     assertThat(r.launchedNodes()).isEmpty();
     assertThat(r.unremovableNodes()).as("n2 holds pre: no room for w").containsEntry("n1",
         ClusterAutoscaler.NO_PLACE_TO_MOVE_PODS);
+  }
+
+  /**
+   * A pod waiting for preemption on a node being deleted is one of that node's pods the planner places elsewhere, as
+   * upstream's {@code currentlyDrainedPods} lists the pods of the node's snapshot NodeInfo, the nominated ones with the
+   * bound ones ({@code core/podlistprocessor/currently_drained_nodes.go}): here it fits {@code n1} only (3.5 CPUs free),
+   * which it then fills beyond the threshold.
+   */
+  @Test
+  void podNominatedToANodeBeingDeleted_isPlacedElsewhere() {
+    store.create(Node.builder().name("n3").capacity(CaFixtures.resources(4000, 8192 * CaFixtures.MI, 110)).ready()
+        .taint(Taint.of(ClusterAutoscaler.TO_BE_DELETED_TAINT, Long.toString(clock.instant().getEpochSecond()),
+            TaintEffect.NoSchedule))
+        .build());
+    store.create(pod("pre", 3200, 64).toBuilder().status(PodStatus.of(PodPhase.Pending).withNominatedNodeName("n3"))
+        .build());
+    ClusterAutoscaler deleting = ClusterAutoscaler.builder(store).clock(clock)
+        .actuationStatus(new ActuationStatus(Set.of("n3"), List.of())).build();
+    LoopResult r = deleting.runOnce();
+    assertThat(r.scaleUp().unschedulablePods()).isEmpty();
+    assertThat(r.launchedNodes()).isEmpty();
+    assertThat(r.unneededNodes()).as("pre on n1: (500 + 3200) / 4000").isEmpty();
+    assertThat(r.unremovableNodes()).containsEntry("n1", ClusterAutoscaler.NOT_UNDERUTILIZED)
+        .doesNotContainKey("n3");
   }
 
   /**

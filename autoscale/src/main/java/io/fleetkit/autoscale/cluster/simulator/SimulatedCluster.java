@@ -743,17 +743,42 @@ public final class SimulatedCluster {
     removeNodeAt(liveSlot(name));
   }
 
-  /** Removes the node in {@code slot} and its pods, as {@link #removeNode} of its name; an empty slot is ignored. */
+  /**
+   * Removes the node in {@code slot} and its pods, as {@link #removeNode} of its name; an empty slot is ignored. Its
+   * pods leave their claims as a pod taken off its node does ({@link #removePod}), so a pod placed again elsewhere
+   * can have its claims allocated there.
+   */
   public void removeNodeAt(int slot) {
+    remove(slot, false);
+  }
+
+  /**
+   * Removes the node in {@code slot}, whose pods that had to move were placed elsewhere ({@link #placeElsewhere}), as
+   * upstream's {@code RemoveNodeInfo} removes a node whose removal succeeded: the pods left on it (those that stay
+   * with their node: DaemonSet and mirror pods) lose the claims they own and leave the consumers of their other
+   * claims, which keep their allocation even without consumers ({@code RemovePodOwnedClaims}). An empty slot is
+   * ignored.
+   */
+  public void removeDrainedNodeAt(int slot) {
+    remove(slot, true);
+  }
+
+  private void remove(int slot, boolean drained) {
     int seq = slot;
     if (seq < 0 || seq >= nextSeq || slots[seq] == null) {
       return;
     }
-    if (dra != null) {
+    DraSnapshot d = dra;
+    if (d != null) {
+      String name = slots[seq].name();
       for (PodInfo pi : Objects.requireNonNull(current(seq)).pods()) {
-        unreserveClaims(seq, pi);
+        if (!drained) {
+          unreserveClaims(seq, pi);
+        } else if (!pi.pod().spec().resourceClaims().isEmpty()) {
+          d.removePodOwnedClaims(pi.pod(), name);
+        }
       }
-      dra.removeNodeSlices(slots[seq].name());
+      d.removeNodeSlices(name);
     }
     if (seq < checkpointSeq) {
       save(seq); // the name keeps its entry for the rollback
@@ -768,6 +793,24 @@ public final class SimulatedCluster {
     put(seq, null);
     orderStale = true;
     invalidate(gone, null);
+  }
+
+  /**
+   * Gives {@code pod}, loaded on node {@code nodeName} without being bound there (a pending pod another simulation
+   * placed on it), its ResourceClaims there as a placement would: those not allocated yet are allocated on the node's
+   * devices and the pod joins the consumers of each, so moving it releases them. A pod without claims is ignored.
+   *
+   * @throws IllegalArgumentException if no node is named {@code nodeName}
+   */
+  public void holdClaims(String nodeName, io.fleetkit.api.core.Pod pod) {
+    int at = slot(nodeName);
+    if (at < 0) {
+      throw new IllegalArgumentException("simulated cluster: cannot give pod " + pod.metadata().key()
+          + " its claims on node " + nodeName + ": no such node");
+    }
+    if (dra != null && !pod.spec().resourceClaims().isEmpty()) {
+      dra.reserve(pod, Objects.requireNonNull(slots[at]).node());
+    }
   }
 
   public boolean hasNode(String name) {
@@ -1277,7 +1320,8 @@ public final class SimulatedCluster {
    * {@code UnschedulePod}), and while the ghost stands the pods that stay (DaemonSet and mirror pods) hold no claim they
    * own and are no consumer of the others ({@code RemovePodOwnedClaims} of the node removed for its ghost), so the
    * devices those held are free for the moving pods. Afterwards the node is as before, whether or not every pod
-   * found a place: a caller that removes it on success removes the node as it was (upstream removes the ghost).
+   * found a place: a caller that removes it on success removes the node as it was with {@link #removeDrainedNodeAt}
+   * (upstream removes the ghost).
    *
    * <p>The ghost is put in place before the first pod whose Filter plugins go beyond the node-local ones decided on
    * the slots' numbers (a pod with a {@linkplain FilterShapes shape}: no plugin of its Filter reads another node or

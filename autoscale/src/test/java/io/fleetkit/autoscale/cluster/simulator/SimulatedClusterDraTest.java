@@ -242,4 +242,76 @@ final class SimulatedClusterDraTest {
     assertThat(sim.claim("default", "a")).isEqualTo(a);
     assertThat(sim.claim("default", "ds-gpu")).isEqualTo(ds);
   }
+
+  /**
+   * The node of a successful drain removed as upstream's {@code RemoveNodeInfo} removes it
+   * (cluster-autoscaler-release-1.37, commit a16f0ae8, {@code simulator/clustersnapshot/predicate/
+   * predicate_snapshot.go}, {@code RemovePodOwnedClaims} of each of its pods, {@code simulator/dynamicresources/
+   * snapshot/snapshot.go}): of the pods that stay, {@code ds}'s shared claim keeps its allocation without consumers and
+   * {@code dso}'s own claim is gone; the moved {@code p1}'s claim stays allocated where it went. A rollback puts all
+   * back. {@link SimulatedCluster#removeNodeAt} instead deallocates the shared claim, as for a pod taken off its node.
+   */
+  @Test
+  void removeDrainedNodeAt_sharedClaimOfAStayingPodKeepsItsAllocation_ownedClaimIsGone() {
+    ResourceClaim a = allocated(claim("a", "p1"), "n1", "p1");
+    ResourceClaim shared = onNetwork(claim("shared", ""), "ds");
+    ResourceClaimStatus local1 = new ResourceClaimStatus(new AllocationResult(List.of(
+        new DeviceRequestAllocationResult("gpu", DRIVER, "n1-more", "gpu-1")), StructuredAllocator.localNodeSelector(
+        "n1")), List.of(ResourceClaimConsumerReference.pod("dso", "uid-dso")));
+    ResourceClaim own = claim("dso-gpu", "dso").withStatus(local1);
+    ResourceSlice more = ResourceSliceTemplate.of(DRIVER, "more", Device.of("gpu-1")).sliceFor("n1");
+    SimulatedCluster sim = cluster(List.of(a, shared, own), List.of(ONE_GPU.sliceFor("n1"), more,
+        ONE_GPU.sliceFor("n2"), NETWORK));
+    Pod p1 = pod("p1", "a", "n1");
+    sim.load(List.of(node("n1"), node("n2")), List.of(p1, pod("ds", "shared", "n1"), pod("dso", "dso-gpu", "n1")));
+    sim.checkpoint();
+    int n1 = sim.slot("n1");
+    assertThat(sim.placeElsewhere(List.of(unbound(p1)), new int[] {0}, n1, null, GHOST)).isTrue();
+    ResourceClaim moved = allocated(claim("a", "p1"), "n2", "p1");
+    assertThat(sim.claim("default", "a")).isEqualTo(moved);
+
+    sim.removeDrainedNodeAt(n1);
+    assertThat(sim.hasNode("n1")).isFalse();
+    assertThat(sim.claim("default", "shared")).isEqualTo(shared.withStatus(shared.status().withReservedFor(
+        List.of())));
+    assertThat(sim.claim("default", "dso-gpu")).isNull();
+    assertThat(sim.claim("default", "a")).isEqualTo(moved);
+    sim.rollback();
+    assertThat(sim.claim("default", "shared")).isEqualTo(shared);
+    assertThat(sim.claim("default", "dso-gpu")).isEqualTo(own);
+    assertThat(sim.claim("default", "a")).isEqualTo(a);
+
+    assertThat(sim.placeElsewhere(List.of(unbound(p1)), new int[] {0}, n1, null, GHOST)).isTrue();
+    sim.removeNodeAt(n1);
+    assertThat(sim.claim("default", "shared").status()).isEqualTo(ResourceClaimStatus.INITIAL);
+  }
+
+  /**
+   * A pending pod another simulation placed on n1 (scale-up's filter) is loaded on n1 without its node name:
+   * {@link SimulatedCluster#holdClaims} gives it its claim there as a placement would (allocated on n1's GPU, the pod
+   * its consumer), and makes it the pod on n1 for the claim: a drain moves it with its claim to n2, and n1 removed
+   * with the pod staying there (a DaemonSet pod, say) takes the claim it owns with it. Claims allocated already (by
+   * that other simulation) are kept as they are.
+   */
+  @Test
+  void holdClaims_pendingPodLoadedOnANode_holdsItsClaimThere() {
+    Pod p1 = pod("p1", "a", "");
+    ResourceClaim onN1 = allocated(claim("a", "p1"), "n1", "p1");
+    for (ResourceClaim given : List.of(claim("a", "p1"), onN1)) {
+      SimulatedCluster sim = cluster(List.of(given), List.of(ONE_GPU.sliceFor("n1"), ONE_GPU.sliceFor("n2")));
+      sim.load(List.of(node("n1"), node("n2")), n -> n.equals("n1") ? List.of(PodInfos.of(p1)) : List.of(), null);
+      sim.holdClaims("n1", p1);
+      assertThat(sim.claim("default", "a")).isEqualTo(onN1);
+      sim.checkpoint();
+      assertThat(sim.placeElsewhere(List.of(unbound(p1)), new int[] {0}, sim.slot("n1"), null, GHOST)).isTrue();
+      assertThat(sim.claim("default", "a")).isEqualTo(allocated(claim("a", "p1"), "n2", "p1"));
+      sim.rollback();
+      assertThat(sim.claim("default", "a")).isEqualTo(onN1);
+      sim.removeDrainedNodeAt(sim.slot("n1"));
+      assertThat(sim.claim("default", "a")).as("owned by p1, which stayed on n1").isNull();
+    }
+    SimulatedCluster sim = cluster(List.of(), List.of());
+    assertThatThrownBy(() -> sim.holdClaims("nope", p1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no such node");
+  }
 }
