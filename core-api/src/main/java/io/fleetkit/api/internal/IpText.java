@@ -1,5 +1,9 @@
 package io.fleetkit.api.internal;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -18,6 +22,39 @@ public final class IpText {
   private static final Pattern PREFIX = Pattern.compile("\\d{1,3}");
 
   private IpText() {}
+
+  /**
+   * The special ranges an address falls in, as Kubernetes' {@code ValidateNonSpecialIP} reports them for external
+   * IPs and endpoints: unspecified, loopback, link-local unicast, link-local multicast (an IPv4-mapped IPv6 address
+   * counts as its IPv4 address). Empty for any other address.
+   *
+   * @throws IllegalArgumentException if {@code ip} is not an address ({@link #isIp})
+   */
+  public static List<String> specialRanges(String ip) {
+    if (!isIp(ip)) {
+      throw new IllegalArgumentException("\"" + ip + "\" " + INVALID_IP);
+    }
+    InetAddress a;
+    try {
+      a = InetAddress.getByName(ip); // a literal: parsed, never resolved
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("\"" + ip + "\" " + INVALID_IP, e);
+    }
+    List<String> out = new ArrayList<>(1);
+    if (a.isAnyLocalAddress()) {
+      out.add("may not be unspecified (" + ip + ")");
+    }
+    if (a.isLoopbackAddress()) {
+      out.add("may not be in the loopback range (127.0.0.0/8, ::1/128)");
+    }
+    if (a.isLinkLocalAddress()) {
+      out.add("may not be in the link-local range (169.254.0.0/16, fe80::/10)");
+    }
+    if (a.isMCLinkLocal()) {
+      out.add("may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)");
+    }
+    return out;
+  }
 
   /** Whether {@code s} is an IPv4 or IPv6 address. */
   public static boolean isIp(String s) {

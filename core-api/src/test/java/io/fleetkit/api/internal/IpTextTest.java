@@ -67,4 +67,34 @@ final class IpTextTest {
     assertThat(IpText.isCidr("10.0.0.0/x")).isFalse();
     assertThat(IpText.isCidr("10.0.0.0")).isFalse();
   }
+
+  /** Go's {@code net.IP} predicates that upstream's {@code ValidateNonSpecialIP} uses, case by case. */
+  @Example
+  void specialRanges_asValidateNonSpecialIP() {
+    assertThat(IpText.specialRanges("0.0.0.0")).containsExactly("may not be unspecified (0.0.0.0)");
+    assertThat(IpText.specialRanges("::")).containsExactly("may not be unspecified (::)");
+    String loopback = "may not be in the loopback range (127.0.0.0/8, ::1/128)";
+    assertThat(IpText.specialRanges("127.0.0.1")).containsExactly(loopback);
+    assertThat(IpText.specialRanges("127.255.0.9")).containsExactly(loopback);
+    assertThat(IpText.specialRanges("::1")).containsExactly(loopback);
+    assertThat(IpText.specialRanges("::ffff:127.0.0.1")).containsExactly(loopback); // Go's To4 view
+    String linkLocal = "may not be in the link-local range (169.254.0.0/16, fe80::/10)";
+    assertThat(IpText.specialRanges("169.254.169.254")).containsExactly(linkLocal);
+    assertThat(IpText.specialRanges("fe80::1")).containsExactly(linkLocal);
+    assertThat(IpText.specialRanges("febf::1")).containsExactly(linkLocal);
+    String multicast = "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)";
+    assertThat(IpText.specialRanges("224.0.0.251")).containsExactly(multicast);
+    assertThat(IpText.specialRanges("ff02::fb")).containsExactly(multicast);
+    assertThat(IpText.specialRanges("ff12::1")).containsExactly(multicast); // Go: ip[1]&0x0f == 0x02
+    for (String ordinary : List.of("1.2.3.4", "10.0.0.1", "224.0.1.1", "169.253.0.1", "2001:db8::1", "fec0::1",
+        "ff05::1", "::ffff:1.2.3.4", "::2")) {
+      assertThat(IpText.specialRanges(ordinary)).as(ordinary).isEmpty();
+    }
+  }
+
+  @Example
+  void specialRanges_ofANonAddress_refused() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> IpText.specialRanges("myhost.mydomain"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be a valid IP address");
+  }
 }

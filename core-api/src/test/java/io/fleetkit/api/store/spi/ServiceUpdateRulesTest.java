@@ -245,6 +245,23 @@ final class ServiceUpdateRulesTest {
     assertThat(cases()).hasSize(78);
   }
 
+  /** Upstream's {@code validateServiceExternalTrafficFieldsUpdate} (no case of TestValidateServiceUpdate covers it). */
+  @Test
+  void healthCheckNodePort_whileNeeded_isImmutable() {
+    Service old = svc(s -> lb(s).externalTrafficPolicy(ServiceTrafficPolicy.Local).healthCheckNodePort(31100))
+        .build();
+    Service moved = svc(s -> lb(s).externalTrafficPolicy(ServiceTrafficPolicy.Local).healthCheckNodePort(31101))
+        .build();
+    assertThatThrownBy(() -> UpdateChecks.update(old, moved, false))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("Service default/valid: spec.healthCheckNodePort \"31101\" field is immutable");
+    Service same = svc(s -> lb(s).externalTrafficPolicy(ServiceTrafficPolicy.Local).healthCheckNodePort(31100))
+        .build();
+    assertThatCode(() -> UpdateChecks.update(old, same, false)).doesNotThrowAnyException();
+    Service cluster = svc(s -> lb(s).externalTrafficPolicy(ServiceTrafficPolicy.Cluster)).build();
+    assertThatCode(() -> UpdateChecks.update(old, cluster, false)).doesNotThrowAnyException();
+  }
+
   @Test
   void downgrade_withoutSingleStack_namesThePolicyAndBothRules() {
     Service old = dual("1.2.3.4", "2001::1").build();
