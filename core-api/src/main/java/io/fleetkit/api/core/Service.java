@@ -101,9 +101,7 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
     if (externalName) {
       externalName(spec, v);
     } else {
-      if (!spec.externalName().isEmpty()) {
-        v.add("spec.externalName", "may be set only when `type` is 'ExternalName'", spec.externalName());
-      }
+      // as upstream, an externalName on another type is kept and not checked: nothing reads it there
       if (spec.ipFamilies().size() > 2 || spec.ipFamilies().size() != new HashSet<>(spec.ipFamilies()).size()) {
         v.add("spec.ipFamilies", "may hold each IP family at most once", spec.ipFamilies());
       }

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * @param ipFamilies the families of the Service's addresses in order; empty when unset (the family of the cluster
  *     IP then applies, and a headless Service without families serves both)
  * @param publishNotReadyAddresses endpoints count as ready whatever the pod's readiness (StatefulSet peers)
- * @param externalName the DNS name an {@code ExternalName} Service aliases; empty for other types
+ * @param externalName the DNS name an {@code ExternalName} Service aliases; empty when unset (other types may carry
+ *     one, as in Kubernetes; nothing reads it there)
  * @param internalTrafficPolicy where traffic from inside the cluster may go
  * @param externalTrafficPolicy where traffic from outside (node ports, load balancer) may go
  * @param trafficDistribution {@code PreferClose} (or {@code PreferSameZone}, {@code PreferSameNode}) for
