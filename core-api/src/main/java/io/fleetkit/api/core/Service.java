@@ -2,7 +2,7 @@ package io.fleetkit.api.core;
 
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.Violations.NameRule;
-import io.fleetkit.api.internal.IpText;
+import io.fleetkit.api.net.IpText;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.HashSet;
