@@ -2,9 +2,9 @@ package io.fleetkit.api.core;
 
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.Violations.NameRule;
-import io.fleetkit.api.net.IpText;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.net.IpText;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
