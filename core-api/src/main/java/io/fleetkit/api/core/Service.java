@@ -2,9 +2,9 @@ package io.fleetkit.api.core;
 
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.Violations.NameRule;
-import io.fleetkit.api.internal.IpText;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.net.IpText;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -17,7 +17,10 @@ import java.util.Set;
  * (as Kubernetes requires for Services), ports are in 1..65535, a Service with more than one port names each one
  * uniquely, node ports only on NodePort and LoadBalancer Services; {@code clusterIPs} and {@code ipFamilies} agree
  * (upstream's {@code ValidateServiceClusterIPsRelatedFields}); load-balancer fields only on LoadBalancer Services;
- * {@code appProtocol} and {@code loadBalancerClass} are qualified names; the two topology annotations agree. How many
+ * {@code appProtocol} and {@code loadBalancerClass} are qualified names; {@code externalIPs} are addresses outside
+ * the special ranges (upstream's {@code ValidateNonSpecialIP}) and {@code loadBalancerIP} an address;
+ * {@code externalTrafficPolicy: Local} only on externally accessible Services and {@code healthCheckNodePort} only
+ * where {@link ServiceSpec#needsHealthCheck()}; the two topology annotations agree. How many
  * families {@code ipFamilyPolicy} allows is checked when addresses are allocated, as upstream's registry does.
  *
  * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
@@ -98,9 +101,7 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
     if (externalName) {
       externalName(spec, v);
     } else {
-      if (!spec.externalName().isEmpty()) {
-        v.add("spec.externalName", "may be set only when `type` is 'ExternalName'", spec.externalName());
-      }
+      // as upstream, an externalName on another type is kept and not checked: nothing reads it there
       if (spec.ipFamilies().size() > 2 || spec.ipFamilies().size() != new HashSet<>(spec.ipFamilies()).size()) {
         v.add("spec.ipFamilies", "may hold each IP family at most once", spec.ipFamilies());
       }
@@ -112,6 +113,8 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
           timeout);
     }
     loadBalancer(metadata, spec, v);
+    externalAddresses(spec, v);
+    externalTraffic(spec, v);
     v.throwIfAny();
   }
 
@@ -276,6 +279,51 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
         v.qualifiedName("spec.loadBalancerClass", spec.loadBalancerClass());
       } else {
         v.add("spec.loadBalancerClass", ONLY_LOAD_BALANCER, spec.loadBalancerClass());
+      }
+    }
+  }
+
+  /**
+   * {@code externalIPs}: each an address outside the special ranges (upstream's {@code ValidateNonSpecialIP}).
+   * {@code loadBalancerIP}: an address when set. Upstream only warns about a malformed {@code loadBalancerIP}; FleetKit
+   * refuses it, as it refuses any silently unusable input.
+   */
+  private static void externalAddresses(ServiceSpec spec, Violations v) {
+    List<String> ips = spec.externalIPs();
+    for (int i = 0; i < ips.size(); i++) {
+      String path = "spec.externalIPs[" + i + "]";
+      if (!IpText.isIp(ips.get(i))) {
+        v.add(path, IpText.INVALID_IP, ips.get(i));
+      } else {
+        for (String rule : IpText.specialRanges(ips.get(i))) {
+          v.add(path, rule, ips.get(i));
+        }
+      }
+    }
+    if (!spec.loadBalancerIP().isEmpty() && !IpText.isIp(spec.loadBalancerIP())) {
+      v.add("spec.loadBalancerIP", IpText.INVALID_IP, spec.loadBalancerIP());
+    }
+  }
+
+  /**
+   * Upstream's {@code validateServiceExternalTrafficPolicy}: {@code externalTrafficPolicy: Local} only on an
+   * externally accessible Service ({@code Cluster} is FleetKit's unset value, so it passes everywhere);
+   * {@code healthCheckNodePort} only on a LoadBalancer Service with the {@code Local} policy, and a port number. An
+   * unset {@code healthCheckNodePort} where one is needed is allocated with the node ports, as upstream's registry
+   * does before it validates.
+   */
+  private static void externalTraffic(ServiceSpec spec, Violations v) {
+    if (spec.externalTrafficPolicy() == ServiceTrafficPolicy.Local && !spec.externallyAccessible()) {
+      v.add("spec.externalTrafficPolicy", "may only be set for externally-accessible services",
+          spec.externalTrafficPolicy());
+    }
+    Integer port = spec.healthCheckNodePort();
+    if (port != null) {
+      if (!spec.needsHealthCheck()) {
+        v.add("spec.healthCheckNodePort",
+            "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'", port);
+      } else {
+        v.portNumber("spec.healthCheckNodePort", port);
       }
     }
   }

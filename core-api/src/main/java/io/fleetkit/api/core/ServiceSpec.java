@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * @param ipFamilies the families of the Service's addresses in order; empty when unset (the family of the cluster
  *     IP then applies, and a headless Service without families serves both)
  * @param publishNotReadyAddresses endpoints count as ready whatever the pod's readiness (StatefulSet peers)
- * @param externalName the DNS name an {@code ExternalName} Service aliases; empty for other types
+ * @param externalName the DNS name an {@code ExternalName} Service aliases; empty when unset (other types may carry
+ *     one, as in Kubernetes; nothing reads it there)
  * @param internalTrafficPolicy where traffic from inside the cluster may go
  * @param externalTrafficPolicy where traffic from outside (node ports, load balancer) may go
  * @param trafficDistribution {@code PreferClose} (or {@code PreferSameZone}, {@code PreferSameNode}) for
@@ -31,13 +32,21 @@ import org.jspecify.annotations.Nullable;
  *     for a LoadBalancer Service means {@code true} (Kubernetes' default), see {@link #allocatesNodePorts()}
  * @param loadBalancerClass the load balancer implementation a LoadBalancer Service asks for (a qualified name such as
  *     {@code example.com/internal-vip}); empty when unset, i.e. the cluster's default implementation
+ * @param externalIPs addresses outside the cluster at which the nodes also accept the Service's traffic; empty when
+ *     unset
+ * @param loadBalancerIP the address a LoadBalancer Service asks its load balancer for (deprecated in Kubernetes in
+ *     favour of implementation-specific annotations); empty when unset
+ * @param healthCheckNodePort the node port on which a LoadBalancer Service with {@code externalTrafficPolicy: Local}
+ *     answers its load balancer's health checks; {@code null} when unset (the address allocator then gives it one),
+ *     see {@link #needsHealthCheck()}
  */
 public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports, ServiceType type,
     String clusterIP, SessionAffinity sessionAffinity, List<String> clusterIPs, List<IPFamily> ipFamilies,
     boolean publishNotReadyAddresses, String externalName, ServiceTrafficPolicy internalTrafficPolicy,
     ServiceTrafficPolicy externalTrafficPolicy, String trafficDistribution, int sessionAffinityTimeoutSeconds,
     @Nullable IPFamilyPolicy ipFamilyPolicy, List<String> loadBalancerSourceRanges,
-    @Nullable Boolean allocateLoadBalancerNodePorts, String loadBalancerClass) {
+    @Nullable Boolean allocateLoadBalancerNodePorts, String loadBalancerClass, List<String> externalIPs,
+    String loadBalancerIP, @Nullable Integer healthCheckNodePort) {
   /** The {@code clusterIP} of a headless Service. */
   public static final String CLUSTER_IP_NONE = "None";
   /** Kubernetes' default {@code ClientIP} affinity timeout: three hours. */
@@ -57,6 +66,8 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
     Objects.requireNonNull(trafficDistribution, "trafficDistribution");
     loadBalancerSourceRanges = List.copyOf(loadBalancerSourceRanges);
     Objects.requireNonNull(loadBalancerClass, "loadBalancerClass");
+    externalIPs = List.copyOf(externalIPs);
+    Objects.requireNonNull(loadBalancerIP, "loadBalancerIP");
   }
 
   /** A spec with Kubernetes' defaults for the fields not named. */
@@ -64,7 +75,7 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
       SessionAffinity sessionAffinity) {
     this(selector, ports, type, clusterIP, sessionAffinity, List.of(), List.of(), false, "",
         ServiceTrafficPolicy.Cluster, ServiceTrafficPolicy.Cluster, "", DEFAULT_AFFINITY_TIMEOUT, null, List.of(),
-        null, "");
+        null, "", List.of(), "", null);
   }
 
   /** Whether this Service is headless ({@code clusterIP: None}). */
@@ -80,6 +91,24 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
   public boolean allocatesNodePorts() {
     return type == ServiceType.NodePort
         || (type == ServiceType.LoadBalancer && !Boolean.FALSE.equals(allocateLoadBalancerNodePorts));
+  }
+
+  /**
+   * Whether traffic reaches the Service from outside the cluster: NodePort and LoadBalancer Services, and ClusterIP
+   * Services with {@code externalIPs} (upstream's {@code ExternallyAccessible}); only these may set
+   * {@code externalTrafficPolicy: Local}.
+   */
+  public boolean externallyAccessible() {
+    return type == ServiceType.NodePort || type == ServiceType.LoadBalancer
+        || (type == ServiceType.ClusterIP && !externalIPs.isEmpty());
+  }
+
+  /**
+   * Whether the Service has a health-check node port: a LoadBalancer Service with {@code externalTrafficPolicy:
+   * Local} (upstream's {@code NeedsHealthCheck}); only these may set {@code healthCheckNodePort}.
+   */
+  public boolean needsHealthCheck() {
+    return type == ServiceType.LoadBalancer && externalTrafficPolicy == ServiceTrafficPolicy.Local;
   }
 
   /** The cluster IPs: {@code clusterIPs}, else {@code clusterIP} alone; empty when headless or unallocated. */
@@ -115,6 +144,7 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
     b.internalTrafficPolicy(internalTrafficPolicy).externalTrafficPolicy(externalTrafficPolicy);
     b.ipFamilyPolicy(ipFamilyPolicy).loadBalancerSourceRanges(loadBalancerSourceRanges);
     b.allocateLoadBalancerNodePorts(allocateLoadBalancerNodePorts).loadBalancerClass(loadBalancerClass);
+    b.externalIPs(externalIPs).loadBalancerIP(loadBalancerIP).healthCheckNodePort(healthCheckNodePort);
     return b.trafficDistribution(trafficDistribution).sessionAffinityTimeoutSeconds(sessionAffinityTimeoutSeconds);
   }
 
@@ -137,6 +167,9 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
     private final List<String> loadBalancerSourceRanges = new ArrayList<>();
     private @Nullable Boolean allocateLoadBalancerNodePorts;
     private String loadBalancerClass = "";
+    private final List<String> externalIPs = new ArrayList<>();
+    private String loadBalancerIP = "";
+    private @Nullable Integer healthCheckNodePort;
 
     private Builder() {}
 
@@ -169,12 +202,16 @@ public record ServiceSpec(Map<String, String> selector, List<ServicePort> ports,
       return this;
     }
     public Builder loadBalancerClass(String v) { loadBalancerClass = v; return this; }
+    public Builder externalIPs(List<String> v) { externalIPs.clear(); externalIPs.addAll(v); return this; }
+    public Builder loadBalancerIP(String v) { loadBalancerIP = v; return this; }
+    /** {@code null} leaves it unset (allocated with the node ports when the Service needs one). */
+    public Builder healthCheckNodePort(@Nullable Integer v) { healthCheckNodePort = v; return this; }
 
     public ServiceSpec build() {
       return new ServiceSpec(selector, ports, type, clusterIP, sessionAffinity, clusterIPs, ipFamilies,
           publishNotReadyAddresses, externalName, internalTrafficPolicy, externalTrafficPolicy, trafficDistribution,
           sessionAffinityTimeoutSeconds, ipFamilyPolicy, loadBalancerSourceRanges, allocateLoadBalancerNodePorts,
-          loadBalancerClass);
+          loadBalancerClass, externalIPs, loadBalancerIP, healthCheckNodePort);
     }
   }
 }

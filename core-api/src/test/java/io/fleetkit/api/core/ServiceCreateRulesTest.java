@@ -21,14 +21,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Ported from kubernetes {@code pkg/apis/core/validation/validation_test.go} at commit
  * 000f26050b9be6fb3d79fae95e06b47fc96128cd, {@code TestValidateServiceCreate}: the cases on {@code ipFamilyPolicy},
  * {@code ipFamilies} and {@code clusterIPs}, {@code loadBalancerSourceRanges} (field and annotation),
- * {@code allocateLoadBalancerNodePorts}, {@code loadBalancerClass}, {@code appProtocol} and the topology annotations:
- * 65 of those 68. Each starts from upstream's {@code makeValidService} (ClusterIP, selector {@code key=val}, TCP
+ * {@code allocateLoadBalancerNodePorts}, {@code loadBalancerClass}, {@code appProtocol}, the topology annotations,
+ * {@code externalIPs} and {@code healthCheckNodePort}: 72 of those 75; and {@code TestValidateServiceExternalTrafficPolicy}:
+ * 7 of its 10. Each starts from upstream's {@code makeValidService} (ClusterIP, selector {@code key=val}, TCP
  * port {@code p} 8675, no policy) changed as upstream's {@code tweakSvc} does; upstream counts the errors of
  * {@code ValidateServiceCreate}, this test the violations FleetKit lists when the Service is built.
  *
  * <p>Left out: "invalid, service with invalid ipFamilies" and "... (2nd)" (FleetKit's {@link IPFamily} has no other
  * value); "invalid type - missing AllocateLoadBalancerNodePorts for loadbalancer type" (FleetKit reads an unset value
- * on a LoadBalancer Service as Kubernetes' default {@code true}, which the API server writes before validating).
+ * on a LoadBalancer Service as Kubernetes' default {@code true}, which the API server writes before validating);
+ * "externalTrafficPolicy is required on NodePort service", "... on LoadBalancer service", "... on ClusterIP service
+ * with externalIPs" ({@code Cluster} is FleetKit's unset value, which the API server writes before validating).
  */
 final class ServiceCreateRulesTest {
   private static final IPFamilyPolicy SINGLE = IPFamilyPolicy.SingleStack;
@@ -37,6 +40,7 @@ final class ServiceCreateRulesTest {
   private static final IPFamily V4 = IPFamily.IPv4;
   private static final IPFamily V6 = IPFamily.IPv6;
   private static final String RANGES = Service.LOAD_BALANCER_SOURCE_RANGES_ANNOTATION;
+  private static final ServiceTrafficPolicy LOCAL = ServiceTrafficPolicy.Local;
 
   /** One row: upstream's name, the change to the valid Service, upstream's error count and FleetKit's first field. */
   record Case(String name, BiConsumer<ObjectMeta.Builder, ServiceSpec.Builder> tweak, int numErrs,
@@ -184,6 +188,39 @@ final class ServiceCreateRulesTest {
       lb(s).loadBalancerSourceRanges(List.of("1.2.3.0/24", "5.6.0.0/16"));
       m.annotation(RANGES, "foo.bar");
     }));
+    // external IPs
+    c.add(bad("invalid publicIPs localhost", (m, s) -> s.externalIPs(List.of("127.0.0.1")), 1,
+        "spec.externalIPs[0]"));
+    c.add(bad("invalid publicIPs unspecified", (m, s) -> s.externalIPs(List.of("0.0.0.0")), 1,
+        "spec.externalIPs[0]"));
+    c.add(bad("invalid publicIPs loopback", (m, s) -> s.externalIPs(List.of("127.0.0.1")), 1, "spec.externalIPs[0]"));
+    c.add(bad("invalid publicIPs host", (m, s) -> s.externalIPs(List.of("myhost.mydomain")), 1,
+        "spec.externalIPs[0]"));
+    c.add(ok("valid publicIPs", (m, s) -> s.externalIPs(List.of("1.2.3.4"))));
+    // ESIPP: healthCheckNodePort (upstream names both cases "negative healthCheckNodePort field")
+    c.add(bad("negative healthCheckNodePort field", (m, s) -> lb(s).externalTrafficPolicy(LOCAL)
+        .healthCheckNodePort(-1), 1, "spec.healthCheckNodePort"));
+    c.add(ok("negative healthCheckNodePort field (31100)", (m, s) -> lb(s).externalTrafficPolicy(LOCAL)
+        .healthCheckNodePort(31100)));
+    // TestValidateServiceExternalTrafficPolicy (upstream counts validateServiceExternalTrafficPolicy's errors; the
+    // rest of each Service is valid, so the counts are the Service's)
+    c.add(ok("valid loadBalancer service with externalTrafficPolicy and healthCheckNodePort set", (m, s) -> lb(s)
+        .externalTrafficPolicy(LOCAL).healthCheckNodePort(34567)));
+    c.add(ok("valid nodePort service with externalTrafficPolicy set", (m, s) -> s.type(ServiceType.NodePort)
+        .externalTrafficPolicy(LOCAL)));
+    c.add(ok("valid clusterIP service with none of externalTrafficPolicy and healthCheckNodePort set",
+        (m, s) -> s.type(ServiceType.ClusterIP)));
+    c.add(bad("cannot set healthCheckNodePort field on loadBalancer service with externalTrafficPolicy!=Local",
+        (m, s) -> lb(s).externalTrafficPolicy(ServiceTrafficPolicy.Cluster).healthCheckNodePort(34567), 1,
+        "spec.healthCheckNodePort"));
+    c.add(bad("cannot set healthCheckNodePort field on nodePort service", (m, s) -> s.type(ServiceType.NodePort)
+        .externalTrafficPolicy(LOCAL).healthCheckNodePort(34567), 1, "spec.healthCheckNodePort"));
+    c.add(bad("cannot set externalTrafficPolicy or healthCheckNodePort fields on clusterIP service",
+        (m, s) -> s.type(ServiceType.ClusterIP).externalTrafficPolicy(LOCAL).healthCheckNodePort(34567), 2,
+        "spec.externalTrafficPolicy"));
+    c.add(bad("cannot set externalTrafficPolicy field on ExternalName service", (m, s) -> s
+        .type(ServiceType.ExternalName).externalName("foo.bar.example.com").externalTrafficPolicy(LOCAL), 1,
+        "spec.externalTrafficPolicy"));
     return c.stream().map(Arguments::of);
   }
 
@@ -206,8 +243,8 @@ final class ServiceCreateRulesTest {
   }
 
   @Test
-  void cases_are65OfUpstreams68OnTheseFields() {
-    assertThat(cases()).hasSize(65);
+  void cases_are79OfUpstreams85OnTheseFields() {
+    assertThat(cases()).hasSize(79); // TestValidateServiceCreate 72 of 75, TestValidateServiceExternalTrafficPolicy 7/10
   }
 
   @Test

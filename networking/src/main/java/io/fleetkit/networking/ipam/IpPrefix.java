@@ -1,6 +1,7 @@
 package io.fleetkit.networking.ipam;
 
 import io.fleetkit.api.core.IPFamily;
+import io.fleetkit.api.net.IpText;
 import java.math.BigInteger;
 import java.util.Objects;
 
@@ -26,17 +27,11 @@ public record IpPrefix(IpAddress network, int prefixLength) {
    * @throws IllegalArgumentException naming the text when it is not a CIDR
    */
   public static IpPrefix parse(String cidr) {
+    if (!IpText.isCidr(cidr)) { // core-api's one CIDR grammar
+      throw new IllegalArgumentException("\"" + cidr + "\" is not a valid CIDR (address/prefix-length)");
+    }
     int slash = cidr.indexOf('/');
-    if (slash < 0) {
-      throw new IllegalArgumentException("\"" + cidr + "\" is not a valid CIDR (address/prefix-length)");
-    }
-    IpAddress a = IpAddress.tryParse(cidr.substring(0, slash));
-    String len = cidr.substring(slash + 1);
-    if (a == null || len.isEmpty() || len.length() > 3 || !len.chars().allMatch(c -> c >= '0' && c <= '9')
-        || Integer.parseInt(len) > a.bits()) {
-      throw new IllegalArgumentException("\"" + cidr + "\" is not a valid CIDR (address/prefix-length)");
-    }
-    return new IpPrefix(a, Integer.parseInt(len));
+    return new IpPrefix(IpAddress.parse(cidr.substring(0, slash)), Integer.parseInt(cidr.substring(slash + 1)));
   }
 
   static BigInteger hostMask(int bits, int prefix) {

@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * gets (one, or both on a dual-stack cluster), as upstream's {@code initIPFamilyFields}; an explicit
  * {@code clusterIP}/{@code clusterIPs} is honoured or refused with a clear error, a missing one gets a free address of
  * its family, {@code None} stays headless, ExternalName Services get nothing; NodePort ports, and LoadBalancer ports
- * unless {@code allocateLoadBalancerNodePorts} is false, get a node port (explicit ones checked). All or nothing: a
+ * unless {@code allocateLoadBalancerNodePorts} is false, get a node port (explicit ones checked), and a LoadBalancer
+ * Service with {@code externalTrafficPolicy: Local} its {@code healthCheckNodePort} from the same range. All or nothing: a
  * refused Service leaves no address taken. Addresses stay taken until {@link #release}. Thread-safe.
  */
 public final class ServiceAddressAllocator {
@@ -122,6 +123,9 @@ public final class ServiceAddressAllocator {
           ports.add(p.withNodePort(np));
         }
         b.ports(ports);
+      }
+      if (spec.needsHealthCheck()) {
+        b.healthCheckNodePort(healthCheckNodePort(who, spec.healthCheckNodePort(), takenPorts));
       }
       Service out = service.withSpec(b.build());
       held.put(key, new Held(List.copyOf(takenIps), List.copyOf(takenPorts)));
@@ -281,5 +285,27 @@ public final class ServiceAddressAllocator {
   /** Whether addresses are held for {@code namespace/name}. */
   public synchronized boolean holds(String namespace, String name) {
     return held.containsKey(namespace + "/" + name);
+  }
+
+  /**
+   * The health-check node port of a LoadBalancer Service with {@code externalTrafficPolicy: Local}: the one it names,
+   * else the next free node port (upstream's {@code allocHealthCheckNodePort}); recorded in {@code taken}.
+   */
+  private int healthCheckNodePort(String who, @Nullable Integer requested, List<Integer> taken) {
+    int port;
+    try {
+      if (requested != null) {
+        nodePorts.allocate(requested);
+        port = requested;
+      } else {
+        port = nodePorts.allocateNext();
+      }
+    } catch (AllocationException e) {
+      throw invalid(who, "spec.healthCheckNodePort", requested == null ? null : Integer.toString(requested),
+          (requested == null ? "failed to allocate a HealthCheck NodePort: "
+              : "failed to allocate requested HealthCheck NodePort " + requested + ": ") + e.getMessage());
+    }
+    taken.add(port);
+    return port;
   }
 }

@@ -13,6 +13,7 @@ import io.fleetkit.api.core.ServicePort;
 import io.fleetkit.api.core.ServiceProtocol;
 import io.fleetkit.api.core.ServiceSpec;
 import io.fleetkit.api.core.ServiceTargetPort;
+import io.fleetkit.api.core.ServiceTrafficPolicy;
 import io.fleetkit.api.core.ServiceType;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.List;
@@ -166,5 +167,32 @@ final class ServiceAddressAllocatorTest {
     @Nullable Integer np = s.spec().ports().get(0).nodePort();
     assertThat(np).isNotNull();
     assertThat(ports.has(np)).isTrue();
+  }
+
+  @Test
+  void allocate_loadBalancerWithLocalPolicy_getsAHealthCheckNodePortBesideItsNodePort() {
+    Service s = singleStack().allocate(svc(b -> b.type(ServiceType.LoadBalancer)
+        .externalTrafficPolicy(ServiceTrafficPolicy.Local)));
+    @Nullable Integer hc = s.spec().healthCheckNodePort();
+    assertThat(hc).isNotNull().isNotEqualTo(s.spec().ports().get(0).nodePort());
+    assertThat(ports.has(hc)).isTrue();
+    assertThat(ports.used()).isEqualTo(2);
+    Service cluster = singleStack().allocate(Service.of(ObjectMeta.of("shop", "other"), svc(b -> b
+        .type(ServiceType.LoadBalancer)).spec()));
+    assertThat(cluster.spec().healthCheckNodePort()).isNull();
+  }
+
+  @Test
+  void allocate_healthCheckNodePortTaken_refusedNamingItAndNothingHeld() {
+    ServiceAddressAllocator allocator = singleStack();
+    allocator.allocate(svc(b -> b.type(ServiceType.NodePort).ports(List.of(new ServicePort("http", ServiceProtocol.TCP,
+        80, ServiceTargetPort.of(8080), 31100)))));
+    int held = ports.used();
+    List<Violation> v = refusal(() -> allocator.allocate(Service.of(ObjectMeta.of("shop", "lb"), svc(b -> b
+        .type(ServiceType.LoadBalancer).externalTrafficPolicy(ServiceTrafficPolicy.Local).healthCheckNodePort(31100))
+        .spec())));
+    assertThat(v).extracting(Violation::field).containsExactly("spec.healthCheckNodePort");
+    assertThat(v.get(0).rule()).contains("failed to allocate requested HealthCheck NodePort 31100");
+    assertThat(ports.used()).isEqualTo(held);
   }
 }

@@ -7,6 +7,7 @@ import io.fleetkit.api.core.Service;
 import io.fleetkit.api.core.ServiceSpec;
 import io.fleetkit.api.core.ServiceType;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,7 +15,9 @@ import org.jspecify.annotations.Nullable;
  * families change only by adding a secondary (never its primary) or, with {@code ipFamilyPolicy: SingleStack}, by
  * releasing it; headless Services, and a change to or from headless, may change families; a Service of, or becoming,
  * type ExternalName is free (its addresses are dropped); a LoadBalancer Service that stays one keeps its
- * {@code loadBalancerClass}. Everything else of a Service's spec may change (type, ports, selector, affinity, traffic
+ * {@code loadBalancerClass}; a Service that needs a health-check node port before and after keeps its
+ * {@code healthCheckNodePort} (an update that omits it is refused too: upstream's registry copies the allocated port
+ * into the update before validating, FleetKit does not). Everything else of a Service's spec may change (type, ports, selector, affinity, traffic
  * policies, source ranges, {@code allocateLoadBalancerNodePorts}), subject to the new Service's validation when it is
  * built. Stateless.
  */
@@ -47,6 +50,10 @@ final class ServiceUpdateRule {
     if (o.type() == ServiceType.LoadBalancer && n.type() == ServiceType.LoadBalancer
         && !o.loadBalancerClass().equals(n.loadBalancerClass())) {
       v.add("spec.loadBalancerClass", CHANGED, n.loadBalancerClass());
+    }
+    if (o.needsHealthCheck() && n.needsHealthCheck()
+        && !Objects.equals(o.healthCheckNodePort(), n.healthCheckNodePort())) {
+      v.add("spec.healthCheckNodePort", "field is immutable", n.healthCheckNodePort());
     }
     v.throwIfAny();
   }

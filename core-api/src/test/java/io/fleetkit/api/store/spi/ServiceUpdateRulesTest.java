@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Ported from kubernetes {@code pkg/apis/core/validation/validation_test.go} at commit
- * 000f26050b9be6fb3d79fae95e06b47fc96128cd, {@code TestValidateServiceUpdate}: 78 of its 86 cases. Each case starts
+ * 000f26050b9be6fb3d79fae95e06b47fc96128cd, {@code TestValidateServiceUpdate}: 80 of its 86 cases. Each case starts
  * from two copies of a valid ClusterIP Service (upstream's {@code makeValidService}: {@code default/valid}, selector
  * {@code key=val}, TCP port {@code p} 8675, no {@code ipFamilyPolicy}) and changes them as upstream's
  * {@code tweakSvc} does. Upstream counts the errors of {@code ValidateServiceUpdate}, which are the update rules'
@@ -42,8 +42,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Left out (see docs/conformance.md): "change name", "change namespace" (the store key); "remove affinity",
  * "remove type" (FleetKit's enums have no unset value); "Service with ExternalName type can change its set ClusterIP
  * when changing type to ClusterIP" and "invalid flip families" (their old Service cannot be built: an ExternalName
- * Service with a cluster IP, a clusterIP that is not clusterIPs[0]); "setting ipfamily from nil to v4/v6" (a ClusterIP
- * Service with an externalName is refused when built; upstream's strategy clears it).
+ * Service with a cluster IP, a clusterIP that is not clusterIPs[0]).
  */
 final class ServiceUpdateRulesTest {
   private static final IPFamilyPolicy SINGLE = IPFamilyPolicy.SingleStack;
@@ -131,6 +130,11 @@ final class ServiceUpdateRulesTest {
     c.add(errs("ExternalName while changing Service IPFamily",
         svc(s -> s.type(ServiceType.ExternalName).externalName("somename")),
         svc(s -> s.type(ServiceType.ExternalName).externalName("somename")), 0));
+    // a ClusterIP Service with an externalName: accepted and kept, as upstream's ValidateService does
+    c.add(errs("setting ipfamily from nil to v4", svc(s -> {}),
+        svc(s -> s.externalName("somename").ipFamilies(List.of(IPFamily.IPv4))), 0));
+    c.add(errs("setting ipfamily from nil to v6", svc(s -> {}),
+        svc(s -> s.externalName("somename").ipFamilies(List.of(IPFamily.IPv6))), 0));
     // upstream counts 2: the update rule's "may not change once set" and ValidateService's "expected an IPv6 value";
     // FleetKit refuses to build the new Service for the second, so the first cannot be reached
     c.add(builtRefused("change primary ServiceIPFamily", family("1.2.3.4", IPFamily.IPv4, null),
@@ -241,8 +245,25 @@ final class ServiceUpdateRulesTest {
   }
 
   @Test
-  void cases_are78OfUpstreams86() {
-    assertThat(cases()).hasSize(78);
+  void cases_are80OfUpstreams86() {
+    assertThat(cases()).hasSize(80);
+  }
+
+  /** Upstream's {@code validateServiceExternalTrafficFieldsUpdate} (no case of TestValidateServiceUpdate covers it). */
+  @Test
+  void healthCheckNodePort_whileNeeded_isImmutable() {
+    Service old = svc(s -> lb(s).externalTrafficPolicy(ServiceTrafficPolicy.Local).healthCheckNodePort(31100))
+        .build();
+    Service moved = svc(s -> lb(s).externalTrafficPolicy(ServiceTrafficPolicy.Local).healthCheckNodePort(31101))
+        .build();
+    assertThatThrownBy(() -> UpdateChecks.update(old, moved, false))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("Service default/valid: spec.healthCheckNodePort \"31101\" field is immutable");
+    Service same = svc(s -> lb(s).externalTrafficPolicy(ServiceTrafficPolicy.Local).healthCheckNodePort(31100))
+        .build();
+    assertThatCode(() -> UpdateChecks.update(old, same, false)).doesNotThrowAnyException();
+    Service cluster = svc(s -> lb(s).externalTrafficPolicy(ServiceTrafficPolicy.Cluster)).build();
+    assertThatCode(() -> UpdateChecks.update(old, cluster, false)).doesNotThrowAnyException();
   }
 
   @Test

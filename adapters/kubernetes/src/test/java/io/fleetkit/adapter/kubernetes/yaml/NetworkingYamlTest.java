@@ -104,15 +104,43 @@ final class NetworkingYamlTest {
     assertThat(lb.spec().allocatesNodePorts()).isFalse();
     assertThat(lb.spec().loadBalancerClass()).isEqualTo("example.com/internal-vip");
     assertThat(lb.spec().ports()).extracting(p -> p.appProtocol()).containsExactly("https", "kubernetes.io/h2c");
+    assertThat(lb.spec().externalIPs()).containsExactly("198.51.100.7", "2001:db8::7");
+    assertThat(lb.spec().loadBalancerIP()).isEqualTo("203.0.113.10");
+    assertThat(lb.spec().healthCheckNodePort()).isEqualTo(31100);
     String written = KubernetesYaml.dump(List.of(lb));
     assertThat(written).contains("ipFamilyPolicy: \"PreferDualStack\"", "allocateLoadBalancerNodePorts: false",
-        "loadBalancerClass: \"example.com/internal-vip\"", "appProtocol: \"https\"", "- \"10.0.0.0/8\"");
+        "loadBalancerClass: \"example.com/internal-vip\"", "appProtocol: \"https\"", "- \"10.0.0.0/8\"",
+        "healthCheckNodePort: 31100", "loadBalancerIP: \"203.0.113.10\"", "- \"198.51.100.7\"");
     Service plain = (Service) objects.stream().filter(o -> o.metadata().name().equals("web")).findFirst()
         .orElseThrow();
     assertThat(plain.spec().ipFamilyPolicy()).isNull();
     assertThat(plain.spec().allocateLoadBalancerNodePorts()).isNull();
     assertThat(KubernetesYaml.dump(List.of(plain))).doesNotContain("ipFamilyPolicy", "allocateLoadBalancerNodePorts",
-        "loadBalancerClass", "loadBalancerSourceRanges", "appProtocol");
+        "loadBalancerClass", "loadBalancerSourceRanges", "appProtocol", "externalIPs", "loadBalancerIP",
+        "healthCheckNodePort");
+  }
+
+  @Test
+  void parse_badExternalAddressesAndHealthCheckPort_clearErrors() {
+    String yaml = """
+        apiVersion: v1
+        kind: Service
+        metadata: {name: web}
+        spec:
+          externalIPs: [127.0.0.1, myhost.mydomain, 169.254.169.254]
+          loadBalancerIP: not-an-ip
+          healthCheckNodePort: 31100
+          selector: {app: web}
+          ports: [{port: 80}]
+        """;
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> KubernetesYaml.parse(yaml, "web.yaml")))
+        .hasMessageContaining("Service default/web: spec.externalIPs[0] \"127.0.0.1\" may not be in the loopback "
+            + "range (127.0.0.0/8, ::1/128)")
+        .hasMessageContaining("spec.externalIPs[1] \"myhost.mydomain\" must be a valid IP address")
+        .hasMessageContaining("spec.externalIPs[2] \"169.254.169.254\" may not be in the link-local range")
+        .hasMessageContaining("spec.loadBalancerIP \"not-an-ip\" must be a valid IP address")
+        .hasMessageContaining("spec.healthCheckNodePort \"31100\" may only be set when `type` is 'LoadBalancer' "
+            + "and `externalTrafficPolicy` is 'Local'");
   }
 
   @Test

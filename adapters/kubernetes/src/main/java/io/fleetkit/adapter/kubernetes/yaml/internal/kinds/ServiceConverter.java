@@ -31,7 +31,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * core/v1 Service. An absent {@code targetPort} defaults to the port, and a {@code clusterIPs} without
  * {@code clusterIP} sets it, as in Kubernetes; unset optional fields ({@code ipFamilyPolicy},
- * {@code allocateLoadBalancerNodePorts}, {@code loadBalancerClass}, {@code appProtocol}) stay unset both ways.
+ * {@code allocateLoadBalancerNodePorts}, {@code loadBalancerClass}, {@code appProtocol}, {@code externalIPs},
+ * {@code loadBalancerIP}, {@code healthCheckNodePort}, where 0 is unset) stay unset both ways.
  */
 public final class ServiceConverter extends AbstractKindConverter<io.fabric8.kubernetes.api.model.Service, Service> {
   public ServiceConverter() {
@@ -61,6 +62,10 @@ public final class ServiceConverter extends AbstractKindConverter<io.fabric8.kub
     // as the API server's strategy: a clusterIPs without clusterIP sets it
     String clusterIP = s.getClusterIP() == null || s.getClusterIP().isEmpty()
         ? (clusterIPs.isEmpty() ? "" : clusterIPs.get(0)) : s.getClusterIP();
+    List<String> externalIPs = Values.stringList(s.getExternalIPs(), "spec.externalIPs", ctx);
+    // an int in Kubernetes: 0 is unset
+    Integer healthCheckNodePort = s.getHealthCheckNodePort() == null || s.getHealthCheckNodePort() == 0 ? null
+        : s.getHealthCheckNodePort();
     List<String> sourceRanges = Values.stringList(s.getLoadBalancerSourceRanges(), "spec.loadBalancerSourceRanges",
         ctx);
     ServiceSpec spec = ctx.build("spec", () -> ServiceSpec.builder().selector(selector).ports(ports).type(type)
@@ -71,7 +76,8 @@ public final class ServiceConverter extends AbstractKindConverter<io.fabric8.kub
         .sessionAffinityTimeoutSeconds(timeout == null ? ServiceSpec.DEFAULT_AFFINITY_TIMEOUT : timeout)
         .ipFamilyPolicy(policy).loadBalancerSourceRanges(sourceRanges)
         .allocateLoadBalancerNodePorts(s.getAllocateLoadBalancerNodePorts())
-        .loadBalancerClass(Values.orEmpty(s.getLoadBalancerClass())).build());
+        .loadBalancerClass(Values.orEmpty(s.getLoadBalancerClass())).externalIPs(externalIPs)
+        .loadBalancerIP(Values.orEmpty(s.getLoadBalancerIP())).healthCheckNodePort(healthCheckNodePort).build());
     ServiceStatus status = ServiceStatus.EMPTY;
     var lb = in.getStatus() == null ? null : in.getStatus().getLoadBalancer();
     if (lb != null && lb.getIngress() != null && !lb.getIngress().isEmpty()) {
@@ -138,6 +144,9 @@ public final class ServiceConverter extends AbstractKindConverter<io.fabric8.kub
             .withLoadBalancerSourceRanges(Values.emptyToNull(s.loadBalancerSourceRanges()))
             .withAllocateLoadBalancerNodePorts(s.allocateLoadBalancerNodePorts())
             .withLoadBalancerClass(Values.emptyToNull(s.loadBalancerClass()))
+            .withExternalIPs(Values.emptyToNull(s.externalIPs()))
+            .withLoadBalancerIP(Values.emptyToNull(s.loadBalancerIP()))
+            .withHealthCheckNodePort(s.healthCheckNodePort())
             .withSessionAffinityConfig(s.sessionAffinityTimeoutSeconds() == ServiceSpec.DEFAULT_AFFINITY_TIMEOUT ? null
                 : new io.fabric8.kubernetes.api.model.SessionAffinityConfigBuilder().withNewClientIP()
                     .withTimeoutSeconds(s.sessionAffinityTimeoutSeconds()).endClientIP().build())

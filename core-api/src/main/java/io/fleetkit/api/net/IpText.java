@@ -1,0 +1,191 @@
+package io.fleetkit.api.net;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Textual IP addresses and CIDRs as Kubernetes' {@code IsValidIP} and {@code IsValidCIDR} accept them (Go's
+ * {@code net.ParseIP}): dotted IPv4 without leading zeros, IPv6 with at most one {@code ::} and an optional dotted
+ * IPv4 tail, ASCII hex digits only; never resolved as names. {@link #parse} is the one parser: every check here is
+ * made through it, and so is the networking module's {@code IpAddress}. Stateless.
+ */
+public final class IpText {
+  /** Kubernetes' {@code IsValidIP} message. */
+  public static final String INVALID_IP = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
+  /** Kubernetes' {@code IsValidCIDR} message. */
+  public static final String INVALID_CIDR = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
+
+  /** The longest IPv6 literal Go accepts: six groups of four and a dotted quad. */
+  private static final int MAX_IPV6_LENGTH = 45;
+
+  private IpText() {}
+
+  /**
+   * The address's bytes in network order: 4 for a dotted IPv4 address, 16 for any IPv6 literal (an IPv4-mapped one
+   * included); {@code null} when {@code s} is not an address.
+   */
+  public static byte @Nullable [] parse(String s) {
+    if (s.indexOf(':') >= 0) {
+      return parseV6(s);
+    }
+    long v4 = parseV4(s);
+    return v4 < 0 ? null : new byte[] {(byte) (v4 >>> 24), (byte) (v4 >>> 16), (byte) (v4 >>> 8), (byte) v4};
+  }
+
+  /** Whether {@code s} is an IPv4 or IPv6 address. */
+  public static boolean isIp(String s) {
+    return parse(s) != null;
+  }
+
+  /** Whether {@code s} is a dotted IPv4 address. */
+  public static boolean isIpv4(String s) {
+    return s.indexOf(':') < 0 && parseV4(s) >= 0;
+  }
+
+  /** Whether {@code s} is an IPv6 address: eight groups, or fewer with one {@code ::}, the last two maybe IPv4. */
+  public static boolean isIpv6(String s) {
+    return s.indexOf(':') >= 0 && parseV6(s) != null;
+  }
+
+  /** Whether {@code s} is {@code address/prefix} with a prefix length the address's family allows. */
+  public static boolean isCidr(String s) {
+    int slash = s.indexOf('/');
+    if (slash < 0) {
+      return false;
+    }
+    String prefix = s.substring(slash + 1);
+    if (prefix.isEmpty() || prefix.length() > 3 || !prefix.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      return false;
+    }
+    byte[] ip = parse(s.substring(0, slash));
+    return ip != null && Integer.parseInt(prefix) <= ip.length * 8;
+  }
+
+  /**
+   * The special ranges an address falls in, as Kubernetes' {@code ValidateNonSpecialIP} reports them for external
+   * IPs and endpoints: unspecified, loopback, link-local unicast, link-local multicast (an IPv4-mapped IPv6 address
+   * counts as its IPv4 address). Empty for any other address.
+   *
+   * @throws IllegalArgumentException if {@code ip} is not an address ({@link #isIp})
+   */
+  public static List<String> specialRanges(String ip) {
+    byte[] bytes = parse(ip);
+    if (bytes == null) {
+      throw new IllegalArgumentException("\"" + ip + "\" " + INVALID_IP);
+    }
+    InetAddress a;
+    try {
+      a = InetAddress.getByAddress(bytes); // maps ::ffff:a.b.c.d to IPv4, as Go's To4 does
+    } catch (UnknownHostException e) {
+      throw new IllegalStateException("4 or 16 bytes are always an address", e);
+    }
+    List<String> out = new ArrayList<>(1);
+    if (a.isAnyLocalAddress()) {
+      out.add("may not be unspecified (" + ip + ")");
+    }
+    if (a.isLoopbackAddress()) {
+      out.add("may not be in the loopback range (127.0.0.0/8, ::1/128)");
+    }
+    if (a.isLinkLocalAddress()) {
+      out.add("may not be in the link-local range (169.254.0.0/16, fe80::/10)");
+    }
+    if (a.isMCLinkLocal()) {
+      out.add("may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)");
+    }
+    return out;
+  }
+
+  /** The dotted quad's value, or -1. */
+  private static long parseV4(String s) {
+    String[] parts = s.split("\\.", -1);
+    if (parts.length != 4) {
+      return -1;
+    }
+    long v = 0;
+    for (String p : parts) {
+      if (p.isEmpty() || p.length() > 3 || (p.length() > 1 && p.charAt(0) == '0')) {
+        return -1; // Go's net.ParseIP refuses leading zeros (ambiguous octal)
+      }
+      int n = 0;
+      for (int k = 0; k < p.length(); k++) {
+        char c = p.charAt(k);
+        if (c < '0' || c > '9') {
+          return -1;
+        }
+        n = n * 10 + (c - '0');
+      }
+      if (n > 255) {
+        return -1;
+      }
+      v = (v << 8) | n;
+    }
+    return v;
+  }
+
+  private static byte @Nullable [] parseV6(String s) {
+    if (s.length() > MAX_IPV6_LENGTH) {
+      return null;
+    }
+    int dbl = s.indexOf("::");
+    if (dbl >= 0 && s.indexOf("::", dbl + 1) >= 0) {
+      return null;
+    }
+    int[] head = groups(dbl < 0 ? s : s.substring(0, dbl), dbl < 0);
+    int[] tail = dbl < 0 ? new int[0] : groups(s.substring(dbl + 2), true);
+    if (head == null || tail == null || (dbl < 0 ? head.length != 8 : head.length + tail.length > 7)) {
+      return null;
+    }
+    int[] all = new int[8];
+    System.arraycopy(head, 0, all, 0, head.length);
+    System.arraycopy(tail, 0, all, 8 - tail.length, tail.length);
+    byte[] out = new byte[16];
+    for (int i = 0; i < 8; i++) {
+      out[2 * i] = (byte) (all[i] >>> 8);
+      out[2 * i + 1] = (byte) all[i];
+    }
+    return out;
+  }
+
+  /** The 16-bit groups of one side of {@code ::}; only the last side may end in a dotted quad. */
+  private static int @Nullable [] groups(String part, boolean mayEndWithV4) {
+    if (part.isEmpty()) {
+      return new int[0];
+    }
+    String[] items = part.split(":", -1);
+    String last = items[items.length - 1];
+    long v4 = -1;
+    if (last.indexOf('.') >= 0) {
+      v4 = mayEndWithV4 ? parseV4(last) : -1;
+      if (v4 < 0) {
+        return null;
+      }
+    }
+    int n = items.length - (v4 < 0 ? 0 : 1);
+    int[] out = new int[n + (v4 < 0 ? 0 : 2)];
+    for (int i = 0; i < n; i++) {
+      String g = items[i];
+      if (g.isEmpty() || g.length() > 4) {
+        return null;
+      }
+      int val = 0;
+      for (int k = 0; k < g.length(); k++) {
+        char c = g.charAt(k);
+        // ASCII only, as Go's net.ParseIP: Character.digit takes the digits of every script
+        int d = c < 128 ? Character.digit(c, 16) : -1;
+        if (d < 0) {
+          return null;
+        }
+        val = val * 16 + d;
+      }
+      out[i] = val;
+    }
+    if (v4 >= 0) {
+      out[n] = (int) (v4 >>> 16);
+      out[n + 1] = (int) (v4 & 0xffff);
+    }
+    return out;
+  }
+}
