@@ -81,6 +81,17 @@ final class NetworkingCommandsTest {
   }
 
   @Test
+  void simulate_theServicesManifestAppliedAgain_keepsWhatWasAllocated() {
+    // kubectl apply of an unchanged file: the registry keeps the cluster IPs, families and policy it gave
+    String workloads = java.nio.file.Path.of(example()).resolve("workloads.yaml").toString();
+    assertThat(run("simulate", example(), "--duration", "2m", "--apply", workloads + "@01:00")).as(err.toString())
+        .isZero();
+    assertThat(out.toString()).doesNotContain("ApplyRejected")
+        .containsPattern("Applied +Service/net/web +unchanged from")
+        .containsPattern("Applied +Service/net/db +unchanged from");
+  }
+
+  @Test
   void simulate_networkingExample_finalListsServicesWithClusterIpAndEndpoints() {
     assertThat(run("simulate", example(), "--duration", "2m", "--output", "json")).as(err.toString()).isZero();
     JsonNode services = JsonMapper.builder().build().readTree(out.toString()).get("final").get("services");

@@ -214,7 +214,7 @@ public final class WriteRules {
    *     {@code deletionGracePeriodSeconds} other than the stored one
    */
   public static <T extends ApiObject<T>> Change<T> update(T stored, T object) {
-    return update(stored, keepNamespaceFinalizers(stored, object), false);
+    return update(stored, prepareForUpdate(stored, object), false);
   }
 
   /**
@@ -229,10 +229,16 @@ public final class WriteRules {
     return update(stored, object, false);
   }
 
-  private static <T extends ApiObject<T>> T keepNamespaceFinalizers(T stored, T object) {
+  /** The kind's {@code PrepareForUpdate}: what an update keeps of the stored object before its rules are checked. */
+  private static <T extends ApiObject<T>> T prepareForUpdate(T stored, T object) {
     if (object instanceof Namespace ns) {
       @SuppressWarnings("unchecked")
       T kept = (T) NamespaceWrites.prepareForUpdate((Namespace) stored, ns);
+      return kept;
+    }
+    if (object instanceof io.fleetkit.api.core.Service svc) {
+      @SuppressWarnings("unchecked")
+      T kept = (T) ServiceWrites.prepareForUpdate((io.fleetkit.api.core.Service) stored, svc);
       return kept;
     }
     return object;
@@ -282,7 +288,7 @@ public final class WriteRules {
    * @throws ValidationException as for {@link #update(ApiObject, ApiObject)}
    */
   public static <T extends ApiObject<T>> Change<T> updateWithStatus(T stored, T object) {
-    Change<T> update = update(stored, keepNamespaceFinalizers(stored, object), true);
+    Change<T> update = update(stored, prepareForUpdate(stored, object), true);
     UpdateChecks.status(stored, object);
     if (update.effect() == Effect.REMOVE) {
       return update;
