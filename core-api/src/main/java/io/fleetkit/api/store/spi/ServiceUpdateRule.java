@@ -106,7 +106,7 @@ final class ServiceUpdateRule {
   }
 
   /** {@code spec.clusterIPs}, or {@code [clusterIP]} when only that is set (as the API server defaults it). */
-  private static List<String> clusterIPs(ServiceSpec s) {
+  static List<String> clusterIPs(ServiceSpec s) {
     if (!s.clusterIPs().isEmpty() || s.clusterIP().isEmpty()) {
       return s.clusterIPs();
     }

@@ -57,7 +57,7 @@ final class ServiceWrites {
       b = builder(b, n).ipFamilyPolicy(o.ipFamilyPolicy());
     }
     if (needsClusterIP(o) && needsClusterIP(n) && n.ipFamilies().isEmpty() && !o.ipFamilies().isEmpty()
-        && clusterIPs(b != null ? b.build() : n).equals(clusterIPs(o))) {
+        && ServiceUpdateRule.clusterIPs(b != null ? b.build() : n).equals(ServiceUpdateRule.clusterIPs(o))) {
       // the same addresses (a headless Service's "None" among them): the families the cluster gave them, as
       // initIPFamilyFields infers or defaults them again
       b = builder(b, n).ipFamilies(o.ipFamilies());
@@ -66,7 +66,7 @@ final class ServiceWrites {
       return updated;
     }
     ServiceSpec patched = b.build();
-    List<String> ips = clusterIPs(patched);
+    List<String> ips = ServiceUpdateRule.clusterIPs(patched);
     if (n.type() != ServiceType.ExternalName && patched.ipFamilies().size() < ips.size()) {
       List<IPFamily> families = new ArrayList<>(patched.ipFamilies());
       for (int i = families.size(); i < ips.size() && !ips.get(i).equals(ServiceSpec.CLUSTER_IP_NONE); i++) {
@@ -75,11 +75,6 @@ final class ServiceWrites {
       patched = patched.toBuilder().ipFamilies(families).build();
     }
     return updated.withSpec(patched);
-  }
-
-  /** {@code spec.clusterIPs}, or {@code [clusterIP]} when only that is set. */
-  private static List<String> clusterIPs(ServiceSpec s) {
-    return s.clusterIPs().isEmpty() && !s.clusterIP().isEmpty() ? List.of(s.clusterIP()) : s.clusterIPs();
   }
 
   private static ServiceSpec.Builder builder(ServiceSpec.Builder b, ServiceSpec n) {
