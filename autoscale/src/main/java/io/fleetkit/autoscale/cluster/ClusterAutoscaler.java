@@ -653,7 +653,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     int[] cursor = searchPosition.cursorIn(sim);
     Map<String, List<Pod>> filtered = new HashMap<>();
     List<Pod> unschedulable = schedulable.unschedulable(sim, pending, cursor, filtered);
-    searchPosition.keep(sim, cursor);
+    searchPosition.keep(sim);
     filtered.forEach((node, pods) -> placed.computeIfAbsent(node, k -> new ArrayList<>()).addAll(pods));
     keepSnapshotPods(placed);
     keepPlacedClaims(sim, filtered);
@@ -1195,7 +1195,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     // holds what the reused one left
     removalHints.dropOld();
     injectionHints.dropOld();
-    searchPosition.keep(sim, cursor);
+    searchPosition.keep(sim);
     return new ScaleDownEvaluation(in, List.copyOf(unneeded), unremovable, List.copyOf(simulatedUnremovable),
         unneededEmpty, timedOut, sim.searchPlacements() != searchedBefore);
   }

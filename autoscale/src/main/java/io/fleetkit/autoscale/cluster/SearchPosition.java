@@ -15,28 +15,32 @@ import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
  * at the second node.
  *
  * <p>The index is taken modulo the number of nodes of the simulation it is used in; within a simulation the searches
- * move a slot cursor ({@link SimulatedCluster#placeFrom}, {@link SimulatedCluster#placeAll}), which {@link #keep}
- * turns back into an index, so that two simulations of the same nodes with different slots (a reloaded one with the
- * slots of removed nodes empty, and a new one) search alike. Not thread-safe.
+ * move a slot cursor ({@link SimulatedCluster#placeFrom}, {@link SimulatedCluster#placeAll}), and {@link #keep} takes
+ * upstream's position after the last of them that found a node: that node's index in the node list at that search,
+ * plus one ({@link SimulatedCluster#indexAfterFound}). Nodes the simulation removes
+ * afterwards (a drain simulation's removed node) do not move it, and two simulations of the same nodes with different
+ * slots (a reloaded one with the slots of removed nodes empty, and a new one) keep the same position. Not thread-safe.
  */
 final class SearchPosition {
   private int next = 1;
-  /** The slot the last cursor made started at. */
-  private int startSlot;
 
-  /** A slot cursor for searches in {@code sim}, at this position (give it back to {@link #keep}). */
+  /**
+   * A slot cursor for searches in {@code sim}, at this position, taken over the nodes {@code sim} holds now; the
+   * searches' position is taken back with {@link #keep}.
+   */
   int[] cursorIn(SimulatedCluster sim) {
-    startSlot = sim.slotOfIndex(next);
-    return new int[] {startSlot};
+    sim.startSearches();
+    return new int[] {sim.slotOfIndex(next)};
   }
 
   /**
-   * Takes the position from {@code cursor}, the last one {@link #cursorIn} made, for {@code sim}, after its searches
-   * moved it; a cursor that no search moved leaves the position as it was.
+   * Takes the position from the searches in {@code sim} since {@link #cursorIn}: past the node the last one that found
+   * a node found; when none found one, the position stays as it was.
    */
-  void keep(SimulatedCluster sim, int[] cursor) {
-    if (cursor[0] != startSlot) {
-      next = sim.nodesBefore(cursor[0]);
+  void keep(SimulatedCluster sim) {
+    int after = sim.indexAfterFound();
+    if (after >= 0) {
+      next = after;
     }
   }
 

@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Candidates in name order: {@code n1-a} (pod m), {@code n2-c} (pods c1, c2), {@code n3-b} (pod b); destinations
  * {@code n4-d} (600m free), {@code n5-e} and {@code n6-f}; below each node is called by its letter. Node selectors confine m to b or d, c1 to d or f, c2 to b and pod b to e; d
- * holds m or c1, and b holds c2 only without m. In the loop after m is replaced by a pod without hint (m2), m2 is
+ * holds m or c1, and b holds c2 only without m. Pod b has a lower priority than the others, so b's drain places it
+ * last, on e: the round-robin position after a loop is past e (upstream's runner: past the last node a search found,
+ * by its index then). In the loop after m is replaced by a pod without hint (m2), m2 is
  * searched onto b, so c2 finds no place and c is unremovable; b's drain then moves m2 on to d. Run again, m2 goes to
  * d on its hint, c1 then searches f, c2 fits on b, and c is unneeded while b, now holding c2, is not. Reusing the
  * evaluation of that loop would keep b unneeded and c not.
@@ -52,7 +54,7 @@ final class ClusterAutoscalerReuseMovedTwiceTest {
     s.create(node(pool, "n5-e", "b"));
     s.create(node(pool, "n6-f", "c1"));
     s.create(on("n1-a", CaFixtures.pod("m", 600, 64), "m"));
-    s.create(on("n3-b", CaFixtures.pod("b", 100, 64), "b"));
+    s.create(on("n3-b", CaFixtures.pod("b", 100, 64).toBuilder().priority(-1).build(), "b"));
     s.create(on("n2-c", CaFixtures.pod("c1", 600, 64), "c1"));
     s.create(on("n2-c", CaFixtures.pod("c2", 3600, 64), "c2"));
     s.create(on("n4-d", CaFixtures.barePod("filler", 3400, 64), null));

@@ -51,7 +51,7 @@ final class SearchPositionTest {
   private static String search(SearchPosition position, SimulatedCluster sim, Pod pod) {
     int[] cursor = position.cursorIn(sim);
     int at = sim.placeFrom(PodInfos.of(pod), cursor, new SchedulingHints());
-    position.keep(sim, cursor);
+    position.keep(sim);
     return at < 0 ? "" : sim.nodeInfoAt(at).name();
   }
 
@@ -107,6 +107,37 @@ final class SearchPositionTest {
     SimulatedCluster larger = cluster(List.of(node("m1"), node("m2"), node("m3"), node("m4")));
     assertThat(search(a, larger, pod("q", ""))).isEqualTo("m3");
     assertThat(a.next()).isEqualTo(3);
+  }
+
+  /**
+   * The position is the found node's index when the search found it: a node removed afterwards from before it, as a
+   * drain simulation removes the node it drained, does not move the position (upstream's drained node stays in its
+   * snapshot until the next loop).
+   */
+  @Test
+  void aNodeRemovedAfterTheSearch_leavesThePositionPastTheFoundNode() {
+    SimulatedCluster sim = cluster(List.of(node("n0"), node("n1"), node("n2"), node("n3")));
+    SearchPosition position = new SearchPosition();
+    int[] cursor = position.cursorIn(sim);
+    assertThat(sim.placeFrom(PodInfos.of(pod("pinned", "n2")), cursor, new SchedulingHints())).isEqualTo(2);
+    sim.removeNode("n0");
+    position.keep(sim);
+    assertThat(position.next()).isEqualTo(3);
+  }
+
+  /**
+   * A search that ends one past the node before the slot it started from (it went round the whole list) took the
+   * position as upstream's match does: past that node, the index counted from the list's start.
+   */
+  @Test
+  void aSearchGoingRound_takesTheIndexOfTheNodeItFound() {
+    SimulatedCluster sim = cluster(List.of(node("n1"), node("n2"), node("n3")));
+    SearchPosition position = new SearchPosition();
+    assertThat(search(position, sim, pod("pinned", "n3"))).isEqualTo("n3");
+    assertThat(position.next()).isEqualTo(3);
+    // from index 3 (n1, taken modulo 3) round to n3 again: the position is 3, not the 3 + 3 of a count kept going
+    assertThat(search(position, sim, pod("pinned-again", "n3"))).isEqualTo("n3");
+    assertThat(position.next()).isEqualTo(3);
   }
 
   /** A search that finds no node leaves the position where it was. */

@@ -74,6 +74,13 @@ public final class SimulatedCluster {
    * node, so a slot recorded with the same count that holds a view holds the node it was recorded for.
    */
   private int slotEpoch;
+  /**
+   * The slot of the node the last round-robin search found since {@link #startSearches} (-1: none), and the nodes
+   * removed from slots below it since: its index in {@link #nodes()} at that search is the nodes below it now plus
+   * those ({@link #indexAfterFound}).
+   */
+  private int foundSlot = -1;
+  private int foundRemovedBelow;
   private static final java.util.concurrent.atomic.AtomicLong IDS = new java.util.concurrent.atomic.AtomicLong();
   /** This simulation's number, unique in the JVM (from 1): what a {@link SchedulingHints} entry keeps of it. */
   final long id = IDS.incrementAndGet();
@@ -789,6 +796,9 @@ public final class SimulatedCluster {
       }
     }
     live--;
+    if (seq < foundSlot) {
+      foundRemovedBelow++;
+    }
     SimNodeInfo gone = slots[seq]; // its deferred pods have no affinity terms: the lists are the view's
     put(seq, null);
     orderStale = true;
@@ -854,11 +864,35 @@ public final class SimulatedCluster {
   }
 
   /**
-   * The number of nodes in the slots below {@code slot}: for the slot past a node, that node's index in
-   * {@link #nodes()} plus one, the position a round-robin search goes on from, which another simulation of the same
-   * nodes, whatever its slots, turns back into the same next node with {@link #slotOfIndex}.
+   * Starts a run of round-robin searches whose position {@link #indexAfterFound} tells: none found a node yet. A reload
+   * or rollback between this and the position's reading is not supported (the nodes they put back are not counted).
    */
-  public int nodesBefore(int slot) {
+  public void startSearches() {
+    foundSlot = -1;
+  }
+
+  /**
+   * Where upstream's round-robin goes on after the last search since {@link #startSearches} that found a node (its
+   * {@code lastIndexOrderMapping}: the match's index plus the offset 1, taken modulo the node count when used): that
+   * node's index in {@link #nodes()} at the search plus one, whatever nodes were removed since; -1 when no search
+   * found one. Two simulations of the same nodes with different slots (a reloaded
+   * one with the slots of removed nodes empty, and a new one) that search alike give the same position.
+   */
+  public int indexAfterFound() {
+    if (foundSlot < 0) {
+      return -1;
+    }
+    return nodesBefore(foundSlot) + foundRemovedBelow + 1;
+  }
+
+  /** Notes that a round-robin search found the node in {@code slot}. */
+  private void found(int slot) {
+    foundSlot = slot;
+    foundRemovedBelow = 0;
+  }
+
+  /** The number of nodes in the slots below {@code slot}: a node's index in {@link #nodes()} for its own slot. */
+  private int nodesBefore(int slot) {
     int end = Math.min(slot, nextSeq);
     int before = 0;
     for (int at = 0; at < end; at++) {
@@ -1451,6 +1485,7 @@ public final class SimulatedCluster {
           return false;
         }
         cursor[0] = at + 1;
+        found(at);
         searchPlacements++;
         if (notes[i] instanceof SchedulingHints.Entry hint) {
           Objects.requireNonNull(hints).set(hint, Objects.requireNonNull(slots[at]).name(), id, slotEpoch, at);
@@ -1580,6 +1615,7 @@ public final class SimulatedCluster {
       return -1;
     }
     cursor[0] = at + 1;
+    found(at);
     searchPlacements++;
     hints.set(hints.entry(pod), Objects.requireNonNull(slots[at]).name(), id, slotEpoch, at);
     addPod(at, pod);
