@@ -14,6 +14,7 @@ import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.scheduling.PriorityClass;
 import io.fleetkit.api.storage.StorageClass;
+import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
 import java.time.Clock;
 import java.util.function.Function;
 import io.fleetkit.api.apps.ControllerRevision;
@@ -74,6 +75,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.Supplier;
@@ -136,6 +138,8 @@ public final class Simulation implements AutoCloseable {
   private final java.util.BitSet agentsWithWork = new java.util.BitSet();
   /** The kubelets' node Leases, read by the node lifecycle controller. */
   private final NodeLeases leases = new NodeLeases();
+  /** The starting nodes (launched, not Ready yet) whose kubelet renews their Lease without an agent. */
+  private final Set<String> registered = new HashSet<>();
   private final HealthSource health;
   /** The wake-up at the next whole second while the scheduler has pods waiting (see {@link #armSchedulerPoll}). */
   private io.fleetkit.api.time.TimerClock.@Nullable Timer schedulerPoll;
@@ -250,13 +254,16 @@ public final class Simulation implements AutoCloseable {
         a.observe(e);
       }
     });
-    // nodes that appear later (an autoscaler's) get a kubelet once Ready; deleted nodes lose theirs
+    // nodes that appear later (an autoscaler's) get a kubelet once Ready, and while they start a registered kubelet
+    // that renews their Lease; deleted nodes lose theirs
     this.nodeFeed = store.watch(Node.class, "0", e -> {
       Node n = e.object();
       if (e.type() == WatchEventType.DELETED) {
         nodeChanges.put(n.name(), false);
       } else if (!agents.containsKey(n.name()) && (n.isReady() || !hasReadyCondition(n))) {
         nodeChanges.put(n.name(), true);
+      } else if (!agents.containsKey(n.name()) && !registered.contains(n.name()) && SimulatedNodes.isStarting(n)) {
+        nodeChanges.putIfAbsent(n.name(), true);
       }
     });
     for (ApiObject<?> o : others) {
@@ -385,11 +392,22 @@ public final class Simulation implements AutoCloseable {
     for (Map.Entry<String, Boolean> c : changes) {
       String name = c.getKey();
       if (c.getValue()) {
-        if (!agents.containsKey(name) && store.get(Node.class, "", name).isPresent()) {
-          addAgent(name);
+        Node n = agents.containsKey(name) ? null : store.get(Node.class, "", name).orElse(null);
+        if (n != null && SimulatedNodes.isStarting(n)) {
+          // a starting machine's kubelet has registered: it renews the Lease, so the node lifecycle controller sees
+          // a NotReady node that heartbeats, not one that stopped (Unknown, tainted unreachable)
+          if (registered.add(name)) {
+            leases.register(name, clock.now());
+          }
+        } else if (n != null) {
+          registered.remove(name);
+          addAgent(name); // its Lease replaces the registered kubelet's
           timeline.add("NodeStarted", "Node/" + name, "a kubelet runs the new node");
         }
       } else {
+        if (registered.remove(name) && !agents.containsKey(name)) {
+          leases.forget(name);
+        }
         NodeAgent a = agents.remove(name);
         if (a != null) {
           boolean dead = !a.alive();

@@ -195,6 +195,24 @@ public final class NodeLeases {
     return l;
   }
 
+  /**
+   * Node {@code node}'s kubelet registers at {@code since} and renews its Lease every {@link #RENEW_INTERVAL} before
+   * it runs any pod: the kubelet of a starting node, which stays NotReady until another component makes it Ready
+   * (a simulated machine start-up). The {@link NodeAgent} that then runs the node's pods replaces this Lease with its
+   * own; {@link #forget} drops it when the node goes first.
+   */
+  public void register(String node, Instant since) {
+    start(node, since, RENEW_INTERVAL);
+  }
+
+  /** Forgets node {@code node}'s Lease, whichever kubelet renews it (the node is gone); nothing when it has none. */
+  public void forget(String node) {
+    Lease l = leases.get(node);
+    if (l != null) {
+      remove(node, l);
+    }
+  }
+
   /** Forgets node {@code node}'s Lease if it is {@code lease} (its kubelet is gone). */
   void remove(String node, Lease lease) {
     if (leases.remove(node, lease)) {

@@ -347,6 +347,32 @@ final class NodeLeasesTest {
     }
   }
 
+  /**
+   * A registered kubelet (a starting node's, before an agent runs the node) renews on its grid whenever the kubelets
+   * run; an agent's Lease replaces it; {@code forget} drops whichever is there.
+   */
+  @Test
+  void register_renewsWithTheOtherKubelets_untilAnAgentReplacesItOrItIsForgotten() {
+    NodeLeases leases = new NodeLeases();
+    Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+    leases.register("starting", t0.plusSeconds(5));
+    assertThat(leases.renewTime("starting")).isNull(); // registered, not run yet
+    leases.ranAll(t0.plusSeconds(37));
+    assertThat(leases.renewTime("starting")).isEqualTo(t0.plusSeconds(35));
+    assertThat(leases.runningNodes()).containsExactly("starting");
+    // an agent's kubelet takes over on its own grid
+    leases.start("starting", t0.plusSeconds(40), Duration.ofSeconds(10));
+    leases.ranAll(t0.plusSeconds(52));
+    assertThat(leases.renewTime("starting")).isEqualTo(t0.plusSeconds(50));
+    assertThat(leases.runningNodes()).containsExactly("starting");
+    leases.forget("starting");
+    assertThat(leases.renewTime("starting")).isNull();
+    assertThat(leases.runningNodes()).isEmpty();
+    assertThat(leases.allRanAt(t0.plusSeconds(60))).isTrue(); // no running Lease left to wait for
+    leases.forget("starting"); // nothing left: no-op
+    leases.forget("never-registered");
+  }
+
   private static List<String> run(boolean withLeases, int killAt, int downFor, boolean killInTask) {
     try (Cluster c = new Cluster(withLeases)) {
       if (killInTask) { // from a clock task, before the agents run at that instant (a scenario's fault)
