@@ -57,6 +57,12 @@ final class SeriesRecorder {
   private final ObjectStore store;
   private final LoadMetrics metrics;
   private final List<WorkloadLoad> loads;
+  /**
+   * Whether a load gives requests a CPU or a memory cost: without one the usage is not modelled, and {@code cpu used}
+   * or {@code memory used} is left out rather than read as 0.
+   */
+  private final boolean cpuModelled;
+  private final boolean memoryModelled;
   private final List<Duration> times = new ArrayList<>();
   private final Map<String, Builder> series = new LinkedHashMap<>();
   /** The nodes' cost, from {@link #start}. */
@@ -109,6 +115,8 @@ final class SeriesRecorder {
     this.metrics = metrics;
     this.loads = List.copyOf(loads);
     this.pods = new PodTotals(store);
+    this.cpuModelled = this.loads.stream().anyMatch(l -> l.cpuMilliPerRequest() > 0);
+    this.memoryModelled = this.loads.stream().anyMatch(l -> l.memoryPerRequest() > 0);
   }
 
   private void put(String name, String chart, String unit, double value) {
@@ -247,7 +255,9 @@ final class SeriesRecorder {
     }
     put("cpu allocatable", CPU, "cores", cpuAllocatable / 1000.0);
     put("cpu requested", CPU, "cores", cpuRequested / 1000.0);
-    put("cpu used", CPU, "cores", Math.round(cpuUsed) / 1000.0);
+    if (cpuModelled) {
+      put("cpu used", CPU, "cores", Math.round(cpuUsed) / 1000.0);
+    }
     put("gpu allocatable", GPU, "GPUs", gpuAllocatable);
     put("gpu requested", GPU, "GPUs", gpuRequested);
     put("gpu used", GPU, "GPUs", round2(gpuUsed(gpuRunning, busy)));
@@ -267,7 +277,9 @@ final class SeriesRecorder {
     }
     put("memory allocatable", MEMORY, "GiB", round2(memAllocatable / GIB));
     put("memory requested", MEMORY, "GiB", round2(memRequested / GIB));
-    put("memory used", MEMORY, "GiB", round2(memUsed / GIB));
+    if (memoryModelled) {
+      put("memory used", MEMORY, "GiB", round2(memUsed / GIB));
+    }
     long fragmented = 0;
     for (long[] g : gpuPerNode.values()) {
       if (g[1] > 0 && g[1] < g[0]) {

@@ -175,6 +175,32 @@ final class ClusterSimulationTest {
         .doesNotContain("Total cost").doesNotContain("Highest cost");
   }
 
+  /**
+   * The example's load gives requests a CPU cost and no memory cost: {@code cpu used} follows the load, and
+   * {@code memory used}, which would read 0 for a day of traffic, is left out; a load with a memory cost brings it.
+   */
+  @Test
+  void usedSeries_onlyForTheResourcesALoadGivesACost() {
+    assertThat(day.series("cpu used")).isPresent();
+    assertThat(at("cpu used", Duration.ofHours(14))).isPositive();
+    assertThat(day.series("memory used")).isEmpty();
+    assertThat(day.series("memory requested")).isPresent();
+    assertThat(day.charts()).contains(SeriesRecorder.MEMORY);
+
+    List<ApiObject<?>> objects = Examples.clusterObjects();
+    Scenario s = Examples.scenario(objects, Duration.ofMinutes(20));
+    List<WorkloadLoad> loads = s.spec().loads().stream()
+        .map(l -> new WorkloadLoad(l.kind(), l.namespace(), l.name(), l.pattern(), 0,
+            1024 * 1024))
+        .toList();
+    ScenarioSpec x = s.spec();
+    SimulationRun run = ClusterSimulation.builder().objects(Examples.withoutScenario(objects))
+        .scenario(new Scenario(s.metadata(), new ScenarioSpec(x.duration(), x.seed(), x.sampleInterval(), loads,
+            x.faults(), x.features()))).build().run();
+    assertThat(run.series("memory used").orElseThrow().last()).isPositive();
+    assertThat(run.series("cpu used")).isEmpty();
+  }
+
   /** A pool priced only from an apply on: the cost series are there, 0 before it. */
   @Test
   void cost_poolPricedByALaterApply_seriesKeptAndZeroBefore() {
