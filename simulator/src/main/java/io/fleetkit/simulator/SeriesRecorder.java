@@ -40,6 +40,8 @@ final class SeriesRecorder {
   static final String GPU = "GPU";
   static final String LOAD = "Load";
   static final String COST = "Cost";
+  /** The cumulative cost's own chart: on the cost per hour's axis, a day's total flattens the hourly rate. */
+  static final String COST_TOTAL = "Cumulative cost";
   static final String MEMORY = "Memory";
   static final String POOL_USE = "Requested share per pool";
   static final String LATENCY = "Scheduling latency";
@@ -298,7 +300,7 @@ final class SeriesRecorder {
     sampleQueues(now, prev);
     put("cost per hour", COST, "$/h", Math.round(costPerHour * 1e6) / 1e6);
     double cumulativeCost = nodeCost == null ? 0 : nodeCost.total();
-    put("cumulative cost", COST, "$", Math.round(cumulativeCost * 100) / 100.0);
+    put("cumulative cost", COST_TOTAL, "$", Math.round(cumulativeCost * 100) / 100.0);
     // a series with nothing to report this time (a pool without ready nodes, a pool's nodes all gone) reads 0
     for (Builder b : series.values()) {
       while (b.values().size() < times.size()) {
@@ -442,7 +444,7 @@ final class SeriesRecorder {
   List<TimeSeries> series() {
     List<TimeSeries> out = new ArrayList<>();
     series.forEach((name, b) -> {
-      if (priced || !b.chart().equals(COST)) {
+      if (priced || !(b.chart().equals(COST) || b.chart().equals(COST_TOTAL))) {
         out.add(new TimeSeries(name, b.chart(), b.unit(), b.values()));
       }
     });

@@ -47,7 +47,10 @@ final class ClusterSimulationTest {
     assertThat(day.sampleTimes().get(0)).isEqualTo(Duration.ZERO);
     assertThat(day.sampleTimes().get(day.sampleTimes().size() - 1)).isEqualTo(Duration.ofHours(24));
     assertThat(day.charts()).contains(SeriesRecorder.PODS, SeriesRecorder.WORKLOADS, SeriesRecorder.NODES,
-        SeriesRecorder.CPU, SeriesRecorder.GPU, SeriesRecorder.LOAD, SeriesRecorder.COST);
+        SeriesRecorder.CPU, SeriesRecorder.GPU, SeriesRecorder.LOAD, SeriesRecorder.COST, SeriesRecorder.COST_TOTAL);
+    // the day's total on its own axis: on the hourly rate's, 54.75 $ would flatten the rate of about 1 $/h
+    assertThat(day.series("cost per hour").orElseThrow().chart()).isEqualTo(SeriesRecorder.COST);
+    assertThat(day.series("cumulative cost").orElseThrow().chart()).isEqualTo(SeriesRecorder.COST_TOTAL);
   }
 
   @Test
@@ -170,7 +173,7 @@ final class ClusterSimulationTest {
         .scenario(Examples.scenario(objects, Duration.ofMinutes(20))).build().run();
     assertThat(run.series("cost per hour")).isEmpty();
     assertThat(run.series("cumulative cost")).isEmpty();
-    assertThat(run.charts()).doesNotContain("Cost").contains("Pods", "Nodes");
+    assertThat(run.charts()).doesNotContain("Cost", "Cumulative cost").contains("Pods", "Nodes");
     assertThat(HtmlReport.render(run)).contains("<li>Cost: " + SimulationRun.NO_PRICE + "</li>")
         .doesNotContain("Total cost").doesNotContain("Highest cost");
   }
@@ -220,7 +223,7 @@ final class ClusterSimulationTest {
     }
     assertThat(perHour.get(times.size() - 1)).isPositive();
     assertThat(run.series("cumulative cost").orElseThrow().last()).isPositive();
-    assertThat(run.charts()).contains("Cost");
+    assertThat(run.charts()).contains("Cost", "Cumulative cost");
   }
 
   @Test
