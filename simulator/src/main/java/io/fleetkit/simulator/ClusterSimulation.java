@@ -119,12 +119,14 @@ public final class ClusterSimulation {
   private final MetricsRegistry metrics;
   private final List<Consumer<Simulation.Builder>> applies;
   private final StartupPhases startup;
+  private final ZoneOutages outages;
   private final @Nullable SchedulerChoice scheduler;
   private boolean ran;
 
   private ClusterSimulation(Builder b) {
     this.scenario = Objects.requireNonNull(b.scenario, "scenario: none given (Builder.scenario)");
     this.startup = new StartupPhases(scenario.spec().nodeStartup());
+    this.outages = new ZoneOutages(startup);
     SchedulerChoice choice = null;
     String schedulerProblem = null;
     try {
@@ -172,6 +174,11 @@ public final class ClusterSimulation {
         if (z != null) {
           zones.add(z);
         }
+      } else if (o instanceof NodePool p) {
+        String z = p.spec().template().labels().get(ZONE_LABEL); // the zone its nodes will be in
+        if (z != null) {
+          zones.add(z);
+        }
       }
     }
     List<String> problems = new ArrayList<>();
@@ -192,8 +199,8 @@ public final class ClusterSimulation {
       } else if (f.type() == FaultType.KubeletRestart && !nodes.contains(f.target())) {
         problems.add("spec.faults[" + i + "].kubeletRestart: no node " + f.target() + " among the manifests");
       } else if (f.type() == FaultType.ZoneFailure && !zones.contains(f.target())) {
-        problems.add("spec.faults[" + i + "].zoneFailure: no node has " + ZONE_LABEL + "=" + f.target()
-            + " (zones: " + zones + ")");
+        problems.add("spec.faults[" + i + "].zoneFailure: no node or NodePool template has " + ZONE_LABEL + "="
+            + f.target() + " (zones: " + zones + ")");
       } else if (f.type() == FaultType.GpuDeviceFault && !nodes.contains(f.target())) {
         problems.add("spec.faults[" + i + "].gpuDeviceFault: no node " + f.target() + " among the manifests");
       } else if (f.type() == FaultType.GpuDeviceFault && gpus.getOrDefault(f.target(), 0L) < f.devices()) {
@@ -320,6 +327,7 @@ public final class ClusterSimulation {
                 ? r.scaleUp().chosen().pool().metadata().name() : "";
             holder[0].record("ScaleUp", "NodePool/" + pool, "launching " + r.launchedNodes().size() + " node(s): "
                 + String.join(", ", r.launchedNodes()));
+            outages.launched(holder[0], r.launchedNodes());
             startup.launched(holder[0], r.launchedNodes());
           }
           // one event per pool, as the scale-up's; a node of no pool is named under a bare "NodePool"
@@ -355,6 +363,7 @@ public final class ClusterSimulation {
           for (String[] l : lines) {
             holder[0].record(l[0], l[1], l[2]);
           }
+          outages.launched(holder[0], ProvisionerLoop.launched(lines));
           startup.launched(holder[0], ProvisionerLoop.launched(lines));
         });
       });
@@ -436,7 +445,7 @@ public final class ClusterSimulation {
       // a pod on a failed node serves nothing from the failure on, though its status still says Ready
       LoadMetrics loadMetrics = metricsHolder[0];
       sim.onNodeLiveness((node, alive) -> loadMetrics.nodeDown(node, !alive));
-      scheduleFaults(sim, spec.faults());
+      scheduleFaults(sim, spec.faults(), outages);
       List<JobStream> streams = spec.jobStreams();
       if (!queued) {
         streams = streams.stream().map(js -> new JobStream(js.name(), js.namespace(), "", js.jobs(), js.trace(),
@@ -502,7 +511,7 @@ public final class ClusterSimulation {
     return vb.build();
   }
 
-  private static void scheduleFaults(Simulation sim, List<ScenarioFault> faults) {
+  private static void scheduleFaults(Simulation sim, List<ScenarioFault> faults, ZoneOutages outages) {
     for (ScenarioFault f : faults) {
       if (f.type() == FaultType.GpuDeviceFault || f.type() == FaultType.ApiSlowness
           || f.type() == FaultType.KubeletRestart) {
@@ -530,6 +539,7 @@ public final class ClusterSimulation {
           for (String n : failed) {
             sim.failNode(n);
           }
+          outages.failed(sim, f.target()); // the machines starting there stop starting
         }
       });
       Duration rec = f.recoverAfter();
@@ -551,6 +561,9 @@ public final class ClusterSimulation {
           }
           for (String n : back) {
             sim.reviveNode(n);
+          }
+          if (f.type() == FaultType.ZoneFailure) {
+            outages.recovered(sim, f.target());
           }
         });
       }

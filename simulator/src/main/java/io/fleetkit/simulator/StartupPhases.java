@@ -54,17 +54,22 @@ final class StartupPhases {
     return pool == null ? null : byPool.get(pool);
   }
 
-  /** The phase of a starting node of a listed pool at {@code now}; {@code null} for other nodes. */
+  /**
+   * The phase of a starting node of a listed pool at {@code now}; {@code null} for other nodes. Its phases run up to
+   * its ready time, so a machine whose start a zone outage holds ({@link ZoneOutages}) is provisioning until the zone
+   * is back, and then goes through its phases again.
+   */
   @Nullable StartupPhase phase(Node n, Instant now) {
     if (byPool.isEmpty() || !SimulatedNodes.isStarting(n)) {
       return null;
     }
     NodeStartup ns = byPool.get(n.metadata().labels().get(NodePool.POOL_LABEL));
-    Instant requested = SimulatedNodes.requestedAt(n);
-    if (ns == null || requested == null) {
+    Instant readyAt = SimulatedNodes.readyAt(n);
+    if (ns == null || readyAt == null || SimulatedNodes.requestedAt(n) == null) {
       return null;
     }
-    StartupPhase p = ns.phaseAt(Duration.between(requested, now));
+    Instant started = readyAt.minus(ns.total());
+    StartupPhase p = now.isBefore(started) ? StartupPhase.Provisioning : ns.phaseAt(Duration.between(started, now));
     // past its phases but not yet flipped Ready by the autoscaler's next loop: still pulling
     return p == StartupPhase.Ready ? StartupPhase.ImagePull : p;
   }
@@ -77,7 +82,10 @@ final class StartupPhases {
     return n.isReady() || phase(n, now) == StartupPhase.ImagePull;
   }
 
-  /** Puts the phases of the just launched {@code nodes} on the timeline, each at the time it starts. */
+  /**
+   * Puts the phases of the just launched (or just resumed) {@code nodes} on the timeline, each at the time it starts,
+   * while the node keeps the ready time it has now (a zone outage that holds it stops its phases).
+   */
   void launched(Simulation sim, List<String> nodes) {
     if (byPool.isEmpty()) {
       return;
@@ -85,7 +93,8 @@ final class StartupPhases {
     for (String name : nodes) {
       Node n = sim.store().get(Node.class, "", name).orElse(null);
       NodeStartup ns = n == null ? null : byPool.get(n.metadata().labels().get(NodePool.POOL_LABEL));
-      if (ns == null) {
+      Instant readyAt = n == null ? null : SimulatedNodes.readyAt(n);
+      if (ns == null || readyAt == null || readyAt.equals(ZoneOutages.HELD)) {
         continue;
       }
       for (StartupPhase phase : List.of(StartupPhase.Provisioning, StartupPhase.Booting, StartupPhase.Driver,
@@ -101,7 +110,8 @@ final class StartupPhases {
           sim.record(kind, "Node/" + name, text);
         } else {
           sim.clock().schedule(from, () -> {
-            if (sim.store().get(Node.class, "", name).map(SimulatedNodes::isStarting).orElse(false)) {
+            if (sim.store().get(Node.class, "", name).filter(SimulatedNodes::isStarting)
+                .map(x -> readyAt.equals(SimulatedNodes.readyAt(x))).orElse(false)) {
               sim.record(kind, "Node/" + name, text);
             }
           });
