@@ -300,7 +300,7 @@ final class TimelineRecorder implements AutoCloseable {
       add(p.isReady() ? "PodReady" : "PodNotReady", id, p.isBound() ? "on " + p.spec().nodeName() : "");
     }
     if (p.isTerminal() && (old == null || !old.isTerminal())) {
-      add("Pod" + p.status().phase(), id, "");
+      add("Pod" + p.status().phase(), id, endDetails(p));
     }
     Map<String, ContainerStatus> before = new HashMap<>();
     if (old != null) {
@@ -365,5 +365,30 @@ final class TimelineRecorder implements AutoCloseable {
     for (Watch w : watches) {
       w.close();
     }
+  }
+
+  /**
+   * Why a pod ended, in the timeline's words: its status's reason (Evicted, DeadlineExceeded, ...), its containers'
+   * exit codes and reasons (distinct, in container order), and whether it was stopped because it was deleted (a pod
+   * scaled down or evicted ends Failed or Succeeded by its containers' exit codes, as a kubelet since kube 1.27 ends
+   * a deleted pod).
+   */
+  static String endDetails(Pod p) {
+    List<String> parts = new ArrayList<>();
+    if (!p.status().reason().isEmpty()) {
+      parts.add(p.status().reason());
+    }
+    java.util.Set<String> exits = new java.util.LinkedHashSet<>();
+    for (ContainerStatus c : p.status().containerStatuses()) {
+      io.fleetkit.api.core.ContainerState st = c.state();
+      if (st != null && st.exitCode() != null) {
+        exits.add("exit code " + st.exitCode() + (st.reason().isEmpty() ? "" : " (" + st.reason() + ")"));
+      }
+    }
+    parts.addAll(exits);
+    if (p.metadata().deletionTimestamp() != null) {
+      parts.add("stopped on its deletion");
+    }
+    return String.join(", ", parts);
   }
 }
