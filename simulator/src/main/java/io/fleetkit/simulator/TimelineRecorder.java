@@ -370,7 +370,7 @@ final class TimelineRecorder implements AutoCloseable {
   /**
    * Why a pod ended, in the timeline's words: its status's reason (Evicted, DeadlineExceeded, ...), its containers'
    * exit codes and reasons (distinct, in container order), and whether it was stopped because it was deleted (a pod
-   * scaled down or evicted ends Failed or Succeeded by its containers' exit codes, as a kubelet since kube 1.27 ends
+   * scaled down or evicted ends Failed or Succeeded by its containers' exit codes, as a kubelet ends
    * a deleted pod).
    */
   static String endDetails(Pod p) {
