@@ -120,16 +120,15 @@ public final class HtmlReport {
     run.series("cost per hour").ifPresent(s -> worst(sb, run, s, "Highest cost", " $/h"));
     run.series("cumulative cost").ifPresentOrElse(s -> sb.append("<li>Total cost: <b>").append(num(s.last()))
         .append(" $</b></li>\n"), () -> sb.append("<li>Cost: ").append(SimulationRun.NO_PRICE).append("</li>\n"));
-    int faults = 0;
     int scaling = 0;
     for (TimelineEvent e : run.markers()) {
-      if (ClusterSimulation.FAULT_KINDS.contains(e.kind())) {
-        faults++;
-      } else if (!ClusterSimulation.RECOVERY_KINDS.contains(e.kind())) {
+      if (!ClusterSimulation.FAULT_KINDS.contains(e.kind()) && !ClusterSimulation.RECOVERY_KINDS.contains(e.kind())) {
         scaling++;
       }
     }
-    sb.append("<li>").append(faults).append(" fault(s), ").append(scaling).append(" scaling decision(s)</li>\n");
+    List<String> faults = faultLines(run.markers());
+    sb.append("<li>").append(faults.isEmpty() ? "No faults" : "Faults: " + esc(String.join("; ", faults)))
+        .append("</li>\n<li>").append(scaling).append(" scaling decision(s)</li>\n");
     List<String> end = new ArrayList<>();
     for (WorkloadSummary w : run.summary().deployments()) {
       end.add("Deployment " + w.name() + " " + w.ready() + "/" + w.replicas() + " ready");
@@ -457,6 +456,65 @@ public final class HtmlReport {
       return Long.toString((long) v);
     }
     return String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  /**
+   * Each fault of the markers in a few words, in time order, with when it ended: {@code zone zone-b down from 15:00 to
+   * 16:00 (2 node(s) stop: b-1, general-b-1)}. The nodes a zone failure stopped are that fault's, not faults of their
+   * own; a fault that never ended says {@code from 15:00 on}.
+   */
+  static List<String> faultLines(List<TimelineEvent> markers) {
+    List<String> out = new ArrayList<>();
+    java.util.Set<String> inZone = new java.util.HashSet<>(); // "at|Node/x" of the nodes a zone failure stopped
+    for (int i = 0; i < markers.size(); i++) {
+      TimelineEvent e = markers.get(i);
+      if (!ClusterSimulation.FAULT_KINDS.contains(e.kind())) {
+        continue;
+      }
+      String what;
+      String recovery;
+      switch (e.kind()) {
+        case "ZoneFailed" -> {
+          String detail = e.message();
+          int colon = detail.indexOf(": ");
+          if (colon >= 0) {
+            for (String n : detail.substring(colon + 2).split(", ")) {
+              inZone.add(e.at() + "|Node/" + n);
+            }
+          }
+          what = "zone " + e.object().substring(e.object().indexOf('/') + 1) + " down";
+          recovery = "ZoneRecovered";
+          what += span(markers, i, recovery) + " (" + detail + ")";
+        }
+        case "NodeFailed" -> {
+          if (inZone.contains(e.at() + "|" + e.object())) {
+            continue;
+          }
+          what = "node " + e.object().substring(e.object().indexOf('/') + 1) + " failed" + span(markers, i,
+              "NodeRecovered");
+        }
+        case "GpuDeviceFailed" -> what = "GPUs of node " + e.object().substring(e.object().indexOf('/') + 1)
+            + " failed" + span(markers, i, "GpuDeviceRecovered") + " (" + e.message() + ")";
+        case "ApiSlow" -> what = "API slow" + span(markers, i, "ApiRecovered") + " (" + e.message() + ")";
+        case "KubeletRestarted" -> what = "kubelet of node " + e.object().substring(e.object().indexOf('/') + 1)
+            + " restarted at " + clock(e.at());
+        default -> what = e.kind() + " " + e.object() + " at " + clock(e.at());
+      }
+      out.add(what);
+    }
+    return out;
+  }
+
+  /** {@code " from T to T2"} up to the first {@code recovery} marker of the same object after marker {@code i}. */
+  private static String span(List<TimelineEvent> markers, int i, String recovery) {
+    TimelineEvent e = markers.get(i);
+    for (int k = i + 1; k < markers.size(); k++) {
+      TimelineEvent r = markers.get(k);
+      if (r.kind().equals(recovery) && r.object().equals(e.object())) {
+        return " from " + clock(e.at()) + " to " + clock(r.at());
+      }
+    }
+    return " from " + clock(e.at()) + " on";
   }
 
   /** {@code d} as {@code H:MM} (with {@code :SS} when not on a whole minute), unambiguous on a day axis. */

@@ -77,7 +77,28 @@ final class HtmlReportTest {
     assertThat(html).contains("Pending at the end: <b>2 pod(s)</b>: default/web-1 (Unschedulable: 0/3 nodes are "
         + "available: 3 Insufficient nvidia.com/gpu.); default/q</li>");
     assertThat(html).contains("Most pending pods: <b>3</b> at 0:01").contains("Total cost: <b>0.05 $</b>")
-        .contains("1 fault(s), 0 scaling decision(s)");
+        .contains("<li>Faults: node n1 failed from 0:01 on</li>\n<li>0 scaling decision(s)</li>");
+  }
+
+  /**
+   * Each fault in a few words with its span; the nodes a zone failure stopped are that fault's, not faults of their
+   * own; a node failing later on its own is.
+   */
+  @Test
+  void faultLines_zoneWithItsNodes_nodeOnItsOwn_ongoing() {
+    List<TimelineEvent> markers = List.of(
+        new TimelineEvent(Duration.ofHours(15), "ZoneFailed", "Zone/zone-b", "2 node(s) stop: b-1, general-b-1"),
+        new TimelineEvent(Duration.ofHours(15), "NodeFailed", "Node/b-1", "fault injected"),
+        new TimelineEvent(Duration.ofHours(15), "NodeFailed", "Node/general-b-1", "fault injected"),
+        new TimelineEvent(Duration.ofHours(15).plusMinutes(5), "ScaleUp", "NodePool/general-a", "launching 1"),
+        new TimelineEvent(Duration.ofHours(16), "ZoneRecovered", "Zone/zone-b", "2 node(s) come back"),
+        new TimelineEvent(Duration.ofHours(17), "NodeFailed", "Node/b-1", "fault injected"),
+        new TimelineEvent(Duration.ofHours(18), "ApiSlow", "API", "every API round trip takes 200 ms"));
+    assertThat(HtmlReport.faultLines(markers)).containsExactly(
+        "zone zone-b down from 15:00 to 16:00 (2 node(s) stop: b-1, general-b-1)",
+        "node b-1 failed from 17:00 on",
+        "API slow from 18:00 on (every API round trip takes 200 ms)");
+    assertThat(HtmlReport.faultLines(List.of())).isEmpty();
   }
 
   /** A run whose only series is {@code pending pods}, one sample a minute. */
