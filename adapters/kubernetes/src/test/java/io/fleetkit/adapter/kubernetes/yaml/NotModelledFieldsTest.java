@@ -197,6 +197,18 @@ final class NotModelledFieldsTest {
   }
 
   @Test
+  void parse_ingressClassParameters_aStructuredFieldNamedLikeAFreeFormMap_warned() {
+    assertThat(paths("""
+        apiVersion: networking.k8s.io/v1
+        kind: IngressClass
+        metadata: {name: nginx}
+        spec:
+          controller: k8s.io/ingress-nginx
+          parameters: {apiGroup: k8s.example.com, kind: IngressParameters, name: external-lb}
+        """)).containsExactly("spec.parameters");
+  }
+
+  @Test
   void parse_unknownFieldsIgnoredOnRequest_areNotAlsoNotModelledWarnings() {
     LoadedObjects loaded = KubernetesYaml.parse("""
         apiVersion: v1
