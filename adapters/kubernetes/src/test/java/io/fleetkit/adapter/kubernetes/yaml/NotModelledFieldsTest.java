@@ -247,6 +247,9 @@ final class NotModelledFieldsTest {
     for (Path d : dirs) {
       assertThat(KubernetesYaml.load(List.of(d)).warnings()).as(d.toString()).isEmpty();
     }
+    // The pod deploy/kubernetes gives to try the scheduler (DeployManifestsTest loads it too).
+    Path samplePod = Path.of("..", "..", "deploy", "kubernetes", "sample-pod.yaml");
+    assertThat(KubernetesYaml.load(List.of(samplePod)).warnings()).as(samplePod.toString()).isEmpty();
   }
 
   @Test
