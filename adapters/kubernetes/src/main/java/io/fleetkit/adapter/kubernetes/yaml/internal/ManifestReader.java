@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Reads sources one after another, collecting objects and problems; {@link #result()} then returns every object or
- * throws with every problem. Not thread-safe: one reader per load.
+ * Reads sources one after another, collecting objects, problems and warnings (fields not modelled,
+ * {@link NotModelledFields}); {@link #result()} then returns every object with the warnings, or throws with every
+ * problem. Not thread-safe: one reader per load.
  */
 public final class ManifestReader {
   private static final Logger LOG = LoggerFactory.getLogger(ManifestReader.class);
@@ -147,7 +148,7 @@ public final class ManifestReader {
     YamlDocument doc = ctx.document();
     for (String path : paths) {
       warnings.add(new ManifestProblem(ctx.source(), doc.index(), doc.line(), doc.lineOf(path),
-          new Violation(object.describe(), path, NotModelledFields.RULE, null)));
+          new Violation(object.describe(), path, LoadedObjects.NOT_MODELLED, null)));
     }
   }
 

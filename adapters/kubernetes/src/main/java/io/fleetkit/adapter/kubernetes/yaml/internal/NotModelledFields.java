@@ -31,9 +31,6 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code metadata.selfLink}) is not reported. Not thread-safe: one instance per load.
  */
 final class NotModelledFields {
-  /** The rule of every finding. */
-  static final String RULE = io.fleetkit.adapter.kubernetes.yaml.LoadedObjects.NOT_MODELLED;
-
   /** Probes per document beyond which absent paths are reported without one. */
   static final int MAX_PROBES_PER_DOCUMENT = 64;
 
