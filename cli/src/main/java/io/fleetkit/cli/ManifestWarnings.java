@@ -14,7 +14,7 @@ import java.util.Map;
  * first {@value #NAMED} objects, so that a thousand pods carrying one ignored field print one line:
  * {@code Warning: spec.containers[0].securityContext: not modelled by FleetKit; ignored in 1000 objects: Pod
  * default/p0 (pods.yaml:7), ... and 997 more}. A field in one object names its place first, as a compiler does:
- * {@code Warning: dep.yaml:22: Deployment default/web: spec.template.spec.containers[0].lifecycle: not modelled by
+ * {@code Warning: dep.yaml:22: Deployment default/web: spec.template.spec.containers[0].stdin: not modelled by
  * FleetKit; ignored}.
  */
 final class ManifestWarnings {
