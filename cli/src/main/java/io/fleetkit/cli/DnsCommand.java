@@ -142,6 +142,7 @@ public final class DnsCommand implements Callable<Integer> {
       err.flush();
       return null;
     }
+    ManifestWarnings.print(loaded, err);
     Simulation.Builder b = Simulation.builder().objects(loaded.objects());
     for (var f : ClusterNetworking.defaults().simulatedControllers()) {
       b.controller(f);

@@ -142,6 +142,7 @@ public final class RouteCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
+    ManifestWarnings.print(loaded, err);
     List<Gateway> gateways = loaded.ofType(Gateway.class);
     Router router;
     String viaGateway = null;

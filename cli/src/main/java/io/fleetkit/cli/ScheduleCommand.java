@@ -1,5 +1,7 @@
 package io.fleetkit.cli;
 
+import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
+import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
 import io.fleetkit.api.FleetKitException;
@@ -23,7 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * {@code fleetkit schedule FILE|DIR... [--output table|json] [--profile FILE]}: schedules every pending pod of the
  * manifests with kube-scheduler's semantics and prints where each went, which pods preemption evicted, and why the
- * others could not be placed.
+ * others could not be placed. Fields of the manifests FleetKit does not model are warned of on stderr.
  */
 @Command(name = "schedule", mixinStandardHelpOptions = true,
     description = {"Schedule the pending pods of Kubernetes YAML manifests and print where each went.",
@@ -64,7 +66,10 @@ public final class ScheduleCommand implements Callable<Integer> {
     Cluster cluster;
     MetricsFile metrics = MetricsFile.of(metricsFile);
     try {
-      Cluster.Builder b = Cluster.builder().manifests(paths).seed(seed).metrics(metrics.registry());
+      // Loaded here rather than by Cluster.Builder#manifests so that the load's warnings can be printed.
+      LoadedObjects loaded = KubernetesYaml.load(paths);
+      ManifestWarnings.print(loaded, err);
+      Cluster.Builder b = Cluster.builder().objects(loaded.objects()).seed(seed).metrics(metrics.registry());
       if (profileFile != null) {
         b.schedulerConfiguration(profileFile);
       }

@@ -149,7 +149,8 @@ public final class SimulateCommand implements Callable<Integer> {
           "JSON, and a comparison section with overlaid charts in the --report."})
   private String compareGpuPolicy;
 
-  @Option(names = "--quiet", description = "No progress on stderr (progress is shown only when stderr is a terminal).")
+  @Option(names = "--quiet", description = {"No progress on stderr (progress is shown only when stderr is a terminal)",
+      "and no warnings of manifest fields FleetKit does not model."})
   private boolean quiet;
 
   @Option(names = "--metrics", paramLabel = "FILE",
@@ -186,11 +187,17 @@ public final class SimulateCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
+    if (!quiet) {
+      ManifestWarnings.print(loaded, err);
+    }
     List<LoadedObjects> applied = new ArrayList<>();
     for (TimedApply a : applies) {
       LoadedObjects l = loadApplied(a, err);
       if (l == null) {
         return 1;
+      }
+      if (!quiet) {
+        ManifestWarnings.print(l, err);
       }
       applied.add(l);
     }

@@ -15,13 +15,14 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code fleetkit validate FILE|DIR...}: loads Kubernetes YAML manifests and prints {@code OK: 14 objects (5 Node,
- * 9 Pod)} (exit 0), or every problem, one per line on stderr (exit 1).
+ * 9 Pod)} (exit 0), or every problem, one per line on stderr (exit 1). Fields FleetKit does not model are printed as
+ * {@code Warning: ...} lines on stderr ({@link ManifestWarnings}) and counted in the summary; they do not fail it.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
     description = {"Check Kubernetes YAML manifests: every document must be a supported kind with valid fields.",
         "Directories are searched recursively for *.yaml and *.yml files."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:all manifests are valid", "1:at least one problem (each printed on stderr)",
+    exitCodeList = {"0:all manifests are valid (fields FleetKit ignores are warned of on stderr)", "1:at least one problem (each printed on stderr)",
         "2:bad command line"})
 public final class ValidateCommand implements Callable<Integer> {
   @Spec
@@ -36,7 +37,9 @@ public final class ValidateCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     try {
       LoadedObjects loaded = KubernetesYaml.load(paths);
-      out.println("OK: " + loaded.summary());
+      ManifestWarnings.print(loaded, err);
+      out.println("OK: " + loaded.summary() + (loaded.warnings().isEmpty() ? "" : "; "
+          + ManifestWarnings.ignoredFields(loaded) + " not modelled by FleetKit ignored (see the warnings)"));
       out.flush();
       return 0;
     } catch (ManifestException e) {

@@ -20,9 +20,11 @@ import java.util.stream.Stream;
  * lists every problem found in every source (unknown kind, malformed or negative quantity, missing name, duplicate
  * object, wrong type, a rule of a core-api record), each naming source, document, object, field and rule.
  * Namespaced objects without a namespace get {@code default}. Unknown fields are refused ({@link FieldValidation#STRICT},
- * kubectl's default) unless the caller passes {@link FieldValidation#IGNORE}. YAML aliases and merge keys
- * ({@code <<: *base}) are expanded as kubectl expands them, with go-yaml's limit on aliasing against
- * "billion laughs" documents. Files must be UTF-8 and at most {@link #MAX_FILE_BYTES} long.
+ * kubectl's default) unless the caller passes {@link FieldValidation#IGNORE}. Fields the schema has and FleetKit
+ * does not model ({@code securityContext}, {@code imagePullPolicy}) do not fail the load: the objects are loaded
+ * without them and each is listed in {@link LoadedObjects#warnings()} with its source, line, object and path. YAML
+ * aliases and merge keys ({@code <<: *base}) are expanded as kubectl expands them, with go-yaml's limit on
+ * aliasing against "billion laughs" documents. Files must be UTF-8 and at most {@link #MAX_FILE_BYTES} long.
  *
  * <p>Supported kinds: those of core-api (Node, Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision,
  * Job, CronJob, Service, PersistentVolume, PersistentVolumeClaim, StorageClass, PriorityClass, HorizontalPodAutoscaler,

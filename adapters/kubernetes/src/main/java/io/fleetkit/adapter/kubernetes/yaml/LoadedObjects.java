@@ -9,24 +9,46 @@ import java.util.StringJoiner;
 import java.util.TreeMap;
 
 /**
- * Objects loaded from manifests, in source and document order, with their counts per kind.
+ * Objects loaded from manifests, in source and document order, with their counts per kind and the warnings of the
+ * load.
+ *
+ * <p>A warning is a field the Kubernetes schema has and FleetKit's model does not carry: the object was loaded
+ * without it ({@code spec.template.spec.containers[0].lifecycle}), so what it asks for will not happen in a
+ * simulation. Each names the source, document, line, object and path, with the rule {@link #NOT_MODELLED}, once per
+ * object at the highest path not carried. Warnings are not problems: the load succeeded.
  *
  * @param objects every object, in the order the sources listed them
  * @param countsByKind the number of objects per kind, sorted by kind name
+ * @param warnings the fields of the manifests that were ignored, in source and document order
  */
-public record LoadedObjects(List<ApiObject<?>> objects, Map<String, Integer> countsByKind) {
+public record LoadedObjects(List<ApiObject<?>> objects, Map<String, Integer> countsByKind,
+    List<ManifestProblem> warnings) {
+  /** The rule of a warning about a field FleetKit does not model. */
+  public static final String NOT_MODELLED = "not modelled by FleetKit; ignored";
+
   public LoadedObjects {
     objects = List.copyOf(objects);
     countsByKind = Collections.unmodifiableMap(new TreeMap<>(countsByKind));
+    warnings = List.copyOf(warnings);
   }
 
-  /** Counts the kinds of {@code objects}. */
+  /** Objects without warnings. */
+  public LoadedObjects(List<ApiObject<?>> objects, Map<String, Integer> countsByKind) {
+    this(objects, countsByKind, List.of());
+  }
+
+  /** Counts the kinds of {@code objects}; no warnings. */
   public static LoadedObjects of(List<? extends ApiObject<?>> objects) {
     Map<String, Integer> counts = new TreeMap<>();
     for (ApiObject<?> o : objects) {
       counts.merge(o.kind(), 1, Integer::sum);
     }
     return new LoadedObjects(new ArrayList<>(objects), counts);
+  }
+
+  /** These objects with {@code warnings} in place of the current ones. */
+  public LoadedObjects withWarnings(List<ManifestProblem> warnings) {
+    return new LoadedObjects(objects, countsByKind, warnings);
   }
 
   /** The objects of one type, in order. */

@@ -272,12 +272,17 @@ final class GatewayStatusYamlTest {
   @Test
   void parse_statusPartsNotModelled_areLeftOut() {
     // what a real cluster's dump carries and FleetKit's controllers do not write: read past, not kept, not written
-    Gateway g = (Gateway) KubernetesYaml.parse(GW + "  addresses: [{type: IPAddress, value: 10.0.0.1}]\n"
-        + "  attachedListenerSets: 2\n", "s.yaml").objects().get(0);
+    LoadedObjects gl = KubernetesYaml.parse(GW + "  addresses: [{type: IPAddress, value: 10.0.0.1}]\n"
+        + "  attachedListenerSets: 2\n", "s.yaml");
+    Gateway g = (Gateway) gl.objects().get(0);
     assertThat(KubernetesYaml.dump(List.of(g))).doesNotContain("10.0.0.1").doesNotContain("attachedListenerSets");
-    GatewayClass c = (GatewayClass) KubernetesYaml.parse(CLASS + "  supportedFeatures: [{name: HTTPRoute}]\n",
-        "s.yaml").objects().get(0);
+    LoadedObjects cl = KubernetesYaml.parse(CLASS + "  supportedFeatures: [{name: HTTPRoute}]\n", "s.yaml");
+    GatewayClass c = (GatewayClass) cl.objects().get(0);
     assertThat(KubernetesYaml.dump(List.of(c))).doesNotContain("supportedFeatures");
+    // ...and the load says so: nothing else is in these statuses, so the whole status is the path ignored
+    assertThat(gl.warnings()).extracting(w -> w.violation().field() + " " + w.violation().rule())
+        .containsExactly("status " + LoadedObjects.NOT_MODELLED);
+    assertThat(cl.warnings()).extracting(w -> w.violation().field()).containsExactly("status");
   }
 
   @Test

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Reads sources one after another, collecting objects and problems; {@link #result()} then returns every object or
- * throws with every problem. Not thread-safe: one reader per load.
+ * Reads sources one after another, collecting objects, problems and warnings (fields not modelled,
+ * {@link NotModelledFields}); {@link #result()} then returns every object with the warnings, or throws with every
+ * problem. Not thread-safe: one reader per load.
  */
 public final class ManifestReader {
   private static final Logger LOG = LoggerFactory.getLogger(ManifestReader.class);
@@ -36,7 +37,9 @@ public final class ManifestReader {
   private final FieldValidation fieldValidation;
   private final List<ApiObject<?>> objects = new ArrayList<>();
   private final List<ManifestProblem> problems = new ArrayList<>();
+  private final List<ManifestProblem> warnings = new ArrayList<>();
   private final Map<String, String> origins = new HashMap<>();
+  private final NotModelledFields notModelled = new NotModelledFields();
 
   public ManifestReader(KindRegistry registry) {
     this(registry, FieldValidation.STRICT);
@@ -68,7 +71,7 @@ public final class ManifestReader {
     if (!problems.isEmpty()) {
       throw new ManifestException(problems);
     }
-    return LoadedObjects.of(objects);
+    return LoadedObjects.of(objects).withWarnings(warnings);
   }
 
   private void readDocument(YamlDocument doc, JsonNode root, String source) {
@@ -113,6 +116,40 @@ public final class ManifestReader {
       return;
     }
     objects.add(object);
+    findNotModelled(converter, root, object, ctx);
+  }
+
+  /**
+   * Warns of every field of the document that the object built from it does not carry ({@link NotModelledFields}).
+   * A kind whose object cannot be written back is not checked.
+   */
+  private void findNotModelled(KindConverter<?, ?> converter, JsonNode root, ApiObject<?> object,
+      DocumentContext ctx) {
+    JsonNode written;
+    try {
+      written = SERIALIZATION.convertValue(ManifestWriter.toFabric8(converter, object), JsonNode.class);
+    } catch (RuntimeException e) {
+      LOG.debug("{} in {} cannot be written back; its fields are not checked", object.describe(), ctx.source(), e);
+      return;
+    }
+    Set<String> excluded = Set.of();
+    if (fieldValidation == FieldValidation.IGNORE) {
+      excluded = new HashSet<>();
+      for (UnknownFields.Unknown u : unknownFields(converter, SERIALIZATION.convertValue(root,
+          converter.fabric8Type()))) {
+        excluded.add(u.path());
+      }
+    }
+    List<String> paths = notModelled.find(converter.kind(), root, written, excluded, changed -> {
+      DocumentContext probe = DocumentContext.detached(ctx.source());
+      ApiObject<?> o = convert(converter, changed, probe, FieldValidation.IGNORE);
+      return o == null || probe.hasErrors() || !o.equals(object);
+    });
+    YamlDocument doc = ctx.document();
+    for (String path : paths) {
+      warnings.add(new ManifestProblem(ctx.source(), doc.index(), doc.line(), doc.lineOf(path),
+          new Violation(object.describe(), path, LoadedObjects.NOT_MODELLED, null)));
+    }
   }
 
   private static <F, C extends ApiObject<C>> @Nullable C convert(KindConverter<F, C> converter, JsonNode root,
@@ -125,11 +162,7 @@ public final class ManifestReader {
       return null;
     }
     if (fieldValidation == FieldValidation.STRICT) {
-      Set<String> allowed = new HashSet<>(converter.extensionFields());
-      if (typed instanceof GenericKubernetesResource) {
-        allowed.addAll(GENERIC_SECTIONS);
-      }
-      for (UnknownFields.Unknown u : UnknownFields.find(typed, allowed)) {
+      for (UnknownFields.Unknown u : unknownFields(converter, typed)) {
         ctx.error(u.path(), "unknown field" + (u.suggestion() == null ? "" : " (did you mean \"" + u.suggestion()
             + "\"?)"), null);
       }
@@ -145,6 +178,15 @@ public final class ManifestReader {
       ctx.error("", "could not be converted: " + e, null);
       return null;
     }
+  }
+
+  /** The fields of {@code typed} outside the Kubernetes schema that {@code converter} does not read either. */
+  private static List<UnknownFields.Unknown> unknownFields(KindConverter<?, ?> converter, Object typed) {
+    Set<String> allowed = new HashSet<>(converter.extensionFields());
+    if (typed instanceof GenericKubernetesResource) {
+      allowed.addAll(GENERIC_SECTIONS);
+    }
+    return UnknownFields.find(typed, allowed);
   }
 
   /** How problems name the object before it is converted: as {@link ApiObject#describe()} will. */

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * gateway.networking.k8s.io/v1 GatewayClass ({@code spec.controllerName} and {@code spec.description};
  * parametersRef is refused) and its {@code status.conditions}, as {@code kubectl get -o yaml} prints them
- * ({@link GatewayApiStatusYaml}); {@code status.supportedFeatures} is not modelled: read past and not written.
+ * ({@link GatewayApiStatusYaml}); {@code status.supportedFeatures} is not modelled: read past and not written (the
+ * load warns of it).
  */
 public final class GatewayClassConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass, GatewayClass> {

@@ -46,7 +46,8 @@ import org.jspecify.annotations.Nullable;
  * {@code listeners}, each with its {@code name}, {@code supportedKinds} (group and kind; an unset group is the API's
  * default {@value Gateway#GROUP}; always written, {@code []} when empty), {@code attachedRoutes} (always written, 0
  * included) and {@code conditions}.
- * {@code status.addresses} and {@code status.attachedListenerSets} are not modelled: read past and not written.
+ * {@code status.addresses} and {@code status.attachedListenerSets} are not modelled: read past and not written (the
+ * load warns of them).
  */
 public final class GatewayConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway, Gateway> {

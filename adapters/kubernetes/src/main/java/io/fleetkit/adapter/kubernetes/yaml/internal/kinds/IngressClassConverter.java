@@ -9,7 +9,7 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.networking.IngressClass;
 import org.jspecify.annotations.Nullable;
 
-/** networking.k8s.io/v1 IngressClass ({@code spec.controller}; parameters are not modelled). */
+/** networking.k8s.io/v1 IngressClass ({@code spec.controller}; parameters are not modelled: the load warns of them). */
 public final class IngressClassConverter
     extends AbstractKindConverter<io.fabric8.kubernetes.api.model.networking.v1.IngressClass, IngressClass> {
   public IngressClassConverter() {
