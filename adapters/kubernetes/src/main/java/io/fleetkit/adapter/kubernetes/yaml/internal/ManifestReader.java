@@ -125,6 +125,9 @@ public final class ManifestReader {
    */
   private void findNotModelled(KindConverter<?, ?> converter, JsonNode root, ApiObject<?> object,
       DocumentContext ctx) {
+    if (notModelled.covered(converter.kind(), root)) {
+      return; // every field of it was written back for another object of its kind
+    }
     JsonNode written;
     try {
       written = SERIALIZATION.convertValue(ManifestWriter.toFabric8(converter, object), JsonNode.class);

@@ -24,7 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
  * problem was reported, nothing under the path is read, and the path is reported. Otherwise its children are
  * examined the same way, so that a subtree is reported once at its highest path. Probe outcomes are cached per path
  * (list indexes generalised) and value, so the same field in many objects costs one probe; at most
- * {@link #MAX_PROBES_PER_DOCUMENT} probes run per document, beyond which absent paths are reported unprobed.
+ * {@link #MAX_PROBES_PER_DOCUMENT} probes run per document, beyond which absent paths are reported unprobed. A
+ * document {@linkplain #covered covered} by the paths earlier objects of its kind were written back with needs no
+ * write-back at all.
  *
  * <p>Maps whose keys are data rather than schema (labels, annotations, {@code data}, selectors' labels, resource
  * lists) are compared as leaves. Server bookkeeping that no manifest means as input ({@code metadata.managedFields},
@@ -54,6 +56,93 @@ final class NotModelledFields {
   }
 
   private final Map<String, Boolean> probed = new HashMap<>();
+  /**
+   * Per kind, the paths (list indexes generalised, free-form maps as leaves) that some object of the kind was written
+   * back with: the converter writes them, so it models them.
+   */
+  private final Map<String, Set<String>> writtenPaths = new HashMap<>();
+
+  /**
+   * Whether every path of {@code document} with a non-empty value is one some object of {@code kind} was written
+   * back with ({@link #find} records them): then no field of it can be one FleetKit does not model (a path the
+   * converter writes is one it reads; where the write-back leaves it out, it is a default, which the probe would find
+   * read), and the document needs no write-back. The documents of a manifest of many objects from one template
+   * (10,000 pods) are checked in full once.
+   */
+  boolean covered(String kind, JsonNode document) {
+    Set<String> seen = writtenPaths.get(kind);
+    return seen != null && within(document, new ArrayList<>(), new StringBuilder(), seen);
+  }
+
+  private static boolean within(JsonNode in, List<Object> path, StringBuilder generalised, Set<String> seen) {
+    if (isEmpty(in)) {
+      return true;
+    }
+    if (!path.isEmpty() && !seen.contains(generalised.toString())) {
+      return BOOKKEEPING.contains(render(path));
+    }
+    if (in.isObject() && !isFreeForm(path, in)) {
+      for (Map.Entry<String, JsonNode> e : in.properties()) {
+        int mark = generalised.length();
+        generalised.append('.').append(e.getKey());
+        path.add(e.getKey());
+        boolean ok = within(e.getValue(), path, generalised, seen);
+        path.remove(path.size() - 1);
+        generalised.setLength(mark);
+        if (!ok) {
+          return false;
+        }
+      }
+    } else if (in.isArray()) {
+      int mark = generalised.length();
+      generalised.append("[*]");
+      for (int i = 0; i < in.size(); i++) {
+        path.add(i);
+        boolean ok = within(in.get(i), path, generalised, seen);
+        path.remove(path.size() - 1);
+        if (!ok) {
+          generalised.setLength(mark);
+          return false;
+        }
+      }
+      generalised.setLength(mark);
+    }
+    return true;
+  }
+
+  /** Records the paths of {@code written} (a write-back of a {@code kind}) for {@link #covered}. */
+  private void record(String kind, JsonNode written) {
+    Set<String> into = writtenPaths.computeIfAbsent(kind, k -> new java.util.HashSet<>());
+    collect(written, new ArrayList<>(), new StringBuilder(), into);
+  }
+
+  private static void collect(JsonNode out, List<Object> path, StringBuilder generalised, Set<String> into) {
+    if (isEmpty(out)) {
+      return;
+    }
+    if (!path.isEmpty()) {
+      into.add(generalised.toString());
+    }
+    if (out.isObject() && !isFreeForm(path, out)) {
+      for (Map.Entry<String, JsonNode> e : out.properties()) {
+        int mark = generalised.length();
+        generalised.append('.').append(e.getKey());
+        path.add(e.getKey());
+        collect(e.getValue(), path, generalised, into);
+        path.remove(path.size() - 1);
+        generalised.setLength(mark);
+      }
+    } else if (out.isArray()) {
+      int mark = generalised.length();
+      generalised.append("[*]");
+      for (int i = 0; i < out.size(); i++) {
+        path.add(i);
+        collect(out.get(i), path, generalised, into);
+        path.remove(path.size() - 1);
+      }
+      generalised.setLength(mark);
+    }
+  }
 
   /**
    * The highest paths of {@code document} absent from {@code written} and read by nothing, in document order.
@@ -64,6 +153,7 @@ final class NotModelledFields {
   List<String> find(String kind, JsonNode document, JsonNode written, Set<String> excluded, Probe probe) {
     Walk w = new Walk(kind, document, excluded, probe);
     w.compare(document, written, new ArrayList<>());
+    record(kind, written);
     return w.found;
   }
 

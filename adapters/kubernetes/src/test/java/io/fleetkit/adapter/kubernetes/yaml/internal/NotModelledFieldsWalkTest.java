@@ -49,6 +49,27 @@ final class NotModelledFieldsWalkTest {
     })).isEmpty();
   }
 
+  /**
+   * After one object of a kind was written back, a document whose every path (list indexes generalised, free-form
+   * maps whole) was among the written ones needs no write-back; one with a path never written does.
+   */
+  @Test
+  void covered_onlyByPathsAnObjectOfTheKindWasWrittenBackWith() {
+    NotModelledFields f = new NotModelledFields();
+    JsonNode first = json("{'metadata': {'name': 'a', 'labels': {'app': 'x'}}, 'spec': {'list': [{'k': 1}]}}");
+    assertThat(f.covered("K", first)).isFalse(); // nothing written back yet
+    assertThat(f.find("K", first, first, Set.of(), c -> {
+      throw new AssertionError("nothing to probe");
+    })).isEmpty();
+    // another name, other labels, more list items, an empty value and server bookkeeping: covered
+    assertThat(f.covered("K", json("{'metadata': {'name': 'b', 'labels': {'tier': 'y', 'z': 'w'},"
+        + " 'managedFields': [{'manager': 'kubectl'}]}, 'spec': {'list': [{'k': 2}, {'k': 3}], 'e': {}}}"))).isTrue();
+    // a field no object of the kind was written back with, or another kind: checked in full
+    assertThat(f.covered("K", json("{'metadata': {'name': 'c'}, 'spec': {'list': [{'k': 2, 'extra': 1}]}}")))
+        .isFalse();
+    assertThat(f.covered("L", first)).isFalse();
+  }
+
   @Test
   void find_listItems_comparedByIndex() {
     JsonNode doc = json("{'spec': {'list': [{'k': 1}, {'k': 2, 'extra': true}]}}");
