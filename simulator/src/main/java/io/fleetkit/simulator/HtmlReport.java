@@ -472,7 +472,6 @@ public final class HtmlReport {
         continue;
       }
       String what;
-      String recovery;
       switch (e.kind()) {
         case "ZoneFailed" -> {
           String detail = e.message();
@@ -482,9 +481,8 @@ public final class HtmlReport {
               inZone.add(e.at() + "|Node/" + n);
             }
           }
-          what = "zone " + e.object().substring(e.object().indexOf('/') + 1) + " down";
-          recovery = "ZoneRecovered";
-          what += span(markers, i, recovery) + " (" + detail + ")";
+          what = "zone " + e.object().substring(e.object().indexOf('/') + 1) + " down"
+              + span(markers, i, "ZoneRecovered") + " (" + detail + ")";
         }
         case "NodeFailed" -> {
           if (inZone.contains(e.at() + "|" + e.object())) {
