@@ -77,6 +77,10 @@ final class ProvisionerLoop {
     if (!r.deletedNodes().isEmpty()) {
       out.add(new String[] {"ScaleDown", "Provisioner/" + NAME, "removed " + String.join(", ", r.deletedNodes())});
     }
+    for (String n : r.timedOutNodes()) {
+      out.add(new String[] {"NodeProvisionTimeout", "Node/" + n, "not ready within the provisioner's registration TTL ("
+          + io.fleetkit.api.Violations.durationText(Provisioner.REGISTRATION_TTL) + "); deleted"});
+    }
     return out;
   }
 

@@ -19,6 +19,10 @@ final class ScenarioZoneOutageStartTest {
 
   /** Pool {@code b} in zone-b (the only one unless {@code withPoolA}), one full node in zone-a, a pod for a new node. */
   private static SimulationRun run(String outage, boolean withPoolA) {
+    return run(outage, withPoolA, "");
+  }
+
+  private static SimulationRun run(String outage, boolean withPoolA, String moreFeatures) {
     String yaml = """
         apiVersion: fleetkit.io/v1alpha1
         kind: NodePool
@@ -74,7 +78,7 @@ final class ScenarioZoneOutageStartTest {
           features: {%s}
           faults:
           - %s
-        """.formatted(OFF, outage);
+        """.formatted(OFF + moreFeatures, outage);
     List<ApiObject<?>> objects = KubernetesYaml.parse(yaml, "test.yaml").objects();
     return ClusterSimulation.builder().objects(objects).build().run();
   }
@@ -105,6 +109,31 @@ final class ScenarioZoneOutageStartTest {
     assertThat(events(run, "PodScheduled")).singleElement()
         .satisfies(e -> assertThat(e.at()).isEqualTo(Duration.ofMinutes(7)));
     assertThat(events(run, "NodeProvisionTimeout")).isEmpty();
+  }
+
+  /**
+   * The Karpenter-style provisioner gives up on a node not Ready 15 minutes after its request (its NodeClaim
+   * liveness) and launches another for the pod; in a zone still down that one waits too, and starts with the zone.
+   */
+  @Test
+  void theProvisioner_givesUpOnAHeldMachineAfterItsRegistrationTtl_andTriesAgain() {
+    SimulationRun run = run("{at: 0s, zoneFailure: zone-b, recoverAfter: 25m}", false,
+        ", clusterAutoscaler: false, provisioner: true");
+    assertThat(events(run, "NodeStartStalled")).extracting(TimelineEvent::object)
+        .containsExactly("Node/fleetkit-1", "Node/fleetkit-2");
+    TimelineEvent timeout = events(run, "NodeProvisionTimeout").get(0);
+    assertThat(timeout.object()).isEqualTo("Node/fleetkit-1");
+    assertThat(timeout.message()).isEqualTo("not ready within the provisioner's registration TTL (15m); deleted");
+    TimelineEvent launched = events(run, "NodeStartStalled").get(0);
+    assertThat(timeout.at()).isBetween(launched.at().plusMinutes(15), launched.at().plusMinutes(15).plusSeconds(10));
+    assertThat(events(run, "NodeStartResumed")).singleElement().satisfies(e -> {
+      assertThat(e.object()).isEqualTo("Node/fleetkit-2");
+      assertThat(e.at()).isEqualTo(Duration.ofMinutes(25));
+    });
+    assertThat(events(run, "PodScheduled")).singleElement().satisfies(e -> {
+      assertThat(e.message()).isEqualTo("to fleetkit-2");
+      assertThat(e.at()).isEqualTo(Duration.ofMinutes(27));
+    });
   }
 
   @Test

@@ -40,7 +40,10 @@ import org.slf4j.LoggerFactory;
  * <p>Each {@link #runOnce()}:
  * <ol>
  *   <li><b>Start-up.</b> Launched nodes whose start-up delay has passed become Ready ({@link SimulatedNodes}); a
- *       replacement that became Ready lets consolidation finish removing the nodes it replaces.
+ *       replacement that became Ready lets consolidation finish removing the nodes it replaces. A launched node not
+ *       Ready {@link #REGISTRATION_TTL} after its request is deleted, so that its pods get a new one (Karpenter's
+ *       NodeClaim liveness, {@code pkg/controllers/nodeclaim/lifecycle/liveness.go}: a claim whose node has not
+ *       registered within its {@code registrationTTL} is deleted and tried again; here a node registers when Ready).
  *   <li><b>Batching.</b> Pending pods that fit on no existing or starting node (checked with the scheduler's real
  *       filters) open a batch; it closes {@code batchIdleDuration} (1 s) after the last new pod or
  *       {@code batchMaxDuration} (10 s) after it opened.
@@ -73,6 +76,8 @@ public final class Provisioner {
   public static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";
   /** A pod annotation that keeps its node from voluntary disruption. */
   public static final String DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
+  /** How long a launched node may take to be Ready before it is deleted (Karpenter's {@code registrationTTL}). */
+  public static final java.time.Duration REGISTRATION_TTL = java.time.Duration.ofMinutes(15);
 
   private final String name;
   private final ObjectStore store;
@@ -117,11 +122,22 @@ public final class Provisioner {
     Instant now = clock.instant();
     List<String> ready = new ArrayList<>();
     List<String> deleted = new ArrayList<>();
+    List<String> timedOut = new ArrayList<>();
     for (Node n : managedNodes(store.list(Node.class).items())) {
       Instant at = SimulatedNodes.readyAt(n);
-      if (SimulatedNodes.isStarting(n) && at != null && !now.isBefore(at)) {
+      if (!SimulatedNodes.isStarting(n) || at == null) {
+        continue;
+      }
+      Instant requested = SimulatedNodes.requestedAt(n);
+      if (!now.isBefore(at)) {
         SimulatedNodes.markReady(store, n, now);
         ready.add(n.name());
+      } else if (requested != null && !now.isBefore(requested.plus(REGISTRATION_TTL))) {
+        List<String> gone = new ArrayList<>();
+        removeNode(n.name(), gone);
+        timedOut.addAll(gone);
+        LOG.debug("provisioner {}: node {} not ready {} after its request; deleted", name, n.name(),
+            REGISTRATION_TTL);
       }
     }
     finishReplacements(deleted);
@@ -171,7 +187,7 @@ public final class Provisioner {
     if (!open && launched.isEmpty() && pending.isEmpty() && !starting && ready.isEmpty() && deleted.isEmpty()) {
       consolidate(now, nominated, commands, deleted);
     }
-    return new ProvisionerResult(ready, open, launched, unschedulable, commands, deleted);
+    return new ProvisionerResult(ready, open, launched, unschedulable, commands, deleted, timedOut);
   }
 
   private void resetBatch() {

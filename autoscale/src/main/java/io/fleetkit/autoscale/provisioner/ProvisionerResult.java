@@ -11,15 +11,19 @@ import java.util.Map;
  * @param launched nodes launched for pending pods, node name to instance type
  * @param unschedulablePods pending pods no instance type can take
  * @param commands consolidation decisions carried out (or started, for replacements still starting)
- * @param deletedNodes nodes removed in this loop
+ * @param deletedNodes nodes removed in this loop by consolidation
+ * @param timedOutNodes launched nodes deleted in this loop because they were not Ready {@link
+ *     Provisioner#REGISTRATION_TTL} after their request
  */
 public record ProvisionerResult(List<String> readyNodes, boolean batchOpen, Map<String, String> launched,
-    List<String> unschedulablePods, List<ConsolidationCommand> commands, List<String> deletedNodes) {
+    List<String> unschedulablePods, List<ConsolidationCommand> commands, List<String> deletedNodes,
+    List<String> timedOutNodes) {
   public ProvisionerResult {
     readyNodes = List.copyOf(readyNodes);
     launched = Map.copyOf(launched);
     unschedulablePods = List.copyOf(unschedulablePods);
     commands = List.copyOf(commands);
     deletedNodes = List.copyOf(deletedNodes);
+    timedOutNodes = List.copyOf(timedOutNodes);
   }
 }

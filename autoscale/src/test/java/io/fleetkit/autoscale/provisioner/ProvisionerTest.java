@@ -152,6 +152,33 @@ final class ProvisionerTest {
     assertThat(p.runOnce().readyNodes()).hasSize(1);
   }
 
+  /**
+   * Karpenter's NodeClaim liveness ({@code pkg/controllers/nodeclaim/lifecycle/liveness.go}, {@code registrationTTL}
+   * 15 min): a launched node not Ready 15 minutes after its request (its machine held, as in a zone outage) is deleted
+   * in the loop at that instant, not before, and its pod gets a node of its own again.
+   */
+  @Test
+  void startup_aNodeNotReadyWithinTheRegistrationTtl_isDeleted_andItsPodGetsAnother() {
+    store.create(pod("a", 1000, 1));
+    Provisioner p = provisioner(ProvisionerOptions.defaults().withStartupDelay(Duration.ofMinutes(2)));
+    String first = runAfterBatch(p).keySet().iterator().next();
+    Node held = store.require(Node.class, "", first);
+    store.update(held.toBuilder().annotation(SimulatedNodes.READY_AT, "9999-12-31T23:59:59Z").build());
+    clock.advance(Provisioner.REGISTRATION_TTL.minusSeconds(1)); // a second short of 15 min after the request
+    ProvisionerResult before = p.runOnce();
+    assertThat(before.timedOutNodes()).isEmpty();
+    assertThat(before.readyNodes()).isEmpty();
+    clock.advance(Duration.ofSeconds(1));
+    ProvisionerResult r = p.runOnce();
+    assertThat(r.timedOutNodes()).containsExactly(first);
+    assertThat(r.deletedNodes()).isEmpty(); // not a consolidation
+    assertThat(store.get(Node.class, "", first)).isEmpty();
+    // the pod is pending again: a new batch, a new node
+    clock.advance(Duration.ofSeconds(1));
+    Map<String, String> again = p.runOnce().launched();
+    assertThat(again).hasSize(1).doesNotContainKey(first);
+  }
+
   // ---- consolidation ----
 
   private Node managed(String name, String type) {
