@@ -686,6 +686,29 @@ public final class AdmissionEngine {
   }
 
   /**
+   * Sets the reclaimable pods of {@code workloadKey} by pod set name (Kueue's {@code status.reclaimablePods}, which
+   * its job integration writes when fewer of a Job's pods remain to run than its parallelism): quota counts each pod
+   * set's pods after reclaim, {@code count - min(reclaimable, count)}. A pending workload asks for that many pods; an
+   * admitted one keeps its admission and holds its usage scaled down to them, and the quota it frees may admit
+   * parked workloads of its cohort tree in the next cycle. An empty map clears them.
+   *
+   * @return whether they changed
+   * @throws IllegalArgumentException if the workload is unknown
+   * @throws io.fleetkit.api.ValidationException (Kueue's webhook) if a name is not one of the workload's pod sets, a
+   *     count is negative or above its pod set's count, or, while the workload holds quota, a count goes down or an
+   *     entry is removed
+   */
+  public synchronized boolean setReclaimablePods(String workloadKey, Map<String, Integer> countsByPodSet) {
+    return scheduler.setReclaimablePods(Objects.requireNonNull(workloadKey, "workloadKey"),
+        Objects.requireNonNull(countsByPodSet, "countsByPodSet"));
+  }
+
+  /** The reclaimable pods of {@code workloadKey} by pod set name ({@link #setReclaimablePods}); empty when none. */
+  public synchronized Map<String, Integer> reclaimablePods(String workloadKey) {
+    return scheduler.reclaimablePods(workloadKey);
+  }
+
+  /**
    * The {@code PodsReady} condition of {@code workloadKey}, if {@link #setPodsReady} set one (an evicted workload keeps
    * its last one; it becomes {@code WaitForStart} when the workload gets quota again).
    */

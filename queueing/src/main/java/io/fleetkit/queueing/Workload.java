@@ -17,8 +17,8 @@ import java.util.Set;
  *
  * <p>Validation (Kueue's webhook, reported together as one {@link io.fleetkit.api.ValidationException}): the name is a
  * DNS subdomain, the namespace a DNS label, the queue name a DNS subdomain; there are 1 to 8 pod sets with unique DNS
- * label names; every count is at least 1 and no request is negative; a {@code minCount} is at least 1 and at most the
- * pod set's count, and at most one pod set sets one (Kueue's "at most one podSet can use minCount"); no pod set
+ * label names; no count (Kueue's CRD allows 0) and no request is negative; a {@code minCount} is at least 1 and at
+ * most the pod set's count, and at most one pod set sets one (Kueue's "at most one podSet can use minCount"); no pod set
  * requests {@code pods}, which the
  * engine counts itself (one per pod, when the ClusterQueue covers {@code pods}; Kueue's "the key is reserved for
  * internal kueue use").
@@ -60,9 +60,7 @@ public record Workload(
       if (!names.add(ps.name())) {
         v.add(p + ".name", Violations.DUPLICATE, ps.name());
       }
-      if (ps.count() < 1) {
-        v.add(p + ".count", "must be greater than or equal to 1", ps.count());
-      }
+      v.nonNegative(p + ".count", ps.count());
       if (ps.minCount() != null) {
         variable++;
         if (ps.minCount() < 1) {

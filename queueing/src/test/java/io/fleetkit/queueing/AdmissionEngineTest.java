@@ -321,10 +321,10 @@ final class AdmissionEngineTest {
 
   @Test
   void workload_invalid_namesObjectFieldAndRule() {
-    assertThatThrownBy(() -> Workload.builder("team", "w").podSet("main", 0, ResourceList.EMPTY)
+    assertThatThrownBy(() -> Workload.builder("team", "w").podSet("main", -1, ResourceList.EMPTY)
         .podSet("main", 1, ResourceList.EMPTY).build())
         .isInstanceOf(ValidationException.class)
-        .hasMessageContaining("Workload team/w: spec.podSets[0].count \"0\" must be greater than or equal to 1")
+        .hasMessageContaining("Workload team/w: spec.podSets[0].count \"-1\" must be greater than or equal to 0")
         .hasMessageContaining("spec.podSets[1].name \"main\" Duplicate value");
   }
 

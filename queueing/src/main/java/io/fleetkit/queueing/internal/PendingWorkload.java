@@ -41,6 +41,17 @@ final class PendingWorkload {
     this.createdNano = orderTime.getNano();
   }
 
+  /**
+   * This entry for {@code other}, the same workload with other pod counts: the same place in the queue order and
+   * reason, without the flavor search's progress.
+   */
+  PendingWorkload withWorkload(Workload other) {
+    PendingWorkload p = new PendingWorkload(other, sequence,
+        java.time.Instant.ofEpochSecond(createdSecond, createdNano));
+    p.lastReason = lastReason;
+    return p;
+  }
+
   private static int compare(PendingWorkload a, PendingWorkload b) {
     if (a.priority != b.priority) {
       return a.priority > b.priority ? -1 : 1;

@@ -418,6 +418,44 @@ final class PendingWorkloads {
   }
 
   /**
+   * Replaces the workload of pending or deactivated {@code key} with {@code wl}, the same workload with other pod
+   * counts (its reclaimable pods changed), dropping its flavor search's progress. One queued in a ClusterQueue, parked
+   * or not, is queued there again, active (Kueue's {@code PushOrUpdate} moves an inadmissible workload whose
+   * reclaimable pods changed back to the heap); one waiting for a backoff, unrouted or deactivated stays so.
+   *
+   * @return whether {@code key} was here
+   * @throws IllegalStateException if {@code key} is a head of the running cycle
+   */
+  boolean replace(String key, Workload wl) {
+    if (heads.containsKey(key)) {
+      throw new IllegalStateException("Workload " + key + ": a head of the running cycle cannot be replaced");
+    }
+    Deactivated d = deactivated.get(key);
+    if (d != null) {
+      deactivated.put(key, new Deactivated(wl, d.cq(), d.message()));
+      return true;
+    }
+    PendingWorkload held = unrouted.get(key);
+    if (held != null) {
+      unrouted.put(key, held.withWorkload(wl));
+      return true;
+    }
+    Backoff b = backoff.get(key);
+    if (b != null) {
+      backoff.put(key, new Backoff(b.workload().withWorkload(wl), b.cq(), b.notBefore()));
+      return true;
+    }
+    CqState cq = pendingIn.get(key);
+    PendingWorkload p = cq == null ? null : find(cq, key);
+    if (p == null) {
+      return false;
+    }
+    cq.pending.remove(key);
+    cq.pending.push(p.withWorkload(wl));
+    return true;
+  }
+
+  /**
    * Removes {@code key} from wherever it is here.
    *
    * @return whether it was here

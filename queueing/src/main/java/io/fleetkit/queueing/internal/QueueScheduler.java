@@ -77,6 +77,13 @@ public final class QueueScheduler {
   /** What stopping queues did to workloads with quota since the last cycle, reported by the next cycle. */
   private final List<io.fleetkit.queueing.QueueStopEviction> stopEvents = new ArrayList<>();
   private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
+  /** Kueue's {@code status.reclaimablePods} of the workloads that have some: pod set name to count. */
+  private final Map<String, Map<String, Integer>> reclaimable = new HashMap<>();
+  /**
+   * The workloads as submitted, of those with reclaimable pods: their pending or admitted entries carry the counts
+   * after reclaim ({@link Reclaim#effective}).
+   */
+  private final Map<String, Workload> submitted = new HashMap<>();
   /**
    * Preemptors holding the nodes of their topology assignments for the rest of the current cycle (empty between
    * cycles).
@@ -1133,6 +1140,8 @@ public final class QueueScheduler {
     nodeFailures.clear(key);
     checkStates.remove(key);
     podsReady.forget(key);
+    reclaimable.remove(key);
+    submitted.remove(key);
     if (pending.remove(key)) {
       return true;
     }
@@ -1711,6 +1720,59 @@ public final class QueueScheduler {
       admitted.get(key).cq.workloadUpdated();
     }
     return now;
+  }
+
+  /**
+   * Sets the reclaimable pods of a workload (Kueue's {@code status.reclaimablePods}, which its job integration
+   * writes): quota counts each pod set's pods after reclaim. A pending workload asks for fewer pods from then on (one
+   * parked is queued again, active); an admitted one keeps its admission and holds its usage scaled down to the pods
+   * left, which advances its ClusterQueue's generation and requeues the parked workloads of its cohort tree, as when
+   * quota is released. An empty map clears them.
+   *
+   * @return whether they changed
+   * @throws IllegalArgumentException if the engine does not know the workload
+   * @throws io.fleetkit.api.ValidationException if a count names no pod set of the workload, is negative or above
+   *     its pod set's count, or, while the workload holds quota, goes down or is removed
+   */
+  public boolean setReclaimablePods(String key, Map<String, Integer> counts) {
+    Map<String, Integer> next = Map.copyOf(counts);
+    AdmittedWorkload with = admitted.get(key);
+    Workload current = with != null ? with.workload : pending.workload(key);
+    if (current == null) {
+      throw new IllegalArgumentException("Workload " + key + ": not found; reclaimable pods are set on a submitted "
+          + "workload");
+    }
+    Workload spec = submitted.getOrDefault(key, current);
+    Map<String, Integer> previous = reclaimable.getOrDefault(key, Map.of());
+    Reclaim.validate(spec, next, previous, with != null);
+    if (next.equals(previous)) {
+      return false;
+    }
+    if (next.isEmpty()) {
+      reclaimable.remove(key);
+      submitted.remove(key);
+    } else {
+      reclaimable.put(key, next);
+      submitted.put(key, spec);
+    }
+    Workload effective = Reclaim.effective(spec, next);
+    if (with == null) {
+      pending.replace(key, effective);
+      return true;
+    }
+    long[] values = Reclaim.usage(spec, with.admission, next, index, with.frs);
+    AdmittedWorkload updated = new AdmittedWorkload(effective, with.cq, with.frs, values, with.admission,
+        with.sequence);
+    with.cq.remove(with); // Kueue's cache replaces the workload: the generation advances
+    with.cq.add(updated);
+    admitted.put(key, updated);
+    quotaReleased(with.cq); // Kueue's QueueAssociatedInadmissibleWorkloadsAfter
+    return true;
+  }
+
+  /** The reclaimable pods of a workload, by pod set ({@link #setReclaimablePods}); empty when none. */
+  public Map<String, Integer> reclaimablePods(String key) {
+    return reclaimable.getOrDefault(key, Map.of());
   }
 
   public io.fleetkit.queueing.@Nullable WaitForPodsReady waitForPodsReadyConfig() {

@@ -106,6 +106,26 @@ final class AdmissionBook {
   }
 
   /**
+   * Sets the reclaimable pods a Job's status gives its workload (Kueue's job reconciler writes them into the
+   * Workload's status), if the engine knows the workload; when they change, cycles run at once: the quota they free
+   * may admit another workload, and a pending workload asks for fewer pods. A set the engine refuses (a count going
+   * down while the workload holds quota) is logged and left as it was.
+   */
+  synchronized void reclaimable(String key, Map<String, Integer> counts, Set<String> changed) {
+    if (!submitted.containsKey(key)) {
+      return;
+    }
+    try {
+      if (engine.setReclaimablePods(key, counts)) {
+        dirty = true;
+        cycles(changed);
+      }
+    } catch (io.fleetkit.api.FleetKitException | IllegalArgumentException e) {
+      LOG.debug("queue admission: reclaimable pods of {} left as they were: {}", key, e.getMessage());
+    }
+  }
+
+  /**
    * Submits {@code wl} unless it is already pending or admitted (a pending one whose spec changed is resubmitted),
    * runs admission cycles, and reports the workload's state. Keys of other Jobs whose state changed are added to
    * {@code changed}.

@@ -121,6 +121,8 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       // the workload of the Job's own template, without what an admission added to it (Kueue keeps one Workload
       // object across a Job's runs, so a preempted Job's workload, with its admission check states, stays the same)
       Workload wl = JobWorkloads.of(JobEdits.withoutEdits(job), JobWorkloads.priority(job, ctx.store()));
+      // Kueue's reconciler keeps the workload's reclaimable pods those of the Job's status
+      book.reclaimable(key, JobReclaimablePods.of(job, wl.podSets().get(0).count()), changed);
       view = book.sync(wl, changed);
     } catch (FleetKitException | IllegalArgumentException e) {
       book.forget(key, changed);
