@@ -82,7 +82,7 @@ final class JobEdits {
    */
   static boolean isStarted(Job job, AdmissionRecord admission, int admittedCount, Placement placement) {
     if (job.spec().suspend() || !admission.format().equals(annotation(job))
-        || runsWith(job) != admittedCount) {
+        || !runsWith(job, admittedCount)) {
       return false;
     }
     PodSpec pod = job.spec().template().spec();
@@ -99,11 +99,13 @@ final class JobEdits {
   }
 
   /**
-   * The pod count the Job runs with: {@code spec.parallelism} if it may be admitted partially (Kueue changes only such
-   * Jobs' parallelism), else its workload's count.
+   * Whether the Job runs as an admission of {@code admittedCount} pods has it run: a Job that may be admitted
+   * partially with that count as its parallelism (Kueue's {@code RunWithPodSetsInfo} changes only such Jobs'
+   * parallelism); any other Job with its own, whatever the count (below its pod set's when some of its pods are
+   * reclaimable, as Kueue admits such a workload).
    */
-  static int runsWith(Job job) {
-    return JobWorkloads.partial(job) ? job.spec().parallelism() : Math.max(1, job.spec().parallelism());
+  static boolean runsWith(Job job, int admittedCount) {
+    return !JobWorkloads.partial(job) || job.spec().parallelism() == admittedCount;
   }
 
   /** The Job's admission annotation, or {@code null}. */

@@ -201,7 +201,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     AdmissionRecord rec = AdmissionRecord.of(admission);
     int count = admission.podSets().get(0).count();
     String current = JobEdits.annotation(job);
-    if (current != null && (!current.equals(rec.format()) || JobEdits.runsWith(job) != count)
+    if (current != null && (!current.equals(rec.format()) || !JobEdits.runsWith(job, count))
         && !job.spec().suspend()) {
       // running with another admission (other flavors or pod count): stop it first, so its pods leave the old flavor's nodes; meanwhile it
       // counts as possibly running for the start gate
