@@ -311,6 +311,15 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     public Builder readinessGate(String conditionType) { spec.readinessGate(conditionType); return this; }
     /** The operating system the containers need ({@code spec.os}). */
     public Builder os(@Nullable PodOS v) { spec.os(v); return this; }
+    /** The service account the pod runs as ({@code spec.serviceAccountName}). */
+    public Builder serviceAccountName(String v) { spec.serviceAccountName(v); return this; }
+    public Builder automountServiceAccountToken(@Nullable Boolean v) {
+      spec.automountServiceAccountToken(v);
+      return this;
+    }
+    public Builder dnsPolicy(DNSPolicy v) { spec.dnsPolicy(v); return this; }
+    public Builder dnsConfig(@Nullable PodDNSConfig v) { spec.dnsConfig(v); return this; }
+    public Builder hostAlias(HostAlias v) { spec.hostAlias(v); return this; }
     public Builder resourceClaim(PodResourceClaim v) { spec.resourceClaim(v); return this; }
     public Builder topologySpreadConstraint(TopologySpreadConstraint v) {
       spec.topologySpreadConstraint(v);
