@@ -139,6 +139,18 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
   }
 
   /**
+   * This pod running as the service account {@code name} (what ServiceAccount admission sets), checking only the
+   * name again (the rest of the spec was validated when it was built and does not change).
+   */
+  public Pod withServiceAccountName(String name) {
+    PodSpec newSpec = spec.withServiceAccountName(name);
+    if (!name.isEmpty() && !Names.isDnsSubdomain(name)) {
+      return new Pod(metadata, newSpec, status); // invalid: the full validation reports it
+    }
+    return prevalidated(newSpec);
+  }
+
+  /**
    * This pod with {@code tolerations} instead of its spec's, checking only the tolerations again (what
    * DefaultTolerationSeconds admission adds to).
    */
