@@ -44,6 +44,18 @@ public final class Admission {
         new PriorityPlugin(), new DefaultTolerationSecondsPlugin(), new ResourceQuotaPlugin(clock));
   }
 
+  /**
+   * {@link #standard(Clock)} with ServiceAccount admission ({@link ServiceAccountPlugin}) after LimitRanger, where
+   * Kubernetes' recommended order has it: pods get the {@code default} service account and are refused when theirs
+   * does not exist. Run a {@link ServiceAccountsController} on the store (as every cluster runs the controller
+   * manager's), or every pod is refused until its namespace has its {@code default} account.
+   */
+  public static AdmissionChain withServiceAccounts(Clock clock) {
+    return AdmissionChain.of(new NamespaceLifecyclePlugin(), new DraAdminAccessPlugin(), new LimitRangerPlugin(),
+        new ServiceAccountPlugin(), new PriorityPlugin(), new DefaultTolerationSecondsPlugin(),
+        new ResourceQuotaPlugin(clock));
+  }
+
   /** {@link #standard(Clock)} with ResourceQuota charging {@code ledger} (see {@link QuotaLedger}). */
   public static AdmissionChain standard(Clock clock, QuotaLedger ledger) {
     return AdmissionChain.of(new NamespaceLifecyclePlugin(), new DraAdminAccessPlugin(), new LimitRangerPlugin(),

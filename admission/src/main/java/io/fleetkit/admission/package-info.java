@@ -4,8 +4,11 @@
  * {@link io.fleetkit.admission.ResourceQuotaPlugin} (plus {@link io.fleetkit.admission.QuotaEvaluator}, what objects
  * are charged, and {@link io.fleetkit.admission.QuotaRecount}, the quota controller's recount), and
  * {@link io.fleetkit.admission.NamespaceController}, which empties a namespace being deleted;
- * {@link io.fleetkit.admission.DraAdminAccessPlugin}, the namespace label DRA admin access requires.
- * {@link io.fleetkit.admission.Admission#standard()} is the chain in Kubernetes' recommended order.
+ * {@link io.fleetkit.admission.DraAdminAccessPlugin}, the namespace label DRA admin access requires;
+ * {@link io.fleetkit.admission.ServiceAccountPlugin} (a pod's service account defaulted and required to exist) and
+ * {@link io.fleetkit.admission.ServiceAccountsController}, which gives every Active namespace its {@code default}
+ * account. {@link io.fleetkit.admission.Admission#standard()} is the chain in Kubernetes' recommended order, and
+ * {@link io.fleetkit.admission.Admission#withServiceAccounts} the same with ServiceAccount admission.
  *
  * <p>ResourceQuota charges a {@link io.fleetkit.admission.QuotaLedger}: per namespace, a plan of the quotas' resources
  * as numbered slots is made when the quotas change, and each create is checked and charged against all applying

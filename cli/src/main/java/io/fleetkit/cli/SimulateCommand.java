@@ -228,7 +228,7 @@ public final class SimulateCommand implements Callable<Integer> {
       b.apply(applies.get(i).at(), applied.get(i).objects(), applies.get(i).file().toString());
     }
     if (Cluster.usesTenancy(loaded.objects())) {
-      b.admission(Admission::standard); // as `schedule` does: quotas and limit ranges apply
+      b.admission(Admission::withServiceAccounts); // as `schedule` does: quotas and limit ranges apply
     }
     boolean networking = !loaded.ofType(Service.class).isEmpty();
     if (networking) {

@@ -71,8 +71,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>Kueue-style admission over the scenario's queues ({@link QueueEngines}), fed by its job arrival streams
  *       ({@link JobArrivals});
  *   <li>KEDA-style queue-length scaling of the scenario's queue scalers ({@link QueueScaling});
- *   <li>the store's standard admission chain ({@link Admission#standard}) when the objects hold Namespaces,
- *       ResourceQuotas or LimitRanges, with the quota controller's replenishment: a create it denies is not
+ *   <li>the store's standard admission chain with ServiceAccount admission ({@link Admission#withServiceAccounts})
+ *       when the objects hold Namespaces, ResourceQuotas or LimitRanges, with the quota controller's replenishment
+ *       and the ServiceAccounts controller (every namespace gets its {@code default} account): a create it denies is not
  *       stored, and a workload controller's denied pod create shows as {@code FailedCreate} in the timeline.
  * </ul>
  * Faults are injected at their times (a zone failure kills every node with that {@code topology.kubernetes.io/zone}
@@ -273,7 +274,7 @@ public final class ClusterSimulation {
     // a node's DRA drivers run once its driver phase is over (its image pull phase, or Ready)
     b.driversRunning(startup::driversRunning);
     if (spec.features().admission() && Admission.usesTenancy(objects)) {
-      b.admission(Admission::standard);
+      b.admission(Admission::withServiceAccounts);
     }
     b.controller((store, clock, seed) -> {
       metricsHolder[0] = new LoadMetrics(store, clock, clock.now(), spec.loads());

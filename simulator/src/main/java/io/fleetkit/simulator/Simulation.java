@@ -5,6 +5,8 @@ import io.fleetkit.admission.NamespaceLifecyclePlugin;
 import io.fleetkit.admission.PriorityPlugin;
 import io.fleetkit.admission.QuotaLedger;
 import io.fleetkit.admission.QuotaReplenisher;
+import io.fleetkit.admission.ServiceAccountPlugin;
+import io.fleetkit.admission.ServiceAccountsController;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionDeniedException;
 import io.fleetkit.api.core.LimitRange;
@@ -145,6 +147,8 @@ public final class Simulation implements AutoCloseable {
   private io.fleetkit.api.time.TimerClock.@Nullable Timer schedulerPoll;
   private final TimelineRecorder timeline;
   private final @Nullable QuotaReplenisher quotas;
+  /** The ServiceAccounts controller, run when the chain has ServiceAccount admission (a cluster has both). */
+  private final @Nullable ServiceAccountsController serviceAccounts;
   private final Watch podFeed;
   private final Watch nodeFeed;
   /** Nodes created, made Ready or deleted since the last settle round, by name (insertion order). */
@@ -186,6 +190,8 @@ public final class Simulation implements AutoCloseable {
     this.timeline = new TimelineRecorder(store, this::elapsed, b.podEvents);
     this.quotas = b.admission == null ? null
         : QuotaReplenisher.watch(store, clock.asClock(), QuotaLedger.of(chain).orElse(null));
+    this.serviceAccounts = chain.plugins().stream().anyMatch(p -> p instanceof ServiceAccountPlugin)
+        ? ServiceAccountsController.of(store).start() : null;
     List<ApiObject<?>> nodes = new ArrayList<>();
     List<ApiObject<?>> others = new ArrayList<>();
     for (ApiObject<?> o : admissionOrder(b.objects)) {
@@ -959,6 +965,9 @@ public final class Simulation implements AutoCloseable {
     if (quotas != null) {
       quotas.close();
     }
+    if (serviceAccounts != null) {
+      serviceAccounts.close();
+    }
     podFeed.close();
     nodeFeed.close();
     if (schedulerPoll != null) {
@@ -1051,7 +1060,10 @@ public final class Simulation implements AutoCloseable {
      * timeline event, a controller whose pod create is refused records {@code FailedCreate}, and quotas are
      * recounted after deletions (the quota controller's replenishment). Default: Priority (keeping a priority a pod
      * is created with, {@link PriorityPlugin#keepingGivenPriorities()}) and DefaultTolerationSeconds admission only:
-     * pods get their class's priority and kube's default tolerations, as from an API server.
+     * pods get their class's priority and kube's default tolerations, as from an API server. A chain with
+     * ServiceAccount admission ({@code Admission::withServiceAccounts}) also gets the ServiceAccounts controller, as
+     * a cluster has both: each namespace has its {@code default} account as soon as it is created (the store
+     * delivers watch events directly), so the objects created after it are admitted.
      *
      * @throws IllegalStateException if a chain was given already
      */

@@ -139,6 +139,18 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
   }
 
   /**
+   * This pod running as the service account {@code name} (what ServiceAccount admission sets), checking only the
+   * name again (the rest of the spec was validated when it was built and does not change).
+   */
+  public Pod withServiceAccountName(String name) {
+    PodSpec newSpec = spec.withServiceAccountName(name);
+    if (!name.isEmpty() && !Names.isDnsSubdomain(name)) {
+      return new Pod(metadata, newSpec, status); // invalid: the full validation reports it
+    }
+    return prevalidated(newSpec);
+  }
+
+  /**
    * This pod with {@code tolerations} instead of its spec's, checking only the tolerations again (what
    * DefaultTolerationSeconds admission adds to).
    */
@@ -311,6 +323,15 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     public Builder readinessGate(String conditionType) { spec.readinessGate(conditionType); return this; }
     /** The operating system the containers need ({@code spec.os}). */
     public Builder os(@Nullable PodOS v) { spec.os(v); return this; }
+    /** The service account the pod runs as ({@code spec.serviceAccountName}). */
+    public Builder serviceAccountName(String v) { spec.serviceAccountName(v); return this; }
+    public Builder automountServiceAccountToken(@Nullable Boolean v) {
+      spec.automountServiceAccountToken(v);
+      return this;
+    }
+    public Builder dnsPolicy(DNSPolicy v) { spec.dnsPolicy(v); return this; }
+    public Builder dnsConfig(@Nullable PodDNSConfig v) { spec.dnsConfig(v); return this; }
+    public Builder hostAlias(HostAlias v) { spec.hostAlias(v); return this; }
     public Builder resourceClaim(PodResourceClaim v) { spec.resourceClaim(v); return this; }
     public Builder topologySpreadConstraint(TopologySpreadConstraint v) {
       spec.topologySpreadConstraint(v);

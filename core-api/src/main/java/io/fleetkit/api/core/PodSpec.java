@@ -43,6 +43,17 @@ import org.jspecify.annotations.Nullable;
  *     ({@code null} becomes empty)
  * @param os the operating system the containers need ({@code spec.os}); {@code null} when unset. The containers'
  *     {@code lifecycle.stopSignal} needs it; immutable once the pod exists
+ * @param serviceAccountName the service account the pod runs as ({@code spec.serviceAccountName}, a DNS-1123
+ *     subdomain); empty when unset ({@code null} becomes empty), which ServiceAccount admission makes
+ *     {@value #DEFAULT_SERVICE_ACCOUNT}; immutable once the pod exists
+ * @param automountServiceAccountToken whether the service account's token is mounted into the containers
+ *     ({@code spec.automountServiceAccountToken}); {@code null} when unset, the service account then decides
+ * @param dnsPolicy how the pod's resolver is configured ({@code spec.dnsPolicy}); {@code null} becomes
+ *     {@link DNSPolicy#ClusterFirst}, Kubernetes' default
+ * @param dnsConfig DNS parameters added to those of the policy ({@code spec.dnsConfig}); {@code null} when unset,
+ *     required with {@link DNSPolicy#None}
+ * @param hostAliases entries added to the pod's hosts file ({@code spec.hostAliases}); empty when none
+ *     ({@code null} becomes empty)
  */
 public record PodSpec(
     List<Container> containers,
@@ -67,9 +78,16 @@ public record PodSpec(
     List<String> schedulingGates,
     List<PodResourceClaim> resourceClaims,
     List<String> readinessGates,
-    @Nullable PodOS os) {
+    @Nullable PodOS os,
+    String serviceAccountName,
+    @Nullable Boolean automountServiceAccountToken,
+    DNSPolicy dnsPolicy,
+    @Nullable PodDNSConfig dnsConfig,
+    List<HostAlias> hostAliases) {
 
   public static final String DEFAULT_SCHEDULER = "default-scheduler";
+  /** The service account ServiceAccount admission gives a pod that names none. */
+  public static final String DEFAULT_SERVICE_ACCOUNT = "default";
 
   /** The requests the scheduler assumes for a container that sets none of cpu or memory (non-zero scoring). */
   private static final ResourceList NON_ZERO_DEFAULTS = ResourceList.ofCpuMemory(100, 200L * 1024 * 1024);
@@ -101,6 +119,28 @@ public record PodSpec(
     schedulingGates = schedulingGates == null ? List.of() : List.copyOf(schedulingGates); // likewise
     resourceClaims = resourceClaims == null || resourceClaims.isEmpty() ? List.of() : List.copyOf(resourceClaims);
     readinessGates = readinessGates == null || readinessGates.isEmpty() ? List.of() : List.copyOf(readinessGates);
+    if (serviceAccountName == null) {
+      serviceAccountName = "";
+    }
+    if (dnsPolicy == null) {
+      dnsPolicy = DNSPolicy.ClusterFirst;
+    }
+    hostAliases = hostAliases == null || hostAliases.isEmpty() ? List.of() : List.copyOf(hostAliases);
+  }
+
+  /** A spec without service account and DNS settings. */
+  public PodSpec(List<Container> containers, List<Container> initContainers, ResourceList overhead,
+      @Nullable Integer priority, String priorityClassName, PreemptionPolicy preemptionPolicy,
+      Map<String, String> nodeSelector, Affinity affinity, List<Toleration> tolerations,
+      List<TopologySpreadConstraint> topologySpreadConstraints, String schedulerName, String nodeName,
+      List<Volume> volumes, RestartPolicy restartPolicy, long terminationGracePeriodSeconds,
+      @Nullable Long activeDeadlineSeconds, String hostname, String subdomain, ResourceRequirements resources,
+      List<String> schedulingGates, List<PodResourceClaim> resourceClaims, List<String> readinessGates,
+      @Nullable PodOS os) {
+    this(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy, nodeSelector, affinity,
+        tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
+        terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
+        resourceClaims, readinessGates, os, "", null, DNSPolicy.ClusterFirst, null, List.of());
   }
 
   /** A spec without {@code os}. */
@@ -468,7 +508,8 @@ public record PodSpec(
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, node, volumes, restartPolicy,
         terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
-        resourceClaims, readinessGates, os);
+        resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken, dnsPolicy,
+        dnsConfig, hostAliases);
   }
 
   /** This spec with the priority fields that Priority admission resolves. */
@@ -476,21 +517,33 @@ public record PodSpec(
     return new PodSpec(containers, initContainers, overhead, newPriority, newClassName, newPolicy, nodeSelector,
         affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
         terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
-        resourceClaims, readinessGates, os);
+        resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken, dnsPolicy,
+        dnsConfig, hostAliases);
   }
 
   public PodSpec withTolerations(List<Toleration> newTolerations) {
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, newTolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
-        schedulingGates, resourceClaims, readinessGates, os);
+        schedulingGates, resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken,
+        dnsPolicy, dnsConfig, hostAliases);
   }
 
   public PodSpec withPriority(@Nullable Integer newPriority) {
     return new PodSpec(containers, initContainers, overhead, newPriority, priorityClassName, preemptionPolicy,
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
-        schedulingGates, resourceClaims, readinessGates, os);
+        schedulingGates, resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken,
+        dnsPolicy, dnsConfig, hostAliases);
+  }
+
+  /** This spec running as the service account {@code name}, as ServiceAccount admission defaults it. */
+  public PodSpec withServiceAccountName(String name) {
+    return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
+        nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
+        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
+        schedulingGates, resourceClaims, readinessGates, os, name, automountServiceAccountToken, dnsPolicy, dnsConfig,
+        hostAliases);
   }
 
   /** Mutable builder with Kubernetes' defaults; not thread-safe. */
@@ -520,6 +573,11 @@ public record PodSpec(
     private @Nullable ResourceList podRequests;
     private @Nullable ResourceList podLimits;
     private @Nullable PodOS os;
+    private String serviceAccountName = "";
+    private @Nullable Boolean automountServiceAccountToken;
+    private DNSPolicy dnsPolicy = DNSPolicy.ClusterFirst;
+    private @Nullable PodDNSConfig dnsConfig;
+    private final List<HostAlias> hostAliases;
 
     Builder() {
       containers = new ArrayList<>(2);
@@ -531,6 +589,7 @@ public record PodSpec(
       schedulingGates = new ArrayList<>(0);
       resourceClaims = new ArrayList<>(0);
       readinessGates = new ArrayList<>(0);
+      hostAliases = new ArrayList<>(0);
     }
 
     Builder(PodSpec s) {
@@ -557,6 +616,11 @@ public record PodSpec(
       resourceClaims = new ArrayList<>(s.resourceClaims);
       readinessGates = new ArrayList<>(s.readinessGates);
       os = s.os;
+      serviceAccountName = s.serviceAccountName;
+      automountServiceAccountToken = s.automountServiceAccountToken;
+      dnsPolicy = s.dnsPolicy;
+      dnsConfig = s.dnsConfig;
+      hostAliases = new ArrayList<>(s.hostAliases);
     }
 
     public Builder containers(List<Container> v) { containers.clear(); containers.addAll(v); return this; }
@@ -615,6 +679,18 @@ public record PodSpec(
     public Builder readinessGate(String conditionType) { readinessGates.add(conditionType); return this; }
     /** The operating system the containers need ({@code spec.os}); {@code null} for none. */
     public Builder os(@Nullable PodOS v) { os = v; return this; }
+    /** The service account the pod runs as ({@code spec.serviceAccountName}); empty for unset. */
+    public Builder serviceAccountName(String v) { serviceAccountName = v; return this; }
+    /** Whether the service account's token is mounted; {@code null} leaves it to the service account. */
+    public Builder automountServiceAccountToken(@Nullable Boolean v) {
+      automountServiceAccountToken = v;
+      return this;
+    }
+    public Builder dnsPolicy(DNSPolicy v) { dnsPolicy = Objects.requireNonNull(v, "dnsPolicy"); return this; }
+    /** DNS parameters added to those of the policy ({@code spec.dnsConfig}); {@code null} for none. */
+    public Builder dnsConfig(@Nullable PodDNSConfig v) { dnsConfig = v; return this; }
+    public Builder hostAliases(List<HostAlias> v) { hostAliases.clear(); hostAliases.addAll(v); return this; }
+    public Builder hostAlias(HostAlias v) { hostAliases.add(v); return this; }
 
     /** Pod-level resources taken as they are (already defaulted, as {@link PodSpec#resources()} returns them). */
     public Builder resources(ResourceRequirements v) {
@@ -640,7 +716,8 @@ public record PodSpec(
       return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
           nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
           restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, r,
-          schedulingGates, resourceClaims, readinessGates, os);
+          schedulingGates, resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken,
+        dnsPolicy, dnsConfig, hostAliases);
     }
   }
 }

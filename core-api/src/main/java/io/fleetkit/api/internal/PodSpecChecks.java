@@ -102,6 +102,7 @@ public final class PodSpecChecks {
     for (int i = 0; i < readinessGates.size(); i++) { // upstream's validateReadinessGates: no duplicate check
       v.qualifiedName(path + ".readinessGates[" + i + "].conditionType", readinessGates.get(i));
     }
+    PodDnsChecks.check(spec, path, v);
   }
 
   /**

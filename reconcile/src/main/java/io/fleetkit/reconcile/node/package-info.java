@@ -11,7 +11,8 @@
  * {@link io.fleetkit.reconcile.node.ResourceSlicePublisher} (the DRA drivers of pool nodes: publishes the ResourceSlices
  * of their pool's device templates once the drivers run, deletes them with the node);
  * {@link io.fleetkit.reconcile.node.RestartBackoff} is
- * client-go's per-key backoff.
+ * client-go's per-key backoff; {@link io.fleetkit.reconcile.node.PodDns} is the kubelet's resolver configuration for
+ * a pod (a pure function; {@link io.fleetkit.reconcile.node.ResolverConfig} reads a {@code resolv.conf}).
  *
  * <p>Threading: these types are not thread-safe; they are made for single-threaded, deterministic simulations (a
  * store in direct delivery mode and a {@link io.fleetkit.api.time.ManualClock}), driven by their {@code sync()}

@@ -219,7 +219,8 @@ public final class UpdateChecks {
         n.preemptionPolicy(), nodeSelector, affinity, o.tolerations(), n.topologySpreadConstraints(),
         n.schedulerName(), bound ? o.nodeName() : n.nodeName(), n.volumes(), n.restartPolicy(), grace,
         o.activeDeadlineSeconds(), n.hostname(), n.subdomain(), n.resources(), o.schedulingGates(),
-        n.resourceClaims(), n.readinessGates(), n.os()); // readinessGates and os are not updatable: immutable
+        n.resourceClaims(), n.readinessGates(), n.os(), n.serviceAccountName(), n.automountServiceAccountToken(),
+        n.dnsPolicy(), n.dnsConfig(), n.hostAliases()); // readinessGates, os and these are not updatable: immutable
     if (!munged.equals(o)) {
       v.add("spec", "Forbidden: " + POD_UPDATABLE + "; changed: " + changedComponents("spec", o, munged), null);
     }

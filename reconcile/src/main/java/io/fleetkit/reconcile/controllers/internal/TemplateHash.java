@@ -1,5 +1,7 @@
 package io.fleetkit.reconcile.controllers.internal;
 
+import io.fleetkit.api.core.DNSPolicy;
+import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.reconcile.controllers.WorkloadLabels;
@@ -135,6 +137,23 @@ public final class TemplateHash {
     return true;
   }
 
+  /** Whether component {@code name} of {@code record} came after the hash was defined and holds its unset value. */
+  private static boolean addedLaterAndUnset(Object record, String name, @Nullable Object value) {
+    if (record instanceof ObjectMeta) {
+      return value == null && name.equals("deletionGracePeriodSeconds");
+    }
+    if (record instanceof PodSpec) {
+      return switch (name) {
+        case "serviceAccountName" -> "".equals(value);
+        case "automountServiceAccountToken", "dnsConfig" -> value == null;
+        case "dnsPolicy" -> value == DNSPolicy.ClusterFirst;
+        case "hostAliases" -> value instanceof List<?> l && l.isEmpty();
+        default -> false;
+      };
+    }
+    return false;
+  }
+
   private static void render(@Nullable Object o, StringBuilder sb) {
     if (o == null) {
       sb.append("null");
@@ -147,7 +166,7 @@ public final class TemplateHash {
         } catch (IllegalAccessException | InvocationTargetException e) {
           value = e.getClass().getSimpleName(); // public records of core-api: not expected
         }
-        if (value == null && o instanceof ObjectMeta && c.getName().equals("deletionGracePeriodSeconds")) {
+        if (addedLaterAndUnset(o, c.getName(), value)) {
           // a component added after the hash was defined is left out while unset (as JSON's omitempty leaves it
           // out of upstream's hash), so that the hashes, and the names made of them, stay what they were
           continue;

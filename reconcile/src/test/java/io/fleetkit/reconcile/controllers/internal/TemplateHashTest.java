@@ -37,4 +37,24 @@ final class TemplateHashTest {
     assertThat(h).isNotEqualTo(TemplateHash.compute(template(ab, "img:2"), null));
     assertThat(TemplateHash.equalIgnoreHash(template(ab, "img"), template(ba, "img"))).isTrue();
   }
+
+  @Test
+  void compute_podSpecComponentsAddedLater_leftOutWhileUnset_countedWhenSet() {
+    // service account and DNS settings came after the hash: unset, they render as nothing, so the hashes (and the
+    // ReplicaSet names made of them) of templates without them are what they were
+    PodTemplateSpec plain = template(Map.of("a", "1"), "img");
+    assertThat(TemplateHash.canonical(plain.spec())).doesNotContain("serviceAccountName")
+        .doesNotContain("automountServiceAccountToken").doesNotContain("dnsPolicy").doesNotContain("dnsConfig")
+        .doesNotContain("hostAliases").contains("readinessGates=");
+    String h = TemplateHash.compute(plain, null);
+    for (io.fleetkit.api.core.PodSpec changed : java.util.List.of(
+        plain.spec().toBuilder().serviceAccountName("builder").build(),
+        plain.spec().toBuilder().automountServiceAccountToken(false).build(),
+        plain.spec().toBuilder().dnsPolicy(io.fleetkit.api.core.DNSPolicy.Default).build(),
+        plain.spec().toBuilder().dnsConfig(new io.fleetkit.api.core.PodDNSConfig(java.util.List.of("1.1.1.1"),
+            java.util.List.of(), java.util.List.of())).build(),
+        plain.spec().toBuilder().hostAlias(io.fleetkit.api.core.HostAlias.of("10.0.0.1", "a")).build())) {
+      assertThat(TemplateHash.compute(new PodTemplateSpec(plain.metadata(), changed), null)).isNotEqualTo(h);
+    }
+  }
 }

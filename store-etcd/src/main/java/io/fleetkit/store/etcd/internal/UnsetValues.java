@@ -28,6 +28,7 @@ import io.fleetkit.api.batch.CompletionMode;
 import io.fleetkit.api.batch.ConcurrencyPolicy;
 import io.fleetkit.api.batch.CronJobSpec;
 import io.fleetkit.api.batch.JobSpec;
+import io.fleetkit.api.core.DNSPolicy;
 import io.fleetkit.api.core.NamespacePhase;
 import io.fleetkit.api.core.NamespaceStatus;
 import io.fleetkit.api.core.PersistentVolumeClaimPhase;
@@ -126,6 +127,7 @@ final class UnsetValues {
     kindDefault(PodSpec.class, "schedulerName", PodSpec.DEFAULT_SCHEDULER);
     kindDefault(PodSpec.class, "restartPolicy", RestartPolicy.Always);
     kindDefault(PodSpec.class, "terminationGracePeriodSeconds", PodSpec.DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS);
+    kindDefault(PodSpec.class, "dnsPolicy", DNSPolicy.ClusterFirst);
     kindDefault(PodStatus.class, "phase", PodStatus.PENDING.phase());
     kindDefault(Probe.class, "periodSeconds", Probe.DEFAULT_PERIOD_SECONDS);
     kindDefault(Probe.class, "timeoutSeconds", Probe.DEFAULT_TIMEOUT_SECONDS);

@@ -20,6 +20,9 @@ import io.fleetkit.api.core.PersistentVolumeSource;
 import io.fleetkit.api.core.PersistentVolumeSpec;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodOS;
+import io.fleetkit.api.core.HostAlias;
+import io.fleetkit.api.core.PodDNSConfig;
+import io.fleetkit.api.core.PodDNSConfigOption;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.Lifecycle;
 import io.fleetkit.api.core.LifecycleHandler;
@@ -77,7 +80,11 @@ final class Samples {
         .withLifecycle(new Lifecycle(new ProbeHandler.Exec(List.of("warm-up")), new LifecycleHandler.Sleep(5),
             "SIGQUIT"));
     return PodSpec.builder().container(c).os(PodOS.LINUX).volume(Volume.emptyDir("scratch"))
-        .volume(Volume.persistentVolumeClaim("data", "data-claim")).build();
+        .volume(Volume.persistentVolumeClaim("data", "data-claim")).serviceAccountName("web")
+        .automountServiceAccountToken(false)
+        .dnsConfig(new PodDNSConfig(List.of("10.0.0.10"), List.of("corp.example.com"),
+            List.of(PodDNSConfigOption.of("ndots", "2"), PodDNSConfigOption.of("edns0"))))
+        .hostAlias(HostAlias.of("10.0.0.1", "db.local")).build();
   }
 
   static List<ApiObject<?>> all() {

@@ -37,10 +37,10 @@ final class NotModelledFieldsTest {
           template:
             metadata: {labels: {app: web}}
             spec:
-              dnsPolicy: ClusterFirst
-              hostAliases:
-              - ip: 10.0.0.1
-                hostnames: [foo]
+              enableServiceLinks: false
+              imagePullSecrets:
+              - name: registry-a
+              - name: registry-b
               containers:
               - name: c
                 image: nginx
@@ -54,9 +54,9 @@ final class NotModelledFieldsTest {
         """, "dep.yaml");
     assertThat(loaded.objects()).hasSize(1);
     assertThat(loaded.warnings()).extracting(ManifestProblem::toString).containsExactly(
-        "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.dnsPolicy not modelled by FleetKit;"
-            + " ignored (at line 11)",
-        "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.hostAliases not modelled by"
+        "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.enableServiceLinks not modelled by"
+            + " FleetKit; ignored (at line 11)",
+        "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.imagePullSecrets not modelled by"
             + " FleetKit; ignored (at line 12)",
         "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.containers[0].imagePullPolicy not"
             + " modelled by FleetKit; ignored (at line 18)",
@@ -88,6 +88,32 @@ final class NotModelledFieldsTest {
         "m.yaml: document 1 (line 1): Pod team/p: spec.securityContext not modelled by FleetKit; ignored (at line 5)",
         "m.yaml: document 1 (line 1): Pod team/p: spec.containers[1].workingDir not modelled by FleetKit; ignored"
             + " (at line 10)");
+  }
+
+  @Test
+  void parse_podServiceAccountAndDnsFields_modelled_noWarning() {
+    assertThat(warnings("""
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: d}
+        spec:
+          selector: {matchLabels: {app: d}}
+          template:
+            metadata: {labels: {app: d}}
+            spec:
+              serviceAccountName: builder
+              serviceAccount: builder
+              automountServiceAccountToken: true
+              dnsPolicy: ClusterFirst
+              dnsConfig:
+                nameservers: [1.1.1.1]
+                searches: [svc.example.com]
+                options: [{name: ndots, value: "1"}, {name: edns0}]
+              hostAliases:
+              - ip: 10.0.0.1
+                hostnames: [foo]
+              containers: [{name: c, image: i}]
+        """)).isEmpty();
   }
 
   @Test

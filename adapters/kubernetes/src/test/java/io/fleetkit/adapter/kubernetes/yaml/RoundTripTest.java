@@ -28,7 +28,7 @@ final class RoundTripTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({
       "Node, roundtrip/node.yaml, 2",
-      "Pod, roundtrip/pod.yaml, 7",
+      "Pod, roundtrip/pod.yaml, 8",
       "Service, roundtrip/service.yaml, 4",
       "ControllerRevision, roundtrip/controllerrevision.yaml, 2",
       "CronJob, roundtrip/cronjob.yaml, 2",
@@ -115,6 +115,58 @@ final class RoundTripTest {
     assertThat(yaml).contains("resourceClaimTemplateName: \"single-gpu\"")
         .contains("resourceClaimName: \"shared-nic\"").contains("request: \"big\"")
         .contains("resourceClaimStatuses:").contains("resourceClaimName: \"with-claims-gpu-7xk2p\"");
+  }
+
+  @org.junit.jupiter.api.Test
+  void pod_serviceAccountAndDnsFields_loadedAndWritten_theDeprecatedAliasRead() {
+    io.fleetkit.api.core.Pod p = KubernetesYaml.parse(resource("roundtrip/pod.yaml"), "pod.yaml")
+        .ofType(io.fleetkit.api.core.Pod.class).stream().filter(x -> x.metadata().name().equals("resolver"))
+        .findFirst().orElseThrow();
+    io.fleetkit.api.core.PodSpec s = p.spec();
+    assertThat(s.serviceAccountName()).isEqualTo("builder");
+    assertThat(s.automountServiceAccountToken()).isFalse();
+    assertThat(s.dnsPolicy()).isEqualTo(io.fleetkit.api.core.DNSPolicy.None);
+    assertThat(s.dnsConfig()).isEqualTo(new io.fleetkit.api.core.PodDNSConfig(List.of("10.0.0.10", "2001:db8::53"),
+        List.of("corp.example.com", "_sip._tcp.example.com"), List.of(
+            io.fleetkit.api.core.PodDNSConfigOption.of("ndots", "2"),
+            io.fleetkit.api.core.PodDNSConfigOption.of("edns0"))));
+    assertThat(s.hostAliases()).containsExactly(
+        io.fleetkit.api.core.HostAlias.of("127.0.0.1", "foo.local", "bar.local"),
+        io.fleetkit.api.core.HostAlias.of("10.1.2.3", "db"));
+    String yaml = KubernetesYaml.dump(List.of(p));
+    assertThat(yaml).contains("serviceAccountName: \"builder\"").contains("serviceAccount: \"builder\"")
+        .contains("dnsPolicy: \"None\"").contains("automountServiceAccountToken: false");
+    // the defaults are left out: ClusterFirst, no account, no config
+    String minimal = KubernetesYaml.dump(List.of(p.withSpec(s.toBuilder().serviceAccountName("")
+        .automountServiceAccountToken(null).dnsPolicy(io.fleetkit.api.core.DNSPolicy.ClusterFirst).dnsConfig(null)
+        .hostAliases(List.of()).build())));
+    assertThat(minimal).doesNotContain("serviceAccount").doesNotContain("dns").doesNotContain("hostAliases");
+    // the deprecated spec.serviceAccount is read when serviceAccountName is not set, and loses when it is
+    String both = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  serviceAccount: %s\n%s"
+        + "  containers: [{name: c, image: i}]\n";
+    assertThat(KubernetesYaml.parse(String.format(both, "old", ""), "a.yaml").ofType(io.fleetkit.api.core.Pod.class)
+        .get(0).spec().serviceAccountName()).isEqualTo("old");
+    assertThat(KubernetesYaml.parse(String.format(both, "old", "  serviceAccountName: new\n"), "a.yaml")
+        .ofType(io.fleetkit.api.core.Pod.class).get(0).spec().serviceAccountName()).isEqualTo("new");
+  }
+
+  @org.junit.jupiter.api.Test
+  void pod_badDnsPolicyOrConfig_refusedWithPath_emptyPolicyDefaulted() {
+    String yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n%s"
+        + "  containers: [{name: c, image: i}]\n";
+    // TestValidateDNSPolicy's error case "invalid"; its "" is what the API server's defaulting makes ClusterFirst
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesYaml.parse(
+        String.format(yaml, "  dnsPolicy: invalid\n"), "bad.yaml")).hasMessageContaining("spec.dnsPolicy")
+        .hasMessageContaining("must be one of ClusterFirstWithHostNet, ClusterFirst, Default, None");
+    assertThat(KubernetesYaml.parse(String.format(yaml, "  dnsPolicy: \"\"\n"), "ok.yaml")
+        .ofType(io.fleetkit.api.core.Pod.class).get(0).spec().dnsPolicy())
+        .isEqualTo(io.fleetkit.api.core.DNSPolicy.ClusterFirst);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesYaml.parse(
+        String.format(yaml, "  dnsPolicy: None\n"), "bad.yaml")).hasMessageContaining("spec.dnsConfig")
+        .hasMessageContaining("must provide `dnsConfig` when `dnsPolicy` is None");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesYaml.parse(
+        String.format(yaml, "  serviceAccountName: Bad_Name\n  hostAliases: [{ip: nope, hostnames: [a]}]\n"),
+        "bad.yaml")).hasMessageContaining("spec.serviceAccountName").hasMessageContaining("spec.hostAliases[0].ip");
   }
 
   @org.junit.jupiter.api.Test

@@ -23,8 +23,12 @@ import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.ContainerPort;
 import io.fleetkit.api.core.ContainerResourceClaim;
 import io.fleetkit.api.core.ContainerRestartPolicy;
+import io.fleetkit.api.core.DNSPolicy;
 import io.fleetkit.api.core.EnvVar;
+import io.fleetkit.api.core.HostAlias;
 import io.fleetkit.api.core.PersistentVolumeClaimTemplate;
+import io.fleetkit.api.core.PodDNSConfig;
+import io.fleetkit.api.core.PodDNSConfigOption;
 import io.fleetkit.api.core.PodOS;
 import io.fleetkit.api.core.PodResourceClaim;
 import io.fleetkit.api.core.PodSpec;
@@ -105,14 +109,40 @@ public final class PodSpecs {
     List<PodResourceClaim> claims = Fabric8Scheduling.list(s.getResourceClaims(), path + ".resourceClaims", ctx,
         (c, p, cx) -> new PodResourceClaim(Values.orEmpty(c.getName()), Values.orEmpty(c.getResourceClaimName()),
             Values.orEmpty(c.getResourceClaimTemplateName())));
-    return ctx.build(path, () -> new PodSpec(containers, initContainers, overhead, s.getPriority(),
-        Values.orEmpty(s.getPriorityClassName()), preemption, nodeSelector,
-        affinity == null ? Affinity.NONE : affinity, tolerations, spreads, Values.orEmpty(s.getSchedulerName()),
-        Values.orEmpty(s.getNodeName()), volumes, restart, grace, deadline, Values.orEmpty(s.getHostname()),
-        Values.orEmpty(s.getSubdomain()),
+    DNSPolicy dnsPolicy = Values.enumValue(DNSPolicy.class, s.getDnsPolicy(), DNSPolicy.ClusterFirst,
+        path + ".dnsPolicy", ctx);
+    PodDNSConfig dnsConfig = dnsConfig(s.getDnsConfig(), path + ".dnsConfig", ctx);
+    List<HostAlias> hostAliases = Fabric8Scheduling.list(s.getHostAliases(), path + ".hostAliases", ctx,
+        (a, p, cx) -> new HostAlias(Values.orEmpty(a.getIp()), Values.stringList(a.getHostnames(), p + ".hostnames",
+            cx)));
+    // serviceAccount is the deprecated alias of serviceAccountName, which wins when both are set (upstream's
+    // Convert_v1_PodSpec_To_core_PodSpec)
+    String serviceAccount = Values.orEmpty(s.getServiceAccountName()).isEmpty()
+        ? Values.orEmpty(s.getServiceAccount()) : s.getServiceAccountName();
+    return ctx.build(path, () -> PodSpec.builder().containers(containers).initContainers(initContainers)
+        .overhead(overhead).priority(s.getPriority()).priorityClassName(Values.orEmpty(s.getPriorityClassName()))
+        .preemptionPolicy(preemption).nodeSelector(nodeSelector).affinity(affinity == null ? Affinity.NONE : affinity)
+        .tolerations(tolerations).topologySpreadConstraints(spreads).schedulerName(Values.orEmpty(s.getSchedulerName()))
+        .nodeName(Values.orEmpty(s.getNodeName())).volumes(volumes).restartPolicy(restart)
+        .terminationGracePeriodSeconds(grace).activeDeadlineSeconds(deadline).hostname(Values.orEmpty(s.getHostname()))
+        .subdomain(Values.orEmpty(s.getSubdomain()))
         // the API server's defaulting of pod-level requests (SetDefaults_Pod), then validation in the constructor
-        PodSpec.defaultPodLevelResources(containers, initContainers, podRequests, podLimits), gates, claims,
-        readinessGates, s.getOs() == null ? null : new PodOS(Values.orEmpty(s.getOs().getName()))));
+        .resources(podRequests, podLimits).schedulingGates(gates).resourceClaims(claims).readinessGates(readinessGates)
+        .os(s.getOs() == null ? null : new PodOS(Values.orEmpty(s.getOs().getName())))
+        .serviceAccountName(serviceAccount).automountServiceAccountToken(s.getAutomountServiceAccountToken())
+        .dnsPolicy(dnsPolicy == null ? DNSPolicy.ClusterFirst : dnsPolicy).dnsConfig(dnsConfig).hostAliases(hostAliases)
+        .build());
+  }
+
+  private static @Nullable PodDNSConfig dnsConfig(io.fabric8.kubernetes.api.model.@Nullable PodDNSConfig c,
+      String path, DocumentContext ctx) {
+    if (c == null) {
+      return null;
+    }
+    List<PodDNSConfigOption> options = Fabric8Scheduling.list(c.getOptions(), path + ".options", ctx,
+        (o, p, cx) -> new PodDNSConfigOption(Values.orEmpty(o.getName()), o.getValue()));
+    return new PodDNSConfig(Values.stringList(c.getNameservers(), path + ".nameservers", ctx),
+        Values.stringList(c.getSearches(), path + ".searches", ctx), options);
   }
 
   public static io.fabric8.kubernetes.api.model.PodSpec toFabric8(PodSpec s) {
@@ -149,6 +179,18 @@ public final class PodSpecs {
         .withReadinessGates(Fabric8Scheduling.out(s.readinessGates(),
             t -> new io.fabric8.kubernetes.api.model.PodReadinessGate(t)))
         .withOs(s.os() == null ? null : new io.fabric8.kubernetes.api.model.PodOS(s.os().name()))
+        // both names, as the API server writes them (Convert_core_PodSpec_To_v1_PodSpec)
+        .withServiceAccountName(Values.emptyToNull(s.serviceAccountName()))
+        .withServiceAccount(Values.emptyToNull(s.serviceAccountName()))
+        .withAutomountServiceAccountToken(s.automountServiceAccountToken())
+        .withDnsPolicy(s.dnsPolicy() == DNSPolicy.ClusterFirst ? null : s.dnsPolicy().name())
+        .withDnsConfig(s.dnsConfig() == null ? null : new io.fabric8.kubernetes.api.model.PodDNSConfig(
+            Values.emptyToNull(s.dnsConfig().nameservers()),
+            Values.emptyToNull(Fabric8Scheduling.out(s.dnsConfig().options(),
+                o -> new io.fabric8.kubernetes.api.model.PodDNSConfigOption(o.name(), o.value()))),
+            Values.emptyToNull(s.dnsConfig().searches())))
+        .withHostAliases(Fabric8Scheduling.out(s.hostAliases(),
+            a -> new io.fabric8.kubernetes.api.model.HostAlias(Values.emptyToNull(a.hostnames()), a.ip())))
         .build();
   }
 

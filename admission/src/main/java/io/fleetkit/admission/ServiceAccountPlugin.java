@@ -1,0 +1,130 @@
+package io.fleetkit.admission;
+
+import io.fleetkit.api.admission.AdmissionOperation;
+import io.fleetkit.api.admission.AdmissionRequest;
+import io.fleetkit.api.admission.AdmissionVerdict;
+import io.fleetkit.api.admission.MutatingAdmissionPlugin;
+import io.fleetkit.api.admission.ValidatingAdmissionPlugin;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.core.ServiceAccount;
+import io.fleetkit.api.core.Volume;
+import io.fleetkit.api.core.VolumeSource;
+import io.fleetkit.api.store.ObjectStore;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Kubernetes' ServiceAccount admission ({@code plugin/pkg/admission/serviceaccount/admission.go}), the part that
+ * applies without tokens. On pod create:
+ *
+ * <ul>
+ *   <li>a mirror pod (annotation {@value #MIRROR_POD_ANNOTATION}, a kubelet's static pod) is not changed, and may
+ *       neither name a service account ({@code a mirror pod may not reference service accounts}) nor mount a secret
+ *       ({@code a mirror pod may not reference secrets});
+ *   <li>any other pod without {@code spec.serviceAccountName} gets {@value PodSpec#DEFAULT_SERVICE_ACCOUNT};
+ *   <li>the service account must exist in the pod's namespace, else the pod is refused:
+ *       {@code error looking up service account ns/name: serviceaccount "name" not found}. Upstream looks the
+ *       {@code default} account up again for a second or two before refusing, because the ServiceAccounts controller
+ *       ({@link ServiceAccountsController}) creates it right after the namespace; here the store is read directly,
+ *       and a pod created before that controller has run is refused, as upstream once its retries are spent;
+ *   <li>when secret references are limited ({@link #limitingSecretReferences()}, upstream's
+ *       {@code LimitSecretReferences}) or the account is annotated {@value #ENFORCE_MOUNTABLE_SECRETS}{@code : "true"},
+ *       each secret volume must name a secret of the account's {@code secrets}.
+ * </ul>
+ *
+ * <p>Not done, as FleetKit has no tokens, volume mounts or image pull secrets on pods: the token volume upstream adds
+ * (when {@code automountServiceAccountToken}, the pod's or else the account's, is not {@code false}), and the copy of
+ * the account's {@code imagePullSecrets}. Updates, deletions and other kinds pass, except that a pod updated
+ * without a service account keeps the one it has (a manifest applied again replaces the whole spec here, where
+ * kubectl's patch would leave the field alone). Stateless and thread-safe.
+ */
+public final class ServiceAccountPlugin implements MutatingAdmissionPlugin, ValidatingAdmissionPlugin {
+  public static final String NAME = "ServiceAccount";
+  /** Kubernetes' {@code kubernetes.io/config.mirror}: the pod is the API server's copy of a static pod. */
+  public static final String MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror";
+  /** Upstream's {@code EnforceMountableSecretsAnnotation}. */
+  public static final String ENFORCE_MOUNTABLE_SECRETS = "kubernetes.io/enforce-mountable-secrets";
+
+  private final boolean limitSecretReferences;
+
+  /** Upstream's plugin: secret references are checked only for accounts annotated to enforce them. */
+  public ServiceAccountPlugin() {
+    this(false);
+  }
+
+  private ServiceAccountPlugin(boolean limitSecretReferences) {
+    this.limitSecretReferences = limitSecretReferences;
+  }
+
+  /** The plugin with {@code LimitSecretReferences} on: every pod's secret volumes must be its account's secrets. */
+  public static ServiceAccountPlugin limitingSecretReferences() {
+    return new ServiceAccountPlugin(true);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public AdmissionVerdict mutate(AdmissionRequest request, ObjectStore store) {
+    if (request.operation() == AdmissionOperation.UPDATE && request.object() instanceof Pod pod
+        && pod.spec().serviceAccountName().isEmpty() && request.oldObject() instanceof Pod old
+        && !old.spec().serviceAccountName().isEmpty()) {
+      // a whole spec written again without the name this plugin gave (an apply of the original manifest) keeps it,
+      // as a patch would, instead of failing as a change of the immutable field (FleetKit's; see Priority's)
+      return AdmissionVerdict.mutate(pod.withServiceAccountName(old.spec().serviceAccountName()));
+    }
+    if (request.operation() != AdmissionOperation.CREATE || !(request.object() instanceof Pod pod)
+        || isMirror(pod) || !pod.spec().serviceAccountName().isEmpty()) {
+      return AdmissionVerdict.allow();
+    }
+    return AdmissionVerdict.mutate(pod.withServiceAccountName(PodSpec.DEFAULT_SERVICE_ACCOUNT));
+  }
+
+  @Override
+  public AdmissionVerdict validate(AdmissionRequest request, ObjectStore store) {
+    if (request.operation() != AdmissionOperation.CREATE || !(request.object() instanceof Pod pod)) {
+      return AdmissionVerdict.allow();
+    }
+    List<Volume> volumes = pod.spec().volumes();
+    if (isMirror(pod)) {
+      if (!pod.spec().serviceAccountName().isEmpty()) {
+        return AdmissionVerdict.deny("spec.serviceAccountName", "a mirror pod may not reference service accounts");
+      }
+      for (int i = 0; i < volumes.size(); i++) {
+        if (volumes.get(i).source() instanceof VolumeSource.Secret) {
+          return AdmissionVerdict.deny("spec.volumes[" + i + "].secret", "a mirror pod may not reference secrets");
+        }
+      }
+      return AdmissionVerdict.allow();
+    }
+    String namespace = request.namespace();
+    String name = pod.spec().serviceAccountName();
+    ServiceAccount account = store.get(ServiceAccount.class, namespace, name).orElse(null);
+    if (account == null) {
+      return AdmissionVerdict.deny("spec.serviceAccountName", "error looking up service account " + namespace + "/"
+          + name + ": serviceaccount \"" + name + "\" not found");
+    }
+    if (limitSecretReferences || goTrue(account.metadata().annotations().get(ENFORCE_MOUNTABLE_SECRETS))) {
+      for (int i = 0; i < volumes.size(); i++) {
+        if (volumes.get(i).source() instanceof VolumeSource.Secret s && !account.secrets().contains(s.secretName())) {
+          return AdmissionVerdict.deny("spec.volumes[" + i + "].secret.secretName", "volume with secret.secretName=\""
+              + s.secretName() + "\" is not allowed because service account " + name
+              + " does not reference that secret");
+        }
+      }
+    }
+    return AdmissionVerdict.allow();
+  }
+
+  /** Go's {@code strconv.ParseBool} yielding {@code true}; anything else (an error included) is {@code false}. */
+  private static boolean goTrue(@Nullable String v) {
+    return v != null && List.of("1", "t", "T", "TRUE", "true", "True").contains(v);
+  }
+
+  private static boolean isMirror(Pod pod) {
+    return pod.metadata().annotations().containsKey(MIRROR_POD_ANNOTATION);
+  }
+}
