@@ -77,6 +77,10 @@ final class AutoscalerInstruments {
       gpu(byName.get(n), g -> metrics.counter(SCALED_UP_GPU_NODES, ResourceNames.NVIDIA_GPU, g).increment());
     }
     metrics.counter(FAILED_SCALE_UPS, TIMEOUT).increment(r.timedOutNodes().size());
+    // upstream's RegisterFailedScaleUp: once per pool and error code, the code as the reason
+    for (ScaleUpFailure f : r.scaleUpFailures()) {
+      metrics.counter(FAILED_SCALE_UPS, f.error().errorCode()).increment();
+    }
     for (String n : r.timedOutNodes()) {
       gpu(byName.get(n), g -> metrics.counter(FAILED_GPU_SCALE_UPS, TIMEOUT, ResourceNames.NVIDIA_GPU, g)
           .increment());
