@@ -183,6 +183,20 @@ final class ClusterAutoscalerInstanceErrorsTest {
     assertThat(ca.backoffStatus("ng1")).isEqualTo(error);
   }
 
+  @Test
+  void gpuPoolRefused_countedAsAFailedGpuScaleUpToo() {
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    store.create(NodePool.builder().name("gpu").capacity(CaFixtures.gpuResources(8000, 64L << 30, 110, 4))
+        .minSize(0).maxSize(4).build());
+    store.create(CaFixtures.gpuPod("train", 1000, 1024, 2));
+    ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock).seed(42)
+        .metrics(MicrometerMetrics.of(prometheus)).instanceCreation((node, now) -> EXHAUSTED).build();
+    assertThat(ca.runOnce().scaleUpFailures()).extracting(ScaleUpFailure::pool).containsExactly("gpu");
+    Exposition e = Exposition.parse(prometheus.scrape());
+    assertThat(e.value("cluster_autoscaler_failed_gpu_scale_ups_total", Map.of("reason", "RESOURCE_POOL_EXHAUSTED",
+        "gpu_resource_name", "nvidia.com/gpu", "gpu_name", ""))).contains(1.0);
+  }
+
   /** Upstream's {@code buildErrorMessageEventString}: all the messages, then {@code ", ..."} past three. */
   @Test
   void errorMessages_joinedWithEllipsisPastThree() {
