@@ -599,8 +599,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         timedOut.add(n.name());
         String message = "Scale-up timed out for node group " + pool + " after "
             + GoDurations.format(Duration.between(requested, now));
-        backoffs.backoff(pool, new InstanceErrorInfo(InstanceErrorClass.OTHER, "timeout", message),
-            now);
+        backoffs.backoff(pool, new InstanceErrorInfo(InstanceErrorClass.OTHER, "timeout", message), now);
         LOG.debug("node {} of pool {} not ready after {}; pool backed off", n.name(), pool,
             poolConfig.maxNodeProvisionTime(pool));
       }
@@ -936,9 +935,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private List<String> launch(NodePool pool, int count, Instant now, List<ScaleUpFailure> failures) {
     String poolName = pool.metadata().name();
     List<String> names = new ArrayList<>();
-    Map<String, List<String>> refusedByCode = new LinkedHashMap<>();
-    Map<String, InstanceErrorInfo> firstByCode = new HashMap<>();
-    Map<String, Set<String>> messagesByCode = new HashMap<>();
+    // upstream's buildInstanceToErrorCodeMappings: the refused nodes and their distinct messages by class and code
+    Map<InstanceErrorInfo, List<String>> refused = new LinkedHashMap<>(); // keyed by the error without its message
+    Map<InstanceErrorInfo, Set<String>> messages = new HashMap<>();
     for (int i = 0; i < count; i++) {
       String name;
       do {
@@ -948,19 +947,17 @@ public final class ClusterAutoscaler implements AutoCloseable {
       Node node = SimulatedNodes.launched(templateNode(pool, name), now, pool.spec().startupDelay());
       InstanceErrorInfo error = instanceCreation.create(node, now);
       if (error != null) {
-        refusedByCode.computeIfAbsent(error.errorCode(), k -> new ArrayList<>()).add(name);
-        firstByCode.putIfAbsent(error.errorCode(), error);
-        messagesByCode.computeIfAbsent(error.errorCode(), k -> new java.util.LinkedHashSet<>())
-            .add(error.errorMessage());
+        InstanceErrorInfo code = new InstanceErrorInfo(error.errorClass(), error.errorCode(), "");
+        refused.computeIfAbsent(code, k -> new ArrayList<>()).add(name);
+        messages.computeIfAbsent(code, k -> new java.util.LinkedHashSet<>()).add(error.errorMessage());
         continue;
       }
       store.create(node);
       names.add(name);
     }
-    for (Map.Entry<String, List<String>> e : refusedByCode.entrySet()) {
-      InstanceErrorInfo first = firstByCode.get(e.getKey());
-      InstanceErrorInfo error = new InstanceErrorInfo(first.errorClass(), e.getKey(),
-          errorMessages(messagesByCode.get(e.getKey())));
+    for (Map.Entry<InstanceErrorInfo, List<String>> e : refused.entrySet()) {
+      InstanceErrorInfo error = new InstanceErrorInfo(e.getKey().errorClass(), e.getKey().errorCode(),
+          errorMessages(messages.get(e.getKey())));
       failures.add(new ScaleUpFailure(poolName, e.getValue(), error));
       backoffs.backoff(poolName, error, now);
       LOG.debug("scale-up: pool {} refused {} node(s) {} ({}); pool backed off", poolName, e.getValue().size(),
