@@ -78,6 +78,11 @@ final class ProvisionerInstanceErrorsTest {
     return store.list(Node.class).items().stream().map(Node::name).sorted().toList();
   }
 
+  /**
+   * kubernetes-sigs/karpenter {@code pkg/controllers/nodeclaim/lifecycle/launch_test.go} (commit 007859a5): "should
+   * delete the nodeclaim if InsufficientCapacity is returned from the cloudprovider"; then the AWS provider's
+   * unavailable offering and the pods' next batch.
+   */
   @Test
   void insufficientCapacity_noNode_offeringSkipped_podsGoToAnotherOffering() {
     pods("p", 3);
