@@ -77,7 +77,8 @@ import org.jspecify.annotations.Nullable;
  *       stored, and a workload controller's denied pod create shows as {@code FailedCreate} in the timeline.
  * </ul>
  * Faults are injected at their times (a zone failure kills every node with that {@code topology.kubernetes.io/zone}
- * label then) and healed after {@code recoverAfter}; the pods of a failed node serve none of the load from the
+ * label then; a capacity stockout makes the cloud refuse the pool's new machines, {@link CapacityStockouts}) and
+ * healed after {@code recoverAfter}; the pods of a failed node serve none of the load from the
  * failure instant on ({@link LoadMetrics#nodeDown}). The series are sampled every {@code sampleInterval}.
  *
  * <p>Deterministic: the same manifests, scenario and seed give the same run. Single-threaded; one run per instance.
@@ -98,11 +99,11 @@ public final class ClusterSimulation {
   public static final Duration VOLUME_PERIOD = Duration.ofSeconds(1);
   /** Timeline kinds drawn as markers on the report's time axis. */
   static final Set<String> MARKER_KINDS = Set.of("NodeFailed", "NodeRecovered", "ZoneFailed", "ZoneRecovered",
-      "GpuDeviceFailed", "GpuDeviceRecovered", "ApiSlow", "ApiRecovered", "KubeletRestarted", "HorizontalScale",
-      "ScaleUp", "ScaleDown", "Consolidate", "QueueScale");
+      "GpuDeviceFailed", "GpuDeviceRecovered", "ApiSlow", "ApiRecovered", "KubeletRestarted", "CapacityStockout",
+      "CapacityRestored", "HorizontalScale", "ScaleUp", "ScaleDown", "Consolidate", "QueueScale");
   /** The marker kinds that are faults (the others are recoveries and scaling decisions). */
   static final Set<String> FAULT_KINDS = Set.of("NodeFailed", "ZoneFailed", "GpuDeviceFailed", "ApiSlow",
-      "KubeletRestarted");
+      "KubeletRestarted", "CapacityStockout");
   /**
    * The timeline kind of a scheduled fault that found nothing to act on (a NodeFailure or GpuDeviceFault whose node
    * was deleted before its time): recorded so that a fault never vanishes unseen; not a marker.
@@ -110,7 +111,7 @@ public final class ClusterSimulation {
   public static final String FAULT_SKIPPED = "FaultSkipped";
   /** The marker kinds that end a fault. */
   static final Set<String> RECOVERY_KINDS = Set.of("NodeRecovered", "ZoneRecovered", "GpuDeviceRecovered",
-      "ApiRecovered");
+      "ApiRecovered", "CapacityRestored");
 
   private final List<ApiObject<?>> objects;
   private final Scenario scenario;
@@ -121,6 +122,7 @@ public final class ClusterSimulation {
   private final List<Consumer<Simulation.Builder>> applies;
   private final StartupPhases startup;
   private final ZoneOutages outages;
+  private final CapacityStockouts stockouts = new CapacityStockouts();
   private final @Nullable SchedulerChoice scheduler;
   private boolean ran;
 
@@ -160,9 +162,11 @@ public final class ClusterSimulation {
     Set<String> zones = new TreeSet<>();
     Set<String> pools = new TreeSet<>();
     java.util.Map<String, Long> gpus = new java.util.HashMap<>();
+    Map<String, String> poolZones = new HashMap<>(); // each pool's template zone, "" when it names none
     for (ApiObject<?> o : objects) {
       if (o instanceof io.fleetkit.api.autoscaling.NodePool p) {
         pools.add(p.metadata().name());
+        poolZones.put(p.metadata().name(), p.spec().template().labels().getOrDefault(ZONE_LABEL, ""));
       }
       if (o instanceof Node n) {
         gpus.put(n.name(), n.allocatable().value(io.fleetkit.api.resource.ResourceNames.NVIDIA_GPU));
@@ -202,6 +206,16 @@ public final class ClusterSimulation {
       } else if (f.type() == FaultType.ZoneFailure && !zones.contains(f.target())) {
         problems.add("spec.faults[" + i + "].zoneFailure: no node or NodePool template has " + ZONE_LABEL + "="
             + f.target() + " (zones: " + zones + ")");
+      } else if (f.type() == FaultType.CapacityStockout && !pools.contains(f.target())) {
+        problems.add("spec.faults[" + i + "].capacityStockout: no NodePool " + f.target() + " among the manifests"
+            + " (pools: " + pools + ")");
+      } else if (f.type() == FaultType.CapacityStockout && f.zone() != null
+          && !f.zone().equals(poolZones.get(f.target()))) {
+        String zone = poolZones.get(f.target());
+        problems.add("spec.faults[" + i + "].zone: NodePool " + f.target() + "'s machines are "
+            + (zone.isEmpty() ? "in no zone (its template has no " + ZONE_LABEL + " label)" : "in zone " + zone
+                + " (its template's " + ZONE_LABEL + ")") + ", so a stockout in zone " + f.zone()
+            + " would never refuse one; give " + (zone.isEmpty() ? "no zone" : "zone " + zone + " or none"));
       } else if (f.type() == FaultType.GpuDeviceFault && !nodes.contains(f.target())) {
         problems.add("spec.faults[" + i + "].gpuDeviceFault: no node " + f.target() + " among the manifests");
       } else if (f.type() == FaultType.GpuDeviceFault && gpus.getOrDefault(f.target(), 0L) < f.devices()) {
@@ -306,7 +320,7 @@ public final class ClusterSimulation {
         // decides exactly as listing the pods every loop would; pools, budgets and DaemonSets (whose pods it puts on
         // its template nodes) it lists from the same store in every loop
         ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock.asClock()).seed(seed).watchPods()
-            .metrics(metrics).build();
+            .metrics(metrics).instanceCreation(stockouts).build();
         boolean[] halted = {false};
         // the pool of each node deleted since the last loop, from its last version: the autoscaler names the nodes it
         // removed, which are gone from the store when the loop returns
@@ -323,6 +337,10 @@ public final class ClusterSimulation {
             holder[0].record(ClusterAutoscaler.CLUSTER_UNHEALTHY, "ClusterAutoscaler", r.halted());
           }
           halted[0] = r.halted() != null;
+          // upstream's ScaleUpFailed warning: the cloud refused machines, the scale-up is undone and the pool backed off
+          for (var f : r.scaleUpFailures()) {
+            holder[0].record("ScaleUpFailed", "NodePool/" + f.pool(), f.eventMessage());
+          }
           if (!r.launchedNodes().isEmpty()) {
             String pool = r.scaleUp() != null && r.scaleUp().chosen() != null
                 ? r.scaleUp().chosen().pool().metadata().name() : "";
@@ -358,7 +376,7 @@ public final class ClusterSimulation {
       b.controller((store, clock, seed) -> {
         ProvisionerLoop p = new ProvisionerLoop(store, clock, objects.stream()
             .filter(o -> o instanceof io.fleetkit.api.autoscaling.NodePool)
-            .map(o -> (io.fleetkit.api.autoscaling.NodePool) o).toList());
+            .map(o -> (io.fleetkit.api.autoscaling.NodePool) o).toList(), stockouts);
         return new PeriodicController("provisioner", clock, AUTOSCALER_PERIOD, () -> {
           List<String[]> lines = p.runOnce();
           for (String[] l : lines) {
@@ -446,7 +464,7 @@ public final class ClusterSimulation {
       // a pod on a failed node serves nothing from the failure on, though its status still says Ready
       LoadMetrics loadMetrics = metricsHolder[0];
       sim.onNodeLiveness((node, alive) -> loadMetrics.nodeDown(node, !alive));
-      scheduleFaults(sim, spec.faults(), outages);
+      scheduleFaults(sim, spec.faults(), outages, stockouts);
       List<JobStream> streams = spec.jobStreams();
       if (!queued) {
         streams = streams.stream().map(js -> new JobStream(js.name(), js.namespace(), "", js.jobs(), js.trace(),
@@ -512,8 +530,13 @@ public final class ClusterSimulation {
     return vb.build();
   }
 
-  private static void scheduleFaults(Simulation sim, List<ScenarioFault> faults, ZoneOutages outages) {
+  private static void scheduleFaults(Simulation sim, List<ScenarioFault> faults, ZoneOutages outages,
+      CapacityStockouts stockouts) {
     for (ScenarioFault f : faults) {
+      if (f.type() == FaultType.CapacityStockout) {
+        stockouts.schedule(sim, f);
+        continue;
+      }
       if (f.type() == FaultType.GpuDeviceFault || f.type() == FaultType.ApiSlowness
           || f.type() == FaultType.KubeletRestart) {
         FaultInjection.schedule(sim, f);

@@ -494,6 +494,11 @@ public final class HtmlReport {
         case "GpuDeviceFailed" -> what = "GPUs of node " + e.object().substring(e.object().indexOf('/') + 1)
             + " failed" + span(markers, i, "GpuDeviceRecovered") + " (" + e.message() + ")";
         case "ApiSlow" -> what = "API slow" + span(markers, i, "ApiRecovered") + " (" + e.message() + ")";
+        case "CapacityStockout" -> {
+          String[] poolZone = e.object().substring(e.object().indexOf('/') + 1).split("/", 2);
+          what = "NodePool " + poolZone[0] + " out of capacity" + (poolZone.length > 1 ? " in zone " + poolZone[1] : "")
+              + span(markers, i, "CapacityRestored");
+        }
         case "KubeletRestarted" -> what = "kubelet of node " + e.object().substring(e.object().indexOf('/') + 1)
             + " restarted at " + clock(e.at());
         default -> what = e.kind() + " " + e.object() + " at " + clock(e.at());

@@ -5,6 +5,8 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
+import io.fleetkit.autoscale.cluster.InstanceCreation;
+import io.fleetkit.autoscale.cluster.InstanceErrorClass;
 import io.fleetkit.autoscale.provisioner.ConsolidationCommand;
 import io.fleetkit.autoscale.provisioner.InstanceType;
 import io.fleetkit.autoscale.provisioner.Provisioner;
@@ -25,7 +27,8 @@ import java.util.TreeMap;
  * slices), and a launched node starts in its pool's start-up delay (the
  * provisioner has one delay for all types, so the node's ready time is set per pool after each loop). The pools'
  * sizes are not limits here: Karpenter has no node groups. Runs every {@link ClusterSimulation#AUTOSCALER_PERIOD},
- * so its 1 s/10 s batch windows close on that tick. Not thread-safe.
+ * so its 1 s/10 s batch windows close on that tick. Every node is asked of the run's cloud ({@link CapacityStockouts});
+ * a refused launch is a {@code LaunchFailed} line. Not thread-safe.
  */
 final class ProvisionerLoop {
   /** The provisioner's name (its nodes are {@code fleetkit-1}, {@code fleetkit-2}, ...). */
@@ -36,7 +39,7 @@ final class ProvisionerLoop {
   private final Provisioner provisioner;
   private final Map<String, Duration> delays = new HashMap<>();
 
-  ProvisionerLoop(ObjectStore store, ManualClock clock, List<NodePool> pools) {
+  ProvisionerLoop(ObjectStore store, ManualClock clock, List<NodePool> pools, InstanceCreation cloud) {
     this.store = store;
     this.clock = clock;
     List<InstanceType> types = new ArrayList<>();
@@ -51,7 +54,7 @@ final class ProvisionerLoop {
       longest = longest.compareTo(p.spec().startupDelay()) < 0 ? p.spec().startupDelay() : longest;
     }
     this.provisioner = Provisioner.builder(store).name(NAME).clock(clock.asClock()).instanceTypes(types)
-        .options(ProvisionerOptions.defaults().withStartupDelay(longest)).build();
+        .options(ProvisionerOptions.defaults().withStartupDelay(longest)).instanceCreation(cloud).build();
   }
 
   /** One provisioner loop; the timeline lines it produced (kind, object, message), in order. */
@@ -68,6 +71,14 @@ final class ProvisionerLoop {
       }
       out.add(new String[] {"ScaleUp", "NodePool/" + e.getKey(), "provisioner launching " + e.getValue().size()
           + " node(s): " + String.join(", ", e.getValue())});
+    }
+    // Karpenter deletes a NodeClaim whose launch failed; an out-of-capacity offering is skipped for a while
+    for (ProvisionerResult.LaunchFailure f : r.launchFailures()) {
+      boolean capacity = f.error().errorClass() == InstanceErrorClass.OUT_OF_RESOURCES;
+      out.add(new String[] {"LaunchFailed", "NodePool/" + f.instanceType(), "provisioner's node " + f.node()
+          + " not launched: " + f.error().errorCode() + (capacity ? "; offering " + f.instanceType()
+          + (f.zone().isEmpty() ? "" : " in zone " + f.zone()) + " skipped for "
+          + io.fleetkit.api.Violations.durationText(Provisioner.UNAVAILABLE_OFFERINGS_TTL) : "")});
     }
     for (ConsolidationCommand c : r.commands()) {
       out.add(new String[] {"Consolidate", "Provisioner/" + NAME, c.method() + ": " + String.join(", ", c.candidates())

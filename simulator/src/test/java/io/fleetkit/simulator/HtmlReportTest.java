@@ -101,6 +101,24 @@ final class HtmlReportTest {
     assertThat(HtmlReport.faultLines(List.of())).isEmpty();
   }
 
+  /**
+   * Capacity stockouts: each ends at the restore of the same pool and zone, not at another zone's; one without an end
+   * goes on.
+   */
+  @Test
+  void faultLines_capacityStockouts_eachSpanItsOwnPoolAndZone() {
+    List<TimelineEvent> markers = List.of(
+        new TimelineEvent(Duration.ofHours(2), "CapacityStockout", "NodePool/gpu/zone-a", "out"),
+        new TimelineEvent(Duration.ofHours(3), "CapacityStockout", "NodePool/gpu/zone-b", "out"),
+        new TimelineEvent(Duration.ofHours(3).plusMinutes(30), "CapacityRestored", "NodePool/gpu/zone-b", "back"),
+        new TimelineEvent(Duration.ofHours(4), "CapacityRestored", "NodePool/gpu/zone-a", "back"),
+        new TimelineEvent(Duration.ofHours(5), "CapacityStockout", "NodePool/cpu", "out"));
+    assertThat(HtmlReport.faultLines(markers)).containsExactly(
+        "NodePool gpu out of capacity in zone zone-a from 2:00 to 4:00",
+        "NodePool gpu out of capacity in zone zone-b from 3:00 to 3:30",
+        "NodePool cpu out of capacity from 5:00 on");
+  }
+
   /** A run whose only series is {@code pending pods}, one sample a minute. */
   private static String pendingLine(Double... pending) {
     List<Duration> times = new java.util.ArrayList<>();

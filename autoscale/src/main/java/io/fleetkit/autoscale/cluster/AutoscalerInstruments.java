@@ -77,6 +77,15 @@ final class AutoscalerInstruments {
       gpu(byName.get(n), g -> metrics.counter(SCALED_UP_GPU_NODES, ResourceNames.NVIDIA_GPU, g).increment());
     }
     metrics.counter(FAILED_SCALE_UPS, TIMEOUT).increment(r.timedOutNodes().size());
+    // upstream's RegisterFailedScaleUp: once per pool and error code, the code as the reason; a GPU pool's also by
+    // its template's GPU
+    for (ScaleUpFailure f : r.scaleUpFailures()) {
+      String reason = f.error().errorCode();
+      metrics.counter(FAILED_SCALE_UPS, reason).increment();
+      NodePool p = pools.get(f.pool());
+      gpu(p == null ? null : ClusterAutoscaler.templateNode(p, "template-" + f.pool()),
+          g -> metrics.counter(FAILED_GPU_SCALE_UPS, reason, ResourceNames.NVIDIA_GPU, g).increment());
+    }
     for (String n : r.timedOutNodes()) {
       gpu(byName.get(n), g -> metrics.counter(FAILED_GPU_SCALE_UPS, TIMEOUT, ResourceNames.NVIDIA_GPU, g)
           .increment());

@@ -68,7 +68,12 @@ import org.slf4j.LoggerFactory;
  *       that finished starting are not Ready than {@code okTotalUnreadyCount} and {@code maxTotalUnreadyPercentage}
  *       percent of its nodes) is skipped with upstream's reason "not ready for scale-up". The
  *       {@link Expander} (default least-waste) picks an option; ties are broken by the seeded random source. The pool
- *       grows by the option's node count, never past its max or {@code maxNodesTotal}.
+ *       grows by the option's node count, never past its max or {@code maxNodesTotal}. Each node is asked of the
+ *       cloud ({@link Builder#instanceCreation}); a machine it refuses is never created, and its pool is backed off
+ *       with the cloud's error, as upstream's {@code handleInstanceCreationErrors} does with the instances a cloud
+ *       provider reports failed (an out-of-capacity stockout, {@link InstanceErrorClass#OUT_OF_RESOURCES}): the
+ *       scale-up is undone by as many nodes, the pool backed off (5 min, doubling up to 30 min, reset after 3 h),
+ *       and the next loop's expander picks another pool for the pods still pending ({@link LoopResult#scaleUpFailures}).
  *   <li><b>Scale-down</b> (evaluated in every loop, nodes deleted only when no scale-up happened in the last
  *       {@code scaleDownDelayAfterAdd}, as upstream's {@code isScaleDownInCooldown}), as upstream's planner ({@code core/scaledown/planner/planner.go}, {@code categorizeNodes}). A pool node that
  *       has finished starting (Ready or not; an unready one only with {@code scaleDownUnreadyEnabled}) is
@@ -159,6 +164,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /** The settings of each pool's nodes in the running loop (the pools' own, else the options'). */
   private NodeGroupConfig poolConfig;
   private final Map<String, Integer> nameCounters = new HashMap<>();
+  /** The cloud every launched node is asked of. */
+  private final InstanceCreation instanceCreation;
   /** The pods by node and the unbound ones, updated from each loop's pod list (or the watch) by what changed. */
   private ClusterPods clusterPods = new ClusterPods();
   /** The pods kept from a watch instead of the loop's list ({@link Builder#watchPods()}), or {@code null}. */
@@ -330,6 +337,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     this.random = new Random(b.seed);
     this.options = b.options;
     this.backoffs = new NodeGroupBackoff(b.options.initialBackoff(), b.options.maxBackoff(), b.options.backoffReset());
+    this.instanceCreation = b.instanceCreation;
     this.poolConfig = NodeGroupConfig.of(b.options, List.of());
     this.metrics = b.metrics.enabled() ? new AutoscalerInstruments(b.metrics, b.options) : null;
     this.recompute = b.recompute;
@@ -373,6 +381,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     List<Node> nodes = store.list(Node.class).items();
     syncPods();
     List<String> launched = new ArrayList<>();
+    List<ScaleUpFailure> failures = new ArrayList<>();
     // upstream's IsClusterHealthy: while too many nodes are unready the loop neither scales up nor down and forgets
     // the unneeded nodes (CleanUpUnneededNodes); deletions already started go on
     nodeFacts.update(nodes);
@@ -384,7 +393,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       for (NodePool pool : pools.values()) {
         int size = poolSize(nodes, pool.metadata().name());
         if (size < pool.spec().minSize()) {
-          launched.addAll(launch(pool, pool.spec().minSize() - size, now));
+          launched.addAll(launch(pool, pool.spec().minSize() - size, now, failures));
         }
       }
       if (!launched.isEmpty()) {
@@ -396,7 +405,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     boolean scaledUp = !launched.isEmpty();
     ScaleUpOption chosen = plan.chosen();
     if (chosen != null) {
-      launched.addAll(launch(chosen.pool(), chosen.nodeCount(), now));
+      launched.addAll(launch(chosen.pool(), chosen.nodeCount(), now, failures));
       scaledUp = true;
     }
     if (scaledUp) {
@@ -427,8 +436,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     int evicted = actuator.takeEvicted();
     long scaleDownNanos = metrics == null ? 0 : System.nanoTime() - scaleDownStart;
     updatePoolStatuses(pools, now, scaledUp || !deleted.isEmpty() || !timedOut.isEmpty());
-    LoopResult result = new LoopResult(ready, timedOut, plan, launched, unneeded, unremovable, deleted, started,
-        failed, null);
+    LoopResult result = new LoopResult(ready, timedOut, plan, launched, failures, unneeded, unremovable, deleted,
+        started, failed, null);
     if (metrics != null) {
       metrics.loop(new AutoscalerInstruments.Loop(now, System.nanoTime() - start, scaleUpNanos, scaleDownNanos,
           softTaintNanos, !cooldown, cooldown, options.maxNodesTotal(), beforeScaleDown, deletedEmpty, evicted), result,
@@ -499,8 +508,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     Map<String, NodeDeleteResult> failed = new TreeMap<>(actuator.takeFailures());
     int evicted = actuator.takeEvicted();
     updatePoolStatuses(pools, now, !deleted.isEmpty() || !timedOut.isEmpty());
-    LoopResult result = new LoopResult(ready, timedOut, null, List.of(), List.of(), Map.of(), deleted, List.of(),
-        failed, reason);
+    LoopResult result = new LoopResult(ready, timedOut, null, List.of(), List.of(), List.of(), Map.of(), deleted,
+        List.of(), failed, reason);
     if (metrics != null) {
       metrics.loop(new AutoscalerInstruments.Loop(now, System.nanoTime() - start, 0, 0, -1, false, false,
           options.maxNodesTotal(), nodes, deletedEmpty, evicted), result, pools, store.list(Node.class).items(),
@@ -590,8 +599,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         timedOut.add(n.name());
         String message = "Scale-up timed out for node group " + pool + " after "
             + GoDurations.format(Duration.between(requested, now));
-        backoffs.backoff(pool, new NodeGroupBackoff.ErrorInfo(NodeGroupBackoff.ErrorClass.OTHER, "timeout", message),
-            now);
+        backoffs.backoff(pool, new InstanceErrorInfo(InstanceErrorClass.OTHER, "timeout", message), now);
         LOG.debug("node {} of pool {} not ready after {}; pool backed off", n.name(), pool,
             poolConfig.maxNodeProvisionTime(pool));
       }
@@ -599,7 +607,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
   }
 
   /** Why {@code pool} is backed off at the clock's time, or {@code null} when it is not. */
-  synchronized NodeGroupBackoff.@Nullable ErrorInfo backoffStatus(String pool) {
+  synchronized @Nullable InstanceErrorInfo backoffStatus(String pool) {
     return backoffs.status(pool, clock.instant());
   }
 
@@ -918,20 +926,54 @@ public final class ClusterAutoscaler implements AutoCloseable {
         .label(NodePool.POOL_LABEL, pool.metadata().name()).label(SimulatedNodes.HOSTNAME_LABEL, name).build();
   }
 
-  private List<String> launch(NodePool pool, int count, Instant now) {
+  /**
+   * Launches {@code count} nodes of {@code pool}, each asked of the cloud first; returns the nodes created. The
+   * machines the cloud refuses are not created: as upstream's {@code handleInstanceCreationErrorsForNodeGroup}, each
+   * error code's refusals become one {@link ScaleUpFailure} in {@code failures} and back the pool off with that code
+   * and the refusals' distinct messages.
+   */
+  private List<String> launch(NodePool pool, int count, Instant now, List<ScaleUpFailure> failures) {
     String poolName = pool.metadata().name();
     List<String> names = new ArrayList<>();
+    // upstream's buildInstanceToErrorCodeMappings: the refused nodes and their distinct messages by class and code
+    Map<InstanceErrorInfo, List<String>> refused = new LinkedHashMap<>(); // keyed by the error without its message
+    Map<InstanceErrorInfo, Set<String>> messages = new HashMap<>();
     for (int i = 0; i < count; i++) {
       String name;
       do {
         int k = nameCounters.merge(poolName, 1, Integer::sum);
         name = poolName + "-" + k;
       } while (store.get(Node.class, "", name).isPresent());
-      store.create(SimulatedNodes.launched(templateNode(pool, name), now, pool.spec().startupDelay()));
+      Node node = SimulatedNodes.launched(templateNode(pool, name), now, pool.spec().startupDelay());
+      InstanceErrorInfo error = instanceCreation.create(node, now);
+      if (error != null) {
+        InstanceErrorInfo code = new InstanceErrorInfo(error.errorClass(), error.errorCode(), "");
+        refused.computeIfAbsent(code, k -> new ArrayList<>()).add(name);
+        messages.computeIfAbsent(code, k -> new java.util.LinkedHashSet<>()).add(error.errorMessage());
+        continue;
+      }
+      store.create(node);
       names.add(name);
     }
-    LOG.debug("scale-up: pool {} +{} nodes {}", poolName, count, names);
+    for (Map.Entry<InstanceErrorInfo, List<String>> e : refused.entrySet()) {
+      InstanceErrorInfo error = new InstanceErrorInfo(e.getKey().errorClass(), e.getKey().errorCode(),
+          errorMessages(messages.get(e.getKey())));
+      failures.add(new ScaleUpFailure(poolName, e.getValue(), error));
+      backoffs.backoff(poolName, error, now);
+      LOG.debug("scale-up: pool {} refused {} node(s) {} ({}); pool backed off", poolName, e.getValue().size(),
+          e.getValue(), error);
+    }
+    LOG.debug("scale-up: pool {} +{} nodes {}", poolName, names.size(), names);
     return names;
+  }
+
+  /**
+   * Upstream's {@code buildErrorMessageEventString}: the distinct messages joined by {@code ", "}, followed by
+   * {@code ", ..."} when there are more than three (upstream writes them all, then the ellipsis).
+   */
+  static String errorMessages(java.util.Collection<String> messages) {
+    String joined = String.join(", ", messages);
+    return messages.size() > 3 ? joined + ", ..." : joined;
   }
 
   // ---- scale-down ----
@@ -1739,6 +1781,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     private Evictor.@Nullable Timing evictionTiming;
     private boolean sortCandidates = true;
     private java.util.function.@Nullable Consumer<String> afterNodeSimulation;
+    private InstanceCreation instanceCreation = InstanceCreation.ALWAYS;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -1752,6 +1795,15 @@ public final class ClusterAutoscaler implements AutoCloseable {
     /** Seeds the random tie-break between equally good options. */
     public Builder seed(long v) { seed = v; return this; }
     public Builder options(AutoscalerOptions v) { options = Objects.requireNonNull(v, "options"); return this; }
+    /**
+     * The cloud every launched node is asked of (a machine it refuses is not created and backs its pool off); default
+     * {@link InstanceCreation#ALWAYS}.
+     */
+    public Builder instanceCreation(InstanceCreation v) {
+      instanceCreation = Objects.requireNonNull(v, "instanceCreation");
+      return this;
+    }
+
     /** Records {@link ClusterAutoscalerMetrics} after every loop; default {@link MetricsRegistry#NOOP}. */
     public Builder metrics(MetricsRegistry v) { metrics = Objects.requireNonNull(v, "metrics"); return this; }
 

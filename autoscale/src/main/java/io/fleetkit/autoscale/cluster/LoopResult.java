@@ -12,6 +12,8 @@ import org.jspecify.annotations.Nullable;
  * @param scaleUp the scale-up plan (its {@code chosen} option was carried out), or {@code null} when scale-up did
  *     not run
  * @param launchedNodes the nodes created by this loop's scale-up (and by min-size enforcement)
+ * @param scaleUpFailures the machines of this loop's scale-up (and min-size enforcement) the cloud refused
+ *     ({@link InstanceCreation}), one entry per pool and error code; their pools are backed off
  * @param unneededNodes nodes that are now candidates for removal (at or under the threshold, pods can move)
  * @param unremovableNodes pool nodes kept, with upstream's reason (e.g. {@code NotReplicated},
  *     {@code NotUnderutilized}, {@code NoPlaceToMovePods})
@@ -26,13 +28,14 @@ import org.jspecify.annotations.Nullable;
  *     went on
  */
 public record LoopResult(List<String> readyNodes, List<String> timedOutNodes, @Nullable ScaleUpPlan scaleUp,
-    List<String> launchedNodes, List<String> unneededNodes, Map<String, String> unremovableNodes,
-    List<String> deletedNodes, List<String> deletionsStarted, Map<String, NodeDeleteResult> failedDeletions,
+    List<String> launchedNodes, List<ScaleUpFailure> scaleUpFailures, List<String> unneededNodes,
+    Map<String, String> unremovableNodes, List<String> deletedNodes, List<String> deletionsStarted, Map<String, NodeDeleteResult> failedDeletions,
     @Nullable String halted) {
   public LoopResult {
     readyNodes = List.copyOf(readyNodes);
     timedOutNodes = List.copyOf(timedOutNodes);
     launchedNodes = List.copyOf(launchedNodes);
+    scaleUpFailures = List.copyOf(scaleUpFailures);
     unneededNodes = List.copyOf(unneededNodes);
     unremovableNodes = Map.copyOf(unremovableNodes);
     deletedNodes = List.copyOf(deletedNodes);

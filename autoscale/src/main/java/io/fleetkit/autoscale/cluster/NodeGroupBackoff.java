@@ -22,20 +22,8 @@ import org.jspecify.annotations.Nullable;
  * Not thread-safe: the autoscaler holds it under its lock.
  */
 final class NodeGroupBackoff {
-  /** Upstream's error classes ({@code cloudprovider.InstanceErrorClass}). */
-  enum ErrorClass { OUT_OF_RESOURCES, OTHER }
-
-  /** Why a pool was backed off: upstream's {@code InstanceErrorInfo}. */
-  record ErrorInfo(ErrorClass errorClass, String errorCode, String errorMessage) {
-    ErrorInfo {
-      Objects.requireNonNull(errorClass, "errorClass");
-      Objects.requireNonNull(errorCode, "errorCode");
-      Objects.requireNonNull(errorMessage, "errorMessage");
-    }
-  }
-
   /** A pool's backoff: upstream's {@code exponentialBackoffInfo}. */
-  record Entry(Duration duration, Instant until, Instant lastFailure, ErrorInfo error) {}
+  record Entry(Duration duration, Instant until, Instant lastFailure, InstanceErrorInfo error) {}
 
   private final Duration initial;
   private final Duration max;
@@ -49,7 +37,7 @@ final class NodeGroupBackoff {
   }
 
   /** Backs {@code pool} off after a failure at {@code now}; returns the instant its backoff ends. */
-  Instant backoff(String pool, ErrorInfo error, Instant now) {
+  Instant backoff(String pool, InstanceErrorInfo error, Instant now) {
     Duration d = initial;
     Entry e = entries.get(pool);
     if (e != null) {
@@ -67,7 +55,7 @@ final class NodeGroupBackoff {
   }
 
   /** The error {@code pool} is backed off for at {@code now}, or {@code null} when it is not backed off. */
-  @Nullable ErrorInfo status(String pool, Instant now) {
+  @Nullable InstanceErrorInfo status(String pool, Instant now) {
     Entry e = entries.get(pool);
     return e == null || e.until().isBefore(now) ? null : e.error();
   }

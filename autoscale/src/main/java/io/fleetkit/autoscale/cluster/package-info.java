@@ -9,6 +9,10 @@
  * DaemonSet pods on a new node). Scale-down actuation (taint, drain, delete, across loops on the
  * autoscaler's clock) reports through {@link io.fleetkit.autoscale.cluster.LoopResult} with
  * {@link io.fleetkit.autoscale.cluster.NodeDeleteResult}s and {@link io.fleetkit.autoscale.cluster.AutoscalerError}s.
+ * {@link io.fleetkit.autoscale.cluster.InstanceCreation} is the cloud both autoscalers ask for each machine (this one
+ * and the {@link io.fleetkit.autoscale.provisioner.Provisioner}); a refusal is an
+ * {@link io.fleetkit.autoscale.cluster.InstanceErrorInfo}, reported as a
+ * {@link io.fleetkit.autoscale.cluster.ScaleUpFailure}.
  *
  * <p>Thread-safety: the autoscaler serializes its loops; expanders are immutable; {@code Drainability} is confined to
  * one loop.

@@ -14,6 +14,9 @@ import io.fleetkit.api.scheduling.PriorityClass;
 import io.fleetkit.api.store.DeleteOptions;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.autoscale.cluster.Drainability;
+import io.fleetkit.autoscale.cluster.InstanceCreation;
+import io.fleetkit.autoscale.cluster.InstanceErrorClass;
+import io.fleetkit.autoscale.cluster.InstanceErrorInfo;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
 import io.fleetkit.scheduler.DefaultPlugins;
@@ -63,6 +66,14 @@ import org.slf4j.LoggerFactory;
  *       replaced node is removed once its replacement is Ready.
  * </ol>
  *
+ * <p>Every node is asked of the cloud before it is stored ({@link Builder#instanceCreation}). A machine the cloud
+ * refuses for lack of capacity ({@link InstanceErrorClass#OUT_OF_RESOURCES}, Karpenter's
+ * {@code InsufficientCapacityError}) is never created, as Karpenter deletes a NodeClaim whose launch failed, and its
+ * offering, the instance type in its zone ({@value #ZONE_LABEL}, or none), is left out of provisioning and
+ * consolidation for {@link #UNAVAILABLE_OFFERINGS_TTL} (the AWS provider's unavailable-offerings cache,
+ * {@code pkg/cache/unavailableofferings.go}): the pods, still pending, open the next batch and get another offering if
+ * one fits, else they wait. A replacement the cloud refuses leaves its candidates in place.
+ *
  * <p>Managed nodes carry {@value #MANAGED_LABEL} (the provisioner's name) and {@value #INSTANCE_TYPE_LABEL}. Not
  * modelled: spot offerings and their 15-option rule, drift, expiry, the 15 s command re-validation delay.
  *
@@ -78,6 +89,14 @@ public final class Provisioner {
   public static final String DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
   /** How long a launched node may take to be Ready before it is deleted (Karpenter's {@code registrationTTL}). */
   public static final java.time.Duration REGISTRATION_TTL = java.time.Duration.ofMinutes(15);
+  /**
+   * How long an offering the cloud had no capacity for is not tried (the AWS provider's
+   * {@code UnavailableOfferingsTTL}, {@code pkg/cache/cache.go}): unavailable up to and including the instant it
+   * ends, as a go-cache entry expires only once the clock is past its expiration.
+   */
+  public static final java.time.Duration UNAVAILABLE_OFFERINGS_TTL = java.time.Duration.ofMinutes(3);
+  /** The zone label of an instance type's nodes: with the type's name, an offering. */
+  public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
 
   private final String name;
   private final ObjectStore store;
@@ -94,6 +113,14 @@ public final class Provisioner {
   private int counter;
   /** Nodes being replaced, each with the nodes launched in its place. */
   private final Map<String, List<String>> replacing = new LinkedHashMap<>();
+  /** The cloud every node is asked of. */
+  private final InstanceCreation instanceCreation;
+  /** The offerings ({@link #offering}) the cloud had no capacity for, each with when it is tried again. */
+  private final Map<String, Instant> unavailable = new HashMap<>();
+  /** The types whose offering is available in the running loop, cheapest first. */
+  private List<InstanceType> offered = List.of();
+  /** The launches the cloud refused in the running loop. */
+  private final List<ProvisionerResult.LaunchFailure> launchFailures = new ArrayList<>();
 
   private Provisioner(Builder b) {
     this.name = b.name;
@@ -111,6 +138,7 @@ public final class Provisioner {
     this.profile = b.profile;
     this.registry = b.registry;
     this.options = b.options;
+    this.instanceCreation = b.instanceCreation;
   }
 
   public static Builder builder(ObjectStore store) {
@@ -120,6 +148,9 @@ public final class Provisioner {
   /** One loop: start-up, batching, provisioning, consolidation. */
   public synchronized ProvisionerResult runOnce() {
     Instant now = clock.instant();
+    launchFailures.clear();
+    unavailable.values().removeIf(until -> now.isAfter(until));
+    offered = types.stream().filter(t -> !unavailable.containsKey(offering(t))).toList();
     List<String> ready = new ArrayList<>();
     List<String> deleted = new ArrayList<>();
     List<String> timedOut = new ArrayList<>();
@@ -168,11 +199,14 @@ public final class Provisioner {
       if (now.isBefore(idleEnd) && now.isBefore(maxEnd)) {
         open = true;
       } else {
-        Packer.Packing packing = new Packer(types, simulation(), store.list(DeviceClass.class).items())
+        Packer.Packing packing = new Packer(offered, simulation(), store.list(DeviceClass.class).items())
             .pack(pending);
         for (Packer.Claim c : packing.claims()) {
           InstanceType t = c.cheapest();
-          launched.put(launch(t, now), t.name());
+          String node = launch(t, now);
+          if (node != null) {
+            launched.put(node, t.name());
+          }
         }
         for (Pod p : packing.unschedulable()) {
           unschedulable.add(p.metadata().key());
@@ -187,7 +221,7 @@ public final class Provisioner {
     if (!open && launched.isEmpty() && pending.isEmpty() && !starting && ready.isEmpty() && deleted.isEmpty()) {
       consolidate(now, nominated, commands, deleted);
     }
-    return new ProvisionerResult(ready, open, launched, unschedulable, commands, deleted, timedOut);
+    return new ProvisionerResult(ready, open, launched, unschedulable, commands, deleted, timedOut, launchFailures);
   }
 
   private void resetBatch() {
@@ -220,15 +254,48 @@ public final class Provisioner {
     return out;
   }
 
-  private String launch(InstanceType t, Instant now) {
+  /**
+   * Launches a node of type {@code t}: asks the cloud, then stores it. Returns its name, or {@code null} when the cloud
+   * refused it (then recorded in {@link #launchFailures}, and for lack of capacity the offering is unavailable for
+   * {@link #UNAVAILABLE_OFFERINGS_TTL}).
+   */
+  private @Nullable String launch(InstanceType t, Instant now) {
     String node;
     do {
       node = name + "-" + (++counter);
     } while (store.get(Node.class, "", node).isPresent());
-    Node n = Packer.node(t, node).toBuilder().label(MANAGED_LABEL, name).build();
-    store.create(SimulatedNodes.launched(n, now, options.startupDelay()));
+    Node n = SimulatedNodes.launched(Packer.node(t, node).toBuilder().label(MANAGED_LABEL, name).build(), now,
+        options.startupDelay());
+    InstanceErrorInfo error = instanceCreation.create(n, now);
+    if (error != null) {
+      String offering = offering(t);
+      if (error.errorClass() == InstanceErrorClass.OUT_OF_RESOURCES) {
+        unavailable.put(offering, now.plus(UNAVAILABLE_OFFERINGS_TTL));
+        offered = offered.stream().filter(x -> !offering(x).equals(offering)).toList();
+      }
+      launchFailures.add(new ProvisionerResult.LaunchFailure(node, t.name(), zone(t), error));
+      LOG.debug("provisioner {}: launch of {} ({}) refused: {}", name, node, offering, error);
+      return null;
+    }
+    store.create(n);
     LOG.debug("provisioner {}: launched {} ({})", name, node, t.name());
     return node;
+  }
+
+  /** The zone of {@code t}'s nodes, {@code ""} when its labels name none. */
+  private static String zone(InstanceType t) {
+    return t.labels().getOrDefault(ZONE_LABEL, "");
+  }
+
+  /** The offering of {@code t}: its name and zone, {@code type/zone}. */
+  private static String offering(InstanceType t) {
+    return t.name() + "/" + zone(t);
+  }
+
+  /** Whether the offering of instance type {@code type} in {@code zone} is unavailable at the clock's time. */
+  public synchronized boolean isUnavailable(String type, String zone) {
+    Instant until = unavailable.get(type + "/" + zone);
+    return until != null && !clock.instant().isAfter(until);
   }
 
   // ---- consolidation ----
@@ -381,7 +448,7 @@ public final class Provisioner {
     if (leftover.isEmpty()) {
       return new Plan(cs, null, price);
     }
-    Packer.Packing packing = new Packer(types, simulation(), store.list(DeviceClass.class).items()).pack(leftover);
+    Packer.Packing packing = new Packer(offered, simulation(), store.list(DeviceClass.class).items()).pack(leftover);
     if (!packing.unschedulable().isEmpty() || packing.claims().size() != 1) {
       return null;
     }
@@ -402,6 +469,9 @@ public final class Provisioner {
       }
     } else {
       String launched = launch(t, now);
+      if (launched == null) {
+        return; // the cloud refused the replacement: the candidates stay
+      }
       for (String n : names) {
         replacing.put(n, List.of(launched));
       }
@@ -505,6 +575,7 @@ public final class Provisioner {
     private SchedulerProfile profile = DefaultPlugins.profile();
     private PluginRegistry registry = PluginRegistry.defaults();
     private ProvisionerOptions options = ProvisionerOptions.defaults();
+    private InstanceCreation instanceCreation = InstanceCreation.ALWAYS;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -518,6 +589,15 @@ public final class Provisioner {
     public Builder profile(SchedulerProfile v) { profile = Objects.requireNonNull(v, "profile"); return this; }
     public Builder registry(PluginRegistry v) { registry = Objects.requireNonNull(v, "registry"); return this; }
     public Builder options(ProvisionerOptions v) { options = Objects.requireNonNull(v, "options"); return this; }
+
+    /**
+     * The cloud every node is asked of before it is stored (a refusal for lack of capacity makes its offering
+     * unavailable for {@link Provisioner#UNAVAILABLE_OFFERINGS_TTL}); default {@link InstanceCreation#ALWAYS}.
+     */
+    public Builder instanceCreation(InstanceCreation v) {
+      instanceCreation = Objects.requireNonNull(v, "instanceCreation");
+      return this;
+    }
 
     /**
      * @throws IllegalArgumentException if no instance type was given or two share a name

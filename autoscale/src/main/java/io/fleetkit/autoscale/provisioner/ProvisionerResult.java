@@ -1,7 +1,9 @@
 package io.fleetkit.autoscale.provisioner;
 
+import io.fleetkit.autoscale.cluster.InstanceErrorInfo;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What one {@link Provisioner#runOnce()} did.
@@ -14,10 +16,11 @@ import java.util.Map;
  * @param deletedNodes nodes removed in this loop by consolidation
  * @param timedOutNodes launched nodes deleted in this loop because they were not Ready {@link
  *     Provisioner#REGISTRATION_TTL} after their request
+ * @param launchFailures the launches the cloud refused in this loop (those nodes were never created)
  */
 public record ProvisionerResult(List<String> readyNodes, boolean batchOpen, Map<String, String> launched,
     List<String> unschedulablePods, List<ConsolidationCommand> commands, List<String> deletedNodes,
-    List<String> timedOutNodes) {
+    List<String> timedOutNodes, List<LaunchFailure> launchFailures) {
   public ProvisionerResult {
     readyNodes = List.copyOf(readyNodes);
     launched = Map.copyOf(launched);
@@ -25,5 +28,23 @@ public record ProvisionerResult(List<String> readyNodes, boolean batchOpen, Map<
     commands = List.copyOf(commands);
     deletedNodes = List.copyOf(deletedNodes);
     timedOutNodes = List.copyOf(timedOutNodes);
+    launchFailures = List.copyOf(launchFailures);
+  }
+
+  /**
+   * A launch the cloud refused: Karpenter's NodeClaim whose launch failed, deleted.
+   *
+   * @param node the name the node would have had
+   * @param instanceType its instance type
+   * @param zone the zone of its offering, {@code ""} when the type names none
+   * @param error the cloud's error
+   */
+  public record LaunchFailure(String node, String instanceType, String zone, InstanceErrorInfo error) {
+    public LaunchFailure {
+      Objects.requireNonNull(node, "node");
+      Objects.requireNonNull(instanceType, "instanceType");
+      Objects.requireNonNull(zone, "zone");
+      Objects.requireNonNull(error, "error");
+    }
   }
 }

@@ -233,7 +233,7 @@ final class ClusterAutoscalerTest {
     clock.advance(Duration.ofMinutes(1)); // upstream's scale-up registered 180 s before
     LoopResult r = ca.runOnce();
     assertThat(r.timedOutNodes()).containsExactly("ng1-4");
-    assertThat(ca.backoffStatus("ng1")).isEqualTo(new NodeGroupBackoff.ErrorInfo(NodeGroupBackoff.ErrorClass.OTHER,
+    assertThat(ca.backoffStatus("ng1")).isEqualTo(new InstanceErrorInfo(InstanceErrorClass.OTHER,
         "timeout", "Scale-up timed out for node group ng1 after 3m0s"));
     assertThat(r.halted()).isNull(); // IsClusterHealthy
     assertThat(r.scaleUp().skippedPools().get("ng1")).startsWith(ClusterAutoscaler.BACKOFF_REASON + ": until"); // healthy, backed off
@@ -245,7 +245,7 @@ final class ClusterAutoscalerTest {
     assertThat(r.launchedNodes()).containsExactly("ng1-5");
     clock.advance(Duration.ofMinutes(2).plusSeconds(1)); // upstream's second scale-up registered 121 s before
     assertThat(ca.runOnce().timedOutNodes()).containsExactly("ng1-5");
-    assertThat(ca.backoffStatus("ng1")).isEqualTo(new NodeGroupBackoff.ErrorInfo(NodeGroupBackoff.ErrorClass.OTHER,
+    assertThat(ca.backoffStatus("ng1")).isEqualTo(new InstanceErrorInfo(InstanceErrorClass.OTHER,
         "timeout", "Scale-up timed out for node group ng1 after 2m1s"));
     clock.advance(Duration.ofMinutes(5).plusSeconds(1)); // the second backoff is 10 min
     assertThat(ca.isBackedOff("ng1")).isTrue();

@@ -2,8 +2,6 @@ package io.fleetkit.autoscale.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetkit.autoscale.cluster.NodeGroupBackoff.ErrorClass;
-import io.fleetkit.autoscale.cluster.NodeGroupBackoff.ErrorInfo;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -15,10 +13,10 @@ import org.junit.jupiter.api.Test;
  * status is {@code null} here, and a backed-off status is the error it was backed off with.
  */
 final class NodeGroupBackoffTest {
-  private static final ErrorInfo QUOTA_ERROR = new ErrorInfo(ErrorClass.OUT_OF_RESOURCES, "QUOTA_EXCEEDED",
-      "Not enough CPU");
-  private static final ErrorInfo IP_SPACE_EXHAUSTED_ERROR = new ErrorInfo(ErrorClass.OTHER, "IP_SPACE_EXHAUSTED",
-      "IP space has been exhausted");
+  private static final InstanceErrorInfo QUOTA_ERROR = new InstanceErrorInfo(InstanceErrorClass.OUT_OF_RESOURCES,
+      "QUOTA_EXCEEDED", "Not enough CPU");
+  private static final InstanceErrorInfo IP_SPACE_EXHAUSTED_ERROR = new InstanceErrorInfo(InstanceErrorClass.OTHER,
+      "IP_SPACE_EXHAUSTED", "IP space has been exhausted");
   private static final String NODE_GROUP_1 = "id1";
   private static final String NODE_GROUP_2 = "id2";
   private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");

@@ -20,5 +20,11 @@ public enum FaultType {
    * what it held in memory is rebuilt (probe workers start afresh, readiness follows the prober manager's
    * kubelet-restart rule, the restart backoff is forgotten). Instant: it has no recovery.
    */
-  KubeletRestart
+  KubeletRestart,
+  /**
+   * The cloud runs out of the machines of one NodePool (target: the pool name), in one zone ({@code zone}) or in
+   * every zone: a machine an autoscaler asks for there is refused at once with an out-of-capacity error instead of
+   * starting. The nodes that exist are not touched.
+   */
+  CapacityStockout
 }

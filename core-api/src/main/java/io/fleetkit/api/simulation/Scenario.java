@@ -33,6 +33,7 @@ import java.util.Set;
  *   - {at: 8h, gpuDeviceFault: gpu-1, devices: 1, recoverAfter: 30m}
  *   - {at: 9h, apiSlowness: 2s, recoverAfter: 10m}   # every API round trip takes 2 s
  *   - {at: 10h, kubeletRestart: node-3}               # containers keep running, probes start afresh
+ *   - {at: 11h, capacityStockout: gpu-a100, zone: zone-a, recoverAfter: 2h}   # no new machine of the pool there
  *   nodeStartup:                     # replaces the pool's startupDelay by four phases
  *   - {pool: gpu-a100, provision: 2m, boot: 1m, driver: 3m, imagePull: 2m}
  *   scheduler: {profile: mostAllocated, gpuPolicy: GapFill}   # see ScenarioScheduler
@@ -111,6 +112,15 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
       }
       if (f.type() == FaultType.KubeletRestart && rec != null) {
         v.add(p + ".recoverAfter", "is not for kubeletRestart (a restart is instant)", rec);
+      }
+      if (f.type() == FaultType.CapacityStockout && !f.target().isEmpty()) {
+        v.dnsSubdomain(p + ".capacityStockout", f.target());
+      }
+      String zone = f.zone();
+      if (zone != null && f.type() != FaultType.CapacityStockout) {
+        v.add(p + ".zone", "is only for capacityStockout", zone);
+      } else if (zone != null && zone.isEmpty()) {
+        v.add(p + ".zone", "must not be empty (leave it out for every zone)", zone);
       }
       if (f.type() == FaultType.GpuDeviceFault && f.devices() < 1) {
         v.add(p + ".devices", "must be at least 1", f.devices());
@@ -288,6 +298,7 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
       case GpuDeviceFault -> "gpuDeviceFault";
       case ApiSlowness -> "apiSlowness";
       case KubeletRestart -> "kubeletRestart";
+      case CapacityStockout -> "capacityStockout";
     };
   }
 

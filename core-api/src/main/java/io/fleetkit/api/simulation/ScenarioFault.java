@@ -8,23 +8,40 @@ import org.jspecify.annotations.Nullable;
  * A fault injected {@code at} after the start; it heals {@code recoverAfter} later, or never when {@code null}.
  *
  * @param target a node name ({@link FaultType#NodeFailure}, {@link FaultType#GpuDeviceFault}, {@link
- *     FaultType#KubeletRestart}), a zone
- *     ({@link FaultType#ZoneFailure}), or {@code ""} ({@link FaultType#ApiSlowness})
+ *     FaultType#KubeletRestart}), a zone ({@link FaultType#ZoneFailure}), a NodePool name
+ *     ({@link FaultType#CapacityStockout}), or {@code ""} ({@link FaultType#ApiSlowness})
  * @param devices how many GPUs fail ({@link FaultType#GpuDeviceFault}: {@code nvidia.com/gpu} devices, or on a node
  *     without them its Dynamic Resource Allocation devices; 0 for the other types)
  * @param latency how late the API answers ({@link FaultType#ApiSlowness}; {@code null} for the other types)
+ * @param zone the one zone a {@link FaultType#CapacityStockout} is in, or {@code null} for every zone (and for the
+ *     other types)
  */
 public record ScenarioFault(Duration at, FaultType type, String target, @Nullable Duration recoverAfter,
-    int devices, @Nullable Duration latency) {
+    int devices, @Nullable Duration latency, @Nullable String zone) {
   public ScenarioFault {
     Objects.requireNonNull(at, "at");
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(target, "target");
   }
 
+  /** A fault with neither devices, latency nor zone. */
+  public ScenarioFault(Duration at, FaultType type, String target, @Nullable Duration recoverAfter,
+      int devices, @Nullable Duration latency) {
+    this(at, type, target, recoverAfter, devices, latency, null);
+  }
+
   /** A node or zone failure. */
   public ScenarioFault(Duration at, FaultType type, String target, @Nullable Duration recoverAfter) {
-    this(at, type, target, recoverAfter, 0, null);
+    this(at, type, target, recoverAfter, 0, null, null);
+  }
+
+  /**
+   * From {@code at} on, no machine of NodePool {@code pool} can be created in {@code zone} ({@code null}: in any
+   * zone).
+   */
+  public static ScenarioFault capacityStockout(Duration at, String pool, @Nullable String zone,
+      @Nullable Duration recoverAfter) {
+    return new ScenarioFault(at, FaultType.CapacityStockout, pool, recoverAfter, 0, null, zone);
   }
 
   /** {@code devices} GPUs of node {@code node} turn unhealthy. */

@@ -113,6 +113,23 @@ final class ScenarioTest {
   }
 
   @Test
+  void capacityStockout_zoneOnlyForIt_poolAndZoneChecked() {
+    Scenario ok = scenario(Duration.ofHours(1), List.of(), List.of(
+        ScenarioFault.capacityStockout(Duration.ofMinutes(5), "gpu-a100", "zone-a", Duration.ofMinutes(30)),
+        ScenarioFault.capacityStockout(Duration.ZERO, "cpu", null, null)));
+    assertThat(ok.spec().faults()).extracting(ScenarioFault::zone).containsExactly("zone-a", null);
+    assertThatThrownBy(() -> scenario(Duration.ofHours(1), List.of(), List.of(
+        new ScenarioFault(Duration.ZERO, FaultType.ZoneFailure, "zone-a", null, 0, null, "zone-a"),
+        ScenarioFault.capacityStockout(Duration.ZERO, "GPU_pool", "", Duration.ofMinutes(-1)),
+        ScenarioFault.capacityStockout(Duration.ZERO, "", null, null))))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("spec.faults[0].zone").hasMessageContaining("is only for capacityStockout")
+        .hasMessageContaining("spec.faults[1].capacityStockout").hasMessageContaining("spec.faults[1].zone")
+        .hasMessageContaining("must not be empty").hasMessageContaining("spec.faults[1].recoverAfter")
+        .hasMessageContaining("spec.faults[2].capacityStockout");
+  }
+
+  @Test
   void unknownSchedulerProfile_rejectedNamingTheFieldAndTheAllowedValues() {
     ScenarioSpec spec = new ScenarioSpec(Duration.ofHours(1), 1, ScenarioSpec.DEFAULT_SAMPLE_INTERVAL, List.of(),
         List.of(), ScenarioFeatures.ALL).withScheduler(new ScenarioScheduler("binpack", ""));

@@ -22,6 +22,8 @@ final class ScenarioFaultsYamlTest {
         - {at: 10m, gpuDeviceFault: gpu-1, devices: 2, recoverAfter: 30m}
         - {at: 20m, apiSlowness: 1500ms, recoverAfter: 5m}
         - {at: 30m, nodeFailure: a-1}
+        - {at: 40m, capacityStockout: gpu-a100, zone: zone-a, recoverAfter: 1h}
+        - {at: 50m, capacityStockout: general}
         nodeStartup:
         - {pool: gpu-a100, provision: 2m, boot: 1m, driver: 3m, imagePull: 2m}
         - {pool: general, boot: 90s}
@@ -45,7 +47,11 @@ final class ScenarioFaultsYamlTest {
     Scenario s = parse(FULL);
     List<ScenarioFault> f = s.spec().faults();
     assertThat(f).extracting(ScenarioFault::type).containsExactly(FaultType.GpuDeviceFault, FaultType.ApiSlowness,
-        FaultType.NodeFailure);
+        FaultType.NodeFailure, FaultType.CapacityStockout, FaultType.CapacityStockout);
+    assertThat(f.get(3)).isEqualTo(ScenarioFault.capacityStockout(Duration.ofMinutes(40), "gpu-a100", "zone-a",
+        Duration.ofHours(1)));
+    assertThat(f.get(4).zone()).isNull(); // every zone
+    assertThat(f.get(4).recoverAfter()).isNull();
     assertThat(f.get(0).target()).isEqualTo("gpu-1");
     assertThat(f.get(0).devices()).isEqualTo(2);
     assertThat(f.get(0).recoverAfter()).isEqualTo(Duration.ofMinutes(30));
@@ -124,6 +130,30 @@ final class ScenarioFaultsYamlTest {
         """);
     assertThat(v).contains("spec.faults[0].devices").contains("must be at least 1")
         .contains("spec.faults[1].apiSlowness").contains("from 1ms to 10m");
+  }
+
+  @Test
+  void badCapacityStockouts_reportedWithFieldAndRule() {
+    String p = problems("""
+        spec:
+          duration: 1h
+          faults:
+          - {at: 1m, zoneFailure: z, zone: z}
+          - {at: 2m, capacityStockout: gpu, recoverAfter: -5m}
+        """);
+    assertThat(p).contains("spec.faults[0].zone").contains("only for capacityStockout")
+        .contains("spec.faults[1].recoverAfter").contains("must not be negative");
+    String v = problems("""
+        spec:
+          duration: 1h
+          faults:
+          - {at: 2m, capacityStockout: gpu, recoverAfter: 0s}
+          - {at: 3m, capacityStockout: Bad_Pool, zone: ""}
+          - {at: 4m, capacityStockout: ""}
+        """);
+    assertThat(v).contains("spec.faults[0].recoverAfter").contains("must be more than 0")
+        .contains("spec.faults[1].capacityStockout").contains("spec.faults[1].zone").contains("must not be empty")
+        .contains("spec.faults[2].capacityStockout").contains("Required value");
   }
 
   @Test

@@ -66,9 +66,9 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
   /** The rule of a load's rates (as Scenario states its other numbers'). */
   private static final String RATE_RULE = "must be a finite number greater than or equal to 0";
   private static final Set<String> FAULT_FIELDS = Set.of("at", "nodeFailure", "zoneFailure", "gpuDeviceFault",
-      "devices", "apiSlowness", "kubeletRestart", "recoverAfter");
+      "devices", "apiSlowness", "kubeletRestart", "capacityStockout", "zone", "recoverAfter");
   private static final List<String> FAULT_KINDS = List.of("nodeFailure", "zoneFailure", "gpuDeviceFault",
-      "apiSlowness", "kubeletRestart");
+      "apiSlowness", "kubeletRestart", "capacityStockout");
   private static final Set<String> STARTUP_FIELDS = Set.of("pool", "provision", "boot", "driver", "imagePull");
   private static final List<String> SHAPES = List.of("constant", "step", "diurnal", "spike", "csv");
 
@@ -463,13 +463,16 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     }
     if (kinds.size() != 1) {
       ctx.error(p, "must have exactly one of nodeFailure (a node name), zoneFailure (a zone), gpuDeviceFault (a node "
-          + "name), apiSlowness (a latency) or kubeletRestart (a node name)" + (kinds.isEmpty() ? "" : ", not "
-          + kinds), null);
+          + "name), apiSlowness (a latency), kubeletRestart (a node name) or capacityStockout (a NodePool name)"
+          + (kinds.isEmpty() ? "" : ", not " + kinds), null);
       return null;
     }
     String kind = kinds.get(0);
     if (m.containsKey("devices") && !kind.equals("gpuDeviceFault")) {
       ctx.error(p + ".devices", "is only for gpuDeviceFault", null);
+    }
+    if (m.containsKey("zone") && !kind.equals("capacityStockout")) {
+      ctx.error(p + ".zone", "is only for capacityStockout (a zoneFailure names its zone itself)", null);
     }
     Duration recover = m.containsKey("recoverAfter") ? duration(m, "recoverAfter", p, ctx) : null;
     if (kind.equals("apiSlowness")) {
@@ -480,6 +483,10 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     if (kind.equals("gpuDeviceFault")) {
       Integer devices = Untyped.int32(m, "devices", p + ".devices", ctx);
       return ScenarioFault.gpuDeviceFault(at, target, devices == null ? 1 : devices, recover);
+    }
+    if (kind.equals("capacityStockout")) {
+      String zone = m.containsKey("zone") ? Untyped.string(m, "zone", "", p + ".zone", ctx) : null;
+      return ScenarioFault.capacityStockout(at, target, zone, recover);
     }
     FaultType type = switch (kind) {
       case "nodeFailure" -> FaultType.NodeFailure;
@@ -558,6 +565,12 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
         case ApiSlowness -> m.put("apiSlowness", NodePoolConverter.duration(
             java.util.Objects.requireNonNull(f.latency(), "latency")));
         case KubeletRestart -> m.put("kubeletRestart", f.target());
+        case CapacityStockout -> {
+          m.put("capacityStockout", f.target());
+          if (f.zone() != null) {
+            m.put("zone", f.zone());
+          }
+        }
       }
       if (f.recoverAfter() != null) {
         m.put("recoverAfter", NodePoolConverter.duration(f.recoverAfter()));
