@@ -489,10 +489,10 @@ public final class Preemptor {
 
   private static final class CandidateQueue {
     final CqState cq;
-    long share;
+    Drs share;
     List<AdmittedWorkload> workloads = new ArrayList<>();
 
-    CandidateQueue(CqState cq, long share) {
+    CandidateQueue(CqState cq, Drs share) {
       this.cq = cq;
       this.share = share;
     }
@@ -511,21 +511,21 @@ public final class Preemptor {
       }
     }
     PriorityQueue<CandidateQueue> heap = new PriorityQueue<>(
-        Comparator.comparingLong((CandidateQueue q) -> -q.share).thenComparing(q -> q.cq.name));
+        Comparator.comparing((CandidateQueue q) -> q.share, (x, y) -> Drs.compare(y, x)).thenComparing(q -> q.cq.name));
     heap.addAll(byQueue.values());
     return heap;
   }
 
-  private boolean strategyAllows(FairSharingStrategy s, long preemptorNew, long targetOld, long targetNew) {
+  private static boolean strategyAllows(FairSharingStrategy s, Drs preemptorNew, Drs targetOld, Drs targetNew) {
     return s == FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE
-        ? preemptorNew <= targetNew
-        : preemptorNew < targetOld;
+        ? Drs.compare(preemptorNew, targetNew) <= 0
+        : Drs.compare(preemptorNew, targetOld) < 0;
   }
 
   private List<Target> fairPreemptions(Workload wl, CqState cq, Assignment a, Search s,
       List<AdmittedWorkload> candidates, @Nullable Integer belowPriority) {
     PriorityQueue<CandidateQueue> heap = queueHeap(candidates, false);
-    long preemptorShare = DominantResourceShare.of(cq, index, a.frs(), a.values(), 1);
+    Drs preemptorShare = DominantResourceShare.of(cq, index, a.frs(), a.values(), 1);
     List<Target> targets = new ArrayList<>();
     List<AdmittedWorkload> retry = new ArrayList<>();
     boolean fits = false;
@@ -550,7 +550,7 @@ public final class Preemptor {
       for (int i = 0; i < q.workloads.size(); i++) {
         AdmittedWorkload c = q.workloads.get(i);
         boolean below = belowPriority != null && c.priority() < belowPriority;
-        long newShare = DominantResourceShare.of(q.cq, index, c.frs, c.values, -1);
+        Drs newShare = DominantResourceShare.of(q.cq, index, c.frs, c.values, -1);
         if (below || strategyAllows(strategies.get(0), preemptorShare, q.share, newShare)) {
           s.remove(c);
           targets.add(new Target(c, below
@@ -574,8 +574,9 @@ public final class Preemptor {
       PriorityQueue<CandidateQueue> second = queueHeap(retry, true);
       while (!second.isEmpty() && !fits) {
         CandidateQueue q = second.poll();
-        if (strategyAllows(strategies.get(1), preemptorShare, q.share, 0)) {
-          AdmittedWorkload c = q.workloads.get(0);
+        AdmittedWorkload c = q.workloads.get(0);
+        if (strategyAllows(strategies.get(1), preemptorShare, q.share,
+            DominantResourceShare.of(q.cq, index, c.frs, c.values, -1))) {
           s.remove(c);
           targets.add(new Target(c, PreemptionReason.IN_COHORT_FAIR_SHARING));
           fits = s.fits(true);
