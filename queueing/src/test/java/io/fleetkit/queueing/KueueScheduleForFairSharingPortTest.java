@@ -1,0 +1,206 @@
+package io.fleetkit.queueing;
+
+import static io.fleetkit.queueing.KueueSchedulePortTest.assignments;
+import static io.fleetkit.queueing.KueueSchedulePortTest.keys;
+import static io.fleetkit.queueing.KueueSchedulePortTest.left;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.resource.ResourceList;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Ported from kubernetes-sigs/kueue {@code pkg/scheduler/scheduler_fs_test.go}, {@code TestScheduleForFairSharing}
+ * (commit ff69552e): the ClusterQueues, LocalQueues and namespaces of {@link KueueSchedulePortTest} with the case's
+ * Cohorts, queues and workloads, fair sharing on, one scheduling cycle; then upstream's admissions ({@code
+ * wantAssignments}, flavor per pod set and resource) and the workloads left in their queue ({@code wantLeft}). Each
+ * test is named after its upstream case; docs/conformance.md lists the cases not ported and why. Upstream's Cohort
+ * names in capitals ({@code Cohort-A}, {@code SUB-A}, {@code A}), which Kueue's webhook rejects as names, are written
+ * in lowercase.
+ */
+final class KueueScheduleForFairSharingPortTest {
+  private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+
+  private static AdmissionEngine engine(List<Cohort> cohorts, List<ClusterQueue> cqs, String... lqToCq) {
+    List<LocalQueue> lqs = new ArrayList<>();
+    for (int i = 0; i < lqToCq.length; i += 2) {
+      lqs.add(LocalQueue.of("eng-alpha", lqToCq[i], lqToCq[i + 1]));
+    }
+    return KueueSchedulePortTest.builder(cqs, lqs, cohorts).fairSharing(true).build();
+  }
+
+  /** A ClusterQueue of {@code cohort} with one resource group of cpu quotas, {@code flavor, nominal} pairs. */
+  private static ClusterQueue cq(String name, String cohort, String... flavorNominal) {
+    List<FlavorQuotas> fqs = new ArrayList<>();
+    for (int i = 0; i < flavorNominal.length; i += 2) {
+      fqs.add(FlavorQuotas.of(flavorNominal[i], FlavorResourceQuota.of("cpu", flavorNominal[i + 1])));
+    }
+    return ClusterQueue.builder(name).cohort(cohort).resourceGroup(fqs.toArray(FlavorQuotas[]::new)).build();
+  }
+
+  private static Cohort cohort(String name, String parent, String... flavorNominal) {
+    Cohort.Builder b = Cohort.builder(name);
+    if (parent != null) {
+      b.parent(parent);
+    }
+    if (flavorNominal.length > 0) {
+      List<FlavorQuotas> fqs = new ArrayList<>();
+      for (int i = 0; i < flavorNominal.length; i += 2) {
+        fqs.add(FlavorQuotas.of(flavorNominal[i], FlavorResourceQuota.of("cpu", flavorNominal[i + 1])));
+      }
+      b.resourceGroup(fqs.toArray(FlavorQuotas[]::new));
+    }
+    return b.build();
+  }
+
+  /** Upstream's workloads of these cases: one pod set {@code one} of one pod requesting {@code cpu}. */
+  private static Workload wl(String name, String queue, String cpu) {
+    return Workload.builder("eng-alpha", name).queueName(queue).creationTime(NOW)
+        .podSet("one", 1, ResourceList.builder().put("cpu", Quantity.parse(cpu)).build()).build();
+  }
+
+  private static void admitted(AdmissionEngine e, String name, String queue, String cpu, String cq, String flavor) {
+    e.assumeAdmitted(wl(name, queue, cpu), cq, Map.of("cpu", flavor), NOW);
+  }
+
+  private static TreeSet<String> on(String cq, String flavor) {
+    return new TreeSet<>(List.of("one:cpu=" + flavor + "@" + cq));
+  }
+
+  @Test
+  void withFairSharingHierarchicalNominalFirstPrefersNonBorrowingSubtree() {
+    AdmissionEngine e = engine(
+        List.of(cohort("root", null), cohort("cohort-a", "root", "on-demand", "10"), cohort("cohort-b", "root")),
+        List.of(cq("cq-a", "cohort-a", "on-demand", "0"), cq("cq-b", "cohort-b", "on-demand", "5"),
+            cq("cq-c", "cohort-b", "on-demand", "0")),
+        "lq-a", "cq-a", "lq-b", "cq-b", "lq-c", "cq-c");
+    admitted(e, "c0", "lq-c", "10", "cq-c", "on-demand");
+    e.submit(wl("wl-a", "lq-a", "5"));
+    e.submit(wl("wl-b", "lq-b", "5"));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("eng-alpha/wl-a");
+    assertThat(assignments(e, "cq-a", "cq-b", "cq-c")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/c0", on("cq-c", "on-demand"), "eng-alpha/wl-a", on("cq-a", "on-demand")));
+    assertThat(left(e, "cq-b")).containsExactly("eng-alpha/wl-b");
+    assertThat(r.pending().get("eng-alpha/wl-b")).containsIgnoringCase("no longer fits after processing another workload");
+  }
+
+  //                 ROOT
+  //           /                \
+  //   COHORT-A (0/10)      COHORT-B (10/5)
+  //      |                  /         \
+  //   SUB-A (0/10)      cq-b (0/5)  cq-c (10/0)
+  //      |
+  //   cq-a (0/0)
+  // (usage/subtreeQuota). wl-a takes SUB-A and COHORT-A to 5/10, not borrowing; wl-b takes COHORT-B to 15/5,
+  // borrowing: at the root, the subtree that does not borrow wins.
+  @Test
+  void withFairSharingHierarchicalNominalFirstWithDeeperNesting() {
+    AdmissionEngine e = engine(
+        List.of(cohort("root", null), cohort("cohort-a", "root"), cohort("sub-a", "cohort-a", "on-demand", "10"),
+            cohort("cohort-b", "root")),
+        List.of(cq("cq-a", "sub-a", "on-demand", "0"), cq("cq-b", "cohort-b", "on-demand", "5"),
+            cq("cq-c", "cohort-b", "on-demand", "0")),
+        "lq-a", "cq-a", "lq-b", "cq-b", "lq-c", "cq-c");
+    admitted(e, "c0", "lq-c", "10", "cq-c", "on-demand");
+    e.submit(wl("wl-a", "lq-a", "5"));
+    e.submit(wl("wl-b", "lq-b", "5"));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("eng-alpha/wl-a");
+    assertThat(assignments(e, "cq-a", "cq-b", "cq-c")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/c0", on("cq-c", "on-demand"), "eng-alpha/wl-a", on("cq-a", "on-demand")));
+    assertThat(left(e, "cq-b")).containsExactly("eng-alpha/wl-b");
+  }
+
+  //                  ROOT
+  //            /            \
+  //   COHORT-A (6/18)      COHORT-B (20/18)
+  //     /       \             /        \
+  // cq-a1 (0/5) cq-a2 (6/3) cq-b (0/5) cq-c (20/3)
+  // wl-a1 (7) takes COHORT-A to 13/18, not borrowing; wl-b (4) takes COHORT-B to 24/18, borrowing.
+  @Test
+  void withFairSharingHierarchicalNominalFirstWithMixedCqAndCohortQuotas() {
+    AdmissionEngine e = engine(
+        List.of(cohort("root", null), cohort("cohort-a", "root", "on-demand", "10"),
+            cohort("cohort-b", "root", "on-demand", "10")),
+        List.of(cq("cq-a1", "cohort-a", "on-demand", "5"), cq("cq-a2", "cohort-a", "on-demand", "3"),
+            cq("cq-b", "cohort-b", "on-demand", "5"), cq("cq-c", "cohort-b", "on-demand", "3")),
+        "lq-a1", "cq-a1", "lq-a2", "cq-a2", "lq-b", "cq-b", "lq-c", "cq-c");
+    admitted(e, "a2-admitted", "lq-a2", "6", "cq-a2", "on-demand");
+    admitted(e, "c-admitted", "lq-c", "20", "cq-c", "on-demand");
+    e.submit(wl("wl-a1", "lq-a1", "7"));
+    e.submit(wl("wl-b", "lq-b", "4"));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("eng-alpha/wl-a1");
+    assertThat(assignments(e, "cq-a1", "cq-a2", "cq-b", "cq-c")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/a2-admitted", on("cq-a2", "on-demand"), "eng-alpha/c-admitted", on("cq-c", "on-demand"),
+        "eng-alpha/wl-a1", on("cq-a1", "on-demand")));
+    assertThat(left(e, "cq-b")).containsExactly("eng-alpha/wl-b");
+  }
+
+  //                     ROOT
+  //            /                    \
+  //     COHORT-A                   COHORT-B
+  //     on-demand: (0/10)          on-demand: (8/5)
+  //     spot:      (5/0)           spot:      (0/10)
+  //         |                          |
+  //       cq-a (5 spot admitted)     cq-b (8 on-demand admitted)
+  // Both cohorts borrow from ROOT, on different flavors. wl-a and wl-b both request on-demand: COHORT-A would not
+  // borrow on-demand, COHORT-B would. Only 7 on-demand remain, so after wl-a wl-b no longer fits.
+  @Test
+  void withFairSharingHierarchicalNominalFirstPerFlavorIgnoresCrossFlavorBorrowing() {
+    AdmissionEngine e = engine(
+        List.of(cohort("root", null), cohort("cohort-a", "root", "on-demand", "10"),
+            cohort("cohort-b", "root", "spot", "10")),
+        List.of(cq("cq-a", "cohort-a", "on-demand", "0", "spot", "0"),
+            cq("cq-b", "cohort-b", "on-demand", "5", "spot", "0")),
+        "lq-a", "cq-a", "lq-b", "cq-b");
+    admitted(e, "spot-admitted", "lq-a", "5", "cq-a", "spot");
+    admitted(e, "od-admitted", "lq-b", "8", "cq-b", "on-demand");
+    e.submit(wl("wl-a", "lq-a", "4"));
+    e.submit(wl("wl-b", "lq-b", "4"));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("eng-alpha/wl-a");
+    assertThat(assignments(e, "cq-a", "cq-b")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/spot-admitted", on("cq-a", "spot"), "eng-alpha/od-admitted", on("cq-b", "on-demand"),
+        "eng-alpha/wl-a", on("cq-a", "on-demand")));
+    assertThat(left(e, "cq-b")).containsExactly("eng-alpha/wl-b");
+  }
+
+  //            A (200)
+  //        /       \
+  //     B(30)         C(100)
+  //    /    \        /  \
+  //   d(10) e(20)   f(0)  g(100)
+  // (current admissions, proportional to the dominant resource share). Pending, and the shares once admitted:
+  // d1: 70 -> d(80), B(100); e1: 61 -> e(81), B(91); f1: 1 -> f(1), C(101); g1: 1 -> g(101), C(101).
+  // d1 wins: it beats e1 in B (80 < 81), and B(100) beats C(101) in A, though e1 would have left B lower.
+  @Test
+  void hierarchicalFairSharingScheduleWorkloadWhichWinsTournament() {
+    AdmissionEngine e = engine(
+        List.of(cohort("a", null, "on-demand", "200"), cohort("b", "a"), cohort("c", "a")),
+        List.of(cq("d", "b", "on-demand", "0"), cq("e", "b", "on-demand", "0"), cq("f", "c", "on-demand", "0"),
+            cq("g", "c", "on-demand", "0")),
+        "lq-d", "d", "lq-e", "e", "lq-f", "f", "lq-g", "g");
+    admitted(e, "d0", "lq-d", "10", "d", "on-demand");
+    admitted(e, "e0", "lq-e", "20", "e", "on-demand");
+    admitted(e, "g0", "lq-g", "100", "g", "on-demand");
+    e.submit(wl("d1", "lq-d", "70"));
+    e.submit(wl("e1", "lq-e", "61"));
+    e.submit(wl("f1", "lq-f", "1"));
+    e.submit(wl("g1", "lq-g", "1"));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("eng-alpha/d1");
+    assertThat(assignments(e, "d", "e", "f", "g")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/d0", on("d", "on-demand"), "eng-alpha/e0", on("e", "on-demand"),
+        "eng-alpha/g0", on("g", "on-demand"), "eng-alpha/d1", on("d", "on-demand")));
+    assertThat(left(e, "e")).containsExactly("eng-alpha/e1");
+    assertThat(left(e, "f")).containsExactly("eng-alpha/f1");
+    assertThat(left(e, "g")).containsExactly("eng-alpha/g1");
+  }
+}
