@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
  * Cohorts, queues and workloads, fair sharing on, one scheduling cycle; then upstream's admissions ({@code
  * wantAssignments}, flavor per pod set and resource) and the workloads left in their queue ({@code wantLeft}). Each
  * test is named after its upstream case; docs/conformance.md lists the cases not ported and why. Upstream's Cohort
- * names in capitals ({@code Cohort-A}, {@code SUB-A}, {@code A}), which Kueue's webhook rejects as names, are written
- * in lowercase.
+ * names in capitals ({@code Cohort-A}, {@code SUB-A}, {@code A}) and its workload names with underscores ({@code
+ * all_nominal}), which Kueue's webhooks reject as names, are written in lowercase and with hyphens.
  */
 final class KueueScheduleForFairSharingPortTest {
   private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
@@ -202,5 +202,148 @@ final class KueueScheduleForFairSharingPortTest {
     assertThat(left(e, "e")).containsExactly("eng-alpha/e1");
     assertThat(left(e, "f")).containsExactly("eng-alpha/f1");
     assertThat(left(e, "g")).containsExactly("eng-alpha/g1");
+  }
+
+  private static Workload wl(String ns, String name, String queue, int priority, Instant created, int pods) {
+    return Workload.builder(ns, name).queueName(queue).priority(priority).creationTime(created)
+        .podSet("one", pods, ResourceList.builder().put("cpu", Quantity.parse("1")).build()).build();
+  }
+
+  private static ClusterQueue.Builder weighted(String name, String cohort, String weight) {
+    return ClusterQueue.builder(name).cohort(cohort).fairSharingWeight(Quantity.parse(weight))
+        .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.NEVER, QueuePreemptionPolicy.ANY))
+        .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "0")));
+  }
+
+  @Test
+  void withFairSharingScheduleWorkloadWithLowestShareFirst() {
+    AdmissionEngine e = engine(List.of(), List.of(ClusterQueue.builder("eng-shared").cohort("eng")
+        .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "10", "0"))).build()));
+    e.assumeAdmitted(wl("eng-alpha", "all-nominal", "main", 0, NOW, 50), "eng-alpha", Map.of("cpu", "on-demand"), NOW);
+    // half of the shared quota
+    e.assumeAdmitted(wl("eng-beta", "borrowing", "main", 0, NOW, 55), "eng-beta", Map.of("cpu", "on-demand"), NOW);
+    e.submit(wl("eng-beta", "older-new", "main", 0, NOW.minusSeconds(60), 1));
+    e.submit(wl("eng-alpha", "new", "main", 0, NOW, 5));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("eng-alpha/new");
+    assertThat(e.admission("eng-alpha/new").orElseThrow().podSets().get(0).flavors()).containsEntry("cpu", "on-demand");
+    assertThat(e.admission("eng-alpha/new").orElseThrow().podSets().get(0).count()).isEqualTo(5);
+    assertThat(left(e, "eng-beta")).containsExactly("eng-beta/older-new");
+  }
+
+  // Upstream gives each queue two resource groups that both cover cpu (on-demand, then spot), which Kueue's webhook
+  // refuses; here one group lists the two flavors in that order.
+  @Test
+  void withFairSharingNominalFirstOrderingAdmitsWorkloadFittingWithinNominalDespiteHigherCqDrs() {
+    AdmissionEngine e = KueueSchedulePortTest.builder(List.of(
+            ClusterQueue.builder("fs-nom-a").cohort("fs-nom").resourceGroup(
+                FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "50", "0")),
+                FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "50", "50"))).build(),
+            ClusterQueue.builder("fs-nom-b").cohort("fs-nom").resourceGroup(
+                FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "10", "50")),
+                FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "50", "0"))).build()),
+        List.of(LocalQueue.of("eng-alpha", "fs-nom", "fs-nom-a"), LocalQueue.of("eng-beta", "fs-nom", "fs-nom-b")),
+        List.of()).fairSharing(true).build();
+    e.assumeAdmitted(wl("eng-alpha", "spot-heavy", "fs-nom", 0, NOW, 80), "fs-nom-a", Map.of("cpu", "spot"), NOW);
+    e.assumeAdmitted(wl("eng-beta", "light-usage", "fs-nom", 0, NOW, 5), "fs-nom-b", Map.of("cpu", "on-demand"), NOW);
+    e.submit(wl("eng-beta", "borrow-wl", "fs-nom", 0, NOW.minusSeconds(60), 15));
+    e.submit(wl("eng-alpha", "nom-wl", "fs-nom", 0, NOW, 45));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("eng-alpha/nom-wl");
+    assertThat(assignments(e, "fs-nom-a", "fs-nom-b")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/spot-heavy", on("fs-nom-a", "spot"), "eng-beta/light-usage", on("fs-nom-b", "on-demand"),
+        "eng-alpha/nom-wl", on("fs-nom-a", "on-demand")));
+    assertThat(left(e, "fs-nom-b")).containsExactly("eng-beta/borrow-wl");
+  }
+
+  // b0 uses 10; b1 (50) and c1 (75) are pending: b1 goes first, as b0 + b1 = 60 is less than c1's 75.
+  @Test
+  void fairSharingScheduleWorkloadWithLowestDrfAfterAdmission() {
+    AdmissionEngine e = engine(List.of(cohort("a", null, "on-demand", "100")),
+        List.of(cq("b", "a", "on-demand", "0"), cq("c", "a", "on-demand", "0")), "lq-b", "b", "lq-c", "c");
+    admitted(e, "b0", "lq-b", "10", "b", "on-demand");
+    e.submit(wl("b1", "lq-b", "50"));
+    e.submit(wl("c1", "lq-c", "75"));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("eng-alpha/b1");
+    assertThat(assignments(e, "b", "c")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/b0", on("b", "on-demand"), "eng-alpha/b1", on("b", "on-demand")));
+    assertThat(left(e, "c")).containsExactly("eng-alpha/c1");
+  }
+
+  // b0 uses 4; b1 and c1 are pending. Though b1 has the higher priority, c1 goes first: its queue borrows less (two
+  // queues of weight 0 that borrow compare by their unweighted shares).
+  @Test
+  void fairSharingTwoQueuesWithWeight0SchedulesWorkloadWhichBorrowsLess() {
+    twoWeightedQueues("0");
+  }
+
+  @Test
+  void fairSharingTwoQueuesWithHighWeightSchedulesWorkloadWhichBorrowsLess() {
+    twoWeightedQueues("123456789");
+  }
+
+  private static void twoWeightedQueues(String weight) {
+    AdmissionEngine e = engine(List.of(cohort("a", null, "on-demand", "8")),
+        List.of(weighted("b", "a", weight).build(), weighted("c", "a", weight).build()), "lq-b", "b", "lq-c", "c");
+    admitted(e, "b0", "lq-b", "4", "b", "on-demand");
+    e.submit(Workload.builder("eng-alpha", "b1").queueName("lq-b").priority(9001).creationTime(NOW)
+        .podSet("one", 1, ResourceList.builder().put("cpu", Quantity.parse("4")).build()).build());
+    e.submit(wl("c1", "lq-c", "4"));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("eng-alpha/c1");
+    assertThat(assignments(e, "b", "c")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/b0", on("b", "on-demand"), "eng-alpha/c1", on("c", "on-demand")));
+    assertThat(left(e, "b")).containsExactly("eng-alpha/b1");
+  }
+
+  // Cohort a's quota is its own, cohort b's is its queue's, and queue c has no cohort: all three workloads admit.
+  @Test
+  void fairSharingScheduleSingletonCqsAndCqWithoutCohort() {
+    AdmissionEngine e = KueueSchedulePortTest.builder(
+        List.of(cq("a", "a", "on-demand", "0"), cq("b", "b", "on-demand", "10"),
+            ClusterQueue.builder("c").resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "10")))
+                .build()),
+        List.of(LocalQueue.of("eng-alpha", "lq-a", "a"), LocalQueue.of("eng-alpha", "lq-b", "b"),
+            LocalQueue.of("eng-alpha", "lq-c", "c")),
+        List.of(cohort("a", null, "on-demand", "10"), cohort("b", null))).fairSharing(true).build();
+    e.submit(wl("a1", "lq-a", "10"));
+    e.submit(wl("b1", "lq-b", "10"));
+    e.submit(wl("c1", "lq-c", "10"));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactlyInAnyOrder("eng-alpha/a1", "eng-alpha/b1", "eng-alpha/c1");
+    assertThat(assignments(e, "a", "b", "c")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/a1", on("a", "on-demand"), "eng-alpha/b1", on("b", "on-demand"),
+        "eng-alpha/c1", on("c", "on-demand")));
+  }
+
+  @Test
+  void fairSharingScheduleHighestPriorityFirst() {
+    AdmissionEngine e = engine(List.of(cohort("a", null, "on-demand", "10"), cohort("b", null)),
+        List.of(cq("b", "a", "on-demand", "0"), cq("c", "a", "on-demand", "0")), "lq-b", "b", "lq-c", "c");
+    e.submit(Workload.builder("eng-alpha", "b1").queueName("lq-b").priority(99).creationTime(NOW)
+        .podSet("one", 1, ResourceList.builder().put("cpu", Quantity.parse("10")).build()).build());
+    e.submit(Workload.builder("eng-alpha", "c1").queueName("lq-c").priority(101).creationTime(NOW)
+        .podSet("one", 1, ResourceList.builder().put("cpu", Quantity.parse("10")).build()).build());
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("eng-alpha/c1");
+    assertThat(assignments(e, "b", "c")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/c1", on("c", "on-demand")));
+    assertThat(left(e, "b")).containsExactly("eng-alpha/b1");
+  }
+
+  @Test
+  void fairSharingScheduleEarliestTimestampFirst() {
+    AdmissionEngine e = engine(List.of(cohort("a", null, "on-demand", "10"), cohort("b", null)),
+        List.of(cq("b", "a", "on-demand", "0"), cq("c", "a", "on-demand", "0")), "lq-b", "b", "lq-c", "c");
+    e.submit(Workload.builder("eng-alpha", "b1").queueName("lq-b").priority(101).creationTime(NOW.plusSeconds(1))
+        .podSet("one", 1, ResourceList.builder().put("cpu", Quantity.parse("10")).build()).build());
+    e.submit(Workload.builder("eng-alpha", "c1").queueName("lq-c").priority(101).creationTime(NOW)
+        .podSet("one", 1, ResourceList.builder().put("cpu", Quantity.parse("10")).build()).build());
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("eng-alpha/c1");
+    assertThat(assignments(e, "b", "c")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "eng-alpha/c1", on("c", "on-demand")));
+    assertThat(left(e, "b")).containsExactly("eng-alpha/b1");
   }
 }
