@@ -34,6 +34,10 @@ import org.jspecify.annotations.Nullable;
  * With a {@link TopologyCheck} (a preemptor with pod sets in flavors with a topology), "fits" also means that those pod
  * sets can be placed once the removed candidates' topology assignments no longer take their nodes' room (Kueue's
  * {@code workloadFits} with the TAS snapshot).
+ *
+ * <p>With fair sharing, candidates are the queue's own and those of every borrowing queue of the cohort tree, and the
+ * search visits the target queues in {@link TargetQueueOrdering}'s order, comparing the dominant resource shares of
+ * the two sides of the lowest cohort the preemptor's and the target's queue share ({@code fairPreemptions}).
  */
 public final class Preemptor {
   private final FlavorResources index;

@@ -482,4 +482,19 @@ final class KueueFairPreemptionPortTest {
     units(h, "x", "x1", "x2");
     assertThat(targets(h, "p", "1")).containsExactlyInAnyOrder("y1:InCohortFairSharing", "x1:InCohortFairSharing");
   }
+
+  /**
+   * Kueue's {@code TestFairPreemptionSkipsUnsatisfiableTournament} (same file): with a preemptor of weight 0 (its
+   * share infinite, the target queue skipped by the first strategy) or 1, nothing is preempted and the search ends.
+   * Upstream also counts the strategy evaluations in its logs, which the engine does not write.
+   */
+  @Test
+  void fairPreemptionSkipsUnsatisfiableTournament() {
+    for (String weight : List.of("0", "1")) {
+      KueueHarness h = h(List.of(cq("a", "all", weight, "1", RECLAIM_ANY), cq("b", "all", "1", "1", null)));
+      units(h, "a", "a1");
+      units(h, "b", "b1", "b2");
+      assertThat(targets(h, "a", "1")).as("preemptor weight %s", weight).isEmpty();
+    }
+  }
 }
