@@ -346,4 +346,145 @@ final class KueueScheduleForFairSharingPortTest {
         "eng-alpha/c1", on("c", "on-demand")));
     assertThat(left(e, "b")).containsExactly("eng-alpha/b1");
   }
+
+  private static Workload req(String ns, String name, String queue, int priority, String... requests) {
+    Workload.Builder b = Workload.builder(ns, name).queueName(queue).priority(priority).creationTime(NOW);
+    for (int i = 0; i < requests.length; i += 2) {
+      b.request(requests[i], requests[i + 1]);
+    }
+    return b.build();
+  }
+
+  @Test
+  void withFairSharingPreemptWorkloadFromCqWithTheHighestShare() {
+    AdmissionEngine e = engine(List.of(), List.of(ClusterQueue.builder("eng-gamma").cohort("eng")
+        .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "50", "0"))).build()));
+    e.assumeAdmitted(req("eng-alpha", "all-spot", "main", 0, "cpu", "100"), "eng-alpha", Map.of("cpu", "spot"), NOW);
+    for (int i = 1; i <= 4; i++) {
+      e.assumeAdmitted(req("eng-alpha", "alpha" + i, "main", 0, "cpu", "20"), "eng-alpha", Map.of("cpu", "on-demand"),
+          NOW);
+    }
+    e.assumeAdmitted(req("eng-gamma", "gamma1", "main", 0, "cpu", "10"), "eng-gamma", Map.of("cpu", "on-demand"), NOW);
+    for (int i = 2; i <= 4; i++) {
+      e.assumeAdmitted(req("eng-gamma", "gamma" + i, "main", 0, "cpu", "20"), "eng-gamma", Map.of("cpu", "on-demand"),
+          NOW);
+    }
+    e.submit(req("eng-beta", "preemptor", "main", 0, "cpu", "30"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(KueueSchedulePortTest.preemptions(r))
+        .containsExactly("eng-alpha/alpha1:InCohortReclamation", "eng-gamma/gamma1:InCohortReclamation");
+    // the preemptor is not admitted in this cycle
+    assertThat(left(e, "eng-beta")).containsExactly("eng-beta/preemptor");
+  }
+
+  @Test
+  void notEnoughResourcesWithFairSharingEnabled() {
+    AdmissionEngine e = engine(List.of(), List.of());
+    e.submit(Workload.builder("sales", "new").queueName("main").creationTime(NOW)
+        .podSet("one", 1, ResourceList.builder().put("cpu", Quantity.parse("100")).build()).build());
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(left(e, "sales")).containsExactly("sales/new");
+  }
+
+  // Flavor on-demand needs priority-based preemption in the queue, flavor spot reclamation in the cohort: spot is the
+  // better assignment, reclamation being preferred.
+  @Test
+  void withFairSharingPreferReclamationOverCqPriorityBasedPreemptionWithPreemptionWhileBorrowing() {
+    AdmissionEngine e = KueueSchedulePortTest.builder(List.of(
+            ClusterQueue.builder("other-alpha").cohort("other")
+                .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY,
+                    QueuePreemptionPolicy.LOWER_PRIORITY))
+                .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("gpu", "7")),
+                    FlavorQuotas.of("spot", FlavorResourceQuota.of("gpu", "7"))).build(),
+            ClusterQueue.builder("other-beta").cohort("other")
+                .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("gpu", "3")),
+                    FlavorQuotas.of("spot", FlavorResourceQuota.of("gpu", "3"))).build()),
+        List.of(LocalQueue.of("eng-alpha", "other", "other-alpha"), LocalQueue.of("eng-beta", "other", "other-beta")),
+        List.of()).fairSharing(true).build();
+    e.assumeAdmitted(req("eng-alpha", "a1", "other", 50, "gpu", "5"), "other-alpha", Map.of("gpu", "on-demand"), NOW);
+    e.assumeAdmitted(req("eng-beta", "b1", "other", 50, "gpu", "5"), "other-beta", Map.of("gpu", "spot"), NOW);
+    e.submit(req("eng-alpha", "preemptor", "other", 100, "gpu", "8"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(KueueSchedulePortTest.preemptions(r)).containsExactly("eng-beta/b1:InCohortFairSharing");
+    assertThat(left(e, "other-alpha")).containsExactly("eng-alpha/preemptor");
+  }
+
+  /** Kueue's "prefer flavor with most local capacity" and its "(FS=false)" twin. */
+  private static void preferFlavorWithMostLocalCapacity(boolean fairSharing) {
+    AdmissionEngine e = KueueSchedulePortTest.builder(List.of(
+            ClusterQueue.builder("queue1").cohort("child-cohort")
+                .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY))
+                .flavorFungibility(new FlavorFungibility(FlavorFungibility.WhenCanBorrow.TRY_NEXT_FLAVOR,
+                    FlavorFungibility.WhenCanPreempt.TRY_NEXT_FLAVOR))
+                .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("gpu", "3")),
+                    FlavorQuotas.of("spot", FlavorResourceQuota.of("gpu", "3"))).build()),
+        List.of(LocalQueue.of("default", "queue1", "queue1")),
+        List.of(Cohort.builder("root-cohort").resourceGroup(FlavorQuotas.of("on-demand",
+                FlavorResourceQuota.of("gpu", "2")), FlavorQuotas.of("spot", FlavorResourceQuota.of("gpu", "0"))).build(),
+            Cohort.builder("child-cohort").parent("root-cohort").resourceGroup(FlavorQuotas.of("on-demand",
+                FlavorResourceQuota.of("gpu", "5")), FlavorQuotas.of("spot", FlavorResourceQuota.of("gpu", "7"))).build()))
+        .fairSharing(fairSharing).build();
+    // exhaust on-demand in the parent cohort, and spot in the ClusterQueue
+    e.assumeAdmitted(req("default", "a1", "queue1", 0, "gpu", "8"), "queue1", Map.of("gpu", "on-demand"), NOW);
+    e.assumeAdmitted(req("default", "a2", "queue1", 0, "gpu", "3"), "queue1", Map.of("gpu", "spot"), NOW);
+    e.submit(req("default", "a3", "queue1", 0, "gpu", "1"));
+    CycleResult r = e.schedule();
+    assertThat(keys(r)).containsExactly("default/a3");
+    assertThat(e.admission("default/a3").orElseThrow().flavorOf("gpu")).isEqualTo("spot");
+    assertThat(r.preempted()).isEmpty();
+  }
+
+  @Test
+  void preferFlavorWithMostLocalCapacity() {
+    preferFlavorWithMostLocalCapacity(true);
+  }
+
+  @Test
+  void preferFlavorWithMostLocalCapacityFsFalse() {
+    preferFlavorWithMostLocalCapacity(false);
+  }
+
+  // Kueue's regression test: preemption within a ClusterQueue without a cohort, with fair sharing.
+  @Test
+  void fairSharingInCqPreemptionForCqWithoutCohortReproForNilPointerPanic() {
+    AdmissionEngine e = KueueSchedulePortTest.builder(List.of(ClusterQueue.builder("no-cohort-cq")
+            .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
+            .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "4"))).build()),
+        List.of(LocalQueue.of("default", "no-cohort-queue", "no-cohort-cq")), List.of()).fairSharing(true).build();
+    e.assumeAdmitted(req("default", "nc-low", "no-cohort-queue", -1, "cpu", "4"), "no-cohort-cq",
+        Map.of("cpu", "default"), NOW);
+    e.submit(req("default", "nc-high", "no-cohort-queue", 100, "cpu", "4"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(KueueSchedulePortTest.preemptions(r)).containsExactly("default/nc-low:InClusterQueue");
+    // the victim, evicted in the cycle, is queued again (Kueue keeps it admitted until its eviction completes)
+    assertThat(left(e, "no-cohort-cq")).containsExactlyInAnyOrder("default/nc-high", "default/nc-low");
+  }
+
+  @Test
+  void preemptionOverBorrowingWithFairSharingPreemptInFirstFlavorInsteadOfBorrowingInSecond() {
+    AdmissionEngine e = KueueSchedulePortTest.builder(List.of(
+            ClusterQueue.builder("fs-pob-cq").cohort("fs-pob-cohort")
+                .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
+                .flavorFungibility(FlavorFungibility.tryEveryFlavor(
+                    FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING))
+                .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "5", "0")),
+                    FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "0", "5"))).build(),
+            ClusterQueue.builder("fs-pob-lender").cohort("fs-pob-cohort")
+                .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "0")),
+                    FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "5"))).build()),
+        List.of(LocalQueue.of("default", "fs-pob-queue", "fs-pob-cq")), List.of()).fairSharing(true).build();
+    e.assumeAdmitted(req("default", "fs-low-pob", "fs-pob-queue", -1, "cpu", "5"), "fs-pob-cq",
+        Map.of("cpu", "on-demand"), NOW);
+    e.submit(req("default", "fs-high-pob", "fs-pob-queue", 0, "cpu", "5"));
+    CycleResult r = e.schedule();
+    assertThat(r.admitted()).isEmpty();
+    assertThat(KueueSchedulePortTest.preemptions(r)).containsExactly("default/fs-low-pob:InClusterQueue");
+    assertThat(r.pending().get("default/fs-high-pob")).isEqualTo("couldn't assign flavors to pod set main: "
+        + "insufficient unused quota for cpu in flavor on-demand, 5 more needed; pending the preemption of 1 workload(s)");
+    assertThat(left(e, "fs-pob-cq")).containsExactlyInAnyOrder("default/fs-high-pob", "default/fs-low-pob");
+  }
 }
