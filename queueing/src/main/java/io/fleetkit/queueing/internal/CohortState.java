@@ -35,7 +35,7 @@ final class CohortState {
   /** The cohort's fair sharing weight in milli-units (Kueue's {@code spec.fairSharing.weight}, default 1). */
   long weightMilli = 1000;
 
-  CohortState(String name, int frCount, int resourceCount) {
+  CohortState(String name, int frCount) {
     this.name = name;
     this.nominal = new long[frCount];
     this.borrowingLimit = new long[frCount];

@@ -26,7 +26,7 @@ final class CohortTree {
       if (out.containsKey(c.name())) {
         throw new IllegalArgumentException("admission engine: Cohort " + c.name() + " added twice");
       }
-      CohortState state = new CohortState(c.name(), index.size(), index.resourceCount());
+      CohortState state = new CohortState(c.name(), index.size());
       state.weightMilli = c.fairSharingWeight().milliValue();
       for (ResourceGroup g : c.resourceGroups()) {
         for (FlavorQuotas fq : g.flavors()) {
@@ -48,7 +48,7 @@ final class CohortTree {
         continue;
       }
       CohortState parent = out.computeIfAbsent(
-          parentName, n -> new CohortState(n, index.size(), index.resourceCount()));
+          parentName, n -> new CohortState(n, index.size()));
       CohortState child = out.get(c.name());
       child.parent = parent;
       parent.children.add(child);

@@ -601,7 +601,7 @@ final class QueueRegistry {
     for (ClusterQueue cq : specs.values()) {
       String cohortName = cq.cohort();
       if (cohortName != null) {
-        tree.computeIfAbsent(cohortName, n -> new CohortState(n, index.size(), index.resourceCount()));
+        tree.computeIfAbsent(cohortName, n -> new CohortState(n, index.size()));
       }
     }
     // nothing below throws

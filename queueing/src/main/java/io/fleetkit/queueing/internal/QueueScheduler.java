@@ -48,8 +48,8 @@ import org.slf4j.LoggerFactory;
  *   <li>nominate: assign flavors, resuming each head's flavor search after the flavor its last nomination stopped on
  *       ({@link FlavorScanProgress}, unless outdated), and find preemption targets for heads that fit only by
  *       preemption;
- *   <li>order the heads: those that do not borrow first, then (with fair sharing) the lowest dominant resource share
- *       after admission, then higher priority, then older;
+ *   <li>order the heads: those that do not borrow first, then higher priority, then older; with fair sharing, one at
+ *       a time by {@link FairSharingTournament} over each cohort tree, with the usage of that moment;
  *   <li>admit the heads that still fit after the admissions and preemptions earlier in the cycle; issue the
  *       preemptions of a head whose targets no earlier head took and that fits once they are gone (the preemptor is
  *       admitted in a later cycle, once the quota is free); a head that needs preemption but has no candidates holds
