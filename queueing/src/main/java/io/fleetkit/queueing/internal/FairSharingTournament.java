@@ -22,7 +22,7 @@ import java.util.Map;
  * </ol>
  *
  * A head whose queue has no cohort comes out alone. Trees are served in the order of the first remaining candidate
- * of {@code entries} (trees share no quota, so that order changes no admission).
+ * of {@code entries} (trees share no quota).
  *
  * <p>Not thread-safe; one instance per cycle.
  *
