@@ -565,7 +565,11 @@ public final class AdmissionEngine {
     return scheduler.admittedCount();
   }
 
-  /** Kueue's dominant resource share of {@code clusterQueue} (0 when it does not borrow). */
+  /**
+   * Kueue's dominant resource share of {@code clusterQueue}: what it borrows over what its parent cohort could lend it,
+   * divided by its weight, rounded down (0 when it does not borrow or has no cohort, {@link Integer#MAX_VALUE} when a
+   * queue of weight 0 borrows).
+   */
   public synchronized long dominantResourceShare(String clusterQueue) {
     return scheduler.share(clusterQueue);
   }
