@@ -100,8 +100,7 @@ import java.util.Optional;
  * penalty for each of its reservations not yet admitted, weighted by resource and divided by the LocalQueue's {@link
  * LocalQueue#fairSharingWeight() weight} ({@link #localQueueUsage}); then priority and queue-order time as always.
  *
- * <p>Differences from Kueue: fair sharing works on flat cohorts only (an engine with fair sharing and a cohort tree
- * or cohort quotas is refused), a preemption's victims are evicted (their quota and nodes free) within the cycle, and
+ * <p>Differences from Kueue: a preemption's victims are evicted (their quota and nodes free) within the cycle, and
  * balanced placement and preferred node affinity are not modelled; a NotReady node fails at the delay by default
  * ({@link Builder#replaceNodeDueToNotReadyOverFixedTime}, off in Kueue) as the engine sees pods only when told. A
  * flavor is given to a pod set only if
@@ -355,8 +354,7 @@ public final class AdmissionEngine {
    * </ul>
    *
    * @throws IllegalArgumentException if the queue is terminating ({@link #removeClusterQueue}), or the queue's
-   *     cohort would break the engine's rules (a cohort cycle, fair sharing with a cohort tree); the engine is then
-   *     unchanged
+   *     cohort would form a cohort cycle; the engine is then unchanged
    */
   public synchronized void putClusterQueue(ClusterQueue queue) {
     scheduler.putClusterQueue(Objects.requireNonNull(queue, "queue"));
@@ -383,8 +381,7 @@ public final class AdmissionEngine {
    * Adds or replaces a Cohort (Kueue: creating or updating one): its quotas and parent apply from the next cycle, and
    * the parked workloads of its tree, before and after, are tried again.
    *
-   * @throws IllegalArgumentException if its parent would form a cycle, or fair sharing is enabled (which supports no
-   *     cohort tree or cohort quotas); the engine is then unchanged
+   * @throws IllegalArgumentException if its parent would form a cycle; the engine is then unchanged
    */
   public synchronized void putCohort(Cohort cohort) {
     scheduler.putCohort(Objects.requireNonNull(cohort, "cohort"));
@@ -568,7 +565,11 @@ public final class AdmissionEngine {
     return scheduler.admittedCount();
   }
 
-  /** Kueue's dominant resource share of {@code clusterQueue} (0 when it does not borrow). */
+  /**
+   * Kueue's dominant resource share of {@code clusterQueue}: what it borrows over what its parent cohort could lend it,
+   * divided by its weight, rounded down (0 when it does not borrow or has no cohort, {@link Integer#MAX_VALUE} when a
+   * queue of weight 0 borrows).
+   */
   public synchronized long dominantResourceShare(String clusterQueue) {
     return scheduler.share(clusterQueue);
   }
@@ -1053,8 +1054,7 @@ public final class AdmissionEngine {
      * A ClusterQueue that names an AdmissionCheck the engine does not have, or an inactive one, is built inactive.
      *
      * @throws IllegalArgumentException if a name is duplicated (two AdmissionChecks, or two check controllers of one
-     *     controller name included), a LocalQueue names an unknown ClusterQueue, Cohorts' parents form a cycle, or
-     *     fair sharing is enabled with a cohort tree or cohort quotas
+     *     controller name included), a LocalQueue names an unknown ClusterQueue, or Cohorts' parents form a cycle
      */
     public AdmissionEngine build() {
       QueueScheduler scheduler = new QueueScheduler(clock, flavors, clusterQueues, cohorts, localQueues, namespaces,

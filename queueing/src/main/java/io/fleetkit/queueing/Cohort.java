@@ -1,6 +1,7 @@
 package io.fleetkit.queueing;
 
 import io.fleetkit.api.Violations;
+import io.fleetkit.api.resource.Quantity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -18,12 +19,17 @@ import org.jspecify.annotations.Nullable;
  * @param name the cohort's name, a DNS subdomain
  * @param parent the parent cohort, or {@code null} for a root
  * @param resourceGroups the cohort's own quotas, shared by its subtree
+ * @param fairSharingWeight the cohort's weight in fair sharing against its siblings (Kueue's {@code
+ *     spec.fairSharing.weight}, default 1): its dominant resource share is divided by it
  */
-public record Cohort(String name, @Nullable String parent, List<ResourceGroup> resourceGroups) {
+public record Cohort(String name, @Nullable String parent, List<ResourceGroup> resourceGroups,
+    Quantity fairSharingWeight) {
   public static final String KIND = "Cohort";
+  private static final Quantity DEFAULT_WEIGHT = Quantity.of(1);
 
   public Cohort {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(fairSharingWeight, "fairSharingWeight");
     resourceGroups = List.copyOf(Objects.requireNonNull(resourceGroups, "resourceGroups"));
     Violations v = new Violations(KIND, "", name);
     v.dnsSubdomain("metadata.name", name);
@@ -34,7 +40,13 @@ public record Cohort(String name, @Nullable String parent, List<ResourceGroup> r
       }
     }
     ResourceGroupRules.check(v, resourceGroups, parent != null, "parent", false);
+    v.nonNegative("spec.fairSharing.weight", fairSharingWeight);
     v.throwIfAny();
+  }
+
+  /** A cohort of fair sharing weight 1. */
+  public Cohort(String name, @Nullable String parent, List<ResourceGroup> resourceGroups) {
+    this(name, parent, resourceGroups, DEFAULT_WEIGHT);
   }
 
   /** A cohort without quota of its own under {@code parent} ({@code null} for a root). */
@@ -46,11 +58,12 @@ public record Cohort(String name, @Nullable String parent, List<ResourceGroup> r
     return new Builder(name);
   }
 
-  /** Mutable builder; not thread-safe. Defaults: a root, no quota. */
+  /** Mutable builder; not thread-safe. Defaults: a root, no quota, fair sharing weight 1. */
   public static final class Builder {
     private final String name;
     private @Nullable String parent;
     private final List<ResourceGroup> resourceGroups = new ArrayList<>();
+    private Quantity fairSharingWeight = DEFAULT_WEIGHT;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -71,11 +84,17 @@ public record Cohort(String name, @Nullable String parent, List<ResourceGroup> r
       return resourceGroup(ResourceGroup.of(flavors));
     }
 
+    /** Kueue's {@code spec.fairSharing.weight}; 0 makes the cohort the first to lose quota it borrows. */
+    public Builder fairSharingWeight(Quantity weight) {
+      this.fairSharingWeight = Objects.requireNonNull(weight, "weight");
+      return this;
+    }
+
     /**
      * @throws io.fleetkit.api.ValidationException if the cohort breaks a rule of the class documentation
      */
     public Cohort build() {
-      return new Cohort(name, parent, resourceGroups);
+      return new Cohort(name, parent, resourceGroups, fairSharingWeight);
     }
   }
 }

@@ -17,7 +17,7 @@ import net.jqwik.api.Provide;
  * Admission on a two-level cohort tree (root {@code r} with cohorts {@code a} and {@code b} under it; queues on any of
  * the three) never uses more than the tree holds: recomputed from the admissions and the specs alone, the root's
  * usage stays within its subtree quota, every cohort and queue within its borrowing limit, and each queue's usage is
- * the sum of its admissions.
+ * the sum of its admissions. With fair sharing too, whatever the weights of the queues and cohorts.
  */
 final class CohortTreePropertiesTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -31,6 +31,15 @@ final class CohortTreePropertiesTest {
   record Job(int queue, int priority, int pods, int cpuPerPod) {}
 
   record Scenario(int rootNominal, Quota a, Quota b, List<Queue> queues, List<Job> jobs) {}
+
+  /** Fair sharing on, with a weight per cohort {@code a}, {@code b} and per queue (0 to 2). */
+  record Fairness(boolean on, List<Integer> weights) {}
+
+  @Provide
+  Arbitrary<Fairness> fairness() {
+    return Combinators.combine(Arbitraries.of(true, false), Arbitraries.integers().between(0, 2).list().ofSize(6))
+        .as(Fairness::new);
+  }
 
   @Provide
   Arbitrary<Scenario> scenarios() {
@@ -55,15 +64,18 @@ final class CohortTreePropertiesTest {
     return q.lendingLimit() < 0 ? r : r.withLendingLimit(String.valueOf(q.lendingLimit()));
   }
 
-  private static AdmissionEngine engine(Scenario s) {
-    AdmissionEngine.Builder b = AdmissionEngine.builder().resourceFlavors("default")
+  private static AdmissionEngine engine(Scenario s, Fairness f) {
+    AdmissionEngine.Builder b = AdmissionEngine.builder().resourceFlavors("default").fairSharing(f.on())
         .cohort(Cohort.builder("r").resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu",
             String.valueOf(s.rootNominal())))).build())
-        .cohort(Cohort.builder("a").parent("r").resourceGroup(FlavorQuotas.of("default", cpu(s.a()))).build())
-        .cohort(Cohort.builder("b").parent("r").resourceGroup(FlavorQuotas.of("default", cpu(s.b()))).build());
+        .cohort(Cohort.builder("a").parent("r").fairSharingWeight(Quantity.of(f.weights().get(0)))
+            .resourceGroup(FlavorQuotas.of("default", cpu(s.a()))).build())
+        .cohort(Cohort.builder("b").parent("r").fairSharingWeight(Quantity.of(f.weights().get(1)))
+            .resourceGroup(FlavorQuotas.of("default", cpu(s.b()))).build());
     for (int i = 0; i < s.queues().size(); i++) {
       Queue q = s.queues().get(i);
       b.clusterQueue(ClusterQueue.builder("cq" + i).cohort(COHORTS[q.cohort()])
+          .fairSharingWeight(Quantity.of(f.weights().get(2 + i)))
           .preemption(q.preempt()
               ? ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.ANY)
               : ClusterQueuePreemption.NEVER)
@@ -82,8 +94,8 @@ final class CohortTreePropertiesTest {
   }
 
   @Property(tries = 150)
-  void admissionStaysWithinTheTree(@ForAll("scenarios") Scenario s) {
-    AdmissionEngine e = engine(s);
+  void admissionStaysWithinTheTree(@ForAll("scenarios") Scenario s, @ForAll("fairness") Fairness f) {
+    AdmissionEngine e = engine(s, f);
     for (int i = 0; i < s.jobs().size(); i++) {
       Job j = s.jobs().get(i);
       e.submit(Workload.builder("ns", "w" + i).queueName("q" + j.queue()).priority(j.priority())

@@ -127,13 +127,6 @@ final class CohortTreeTest {
 
 
   @Test
-  void fairSharingOverACohortTreeIsRefused() {
-    assertThatThrownBy(() -> engine(List.of(Cohort.of("team", "org")), cq("q", "team", "1")).fairSharing(true).build())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("fair sharing over a cohort tree or cohort quotas is not supported (Cohort ");
-  }
-
-  @Test
   void preemptionsNameThePathsOfBothQueues() {
     // root <- left(0) <- a(2, reclaims Any); root <- right <- b(0)
     ClusterQueue a = ClusterQueue.builder("a").cohort("left").resourceGroup(cpu("2"))

@@ -81,6 +81,12 @@ final class KueueSchedulePortTest {
   }
 
   private static AdmissionEngine engine(List<ClusterQueue> extraCqs, List<LocalQueue> extraLqs, List<Cohort> cohorts) {
+    return builder(extraCqs, extraLqs, cohorts).build();
+  }
+
+  /** The engine of upstream's {@code TestSchedule} and {@code TestScheduleForFairSharing}, with the case's objects. */
+  static AdmissionEngine.Builder builder(List<ClusterQueue> extraCqs, List<LocalQueue> extraLqs,
+      List<Cohort> cohorts) {
     AdmissionEngine.Builder b = AdmissionEngine.builder().clock(Clock.fixed(NOW, ZoneOffset.UTC))
         .resourceFlavors("default", "on-demand", "spot", "model-a")
         .resourceFlavor(ResourceFlavor.of("spot-tainted")
@@ -100,7 +106,7 @@ final class KueueSchedulePortTest {
     lqs.addAll(extraLqs);
     lqs.forEach(b::localQueue);
     cohorts.forEach(b::cohort);
-    return b.build();
+    return b;
   }
 
   private static AdmissionEngine engine() {
@@ -117,7 +123,7 @@ final class KueueSchedulePortTest {
   }
 
   /** Every admission as {@code key -> [podSet:resource=flavor, ...]}. */
-  private static Map<String, TreeSet<String>> assignments(AdmissionEngine e, String... cqs) {
+  static Map<String, TreeSet<String>> assignments(AdmissionEngine e, String... cqs) {
     Map<String, TreeSet<String>> out = new TreeMap<>();
     for (String cq : cqs) {
       for (QuotaReservation a : e.admitted(cq)) {
@@ -131,18 +137,18 @@ final class KueueSchedulePortTest {
     return out;
   }
 
-  private static List<String> keys(CycleResult r) {
+  static List<String> keys(CycleResult r) {
     return r.admitted().stream().map(QuotaReservation::workload).toList();
   }
 
-  private static TreeSet<String> preempted(CycleResult r) {
+  static TreeSet<String> preempted(CycleResult r) {
     TreeSet<String> s = new TreeSet<>();
     r.preempted().forEach(p -> s.add(p.workload()));
     return s;
   }
 
   /** Every preemption as {@code victim:reason}. */
-  private static TreeSet<String> preemptions(CycleResult r) {
+  static TreeSet<String> preemptions(CycleResult r) {
     TreeSet<String> s = new TreeSet<>();
     r.preempted().forEach(p -> s.add(p.workload() + ":" + p.reason().kueueName()));
     return s;
@@ -153,7 +159,7 @@ final class KueueSchedulePortTest {
    * preempted workloads within the cycle and requeues them, where Kueue keeps them admitted until their eviction
    * finishes: they are in Kueue's {@code wantAssignments} and here in the queue instead.
    */
-  private static List<String> left(AdmissionEngine e, String cq) {
+  static List<String> left(AdmissionEngine e, String cq) {
     List<String> out = new ArrayList<>(e.pending(cq));
     out.removeAll(e.inadmissible(cq));
     return out;

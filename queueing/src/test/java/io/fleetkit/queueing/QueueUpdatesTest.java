@@ -239,14 +239,22 @@ final class QueueUpdatesTest {
   }
 
   @Test
-  void putClusterQueue_intoACohortTreeWithFairSharing_isRefusedAndTheEngineUnchanged() {
+  void putCohort_underAParentWithQuota_withFairSharing_lendsTheParentsQuota() {
     AdmissionEngine e = AdmissionEngine.builder().clock(clock).resourceFlavors("default").fairSharing(true)
         .clusterQueue(cq("cq", "flat", "2")).localQueue(LocalQueue.of("team", "q", "cq")).build();
     e.putCohort(Cohort.of("flat", null));
+    e.submit(wl("big", "q", 0, "4"));
+    e.scheduleUntilIdle(10);
+    assertThat(e.isAdmitted("team/big")).isFalse();
 
-    assertThatThrownBy(() -> e.putCohort(Cohort.of("flat", "root"))).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("fair sharing over a cohort tree");
-    assertThat(e.cohort("flat").orElseThrow().parent()).isNull();
+    e.putCohort(Cohort.builder("root").resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "2")))
+        .build());
+    e.putCohort(Cohort.of("flat", "root"));
+    e.scheduleUntilIdle(10);
+    assertThat(e.cohort("flat").orElseThrow().parent()).isEqualTo("root");
+    assertThat(e.isAdmitted("team/big")).isTrue();
+    // cq borrows 2 of the 4 cpu its parent could give it (flat lends 2, root holds 2)
+    assertThat(e.dominantResourceShare("cq")).isEqualTo(500);
   }
 
   @Test

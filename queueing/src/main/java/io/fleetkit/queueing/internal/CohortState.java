@@ -32,10 +32,10 @@ final class CohortState {
   /** Kueue's {@code SubtreeQuota}. */
   final long[] quota;
   final long[] usage;
-  /** Lendable quota per resource name index, summed over flavors: the denominator of the dominant resource share. */
-  final long[] lendableByResource;
+  /** The cohort's fair sharing weight in milli-units (Kueue's {@code spec.fairSharing.weight}, default 1). */
+  long weightMilli = 1000;
 
-  CohortState(String name, int frCount, int resourceCount) {
+  CohortState(String name, int frCount) {
     this.name = name;
     this.nominal = new long[frCount];
     this.borrowingLimit = new long[frCount];
@@ -44,7 +44,6 @@ final class CohortState {
     java.util.Arrays.fill(lendingLimit, CqState.NO_LIMIT);
     this.quota = new long[frCount];
     this.usage = new long[frCount];
-    this.lendableByResource = new long[resourceCount];
   }
 
   boolean hasParent() {

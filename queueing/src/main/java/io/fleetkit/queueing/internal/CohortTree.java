@@ -26,7 +26,8 @@ final class CohortTree {
       if (out.containsKey(c.name())) {
         throw new IllegalArgumentException("admission engine: Cohort " + c.name() + " added twice");
       }
-      CohortState state = new CohortState(c.name(), index.size(), index.resourceCount());
+      CohortState state = new CohortState(c.name(), index.size());
+      state.weightMilli = c.fairSharingWeight().milliValue();
       for (ResourceGroup g : c.resourceGroups()) {
         for (FlavorQuotas fq : g.flavors()) {
           for (FlavorResourceQuota q : fq.resources()) {
@@ -47,7 +48,7 @@ final class CohortTree {
         continue;
       }
       CohortState parent = out.computeIfAbsent(
-          parentName, n -> new CohortState(n, index.size(), index.resourceCount()));
+          parentName, n -> new CohortState(n, index.size()));
       CohortState child = out.get(c.name());
       child.parent = parent;
       parent.children.add(child);
@@ -66,18 +67,18 @@ final class CohortTree {
   }
 
   /** Sums every tree's quotas bottom-up; call once every ClusterQueue is a member of its cohort. */
-  static void sumQuotas(Collection<CohortState> all, FlavorResources index) {
+  static void sumQuotas(Collection<CohortState> all) {
     for (CohortState c : all) {
       if (c.parent == null) {
-        sum(c, index);
+        sum(c);
       }
     }
   }
 
-  private static void sum(CohortState c, FlavorResources index) {
+  private static void sum(CohortState c) {
     System.arraycopy(c.nominal, 0, c.quota, 0, c.quota.length);
     for (CohortState child : c.children) {
-      sum(child, index);
+      sum(child);
       for (int fr = 0; fr < c.quota.length; fr++) {
         c.quota[fr] = CqState.saturatedAdd(c.quota[fr], child.quota[fr] - child.localQuota(fr));
       }
@@ -87,7 +88,6 @@ final class CohortTree {
         if (m.covered[fr]) {
           long lendable = m.nominal[fr] - m.guaranteed[fr];
           c.quota[fr] = CqState.saturatedAdd(c.quota[fr], lendable);
-          c.lendableByResource[index.resourceIndex(fr)] += lendable;
         }
       }
     }

@@ -8,10 +8,7 @@ import io.fleetkit.queueing.Workload;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -37,6 +34,10 @@ import org.jspecify.annotations.Nullable;
  * With a {@link TopologyCheck} (a preemptor with pod sets in flavors with a topology), "fits" also means that those pod
  * sets can be placed once the removed candidates' topology assignments no longer take their nodes' room (Kueue's
  * {@code workloadFits} with the TAS snapshot).
+ *
+ * <p>With fair sharing, candidates are the queue's own and those of every borrowing queue of the cohort tree, and the
+ * search visits the target queues in {@link TargetQueueOrdering}'s order, comparing the dominant resource shares of
+ * the two sides of the lowest cohort the preemptor's and the target's queue share ({@code fairPreemptions}).
  */
 public final class Preemptor {
   private final FlavorResources index;
@@ -123,20 +124,7 @@ public final class Preemptor {
       return List.of();
     }
     candidates.sort(candidateOrder(cq));
-    boolean onlySameQueue = true;
-    for (AdmittedWorkload c : candidates) {
-      onlySameQueue &= c.cq == cq;
-    }
-    if (onlySameQueue) {
-      return minimalPreemptions(s, candidates);
-    }
-    BorrowWithinCohort bwc = cq.spec.preemption().borrowWithinCohort();
-    Integer threshold = null;
-    if (bwc.policy() != BorrowWithinCohort.Policy.NEVER) {
-      Integer max = bwc.maxPriorityThreshold();
-      threshold = max != null && max < wl.priority() ? max + 1 : wl.priority();
-    }
-    return fairPreemptions(wl, cq, a, s, candidates, threshold);
+    return fairPreemptions(cq, a, s, candidates);
   }
 
   /**
@@ -391,7 +379,9 @@ public final class Preemptor {
     CohortState cohort = cq.cohort;
     QueuePreemptionPolicy reclaim = cq.spec.preemption().reclaimWithinCohort();
     if (cohort != null && reclaim != QueuePreemptionPolicy.NEVER) {
-      for (CqState other : cohort.members) {
+      List<CqState> tree = new ArrayList<>();
+      cohort.root().collectQueues(tree);
+      for (CqState other : tree) {
         if (other == cq || !other.borrowingIn(need)) {
           continue;
         }
@@ -438,22 +428,6 @@ public final class Preemptor {
     return true;
   }
 
-  /** Fair sharing with candidates in the preemptor's own queue only: the lowest first, with borrowing. */
-  private List<Target> minimalPreemptions(Search s, List<AdmittedWorkload> candidates) {
-    List<Target> targets = new ArrayList<>();
-    for (AdmittedWorkload c : candidates) {
-      s.remove(c);
-      targets.add(new Target(c, PreemptionReason.IN_CLUSTER_QUEUE));
-      if (s.fits(true)) {
-        targets = fillBack(targets, s, true);
-        s.putBack(targets);
-        return targets;
-      }
-    }
-    s.putBack(targets);
-    return List.of();
-  }
-
   /** Walks the targets backwards (all but the last) and keeps only those the preemptor needs gone. */
   private static List<Target> fillBack(List<Target> targets, Search s, boolean allowBorrowing) {
     List<Target> kept = new ArrayList<>(targets);
@@ -485,102 +459,36 @@ public final class Preemptor {
   }
 
   // ------------------------------------------------------------------------------------------------------------
-  // Fair sharing (Kueue pkg/scheduler/preemption fairPreemptions)
+  // Fair sharing (Kueue pkg/scheduler/preemption/preemption.go fairPreemptions, runFirstFsStrategy,
+  // runSecondFsStrategy; the order of target queues and the shares compared: TargetQueueOrdering)
 
-  private static final class CandidateQueue {
-    final CqState cq;
-    long share;
-    List<AdmittedWorkload> workloads = new ArrayList<>();
-
-    CandidateQueue(CqState cq, long share) {
-      this.cq = cq;
-      this.share = share;
-    }
-  }
-
-  private PriorityQueue<CandidateQueue> queueHeap(List<AdmittedWorkload> candidates, boolean firstOnly) {
-    Map<CqState, CandidateQueue> byQueue = new LinkedHashMap<>();
-    for (AdmittedWorkload c : candidates) {
-      CandidateQueue q = byQueue.get(c.cq);
-      if (q == null) {
-        q = new CandidateQueue(c.cq, DominantResourceShare.of(c.cq, index));
-        q.workloads.add(c);
-        byQueue.put(c.cq, q);
-      } else if (!firstOnly) {
-        q.workloads.add(c);
-      }
-    }
-    PriorityQueue<CandidateQueue> heap = new PriorityQueue<>(
-        Comparator.comparingLong((CandidateQueue q) -> -q.share).thenComparing(q -> q.cq.name));
-    heap.addAll(byQueue.values());
-    return heap;
-  }
-
-  private boolean strategyAllows(FairSharingStrategy s, long preemptorNew, long targetOld, long targetNew) {
+  private static boolean strategyAllows(FairSharingStrategy s, Drs preemptorNew, Drs targetOld, Drs targetNew) {
     return s == FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE
-        ? preemptorNew <= targetNew
-        : preemptorNew < targetOld;
+        ? Drs.compare(preemptorNew, targetNew) <= 0
+        : Drs.compare(preemptorNew, targetOld) < 0;
   }
 
-  private List<Target> fairPreemptions(Workload wl, CqState cq, Assignment a, Search s,
-      List<AdmittedWorkload> candidates, @Nullable Integer belowPriority) {
-    PriorityQueue<CandidateQueue> heap = queueHeap(candidates, false);
-    long preemptorShare = DominantResourceShare.of(cq, index, a.frs(), a.values(), 1);
+  /**
+   * The targets with fair sharing. The preemptor's usage counts in every share while the search runs. Queues are
+   * visited in {@link TargetQueueOrdering}'s order: in the preemptor's own queue its candidates go one by one
+   * ({@code InClusterQueue}); while the preemptor's queue stays within its nominal quota in the flavor-resources that
+   * need preemption (Kueue's {@code FairSharingPreemptWithinNominal}), any candidate goes ({@code
+   * InCohortReclamation}); otherwise a candidate goes if the first strategy holds between the preemptor's side and the
+   * target's side of their lowest common cohort ({@code InCohortFairSharing}), and the search picks the next queue
+   * again. Candidates the first strategy refused are tried with the second, one per queue.
+   */
+  private List<Target> fairPreemptions(CqState cq, Assignment a, Search s, List<AdmittedWorkload> candidates) {
     List<Target> targets = new ArrayList<>();
-    List<AdmittedWorkload> retry = new ArrayList<>();
-    boolean fits = false;
-    while (!heap.isEmpty() && !fits) {
-      CandidateQueue q = heap.poll();
-      if (q.cq == cq) {
-        AdmittedWorkload c = q.workloads.get(0);
-        s.remove(c);
-        targets.add(new Target(c, PreemptionReason.IN_CLUSTER_QUEUE));
-        if (s.fits(true)) {
-          fits = true;
-          break;
-        }
-        preemptorShare = DominantResourceShare.of(cq, index, a.frs(), a.values(), 1);
-        q.workloads = q.workloads.subList(1, q.workloads.size());
-        if (!q.workloads.isEmpty()) {
-          q.share = DominantResourceShare.of(cq, index);
-          heap.add(q);
-        }
-        continue;
+    boolean fits;
+    cq.addUsage(a.frs(), a.values(), 1);
+    try {
+      List<AdmittedWorkload> retry = new ArrayList<>();
+      fits = firstStrategy(cq, a, s, candidates, targets, retry);
+      if (!fits && strategies.size() > 1) {
+        fits = secondStrategy(cq, a, s, retry, targets);
       }
-      for (int i = 0; i < q.workloads.size(); i++) {
-        AdmittedWorkload c = q.workloads.get(i);
-        boolean below = belowPriority != null && c.priority() < belowPriority;
-        long newShare = DominantResourceShare.of(q.cq, index, c.frs, c.values, -1);
-        if (below || strategyAllows(strategies.get(0), preemptorShare, q.share, newShare)) {
-          s.remove(c);
-          targets.add(new Target(c, below
-              ? PreemptionReason.IN_COHORT_RECLAIM_WHILE_BORROWING
-              : PreemptionReason.IN_COHORT_FAIR_SHARING));
-          if (s.fits(true)) {
-            fits = true;
-            break;
-          }
-          q.workloads = q.workloads.subList(i + 1, q.workloads.size());
-          if (!q.workloads.isEmpty() && q.cq.borrowingIn(a.needPreemption())) {
-            q.share = newShare;
-            heap.add(q);
-          }
-          break;
-        }
-        retry.add(c);
-      }
-    }
-    if (!fits && strategies.size() > 1) {
-      PriorityQueue<CandidateQueue> second = queueHeap(retry, true);
-      while (!second.isEmpty() && !fits) {
-        CandidateQueue q = second.poll();
-        if (strategyAllows(strategies.get(1), preemptorShare, q.share, 0)) {
-          AdmittedWorkload c = q.workloads.get(0);
-          s.remove(c);
-          targets.add(new Target(c, PreemptionReason.IN_COHORT_FAIR_SHARING));
-          fits = s.fits(true);
-        }
-      }
+    } finally {
+      cq.addUsage(a.frs(), a.values(), -1);
     }
     if (!fits) {
       s.putBack(targets);
@@ -589,5 +497,76 @@ public final class Preemptor {
     targets = fillBack(targets, s, true);
     s.putBack(targets);
     return targets;
+  }
+
+  /** Kueue's {@code workloadFitsForFairSharing}: whether the preemptor fits, its own usage taken out meanwhile. */
+  private static boolean fitsForFairSharing(CqState cq, Assignment a, Search s) {
+    cq.addUsage(a.frs(), a.values(), -1);
+    try {
+      return s.fits(true);
+    } finally {
+      cq.addUsage(a.frs(), a.values(), 1);
+    }
+  }
+
+  private boolean firstStrategy(CqState cq, Assignment a, Search s, List<AdmittedWorkload> candidates,
+      List<Target> targets, List<AdmittedWorkload> retry) {
+    TargetQueueOrdering ordering = new TargetQueueOrdering(cq, candidates, index, candidateOrder(cq));
+    boolean withinNominal = !cq.borrowingIn(a.needPreemption());
+    for (CqState target = ordering.next(); target != null; target = ordering.next()) {
+      if (target == cq || withinNominal) {
+        AdmittedWorkload c = ordering.pop(target);
+        s.remove(c);
+        targets.add(new Target(c,
+            target == cq ? PreemptionReason.IN_CLUSTER_QUEUE : PreemptionReason.IN_COHORT_RECLAMATION));
+        if (fitsForFairSharing(cq, a, s)) {
+          return true;
+        }
+        continue;
+      }
+      Drs preemptorNew = ordering.preemptorShare(target);
+      Drs targetOld = ordering.targetShare(target);
+      if (Double.isInfinite(preemptorNew.weightedShare()) && !Double.isInfinite(targetOld.weightedShare())) {
+        // Kueue's fsStrategyUnsatisfiable: no candidate of this queue can pass; the second strategy may
+        while (ordering.hasWorkload(target)) {
+          retry.add(ordering.pop(target));
+        }
+        continue;
+      }
+      while (ordering.hasWorkload(target)) {
+        AdmittedWorkload c = ordering.pop(target);
+        Drs targetNew = ordering.targetShareWithout(target, c);
+        if (strategyAllows(strategies.get(0), preemptorNew, targetOld, targetNew)) {
+          s.remove(c);
+          targets.add(new Target(c, PreemptionReason.IN_COHORT_FAIR_SHARING));
+          if (fitsForFairSharing(cq, a, s)) {
+            return true;
+          }
+          break; // the shares changed: the next queue may be another
+        }
+        retry.add(c);
+      }
+    }
+    return false;
+  }
+
+  private boolean secondStrategy(CqState cq, Assignment a, Search s, List<AdmittedWorkload> retry,
+      List<Target> targets) {
+    TargetQueueOrdering ordering = new TargetQueueOrdering(cq, retry, index, candidateOrder(cq));
+    for (CqState target = ordering.next(); target != null; target = ordering.next()) {
+      boolean passed = strategyAllows(strategies.get(1), ordering.preemptorShare(target),
+          ordering.targetShare(target), Drs.NEGATIVE);
+      // the strategy does not depend on the candidate: the first one goes
+      AdmittedWorkload c = ordering.pop(target);
+      if (passed) {
+        s.remove(c);
+        targets.add(new Target(c, PreemptionReason.IN_COHORT_FAIR_SHARING));
+        if (fitsForFairSharing(cq, a, s)) {
+          return true;
+        }
+      }
+      ordering.drop(target);
+    }
+    return false;
   }
 }

@@ -47,7 +47,6 @@ import org.slf4j.LoggerFactory;
 final class QueueRegistry {
   private static final Logger LOG = LoggerFactory.getLogger(QueueRegistry.class);
 
-  private final boolean fairSharing;
   private final FlavorResources index = new FlavorResources();
   private final Map<String, ResourceFlavor> flavors = new LinkedHashMap<>();
   /** The engine's AdmissionChecks by name. */
@@ -66,8 +65,7 @@ final class QueueRegistry {
   /** The queue order of ClusterQueues with usage-based admission fair sharing, if the engine has it. */
   private @Nullable AfsOrder afsOrder;
 
-  QueueRegistry(boolean fairSharing, Collection<AdmittedWorkload> withQuota, Consumer<CqState> onDrop) {
-    this.fairSharing = fairSharing;
+  QueueRegistry(Collection<AdmittedWorkload> withQuota, Consumer<CqState> onDrop) {
     this.withQuota = withQuota;
     this.onDrop = onDrop;
   }
@@ -89,7 +87,7 @@ final class QueueRegistry {
    * Sets up the engine's flavors, ClusterQueues, Cohorts and LocalQueues.
    *
    * @throws IllegalArgumentException if two objects of a kind have one name, a LocalQueue names an unknown
-   *     ClusterQueue, the Cohorts' parents form a cycle, or fair sharing is enabled with a cohort tree or cohort quotas
+   *     ClusterQueue, or the Cohorts' parents form a cycle
    */
   void configure(List<ResourceFlavor> flavorList, List<ClusterQueue> clusterQueues, List<Cohort> cohortList,
       List<LocalQueue> locals) {
@@ -122,6 +120,11 @@ final class QueueRegistry {
       }
     }
     updateMissingFlavors();
+  }
+
+  /** The cohort {@code name} of the tree (declared, or named by a queue or as a parent), or {@code null}. */
+  @Nullable CohortState cohortState(String name) {
+    return cohorts.get(name);
   }
 
   FlavorResources index() {
@@ -325,7 +328,7 @@ final class QueueRegistry {
    * Adds or replaces a Cohort.
    *
    * @return the queues of its tree, before and after
-   * @throws IllegalArgumentException if its parent would form a cycle, or fair sharing is enabled (nothing changes)
+   * @throws IllegalArgumentException if its parent would form a cycle (nothing changes)
    */
   List<CqState> putCohort(Cohort cohort) {
     List<CqState> touched = new ArrayList<>();
@@ -571,8 +574,7 @@ final class QueueRegistry {
    * (an existing queue keeps its pending and admitted workloads), the admitted workloads' usage is counted again, and
    * queues no longer named are dropped ({@code onDrop}). Nothing changes if it throws.
    *
-   * @throws IllegalArgumentException if the Cohorts' parents form a cycle, or fair sharing is enabled with a cohort
-   *     tree or cohort quotas
+   * @throws IllegalArgumentException if the Cohorts' parents form a cycle
    */
   private void applyQueues(Map<String, ClusterQueue> specs, Map<String, Cohort> nextCohorts) {
     int known = index.size();
@@ -599,15 +601,7 @@ final class QueueRegistry {
     for (ClusterQueue cq : specs.values()) {
       String cohortName = cq.cohort();
       if (cohortName != null) {
-        tree.computeIfAbsent(cohortName, n -> new CohortState(n, index.size(), index.resourceCount()));
-      }
-    }
-    if (fairSharing) {
-      for (CohortState c : tree.values()) {
-        if (c.parent != null || !c.children.isEmpty() || CohortTree.hasOwnQuota(c)) {
-          throw new IllegalArgumentException("admission engine: fair sharing over a cohort tree or cohort quotas is "
-              + "not supported (Cohort " + c.name + ")");
-        }
+        tree.computeIfAbsent(cohortName, n -> new CohortState(n, index.size()));
       }
     }
     // nothing below throws
@@ -642,7 +636,7 @@ final class QueueRegistry {
     cohortSpecs.putAll(declared);
     cohorts.clear();
     cohorts.putAll(tree);
-    CohortTree.sumQuotas(cohorts.values(), index);
+    CohortTree.sumQuotas(cohorts.values());
     for (AdmittedWorkload w : withQuota) {
       w.cq.addUsage(w.frs, w.values, 1);
     }

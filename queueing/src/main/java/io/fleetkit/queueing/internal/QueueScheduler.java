@@ -32,6 +32,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,8 +48,8 @@ import org.slf4j.LoggerFactory;
  *   <li>nominate: assign flavors, resuming each head's flavor search after the flavor its last nomination stopped on
  *       ({@link FlavorScanProgress}, unless outdated), and find preemption targets for heads that fit only by
  *       preemption;
- *   <li>order the heads: those that do not borrow first, then (with fair sharing) the lowest dominant resource share
- *       after admission, then higher priority, then older;
+ *   <li>order the heads: those that do not borrow first, then higher priority, then older; with fair sharing, one at
+ *       a time by {@link FairSharingTournament} over each cohort tree, with the usage of that moment;
  *   <li>admit the heads that still fit after the admissions and preemptions earlier in the cycle; issue the
  *       preemptions of a head whose targets no earlier head took and that fits once they are gone (the preemptor is
  *       admitted in a later cycle, once the quota is free); a head that needs preemption but has no candidates holds
@@ -141,7 +142,7 @@ public final class QueueScheduler {
       List<AdmissionCheck> admissionChecks,
       List<AdmissionCheckController> controllers) {
     this.clock = clock;
-    this.registry = new QueueRegistry(fairSharing, admitted.values(), this::drop);
+    this.registry = new QueueRegistry(admitted.values(), this::drop);
     this.index = registry.index();
     this.pending = new PendingWorkloads(registry);
     registry.addAdmissionChecks(admissionChecks);
@@ -870,6 +871,10 @@ public final class QueueScheduler {
     return registry.queue(name);
   }
 
+  @Nullable CohortState cohortState(String name) {
+    return registry.cohortState(name);
+  }
+
   public FlavorAssigner assigner() {
     return assigner;
   }
@@ -1169,17 +1174,37 @@ public final class QueueScheduler {
     }
   }
 
-  private static final class Entry {
+  private static final class Entry implements FairSharingTournament.Candidate {
     final PendingWorkload pending;
     final CqState cq;
     final Assignment assignment;
     List<Target> targets = List.of();
-    long share;
+    Drs share = Drs.NEGATIVE;
 
     Entry(PendingWorkload pending, CqState cq, Assignment assignment) {
       this.pending = pending;
       this.cq = cq;
       this.assignment = assignment;
+    }
+
+    @Override
+    public CqState cq() {
+      return cq;
+    }
+
+    @Override
+    public PendingWorkload pending() {
+      return pending;
+    }
+
+    @Override
+    public int[] frs() {
+      return assignment.frs();
+    }
+
+    @Override
+    public long[] values() {
+      return assignment.values();
     }
   }
 
@@ -1242,10 +1267,13 @@ public final class QueueScheduler {
     }
     Comparator<Entry> order = Comparator.comparingInt((Entry e) -> e.assignment.borrowing());
     if (fairSharing) {
-      order = order.thenComparingLong(e -> e.share);
+      order = order.thenComparing(e -> e.share, Drs::compare);
     }
     order = order.thenComparing(e -> e.pending, PendingWorkload.ORDER);
     entries.sort(order);
+    // with fair sharing, Kueue's tournament over each cohort tree, with the usage of the moment of each pop
+    FairSharingTournament<Entry> tournament = fairSharing ? new FairSharingTournament<>(index, entries) : null;
+    Iterator<Entry> sorted = entries.iterator();
 
     List<QuotaReservation> admittedNow = new ArrayList<>();
     List<Preemption> preempted = new ArrayList<>();
@@ -1253,7 +1281,8 @@ public final class QueueScheduler {
     Set<CqState> released = new HashSet<>();
     // Usage held for the rest of the cycle, undone at its end.
     List<Held> reserved = new ArrayList<>();
-    for (Entry nominated : entries) {
+    while (tournament != null ? tournament.hasNext() : sorted.hasNext()) {
+      Entry nominated = tournament != null ? tournament.pop() : sorted.next();
       Entry e = recomputeIfNeeded(nominated, evictedNow);
       CqState cq = e.cq;
       Assignment a = e.assignment;
@@ -2033,8 +2062,13 @@ public final class QueueScheduler {
     return admitted.size();
   }
 
+  /**
+   * The dominant resource share of {@code clusterQueue} rounded down; {@link Integer#MAX_VALUE} when a queue of weight
+   * 0 borrows.
+   */
   public long share(String clusterQueue) {
-    return DominantResourceShare.of(registry.requireQueue(clusterQueue), index);
+    Drs d = DominantResourceShare.of(registry.requireQueue(clusterQueue), index);
+    return d.weightMilli() == 0 && d.borrowing() ? Integer.MAX_VALUE : (long) Math.floor(d.weightedShare());
   }
 
   public Quantity usage(String clusterQueue, String flavor, String resource) {

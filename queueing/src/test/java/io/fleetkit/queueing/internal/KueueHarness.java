@@ -41,6 +41,13 @@ final class KueueHarness {
   }
 
   KueueHarness(List<String> flavors, List<ClusterQueue> queues, List<Cohort> cohorts, boolean fairSharing) {
+    this(flavors, queues, cohorts, fairSharing,
+        List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE));
+  }
+
+  /** With fair sharing's {@code preemptionStrategies}. */
+  KueueHarness(List<String> flavors, List<ClusterQueue> queues, List<Cohort> cohorts, boolean fairSharing,
+      List<FairSharingStrategy> strategies) {
     List<ResourceFlavor> fl = new ArrayList<>();
     for (String f : flavors) {
       fl.add(ResourceFlavor.of(f));
@@ -51,8 +58,7 @@ final class KueueHarness {
       queueNames.add(q.name());
     }
     scheduler = new QueueScheduler(Clock.fixed(NOW, ZoneOffset.UTC), fl, queues, cohorts, lqs, Map.of(), fairSharing,
-        List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE),
-        List.of(), List.of());
+        strategies, List.of(), List.of());
   }
 
   /** {@code wl("low", -1, "cpu", "2")}: one pod set {@code main} of one pod. */

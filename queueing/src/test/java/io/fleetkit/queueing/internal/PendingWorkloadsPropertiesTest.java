@@ -54,7 +54,7 @@ final class PendingWorkloadsPropertiesTest {
   @Property(tries = 300)
   void aWorkloadWaitsInAtMostOnePlace_andAQueuedOneInItsRoutedQueueOnce(@ForAll("ops") List<Op> ops) {
     PendingWorkloads[] holder = new PendingWorkloads[1];
-    QueueRegistry registry = new QueueRegistry(false, List.of(), gone -> holder[0].drop(gone));
+    QueueRegistry registry = new QueueRegistry(List.of(), gone -> holder[0].drop(gone));
     registry.configure(List.of(ResourceFlavor.of("default")),
         List.of(PendingWorkloadsTest.cq("a", QueueingStrategy.BEST_EFFORT_FIFO),
             PendingWorkloadsTest.cq("b", QueueingStrategy.STRICT_FIFO)), List.of(),

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 final class PendingWorkloadsTest {
   private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
 
-  private final QueueRegistry registry = new QueueRegistry(false, List.of(), gone -> pending().drop(gone));
+  private final QueueRegistry registry = new QueueRegistry(List.of(), gone -> pending().drop(gone));
   private final PendingWorkloads pending = new PendingWorkloads(registry);
   private long sequence;
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /** {@link QueueRegistry} alone: validation, routing, dropping queues and the rollback of a refused change. */
 final class QueueRegistryTest {
   private final List<CqState> dropped = new ArrayList<>();
-  private final QueueRegistry registry = new QueueRegistry(false, List.of(), dropped::add);
+  private final QueueRegistry registry = new QueueRegistry(List.of(), dropped::add);
 
   private static ClusterQueue cq(String name, String cohort, String flavor) {
     return ClusterQueue.builder(name).cohort(cohort)
