@@ -5,6 +5,7 @@ import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
 import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.discovery.EndpointSlice;
 import io.fleetkit.networking.ClusterNetworking;
@@ -13,7 +14,11 @@ import io.fleetkit.networking.dns.DnsRecord;
 import io.fleetkit.networking.dns.DnsResponse;
 import io.fleetkit.networking.dns.DnsServer;
 import io.fleetkit.networking.dns.DnsSnapshot;
+import io.fleetkit.networking.dns.PodResolver;
+import io.fleetkit.networking.dns.Rcode;
 import io.fleetkit.networking.dns.RecordType;
+import io.fleetkit.reconcile.node.PodDns;
+import io.fleetkit.reconcile.node.ResolverConfig;
 import io.fleetkit.simulator.Simulation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -66,6 +71,11 @@ public final class DnsCommand implements Callable<Integer> {
       description = "Simulated time to run the manifests before answering (default: 5m).")
   private Duration settle;
 
+  @Option(names = "--from-pod", paramLabel = "NAMESPACE/NAME",
+      description = {"Look the name up as a process of that pod would: its /etc/hosts (hostAliases) first, then its"
+          + " resolv.conf (dnsPolicy, dnsConfig: search domains, ndots) against the cluster DNS."})
+  private String fromPod;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -87,9 +97,18 @@ public final class DnsCommand implements Callable<Integer> {
     if (t == RecordType.PTR && !name.endsWith(".arpa") && !name.endsWith(".arpa.")) {
       name = reverseName(name);
     }
-    DnsSnapshot snap = steadyState(paths, settle, err);
-    if (snap == null) {
+    if (fromPod != null && fromPod.indexOf('/') <= 0) {
+      err.println("dns: --from-pod \"" + fromPod + "\" must be NAMESPACE/NAME");
+      err.flush();
+      return 2;
+    }
+    Settled settled = steadyState(paths, settle, err);
+    if (settled == null) {
       return 1;
+    }
+    DnsSnapshot snap = settled.snapshot();
+    if (fromPod != null) {
+      return fromPod(settled, name, t, out, err);
     }
     DnsResponse r = ClusterDns.standard().resolve(snap, name, t);
     if (output == Format.json) {
@@ -106,6 +125,98 @@ public final class DnsCommand implements Callable<Integer> {
       }
       for (DnsRecord rec : r.additional()) {
         out.println("; additional: " + rec);
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  /** The address pods are told the cluster DNS has when no {@code kube-system/kube-dns} Service says (kubeadm's). */
+  static final String DEFAULT_CLUSTER_DNS_IP = "10.96.0.10";
+
+  /** {@code --from-pod}: the lookup of the pod's resolver; 1 when the pod is not there. */
+  private int fromPod(Settled settled, String name, RecordType t, PrintWriter out, PrintWriter err) {
+    String ns = fromPod.substring(0, fromPod.indexOf('/'));
+    String podName = fromPod.substring(fromPod.indexOf('/') + 1);
+    Pod pod = settled.pods().stream().filter(p -> p.metadata().namespace().equals(ns)
+        && p.metadata().name().equals(podName)).findFirst().orElse(null);
+    if (pod == null) {
+      List<String> there = settled.pods().stream().filter(p -> p.metadata().namespace().equals(ns))
+          .map(p -> p.metadata().name()).sorted().limit(10).toList();
+      err.println("dns: --from-pod: no pod " + fromPod + " after " + io.fleetkit.api.Violations.durationText(settle)
+          + (there.isEmpty() ? " (none in namespace " + ns + ")" : "; pods in " + ns + ": " + String.join(", ", there)
+          + (there.size() == 10 ? ", ..." : "")));
+      err.flush();
+      return 1;
+    }
+    String dnsIp = settled.services().stream().filter(s -> s.metadata().namespace().equals("kube-system")
+        && s.metadata().name().equals("kube-dns") && !s.spec().clusterIP().isEmpty()
+        && !s.spec().clusterIP().equals("None")).map(s -> s.spec().clusterIP()).findFirst()
+        .orElse(DEFAULT_CLUSTER_DNS_IP);
+    String domain = ClusterDns.standard().zone();
+    domain = domain.endsWith(".") ? domain.substring(0, domain.length() - 1) : domain;
+    PodDns.Result dns = new PodDns(List.of(dnsIp), domain, null, pod.status().podIPs()).forPod(pod, false);
+    ResolverConfig conf = dns.config();
+    String hostname = pod.spec().hostname().isEmpty() ? pod.metadata().name() : pod.spec().hostname();
+    List<PodResolver.HostsEntry> hosts = PodResolver.hostsFile(pod.status().podIPs(), hostname,
+        pod.spec().subdomain(), ns, domain, pod.spec().hostAliases());
+    boolean clusterDns = conf.servers().contains(dnsIp);
+    PodResolver.Lookup lookup = PodResolver.resolve(conf, hosts, name, t, q -> clusterDns
+        ? ClusterDns.standard().resolve(settled.snapshot(), q, t) : DnsResponse.of(Rcode.REFUSED));
+    if (!lookup.fromHostsFile() && !clusterDns) {
+      err.println("dns: pod " + fromPod + " (dnsPolicy " + pod.spec().dnsPolicy() + ") asks nameservers "
+          + conf.servers() + ", not the cluster DNS " + dnsIp + ": its answer is not the cluster's");
+      err.flush();
+      return 1;
+    }
+    if (output == Format.json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", name);
+      m.put("type", t.name());
+      m.put("pod", fromPod);
+      m.put("search", conf.searches());
+      m.put("ndots", PodResolver.ndots(conf.options()));
+      if (lookup.fromHostsFile()) {
+        m.put("source", "hosts");
+        m.put("rcode", Rcode.NOERROR.name());
+        m.put("answers", lookup.hostsAddresses());
+      } else {
+        DnsResponse r = java.util.Objects.requireNonNull(lookup.response());
+        m.put("source", "dns");
+        List<Map<String, Object>> tried = new ArrayList<>();
+        for (PodResolver.Attempt a : lookup.tried()) {
+          Map<String, Object> t1 = new LinkedHashMap<>(); // name, rcode, answers, in that order
+          t1.put("name", a.name());
+          t1.put("rcode", a.rcode().name());
+          t1.put("answers", a.answers());
+          tried.add(t1);
+        }
+        m.put("tried", tried);
+        m.put("answeredName", lookup.answeredName());
+        m.put("rcode", r.rcode().name());
+        m.put("answers", r.answers().stream().map(DnsRecord::data).toList());
+      }
+      out.println(JsonMapper.builder().build().writeValueAsString(m));
+    } else {
+      out.println("; from pod " + fromPod + ": search " + String.join(" ", conf.searches()) + ", ndots "
+          + PodResolver.ndots(conf.options()));
+      for (String w : dns.warnings()) {
+        out.println("; warning: " + w);
+      }
+      if (lookup.fromHostsFile()) {
+        out.println("; answered by the pod's /etc/hosts");
+        for (String a : lookup.hostsAddresses()) {
+          out.println(name + " " + t + " " + a);
+        }
+      } else {
+        for (PodResolver.Attempt a : lookup.tried()) {
+          out.println("; tried " + a.name() + ": " + a.rcode() + ", " + a.answers() + " answer(s)");
+        }
+        DnsResponse r = java.util.Objects.requireNonNull(lookup.response());
+        out.println(r.rcode() + " " + lookup.answeredName() + " " + t);
+        for (DnsRecord rec : r.answers()) {
+          out.println(rec);
+        }
       }
     }
     out.flush();
@@ -130,8 +241,11 @@ public final class DnsCommand implements Callable<Integer> {
     return sb + "ip6.arpa.";
   }
 
+  /** The DNS records of the manifests' steady state, with its pods and Services. */
+  record Settled(DnsSnapshot snapshot, List<Pod> pods, List<Service> services) {}
+
   /** Loads, simulates for {@code settle} with the networking controllers, and snapshots; null after an error. */
-  static DnsSnapshot steadyState(List<Path> paths, Duration settle, PrintWriter err) {
+  static Settled steadyState(List<Path> paths, Duration settle, PrintWriter err) {
     LoadedObjects loaded;
     try {
       loaded = KubernetesYaml.load(paths);
@@ -151,7 +265,8 @@ public final class DnsCommand implements Callable<Integer> {
       sim.runFor(settle);
       List<Service> services = sim.store().list(Service.class).items();
       List<EndpointSlice> slices = sim.store().list(EndpointSlice.class).items();
-      return DnsSnapshot.of(services, slices, Set.of(), sim.clock().now().getEpochSecond());
+      return new Settled(DnsSnapshot.of(services, slices, Set.of(), sim.clock().now().getEpochSecond()),
+          sim.store().list(Pod.class).items(), services);
     } catch (IllegalArgumentException | IllegalStateException | FleetKitException e) {
       err.println("dns: " + e.getMessage());
       err.flush();
@@ -186,10 +301,11 @@ public final class DnsCommand implements Callable<Integer> {
         err.flush();
         return 2;
       }
-      DnsSnapshot snap = steadyState(paths, settle, err);
-      if (snap == null) {
+      Settled settled = steadyState(paths, settle, err);
+      if (settled == null) {
         return 1;
       }
+      DnsSnapshot snap = settled.snapshot();
       CountDownLatch stop = new CountDownLatch(1);
       try (DnsServer server = DnsServer.builder(() -> snap).port(port).build().start()) {
         out.println("serving " + snap.serviceCount() + " services as cluster.local on 127.0.0.1:" + server.port()

@@ -69,6 +69,67 @@ final class NetworkingCommandsTest {
     assertThat(out.toString()).contains("\"rcode\":\"NXDOMAIN\",\"answers\":[]");
   }
 
+  // a short name as a pod's process looks it up: its hosts file, then its search list (ndots 5) against the cluster DNS
+  @Test
+  void dns_fromPod_searchesAsThePodsResolverWould() {
+    assertThat(run("dns", example(), "web.net", "--from-pod", "net/db-0", "--output", "json")).as(err.toString())
+        .isZero();
+    JsonNode j = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(j.get("search").toString())
+        .isEqualTo("[\"net.svc.cluster.local\",\"svc.cluster.local\",\"cluster.local\"]");
+    assertThat(j.get("ndots").asInt()).isEqualTo(5);
+    assertThat(j.get("source").asString()).isEqualTo("dns");
+    assertThat(out.toString()).contains("\"tried\":[{\"name\":\"web.net.net.svc.cluster.local.\",\"rcode\":\"NXDOMAIN\","
+        + "\"answers\":0},{\"name\":\"web.net.svc.cluster.local.\",\"rcode\":\"NOERROR\",\"answers\":1}]");
+    assertThat(j.get("answeredName").asString()).isEqualTo("web.net.svc.cluster.local.");
+    assertThat(j.get("answers").get(0).asString()).matches("10\\.96\\.\\d+\\.\\d+");
+
+    // its own name is in its hosts file, with its subdomain's FQDN
+    out.getBuffer().setLength(0);
+    assertThat(run("dns", example(), "db-0", "--from-pod", "net/db-0")).isZero();
+    assertThat(out.toString()).contains("; answered by the pod's /etc/hosts").containsPattern("db-0 A 10\\.244\\.");
+  }
+
+  @Test
+  void dns_fromPod_hostAliasesAnswer_andAPodOutsideTheClusterDnsIsNotAnswered(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("pods.yaml"), """
+        apiVersion: v1
+        kind: Node
+        metadata: {name: n1}
+        status:
+          capacity: {cpu: "4", memory: 8Gi, pods: "110"}
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: app, namespace: default}
+        spec:
+          hostAliases: [{ip: 10.9.9.9, hostnames: [legacy.db]}]
+          containers: [{name: c, image: busybox}]
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: own, namespace: default}
+        spec:
+          dnsPolicy: None
+          dnsConfig: {nameservers: [1.1.1.1], searches: [corp.example]}
+          containers: [{name: c, image: busybox}]
+        """);
+    assertThat(run("dns", dir.toString(), "legacy.db", "--from-pod", "default/app", "--output", "json"))
+        .as(err.toString()).isZero();
+    assertThat(out.toString()).contains("\"source\":\"hosts\",\"rcode\":\"NOERROR\",\"answers\":[\"10.9.9.9\"]");
+    assertThat(run("dns", dir.toString(), "web", "--from-pod", "default/own")).isEqualTo(1);
+    assertThat(err.toString()).contains("dns: pod default/own (dnsPolicy None) asks nameservers [1.1.1.1], not the"
+        + " cluster DNS 10.96.0.10: its answer is not the cluster's");
+  }
+
+  @Test
+  void dns_fromPod_unknownPodOrBadValue_namesWhatIsThere() {
+    assertThat(run("dns", example(), "web", "--from-pod", "net/nope")).isEqualTo(1);
+    assertThat(err.toString()).contains("dns: --from-pod: no pod net/nope after 5m; pods in net: db-0, db-1, web-");
+    assertThat(run("dns", example(), "web", "--from-pod", "nope")).isEqualTo(2);
+    assertThat(err.toString()).contains("dns: --from-pod \"nope\" must be NAMESPACE/NAME");
+  }
+
   @Test
   void dns_helpAfterTheManifests_printsUsage_andAMissingNameIsABadCommandLine() {
     assertThat(run("dns", example(), "--help")).isZero();
