@@ -55,6 +55,55 @@ final class ScheduleTenancyTest {
         .contains("5 placed, 0 unschedulable, 1 rejected by admission");
   }
 
+  // as `fleetkit simulate`: every namespace has its default account, a pod naming a missing one is refused by
+  // ServiceAccount admission, one naming an account of the manifests is admitted
+  @Test
+  void schedule_withTenancy_appliesServiceAccountAdmission(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    java.nio.file.Files.writeString(dir.resolve("all.yaml"), """
+        apiVersion: v1
+        kind: Namespace
+        metadata: {name: team}
+        ---
+        apiVersion: v1
+        kind: Node
+        metadata: {name: n1}
+        status:
+          capacity: {cpu: "4", memory: 8Gi, pods: "110"}
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: plain, namespace: team}
+        spec:
+          containers: [{name: c, image: busybox}]
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: runner, namespace: team}
+        spec:
+          serviceAccountName: ci-runner
+          containers: [{name: c, image: busybox}]
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: ghost, namespace: team}
+        spec:
+          serviceAccountName: nobody
+          containers: [{name: c, image: busybox}]
+        ---
+        apiVersion: v1
+        kind: ServiceAccount
+        metadata: {name: ci-runner, namespace: team}
+        """);
+    assertThat(run("schedule", dir.toString(), "--output", "json")).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("placements")).hasSize(2);
+    assertThat(root.get("rejected")).hasSize(1);
+    assertThat(root.get("rejected").get(0).get("object").asString()).isEqualTo("Pod/team/ghost");
+    assertThat(root.get("rejected").get(0).get("message").asString())
+        .contains("error looking up service account team/nobody: serviceaccount \"nobody\" not found");
+  }
+
   private static String node(JsonNode root, String pod) {
     for (JsonNode p : root.get("placements")) {
       if (p.get("pod").asString().equals(pod)) {

@@ -5,6 +5,7 @@ import io.fleetkit.admission.Admission;
 import io.fleetkit.admission.NamespaceLifecyclePlugin;
 import io.fleetkit.admission.PriorityPlugin;
 import io.fleetkit.admission.QuotaLedger;
+import io.fleetkit.admission.ServiceAccountsController;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionDeniedException;
 import io.fleetkit.api.admission.AdmissionOperation;
@@ -12,6 +13,7 @@ import io.fleetkit.api.core.LimitRange;
 import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.ResourceQuota;
+import io.fleetkit.api.core.ServiceAccount;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.framework.SchedulerProfile;
@@ -28,11 +30,13 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Applies manifests through the store's standard admission chain ({@link Admission#standard()}), as an API server
- * would when they are applied, when they use the tenancy kinds (Namespace, ResourceQuota or LimitRange): Namespaces
- * and PriorityClasses first, then LimitRanges and quotas, then everything else in file order. The immortal
- * namespaces ({@code default}, {@code kube-system}, {@code kube-public}) exist as in any cluster. Manifests without
- * those kinds get Priority admission only, on their pods.
+ * Applies manifests through the store's standard admission chain with ServiceAccount admission
+ * ({@link Admission#withServiceAccounts}), as an API server would when they are applied, when they use the tenancy
+ * kinds (Namespace, ResourceQuota or LimitRange): Namespaces and PriorityClasses first, then LimitRanges, quotas and
+ * ServiceAccounts, then everything else in file order. The immortal namespaces ({@code default}, {@code kube-system},
+ * {@code kube-public}) exist as in any cluster, and the ServiceAccounts controller gives every namespace its
+ * {@code default} account (a manifest's {@code default} account replaces it), as {@code fleetkit simulate} does.
+ * Manifests without those kinds get Priority admission only, on their pods.
  */
 final class ManifestAdmission {
   /** The objects as admitted (LimitRange defaults applied, refused ones left out) and the refusals. */
@@ -51,13 +55,15 @@ final class ManifestAdmission {
     }
     List<ApiObject<?>> ordered = new ArrayList<>();
     loaded.objects().stream().filter(o -> o instanceof Namespace || o instanceof PriorityClass).forEach(ordered::add);
-    loaded.objects().stream().filter(o -> o instanceof LimitRange || o instanceof ResourceQuota).forEach(ordered::add);
+    loaded.objects().stream().filter(o -> o instanceof LimitRange || o instanceof ResourceQuota
+        || o instanceof ServiceAccount).forEach(ordered::add);
     loaded.objects().stream().filter(o -> !(o instanceof Namespace || o instanceof PriorityClass
-        || o instanceof LimitRange || o instanceof ResourceQuota)).forEach(ordered::add);
+        || o instanceof LimitRange || o instanceof ResourceQuota || o instanceof ServiceAccount)).forEach(ordered::add);
     List<ApiObject<?>> admitted = new ArrayList<>();
     List<ScheduleOutcome.Rejected> rejected = new ArrayList<>();
-    AdmissionChain chain = Admission.standard();
-    try (ObjectStore store = ObjectStore.builder().directDelivery().admission(chain).build()) {
+    AdmissionChain chain = Admission.withServiceAccounts(java.time.Clock.systemUTC());
+    try (ObjectStore store = ObjectStore.builder().directDelivery().admission(chain).build();
+        ServiceAccountsController accounts = ServiceAccountsController.of(store).start()) {
       for (String ns : NamespaceLifecyclePlugin.IMMORTAL) {
         if (loaded.objects().stream().noneMatch(o -> o instanceof Namespace n && n.metadata().name().equals(ns))) {
           store.create(Namespace.of(ns));
@@ -65,6 +71,14 @@ final class ManifestAdmission {
       }
       for (ApiObject<?> o : ordered) {
         try {
+          if (o instanceof ServiceAccount sa && store.get(ServiceAccount.class, sa.metadata().namespace(),
+              sa.metadata().name()).isPresent()) {
+            // the account the controller made: the manifest's replaces it
+            ServiceAccount made = store.require(ServiceAccount.class, sa.metadata().namespace(), sa.metadata().name());
+            admitted.add(unstored(store.update(sa.withMetadata(sa.metadata().toBuilder()
+                .resourceVersion(made.metadata().resourceVersion()).build()))));
+            continue;
+          }
           admitted.add(unstored(create(store, o)));
         } catch (AdmissionDeniedException e) {
           rejected.add(new ScheduleOutcome.Rejected(name(o), e.getMessage()));
