@@ -12,6 +12,7 @@ import io.fleetkit.api.admission.AdmissionDeniedException;
 import io.fleetkit.api.core.LimitRange;
 import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.ResourceQuota;
+import io.fleetkit.api.core.ServiceAccount;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.scheduling.PriorityClass;
@@ -351,6 +352,16 @@ public final class Simulation implements AutoCloseable {
   @SuppressWarnings({"unchecked", "rawtypes"})
   private void create(ApiObject<?> o) {
     try {
+      if (o instanceof ServiceAccount sa && serviceAccounts != null) {
+        ServiceAccount made = store.get(ServiceAccount.class, sa.metadata().namespace(), sa.metadata().name())
+            .orElse(null);
+        if (made != null) {
+          // the account the ServiceAccounts controller made (a namespace's default): the manifest's replaces it
+          store.update(sa.withMetadata(sa.metadata().toBuilder().resourceVersion(made.metadata().resourceVersion())
+              .build()));
+          return;
+        }
+      }
       store.create((ApiObject) o);
     } catch (AdmissionDeniedException e) {
       String ns = o.metadata().namespace();
@@ -361,8 +372,8 @@ public final class Simulation implements AutoCloseable {
 
   /**
    * {@code objects} in the order an API server needs them when admission is on: Namespaces and PriorityClasses,
-   * then LimitRanges and ResourceQuotas, then the rest in the order given; the namespaces every cluster has
-   * ({@code default}, {@code kube-system}, {@code kube-public}) are added when missing.
+   * then LimitRanges, ResourceQuotas and ServiceAccounts, then the rest in the order given; the namespaces every
+   * cluster has ({@code default}, {@code kube-system}, {@code kube-public}) are added when missing.
    */
   static List<ApiObject<?>> admissionOrder(List<ApiObject<?>> objects) {
     List<ApiObject<?>> out = new ArrayList<>();
@@ -372,9 +383,10 @@ public final class Simulation implements AutoCloseable {
       }
     }
     objects.stream().filter(o -> o instanceof Namespace || o instanceof PriorityClass).forEach(out::add);
-    objects.stream().filter(o -> o instanceof LimitRange || o instanceof ResourceQuota).forEach(out::add);
+    objects.stream().filter(o -> o instanceof LimitRange || o instanceof ResourceQuota || o instanceof ServiceAccount)
+        .forEach(out::add);
     objects.stream().filter(o -> !(o instanceof Namespace || o instanceof PriorityClass || o instanceof LimitRange
-        || o instanceof ResourceQuota)).forEach(out::add);
+        || o instanceof ResourceQuota || o instanceof ServiceAccount)).forEach(out::add);
     return out;
   }
 

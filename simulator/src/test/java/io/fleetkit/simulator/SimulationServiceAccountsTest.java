@@ -55,6 +55,25 @@ final class SimulationServiceAccountsTest {
     }
   }
 
+  // manifests that hold a namespace's default account (say with its secrets) and an account named after the pods
+  // that use it: the manifest's default replaces the one the controller made, and the account is created before the
+  // pods whatever the file order
+  @Test
+  void run_manifestsWithTheDefaultAccountAndOneAfterItsPods_areCreatedInOrder() {
+    ServiceAccount ownDefault = new ServiceAccount(ObjectMeta.builder().namespace("team-b").name("default")
+        .label("owner", "platform").build(), List.of(), List.of(), null);
+    ServiceAccount builder = new ServiceAccount(ObjectMeta.of("team-b", "builder"), List.of(), List.of(), null);
+    try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(1)).admission(Admission::withServiceAccounts)
+        .object(Namespace.of("team-b")).object(pod("team-b", "builder-pod", "builder")).object(ownDefault)
+        .object(builder).build()) {
+      sim.runFor(Duration.ofSeconds(10));
+      assertThat(sim.store().require(ServiceAccount.class, "team-b", "default").metadata().labels())
+          .containsEntry("owner", "platform");
+      assertThat(sim.store().get(Pod.class, "team-b", "builder-pod")).isPresent();
+      assertThat(sim.timeline()).noneMatch(e -> e.kind().equals("Rejected"));
+    }
+  }
+
   @Test
   void run_standardChain_noAccountsAndPodsUnchanged() {
     try (Simulation sim = Simulation.builder().objects(SimFixtures.nodes(1)).admission(Admission::standard)
