@@ -87,7 +87,9 @@ final class FairSharingTournament<E extends FairSharingTournament.Candidate> {
         Drs share = DominantResourceShare.of(cq, index);
         for (CohortState a = cq.cohort; a != null; a = a.parent) {
           path.put(a, share);
-          share = DominantResourceShare.of(a, index);
+          if (a.parent != null) { // the root's own share is compared under no parent
+            share = DominantResourceShare.of(a, index);
+          }
         }
         shares.put(e, path);
       } finally {

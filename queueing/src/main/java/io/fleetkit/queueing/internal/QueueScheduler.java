@@ -592,14 +592,26 @@ public final class QueueScheduler {
    * preemptors holding room for the rest of the cycle (Kueue's cycle usage of TAS).
    */
   private Collection<AdmittedWorkload> tasView(Set<AdmittedWorkload> without) {
-    List<AdmittedWorkload> out = new ArrayList<>(admitted.size() + heldTopology.size());
-    for (AdmittedWorkload w : admitted.values()) {
-      if (!without.contains(w)) {
-        out.add(w);
+    // a view, read only when a pod set's flavor has a topology: copying every admitted workload for each assignment
+    // made admission quadratic in the admitted workloads
+    return new java.util.AbstractCollection<>() {
+      @Override
+      public java.util.Iterator<AdmittedWorkload> iterator() {
+        return java.util.stream.Stream.concat(admitted.values().stream().filter(w -> !without.contains(w)),
+            heldTopology.stream()).iterator();
       }
-    }
-    out.addAll(heldTopology);
-    return out;
+
+      @Override
+      public int size() {
+        int n = heldTopology.size();
+        for (AdmittedWorkload w : admitted.values()) {
+          if (!without.contains(w)) {
+            n++;
+          }
+        }
+        return n;
+      }
+    };
   }
 
   /**
