@@ -99,6 +99,22 @@ public final class ServiceAccountsController implements AutoCloseable {
     return created;
   }
 
+  /**
+   * Creates {@code account} in {@code store}, or replaces the account of its name that exists there (a namespace's
+   * {@code default}, which this controller made when the namespace was created), as applying a manifest does.
+   *
+   * @return the account as stored
+   */
+  public static ServiceAccount apply(ObjectStore store, ServiceAccount account) {
+    ServiceAccount made = store.get(ServiceAccount.class, account.metadata().namespace(), account.metadata().name())
+        .orElse(null);
+    if (made == null) {
+      return store.create(account);
+    }
+    return store.update(account.withMetadata(account.metadata().toBuilder()
+        .resourceVersion(made.metadata().resourceVersion()).build()));
+  }
+
   @Override
   public void close() {
     for (Watch w : watches) {

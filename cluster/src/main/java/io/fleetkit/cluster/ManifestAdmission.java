@@ -71,15 +71,9 @@ final class ManifestAdmission {
       }
       for (ApiObject<?> o : ordered) {
         try {
-          if (o instanceof ServiceAccount sa && store.get(ServiceAccount.class, sa.metadata().namespace(),
-              sa.metadata().name()).isPresent()) {
-            // the account the controller made: the manifest's replaces it
-            ServiceAccount made = store.require(ServiceAccount.class, sa.metadata().namespace(), sa.metadata().name());
-            admitted.add(unstored(store.update(sa.withMetadata(sa.metadata().toBuilder()
-                .resourceVersion(made.metadata().resourceVersion()).build()))));
-            continue;
-          }
-          admitted.add(unstored(create(store, o)));
+          // a namespace's default account replaces the one the controller made
+          admitted.add(unstored(o instanceof ServiceAccount sa ? ServiceAccountsController.apply(store, sa)
+              : create(store, o)));
         } catch (AdmissionDeniedException e) {
           rejected.add(new ScheduleOutcome.Rejected(name(o), e.getMessage()));
         }

@@ -353,14 +353,8 @@ public final class Simulation implements AutoCloseable {
   private void create(ApiObject<?> o) {
     try {
       if (o instanceof ServiceAccount sa && serviceAccounts != null) {
-        ServiceAccount made = store.get(ServiceAccount.class, sa.metadata().namespace(), sa.metadata().name())
-            .orElse(null);
-        if (made != null) {
-          // the account the ServiceAccounts controller made (a namespace's default): the manifest's replaces it
-          store.update(sa.withMetadata(sa.metadata().toBuilder().resourceVersion(made.metadata().resourceVersion())
-              .build()));
-          return;
-        }
+        ServiceAccountsController.apply(store, sa); // a namespace's default replaces the one the controller made
+        return;
       }
       store.create((ApiObject) o);
     } catch (AdmissionDeniedException e) {
