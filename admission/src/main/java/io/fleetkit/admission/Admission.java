@@ -4,9 +4,14 @@ import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.core.LimitRange;
 import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.ResourceQuota;
+import io.fleetkit.api.core.ServiceAccount;
 import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.scheduling.PriorityClass;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
 
 /** Ready-made admission chains. */
 public final class Admission {
@@ -32,6 +37,44 @@ public final class Admission {
       }
     }
     return false;
+  }
+
+  /**
+   * {@code objects} in the order an API server with the standard chain needs them created: Namespaces and
+   * PriorityClasses, then LimitRanges, ResourceQuotas and ServiceAccounts (which admit or default what follows), then
+   * the rest; the order given is kept within each group.
+   */
+  public static List<ApiObject<?>> creationOrder(Collection<? extends ApiObject<?>> objects) {
+    List<ApiObject<?>> out = new ArrayList<>(objects.size());
+    for (int group = 0; group < 3; group++) {
+      for (ApiObject<?> o : objects) {
+        if (creationGroup(o) == group) {
+          out.add(o);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The namespaces every cluster has ({@link NamespaceLifecyclePlugin#IMMORTAL}: {@code default},
+   * {@code kube-public}, {@code kube-system}) that {@code objects} do not hold, by name.
+   */
+  public static List<Namespace> missingImmortalNamespaces(Collection<? extends ApiObject<?>> objects) {
+    TreeSet<String> missing = new TreeSet<>(NamespaceLifecyclePlugin.IMMORTAL);
+    for (ApiObject<?> o : objects) {
+      if (o instanceof Namespace n) {
+        missing.remove(n.metadata().name());
+      }
+    }
+    return missing.stream().map(Namespace::of).toList();
+  }
+
+  private static int creationGroup(ApiObject<?> o) {
+    if (o instanceof Namespace || o instanceof PriorityClass) {
+      return 0;
+    }
+    return o instanceof LimitRange || o instanceof ResourceQuota || o instanceof ServiceAccount ? 1 : 2;
   }
 
   /**

@@ -2,14 +2,12 @@ package io.fleetkit.cluster;
 
 import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.admission.Admission;
-import io.fleetkit.admission.NamespaceLifecyclePlugin;
 import io.fleetkit.admission.PriorityPlugin;
 import io.fleetkit.admission.QuotaLedger;
 import io.fleetkit.admission.ServiceAccountsController;
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionDeniedException;
 import io.fleetkit.api.admission.AdmissionOperation;
-import io.fleetkit.api.core.LimitRange;
 import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.ResourceQuota;
@@ -53,21 +51,14 @@ final class ManifestAdmission {
     if (!usesTenancy(loaded)) {
       return withPriorities(loaded);
     }
-    List<ApiObject<?>> ordered = new ArrayList<>();
-    loaded.objects().stream().filter(o -> o instanceof Namespace || o instanceof PriorityClass).forEach(ordered::add);
-    loaded.objects().stream().filter(o -> o instanceof LimitRange || o instanceof ResourceQuota
-        || o instanceof ServiceAccount).forEach(ordered::add);
-    loaded.objects().stream().filter(o -> !(o instanceof Namespace || o instanceof PriorityClass
-        || o instanceof LimitRange || o instanceof ResourceQuota || o instanceof ServiceAccount)).forEach(ordered::add);
+    List<ApiObject<?>> ordered = Admission.creationOrder(loaded.objects());
     List<ApiObject<?>> admitted = new ArrayList<>();
     List<ScheduleOutcome.Rejected> rejected = new ArrayList<>();
     AdmissionChain chain = Admission.withServiceAccounts(java.time.Clock.systemUTC());
     try (ObjectStore store = ObjectStore.builder().directDelivery().admission(chain).build();
         ServiceAccountsController accounts = ServiceAccountsController.of(store).start()) {
-      for (String ns : NamespaceLifecyclePlugin.IMMORTAL) {
-        if (loaded.objects().stream().noneMatch(o -> o instanceof Namespace n && n.metadata().name().equals(ns))) {
-          store.create(Namespace.of(ns));
-        }
+      for (Namespace ns : Admission.missingImmortalNamespaces(loaded.objects())) {
+        store.create(ns);
       }
       for (ApiObject<?> o : ordered) {
         try {
@@ -162,11 +153,7 @@ final class ManifestAdmission {
     if (namespaces.isEmpty()) {
       return profiles;
     }
-    for (String ns : NamespaceLifecyclePlugin.IMMORTAL) {
-      if (namespaces.stream().noneMatch(n -> n.metadata().name().equals(ns))) {
-        namespaces.add(Namespace.of(ns));
-      }
-    }
+    namespaces.addAll(Admission.missingImmortalNamespaces(namespaces));
     List<SchedulerProfile> out = new ArrayList<>();
     for (SchedulerProfile p : profiles) {
       Map<String, Object> args = new LinkedHashMap<>(p.pluginArgs().getOrDefault(InterPodAffinityPlugin.NAME,

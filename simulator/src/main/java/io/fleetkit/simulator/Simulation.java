@@ -1,5 +1,6 @@
 package io.fleetkit.simulator;
 
+import io.fleetkit.admission.Admission;
 import io.fleetkit.admission.DefaultTolerationSecondsPlugin;
 import io.fleetkit.admission.NamespaceLifecyclePlugin;
 import io.fleetkit.admission.PriorityPlugin;
@@ -365,22 +366,12 @@ public final class Simulation implements AutoCloseable {
   }
 
   /**
-   * {@code objects} in the order an API server needs them when admission is on: Namespaces and PriorityClasses,
-   * then LimitRanges, ResourceQuotas and ServiceAccounts, then the rest in the order given; the namespaces every
-   * cluster has ({@code default}, {@code kube-system}, {@code kube-public}) are added when missing.
+   * {@code objects} in the order an API server needs them when admission is on ({@link Admission#creationOrder}),
+   * after the namespaces every cluster has that they lack.
    */
   static List<ApiObject<?>> admissionOrder(List<ApiObject<?>> objects) {
-    List<ApiObject<?>> out = new ArrayList<>();
-    for (String ns : new TreeSet<>(NamespaceLifecyclePlugin.IMMORTAL)) {
-      if (objects.stream().noneMatch(o -> o instanceof Namespace n && n.metadata().name().equals(ns))) {
-        out.add(Namespace.of(ns));
-      }
-    }
-    objects.stream().filter(o -> o instanceof Namespace || o instanceof PriorityClass).forEach(out::add);
-    objects.stream().filter(o -> o instanceof LimitRange || o instanceof ResourceQuota || o instanceof ServiceAccount)
-        .forEach(out::add);
-    objects.stream().filter(o -> !(o instanceof Namespace || o instanceof PriorityClass || o instanceof LimitRange
-        || o instanceof ResourceQuota || o instanceof ServiceAccount)).forEach(out::add);
+    List<ApiObject<?>> out = new ArrayList<>(Admission.missingImmortalNamespaces(objects));
+    out.addAll(Admission.creationOrder(objects));
     return out;
   }
 
