@@ -155,10 +155,13 @@ public final class DnsCommand implements Callable<Integer> {
         .orElse(DEFAULT_CLUSTER_DNS_IP);
     String domain = ClusterDns.standard().zone();
     domain = domain.endsWith(".") ? domain.substring(0, domain.length() - 1) : domain;
-    PodDns.Result dns = new PodDns(List.of(dnsIp), domain, null, pod.status().podIPs()).forPod(pod, false);
+    PodDns.Result dns = new PodDns(List.of(dnsIp), domain, null, pod.status().podIPs()).forPod(pod);
     ResolverConfig conf = dns.config();
     String hostname = pod.spec().hostname().isEmpty() ? pod.metadata().name() : pod.spec().hostname();
-    List<PodResolver.HostsEntry> hosts = PodResolver.hostsFile(pod.status().podIPs(), hostname,
+    // a host-network pod's hosts file is the node's with the aliases added (the kubelet's nodeHostsFileContent): the
+    // pod's own name and IPs are not in it
+    List<PodResolver.HostsEntry> hosts = PodResolver.hostsFile(pod.spec().hostNetwork() ? List.of()
+        : pod.status().podIPs(), hostname,
         pod.spec().subdomain(), ns, domain, pod.spec().hostAliases());
     boolean clusterDns = conf.servers().contains(dnsIp);
     PodResolver.Lookup lookup = PodResolver.resolve(conf, hosts, name, t, q -> clusterDns

@@ -65,6 +65,12 @@ public record Container(String name, String image, ResourceRequirements resource
         startupProbe, lifecycle);
   }
 
+  /** This container with other ports. */
+  public Container withPorts(List<ContainerPort> newPorts) {
+    return new Container(name, image, resources, newPorts, env, restartPolicy, livenessProbe, readinessProbe,
+        startupProbe, lifecycle);
+  }
+
   /** This container with another image. */
   public Container withImage(String newImage) {
     return new Container(name, newImage, resources, ports, env, restartPolicy, livenessProbe, readinessProbe,

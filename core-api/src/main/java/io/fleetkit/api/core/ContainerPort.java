@@ -22,6 +22,11 @@ public record ContainerPort(String name, int containerPort, String protocol, int
     this(name, containerPort, protocol, hostPort, "");
   }
 
+  /** This port bound on the host at {@code port}. */
+  public ContainerPort withHostPort(int port) {
+    return new ContainerPort(name, containerPort, protocol, port, hostIP);
+  }
+
   public static ContainerPort of(int containerPort) {
     return new ContainerPort("", containerPort, "TCP", 0);
   }

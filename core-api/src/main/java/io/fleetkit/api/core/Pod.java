@@ -45,10 +45,13 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(status, "status");
+    if (spec.hostNetwork()) {
+      spec = spec.withHostNetworkPortsDefaulted(); // SetDefaults_Pod, before validation as in an API server
+    }
     if (PREVALIDATED.get() != spec) {
       Violations v = Violations.forObject(KIND, metadata);
       v.objectMeta(metadata, true);
-      PodSpecChecks.check(spec, "spec", v);
+      PodSpecChecks.check(spec, "spec", true, v);
       if (!spec.volumes().isEmpty()) {
         PodSpecChecks.ephemeralClaimNames(metadata.name(), spec, "spec.volumes", v);
       }
@@ -332,6 +335,8 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     public Builder dnsPolicy(DNSPolicy v) { spec.dnsPolicy(v); return this; }
     public Builder dnsConfig(@Nullable PodDNSConfig v) { spec.dnsConfig(v); return this; }
     public Builder hostAlias(HostAlias v) { spec.hostAlias(v); return this; }
+    /** Whether the pod uses its node's network namespace ({@code spec.hostNetwork}). */
+    public Builder hostNetwork(boolean v) { spec.hostNetwork(v); return this; }
     public Builder resourceClaim(PodResourceClaim v) { spec.resourceClaim(v); return this; }
     public Builder topologySpreadConstraint(TopologySpreadConstraint v) {
       spec.topologySpreadConstraint(v);

@@ -54,6 +54,10 @@ import org.jspecify.annotations.Nullable;
  *     required with {@link DNSPolicy#None}
  * @param hostAliases entries added to the pod's hosts file ({@code spec.hostAliases}); empty when none
  *     ({@code null} becomes empty)
+ * @param hostNetwork whether the pod uses its node's network namespace ({@code spec.hostNetwork}): its IPs are the
+ *     node's, and each container port is a port of the node, so a pod's ports need {@code hostPort} equal to
+ *     {@code containerPort}, which {@link Pod} defaults from {@code containerPort} as Kubernetes'
+ *     {@code SetDefaults_Pod} does (a template keeps 0); immutable once the pod exists
  */
 public record PodSpec(
     List<Container> containers,
@@ -83,7 +87,8 @@ public record PodSpec(
     @Nullable Boolean automountServiceAccountToken,
     DNSPolicy dnsPolicy,
     @Nullable PodDNSConfig dnsConfig,
-    List<HostAlias> hostAliases) {
+    List<HostAlias> hostAliases,
+    boolean hostNetwork) {
 
   public static final String DEFAULT_SCHEDULER = "default-scheduler";
   /** The service account ServiceAccount admission gives a pod that names none. */
@@ -128,7 +133,7 @@ public record PodSpec(
     hostAliases = hostAliases == null || hostAliases.isEmpty() ? List.of() : List.copyOf(hostAliases);
   }
 
-  /** A spec without service account and DNS settings. */
+  /** A spec without service account, DNS and host network settings. */
   public PodSpec(List<Container> containers, List<Container> initContainers, ResourceList overhead,
       @Nullable Integer priority, String priorityClassName, PreemptionPolicy preemptionPolicy,
       Map<String, String> nodeSelector, Affinity affinity, List<Toleration> tolerations,
@@ -140,7 +145,7 @@ public record PodSpec(
     this(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy, nodeSelector, affinity,
         tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
         terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
-        resourceClaims, readinessGates, os, "", null, DNSPolicy.ClusterFirst, null, List.of());
+        resourceClaims, readinessGates, os, "", null, DNSPolicy.ClusterFirst, null, List.of(), false);
   }
 
   /** A spec without {@code os}. */
@@ -509,7 +514,7 @@ public record PodSpec(
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, node, volumes, restartPolicy,
         terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
         resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken, dnsPolicy,
-        dnsConfig, hostAliases);
+        dnsConfig, hostAliases, hostNetwork);
   }
 
   /** This spec with the priority fields that Priority admission resolves. */
@@ -518,7 +523,7 @@ public record PodSpec(
         affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
         terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
         resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken, dnsPolicy,
-        dnsConfig, hostAliases);
+        dnsConfig, hostAliases, hostNetwork);
   }
 
   public PodSpec withTolerations(List<Toleration> newTolerations) {
@@ -526,7 +531,7 @@ public record PodSpec(
         nodeSelector, affinity, newTolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
         schedulingGates, resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken,
-        dnsPolicy, dnsConfig, hostAliases);
+        dnsPolicy, dnsConfig, hostAliases, hostNetwork);
   }
 
   public PodSpec withPriority(@Nullable Integer newPriority) {
@@ -534,7 +539,7 @@ public record PodSpec(
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
         schedulingGates, resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken,
-        dnsPolicy, dnsConfig, hostAliases);
+        dnsPolicy, dnsConfig, hostAliases, hostNetwork);
   }
 
   /** This spec running as the service account {@code name}, as ServiceAccount admission defaults it. */
@@ -543,7 +548,49 @@ public record PodSpec(
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
         schedulingGates, resourceClaims, readinessGates, os, name, automountServiceAccountToken, dnsPolicy, dnsConfig,
-        hostAliases);
+        hostAliases, hostNetwork);
+  }
+
+  /**
+   * This spec as Kubernetes' {@code SetDefaults_Pod} leaves a pod's: with {@link #hostNetwork}, every port of the
+   * containers and init containers without a {@code hostPort} gets its {@code containerPort} ({@code
+   * defaultHostNetworkPorts}); this same spec when there is nothing to default. Pod templates are not defaulted.
+   */
+  public PodSpec withHostNetworkPortsDefaulted() {
+    if (!hostNetwork || (!lacksHostPort(containers) && !lacksHostPort(initContainers))) {
+      return this;
+    }
+    return new PodSpec(hostNetworkPorts(containers), hostNetworkPorts(initContainers), overhead, priority,
+        priorityClassName, preemptionPolicy, nodeSelector, affinity, tolerations, topologySpreadConstraints,
+        schedulerName, nodeName, volumes, restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds,
+        hostname, subdomain, resources, schedulingGates, resourceClaims, readinessGates, os, serviceAccountName,
+        automountServiceAccountToken, dnsPolicy, dnsConfig, hostAliases, true);
+  }
+
+  private static boolean lacksHostPort(List<Container> list) {
+    for (Container c : list) {
+      for (ContainerPort p : c.ports()) {
+        if (p.hostPort() == 0) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static List<Container> hostNetworkPorts(List<Container> list) {
+    if (!lacksHostPort(list)) {
+      return list;
+    }
+    List<Container> out = new ArrayList<>(list.size());
+    for (Container c : list) {
+      List<ContainerPort> ports = new ArrayList<>(c.ports().size());
+      for (ContainerPort p : c.ports()) {
+        ports.add(p.hostPort() == 0 ? p.withHostPort(p.containerPort()) : p);
+      }
+      out.add(c.withPorts(ports));
+    }
+    return out;
   }
 
   /** Mutable builder with Kubernetes' defaults; not thread-safe. */
@@ -578,6 +625,7 @@ public record PodSpec(
     private DNSPolicy dnsPolicy = DNSPolicy.ClusterFirst;
     private @Nullable PodDNSConfig dnsConfig;
     private final List<HostAlias> hostAliases;
+    private boolean hostNetwork;
 
     Builder() {
       containers = new ArrayList<>(2);
@@ -621,6 +669,7 @@ public record PodSpec(
       dnsPolicy = s.dnsPolicy;
       dnsConfig = s.dnsConfig;
       hostAliases = new ArrayList<>(s.hostAliases);
+      hostNetwork = s.hostNetwork;
     }
 
     public Builder containers(List<Container> v) { containers.clear(); containers.addAll(v); return this; }
@@ -691,6 +740,8 @@ public record PodSpec(
     public Builder dnsConfig(@Nullable PodDNSConfig v) { dnsConfig = v; return this; }
     public Builder hostAliases(List<HostAlias> v) { hostAliases.clear(); hostAliases.addAll(v); return this; }
     public Builder hostAlias(HostAlias v) { hostAliases.add(v); return this; }
+    /** Whether the pod uses its node's network namespace ({@code spec.hostNetwork}). */
+    public Builder hostNetwork(boolean v) { hostNetwork = v; return this; }
 
     /** Pod-level resources taken as they are (already defaulted, as {@link PodSpec#resources()} returns them). */
     public Builder resources(ResourceRequirements v) {
@@ -717,7 +768,7 @@ public record PodSpec(
           nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
           restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, r,
           schedulingGates, resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken,
-        dnsPolicy, dnsConfig, hostAliases);
+        dnsPolicy, dnsConfig, hostAliases, hostNetwork);
     }
   }
 }

@@ -37,6 +37,18 @@ public final class PodSpecChecks {
    * spec allocates almost nothing: this runs for every pod constructed.
    */
   public static void check(PodSpec spec, String path, Violations v) {
+    check(spec, path, false, v);
+  }
+
+  /**
+   * {@link #check(PodSpec, String, Violations)} with {@code resourceIsPod} as upstream's
+   * {@code PodValidationOptions.ResourceIsPod}: a pod's spec (true) or a template's (false), which decides whether a
+   * host-network port may leave {@code hostPort} unset.
+   */
+  public static void check(PodSpec spec, String path, boolean resourceIsPod, Violations v) {
+    if (spec.hostNetwork()) {
+      hostNetworkPorts(spec.containers(), path + ".containers", resourceIsPod, v);
+    }
     if (spec.containers().isEmpty()) {
       v.required(path + ".containers");
     }
@@ -276,6 +288,25 @@ public final class PodSpecChecks {
         if (!SUPPORTED_PORT_PROTOCOLS.contains(port.protocol())) {
           v.add(at(base, field, i) + ".ports[" + j + "].protocol", "Unsupported value: supported values: \"SCTP\", "
               + "\"TCP\", \"UDP\"", port.protocol());
+        }
+      }
+    }
+  }
+
+  /**
+   * Upstream's {@code validatePodHostNetworkDeps}: with {@code hostNetwork}, a container's port is a port of the node,
+   * so {@code hostPort} must equal {@code containerPort}; a template may leave it 0, defaulted when its pods are made.
+   * Init containers are not checked, as upstream.
+   */
+  private static void hostNetworkPorts(List<Container> containers, String path, boolean resourceIsPod,
+      Violations v) {
+    for (int i = 0; i < containers.size(); i++) {
+      List<ContainerPort> ports = containers.get(i).ports();
+      for (int j = 0; j < ports.size(); j++) {
+        int hp = ports.get(j).hostPort();
+        if ((resourceIsPod || hp != 0) && hp != ports.get(j).containerPort()) {
+          v.add(path + "[" + i + "].ports[" + j + "].hostPort",
+              "must match `containerPort` when `hostNetwork` is true", hp);
         }
       }
     }

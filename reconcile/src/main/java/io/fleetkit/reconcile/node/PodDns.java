@@ -74,14 +74,17 @@ public record PodDns(List<String> clusterDns, String clusterDomain, @Nullable Re
   }
 
   /**
-   * The resolver configuration for {@code pod} ({@code GetPodDNS}); {@code hostNetwork} is whether it uses the node's
-   * network namespace, which FleetKit's pod spec does not carry.
+   * The resolver configuration for {@code pod} ({@code GetPodDNS}), in the node's network namespace when its spec says
+   * {@code hostNetwork}.
    */
-  public Result forPod(Pod pod, boolean hostNetwork) {
-    return forSpec(pod.metadata().namespace(), pod.spec(), hostNetwork);
+  public Result forPod(Pod pod) {
+    return forSpec(pod.metadata().namespace(), pod.spec(), pod.spec().hostNetwork());
   }
 
-  /** {@link #forPod} for a pod of {@code namespace} with {@code spec}. */
+  /**
+   * {@link #forPod} for a pod of {@code namespace} with {@code spec}; {@code hostNetwork} whether it runs in the node's
+   * network namespace (upstream's tests give it apart from the spec).
+   */
   public Result forSpec(String namespace, PodSpec spec, boolean hostNetwork) {
     List<String> warnings = new ArrayList<>(0);
     ResolverConfig host = hostConfig == null ? ResolverConfig.EMPTY : hostConfig;

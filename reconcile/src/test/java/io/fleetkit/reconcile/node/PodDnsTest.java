@@ -264,12 +264,12 @@ final class PodDnsTest {
   @Test
   void forPod_clusterFirstWithoutClusterDns_fallsBackToTheHost_withMissingClusterDnsWarning() {
     PodDns dns = new PodDns(List.of(), "cluster.local", ResolverConfig.parse("nameserver 8.8.8.8\n"), List.of());
-    PodDns.Result r = dns.forPod(pod("ns", DNSPolicy.ClusterFirst, null), false);
+    PodDns.Result r = dns.forPod(pod("ns", DNSPolicy.ClusterFirst, null));
     assertThat(r.config()).isEqualTo(new ResolverConfig(List.of("8.8.8.8"), List.of(), List.of()));
     assertThat(r.warnings()).singleElement().asString().startsWith("MissingClusterDNS: kubelet does not have");
     // and a node with IPv4 and IPv6 addresses, without a resolv.conf, gets both local nameservers
     PodDns local = new PodDns(List.of(), "", null, List.of("10.0.0.5", "fd00::5"));
-    assertThat(local.forPod(pod("ns", DNSPolicy.Default, null), false).config())
+    assertThat(local.forPod(pod("ns", DNSPolicy.Default, null)).config())
         .isEqualTo(new ResolverConfig(List.of("127.0.0.1", "::1"), List.of("."), List.of()));
   }
 
@@ -277,7 +277,7 @@ final class PodDnsTest {
   void forPod_clusterFirst_searchPathsOfTheNamespaceAndNdots5() {
     PodDns dns = new PodDns(List.of("10.96.0.10"), "cluster.local", ResolverConfig.parse("search example.com\n"),
         List.of());
-    assertThat(dns.forPod(pod("team", DNSPolicy.ClusterFirst, null), false).config()).isEqualTo(new ResolverConfig(
+    assertThat(dns.forPod(pod("team", DNSPolicy.ClusterFirst, null)).config()).isEqualTo(new ResolverConfig(
         List.of("10.96.0.10"), List.of("team.svc.cluster.local", "svc.cluster.local", "cluster.local",
             "example.com"), List.of("ndots:5")));
   }

@@ -148,6 +148,7 @@ public final class TemplateHash {
         case "automountServiceAccountToken", "dnsConfig" -> value == null;
         case "dnsPolicy" -> value == DNSPolicy.ClusterFirst;
         case "hostAliases" -> value instanceof List<?> l && l.isEmpty();
+        case "hostNetwork" -> Boolean.FALSE.equals(value);
         default -> false;
       };
     }

@@ -107,6 +107,24 @@ final class NodePortsPluginTest {
   }
 
   @Test
+  void hostNetworkPods_bindTheirContainerPortsOnTheNode() {
+    // a host-network pod's ports are the node's: SetDefaults_Pod gives each the containerPort as hostPort, so two
+    // such pods with the same port do not fit on one node, while the same port without hostNetwork binds nothing
+    Pod dns = Pod.builder().name("dns").nodeName("m1").hostNetwork(true).container(new Container("c", "coredns",
+        ResourceRequirements.NONE, List.of(new ContainerPort("dns", 53, "UDP", 0)), List.of(), null)).build();
+    Pod another = Pod.builder().name("dns2").hostNetwork(true).container(new Container("c", "coredns",
+        ResourceRequirements.NONE, List.of(new ContainerPort("dns", 53, "UDP", 0)), List.of(), null)).build();
+    SimpleCycleState state = new SimpleCycleState();
+    assertThat(plugin.preFilter(state, podInfo(another), null).status().isSuccess()).isTrue();
+    assertThat(plugin.filter(state, podInfo(another), nodeWith(dns)).code())
+        .isEqualTo(Status.Code.UNSCHEDULABLE);
+    Pod podNetwork = Pod.builder().name("dns3").container(new Container("c", "coredns", ResourceRequirements.NONE,
+        List.of(new ContainerPort("dns", 53, "UDP", 0)), List.of(), null)).build();
+    assertThat(plugin.preFilter(new SimpleCycleState(), podInfo(podNetwork), null).status().code())
+        .isEqualTo(Status.Code.SKIP);
+  }
+
+  @Test
   void testPreFilterDisabled_filterIsAnError() {
     Status s = plugin.filter(new SimpleCycleState(), podInfo(pod("", "TCP/127.0.0.1/80")), nodeWith());
     assertThat(s.code()).isEqualTo(Status.Code.ERROR);

@@ -112,6 +112,7 @@ final class NotModelledFieldsTest {
               hostAliases:
               - ip: 10.0.0.1
                 hostnames: [foo]
+              hostNetwork: true
               containers: [{name: c, image: i}]
         """)).isEmpty();
   }

@@ -151,6 +151,29 @@ final class RoundTripTest {
   }
 
   @org.junit.jupiter.api.Test
+  void hostNetwork_readAndWritten_podPortsDefaulted_templatesNot() {
+    String pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  hostNetwork: true\n"
+        + "  containers: [{name: c, image: i, ports: [{containerPort: 9100}]}]\n";
+    io.fleetkit.api.core.Pod p = KubernetesYaml.parse(pod, "p.yaml").ofType(io.fleetkit.api.core.Pod.class).get(0);
+    assertThat(p.spec().hostNetwork()).isTrue();
+    assertThat(p.spec().containers().get(0).ports().get(0).hostPort()).as("SetDefaults_Pod").isEqualTo(9100);
+    assertThat(KubernetesYaml.dump(List.of(p))).contains("hostNetwork: true").contains("hostPort: 9100");
+    assertThat(KubernetesYaml.dump(List.of(p.withSpec(p.spec().toBuilder().hostNetwork(false).build()))))
+        .doesNotContain("hostNetwork");
+    String deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: default}\nspec:\n"
+        + "  selector: {matchLabels: {app: d}}\n  template:\n    metadata: {labels: {app: d}}\n    spec:\n"
+        + "      hostNetwork: true\n      containers: [{name: c, image: i, ports: [{containerPort: 9100%s}]}]\n";
+    io.fleetkit.api.apps.Deployment d = KubernetesYaml.parse(String.format(deployment, ""), "d.yaml")
+        .ofType(io.fleetkit.api.apps.Deployment.class).get(0);
+    assertThat(d.spec().template().spec().containers().get(0).ports().get(0).hostPort())
+        .as("a template is not defaulted (DefaultHostNetworkHostPortsInPodTemplates off since 1.28)").isZero();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesYaml.parse(
+        String.format(deployment, ", hostPort: 9200"), "bad.yaml"))
+        .hasMessageContaining("spec.template.spec.containers[0].ports[0].hostPort")
+        .hasMessageContaining("must match `containerPort` when `hostNetwork` is true");
+  }
+
+  @org.junit.jupiter.api.Test
   void pod_badDnsPolicyOrConfig_refusedWithPath_emptyPolicyDefaulted() {
     String yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n%s"
         + "  containers: [{name: c, image: i}]\n";

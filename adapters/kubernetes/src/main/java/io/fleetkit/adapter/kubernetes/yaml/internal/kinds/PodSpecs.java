@@ -131,6 +131,7 @@ public final class PodSpecs {
         .os(s.getOs() == null ? null : new PodOS(Values.orEmpty(s.getOs().getName())))
         .serviceAccountName(serviceAccount).automountServiceAccountToken(s.getAutomountServiceAccountToken())
         .dnsPolicy(dnsPolicy == null ? DNSPolicy.ClusterFirst : dnsPolicy).dnsConfig(dnsConfig).hostAliases(hostAliases)
+        .hostNetwork(Boolean.TRUE.equals(s.getHostNetwork()))
         .build());
   }
 
@@ -191,6 +192,7 @@ public final class PodSpecs {
             Values.emptyToNull(s.dnsConfig().searches())))
         .withHostAliases(Fabric8Scheduling.out(s.hostAliases(),
             a -> new io.fabric8.kubernetes.api.model.HostAlias(Values.emptyToNull(a.hostnames()), a.ip())))
+        .withHostNetwork(s.hostNetwork() ? Boolean.TRUE : null)
         .build();
   }
 
