@@ -28,14 +28,15 @@ import org.jspecify.annotations.Nullable;
  *       {@code default} account up again for a second or two before refusing, because the ServiceAccounts controller
  *       ({@link ServiceAccountsController}) creates it right after the namespace; here the store is read directly,
  *       and a pod created before that controller has run is refused, as upstream once its retries are spent;
+ *   <li>a pod without {@code spec.imagePullSecrets} gets the account's {@code imagePullSecrets};
  *   <li>when secret references are limited ({@link #limitingSecretReferences()}, upstream's
  *       {@code LimitSecretReferences}) or the account is annotated {@value #ENFORCE_MOUNTABLE_SECRETS}{@code : "true"},
- *       each secret volume must name a secret of the account's {@code secrets}.
+ *       each secret volume must name a secret of the account's {@code secrets}, and each of the pod's
+ *       {@code imagePullSecrets} one of the account's {@code imagePullSecrets}.
  * </ul>
  *
- * <p>Not done, as FleetKit has no tokens, volume mounts or image pull secrets on pods: the token volume upstream adds
- * (when {@code automountServiceAccountToken}, the pod's or else the account's, is not {@code false}), and the copy of
- * the account's {@code imagePullSecrets}. Updates, deletions and other kinds pass, except that a pod updated
+ * <p>Not done, as FleetKit has no tokens or volume mounts on pods: the token volume upstream adds (when
+ * {@code automountServiceAccountToken}, the pod's or else the account's, is not {@code false}). Updates, deletions and other kinds pass, except that a pod updated
  * without a service account keeps the one it has (a manifest applied again replaces the whole spec here, where
  * kubectl's patch would leave the field alone). Stateless and thread-safe.
  */
@@ -70,17 +71,30 @@ public final class ServiceAccountPlugin implements MutatingAdmissionPlugin, Vali
   @Override
   public AdmissionVerdict mutate(AdmissionRequest request, ObjectStore store) {
     if (request.operation() == AdmissionOperation.UPDATE && request.object() instanceof Pod pod
-        && pod.spec().serviceAccountName().isEmpty() && request.oldObject() instanceof Pod old
-        && !old.spec().serviceAccountName().isEmpty()) {
-      // a whole spec written again without the name this plugin gave (an apply of the original manifest) keeps it,
-      // as a patch would, instead of failing as a change of the immutable field (FleetKit's; see Priority's)
-      return AdmissionVerdict.mutate(pod.withServiceAccountName(old.spec().serviceAccountName()));
+        && request.oldObject() instanceof Pod old) {
+      // a whole spec written again without what this plugin gave (an apply of the original manifest) keeps it, as a
+      // patch would, instead of failing as a change of an immutable field (FleetKit's; see Priority's)
+      Pod out = pod.spec().serviceAccountName().isEmpty() && !old.spec().serviceAccountName().isEmpty()
+          ? pod.withServiceAccountName(old.spec().serviceAccountName()) : pod;
+      if (pod.spec().imagePullSecrets().isEmpty() && !old.spec().imagePullSecrets().isEmpty()) {
+        out = new Pod(out.metadata(), out.spec().withImagePullSecrets(old.spec().imagePullSecrets()), out.status());
+      }
+      return out == pod ? AdmissionVerdict.allow() : AdmissionVerdict.mutate(out);
     }
-    if (request.operation() != AdmissionOperation.CREATE || !(request.object() instanceof Pod pod)
-        || isMirror(pod) || !pod.spec().serviceAccountName().isEmpty()) {
+    if (request.operation() != AdmissionOperation.CREATE || !(request.object() instanceof Pod pod) || isMirror(pod)) {
       return AdmissionVerdict.allow();
     }
-    return AdmissionVerdict.mutate(pod.withServiceAccountName(PodSpec.DEFAULT_SERVICE_ACCOUNT));
+    Pod out = pod.spec().serviceAccountName().isEmpty()
+        ? pod.withServiceAccountName(PodSpec.DEFAULT_SERVICE_ACCOUNT) : pod;
+    if (pod.spec().imagePullSecrets().isEmpty()) {
+      // the account's image pull secrets (a missing account is refused by validate)
+      ServiceAccount account = store.get(ServiceAccount.class, request.namespace(), out.spec().serviceAccountName())
+          .orElse(null);
+      if (account != null && !account.imagePullSecrets().isEmpty()) {
+        out = new Pod(out.metadata(), out.spec().withImagePullSecrets(account.imagePullSecrets()), out.status());
+      }
+    }
+    return out == pod ? AdmissionVerdict.allow() : AdmissionVerdict.mutate(out);
   }
 
   @Override
@@ -113,6 +127,14 @@ public final class ServiceAccountPlugin implements MutatingAdmissionPlugin, Vali
           return AdmissionVerdict.deny("spec.volumes[" + i + "].secret.secretName", "volume with secret.secretName=\""
               + s.secretName() + "\" is not allowed because service account " + name
               + " does not reference that secret");
+        }
+      }
+      List<String> pullSecrets = pod.spec().imagePullSecrets();
+      for (int i = 0; i < pullSecrets.size(); i++) {
+        if (!account.imagePullSecrets().contains(pullSecrets.get(i))) {
+          return AdmissionVerdict.deny("spec.imagePullSecrets[" + i + "].name", "imagePullSecrets[" + i + "].name=\""
+              + pullSecrets.get(i) + "\" is not allowed because service account " + name
+              + " does not reference that imagePullSecret");
         }
       }
     }

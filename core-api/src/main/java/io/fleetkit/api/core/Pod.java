@@ -337,6 +337,7 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
     public Builder hostAlias(HostAlias v) { spec.hostAlias(v); return this; }
     /** Whether the pod uses its node's network namespace ({@code spec.hostNetwork}). */
     public Builder hostNetwork(boolean v) { spec.hostNetwork(v); return this; }
+    public Builder imagePullSecrets(List<String> v) { spec.imagePullSecrets(v); return this; }
     public Builder resourceClaim(PodResourceClaim v) { spec.resourceClaim(v); return this; }
     public Builder topologySpreadConstraint(TopologySpreadConstraint v) {
       spec.topologySpreadConstraint(v);

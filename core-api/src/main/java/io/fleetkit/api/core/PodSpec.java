@@ -58,6 +58,9 @@ import org.jspecify.annotations.Nullable;
  *     node's, and each container port is a port of the node, so a pod's ports need {@code hostPort} equal to
  *     {@code containerPort}, which {@link Pod} defaults from {@code containerPort} as Kubernetes'
  *     {@code SetDefaults_Pod} does (a template keeps 0); immutable once the pod exists
+ * @param imagePullSecrets names of secrets in the pod's namespace used to pull its images
+ *     ({@code spec.imagePullSecrets[*].name}); ServiceAccount admission copies the account's when the pod names none;
+ *     empty when none ({@code null} becomes empty); immutable once the pod exists
  */
 public record PodSpec(
     List<Container> containers,
@@ -88,7 +91,8 @@ public record PodSpec(
     DNSPolicy dnsPolicy,
     @Nullable PodDNSConfig dnsConfig,
     List<HostAlias> hostAliases,
-    boolean hostNetwork) {
+    boolean hostNetwork,
+    List<String> imagePullSecrets) {
 
   public static final String DEFAULT_SCHEDULER = "default-scheduler";
   /** The service account ServiceAccount admission gives a pod that names none. */
@@ -131,6 +135,8 @@ public record PodSpec(
       dnsPolicy = DNSPolicy.ClusterFirst;
     }
     hostAliases = hostAliases == null || hostAliases.isEmpty() ? List.of() : List.copyOf(hostAliases);
+    imagePullSecrets = imagePullSecrets == null || imagePullSecrets.isEmpty() ? List.of()
+        : List.copyOf(imagePullSecrets);
   }
 
   /** A spec without service account, DNS and host network settings. */
@@ -145,7 +151,7 @@ public record PodSpec(
     this(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy, nodeSelector, affinity,
         tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
         terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
-        resourceClaims, readinessGates, os, "", null, DNSPolicy.ClusterFirst, null, List.of(), false);
+        resourceClaims, readinessGates, os, "", null, DNSPolicy.ClusterFirst, null, List.of(), false, List.of());
   }
 
   /** A spec without {@code os}. */
@@ -514,7 +520,7 @@ public record PodSpec(
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, node, volumes, restartPolicy,
         terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
         resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken, dnsPolicy,
-        dnsConfig, hostAliases, hostNetwork);
+        dnsConfig, hostAliases, hostNetwork, imagePullSecrets);
   }
 
   /** This spec with the priority fields that Priority admission resolves. */
@@ -523,7 +529,7 @@ public record PodSpec(
         affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes, restartPolicy,
         terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources, schedulingGates,
         resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken, dnsPolicy,
-        dnsConfig, hostAliases, hostNetwork);
+        dnsConfig, hostAliases, hostNetwork, imagePullSecrets);
   }
 
   public PodSpec withTolerations(List<Toleration> newTolerations) {
@@ -531,7 +537,7 @@ public record PodSpec(
         nodeSelector, affinity, newTolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
         schedulingGates, resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken,
-        dnsPolicy, dnsConfig, hostAliases, hostNetwork);
+        dnsPolicy, dnsConfig, hostAliases, hostNetwork, imagePullSecrets);
   }
 
   public PodSpec withPriority(@Nullable Integer newPriority) {
@@ -539,7 +545,16 @@ public record PodSpec(
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
         schedulingGates, resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken,
-        dnsPolicy, dnsConfig, hostAliases, hostNetwork);
+        dnsPolicy, dnsConfig, hostAliases, hostNetwork, imagePullSecrets);
+  }
+
+  /** This spec pulling its images with the secrets {@code names}, as ServiceAccount admission copies them. */
+  public PodSpec withImagePullSecrets(List<String> names) {
+    return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,
+        nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
+        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
+        schedulingGates, resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken,
+        dnsPolicy, dnsConfig, hostAliases, hostNetwork, names);
   }
 
   /** This spec running as the service account {@code name}, as ServiceAccount admission defaults it. */
@@ -548,7 +563,7 @@ public record PodSpec(
         nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
         restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
         schedulingGates, resourceClaims, readinessGates, os, name, automountServiceAccountToken, dnsPolicy, dnsConfig,
-        hostAliases, hostNetwork);
+        hostAliases, hostNetwork, imagePullSecrets);
   }
 
   /**
@@ -564,7 +579,7 @@ public record PodSpec(
         priorityClassName, preemptionPolicy, nodeSelector, affinity, tolerations, topologySpreadConstraints,
         schedulerName, nodeName, volumes, restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds,
         hostname, subdomain, resources, schedulingGates, resourceClaims, readinessGates, os, serviceAccountName,
-        automountServiceAccountToken, dnsPolicy, dnsConfig, hostAliases, true);
+        automountServiceAccountToken, dnsPolicy, dnsConfig, hostAliases, true, imagePullSecrets);
   }
 
   private static boolean lacksHostPort(List<Container> list) {
@@ -626,6 +641,7 @@ public record PodSpec(
     private @Nullable PodDNSConfig dnsConfig;
     private final List<HostAlias> hostAliases;
     private boolean hostNetwork;
+    private final List<String> imagePullSecrets;
 
     Builder() {
       containers = new ArrayList<>(2);
@@ -638,6 +654,7 @@ public record PodSpec(
       resourceClaims = new ArrayList<>(0);
       readinessGates = new ArrayList<>(0);
       hostAliases = new ArrayList<>(0);
+      imagePullSecrets = new ArrayList<>(0);
     }
 
     Builder(PodSpec s) {
@@ -670,6 +687,7 @@ public record PodSpec(
       dnsConfig = s.dnsConfig;
       hostAliases = new ArrayList<>(s.hostAliases);
       hostNetwork = s.hostNetwork;
+      imagePullSecrets = new ArrayList<>(s.imagePullSecrets);
     }
 
     public Builder containers(List<Container> v) { containers.clear(); containers.addAll(v); return this; }
@@ -742,6 +760,12 @@ public record PodSpec(
     public Builder hostAlias(HostAlias v) { hostAliases.add(v); return this; }
     /** Whether the pod uses its node's network namespace ({@code spec.hostNetwork}). */
     public Builder hostNetwork(boolean v) { hostNetwork = v; return this; }
+    /** Names of the secrets to pull images with ({@code spec.imagePullSecrets}). */
+    public Builder imagePullSecrets(List<String> v) {
+      imagePullSecrets.clear();
+      imagePullSecrets.addAll(v);
+      return this;
+    }
 
     /** Pod-level resources taken as they are (already defaulted, as {@link PodSpec#resources()} returns them). */
     public Builder resources(ResourceRequirements v) {
@@ -768,7 +792,7 @@ public record PodSpec(
           nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, volumes,
           restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, r,
           schedulingGates, resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken,
-        dnsPolicy, dnsConfig, hostAliases, hostNetwork);
+        dnsPolicy, dnsConfig, hostAliases, hostNetwork, imagePullSecrets);
     }
   }
 }

@@ -220,7 +220,7 @@ public final class UpdateChecks {
         n.schedulerName(), bound ? o.nodeName() : n.nodeName(), n.volumes(), n.restartPolicy(), grace,
         o.activeDeadlineSeconds(), n.hostname(), n.subdomain(), n.resources(), o.schedulingGates(),
         n.resourceClaims(), n.readinessGates(), n.os(), n.serviceAccountName(), n.automountServiceAccountToken(),
-        n.dnsPolicy(), n.dnsConfig(), n.hostAliases(), n.hostNetwork()); // readinessGates, os and these: immutable
+        n.dnsPolicy(), n.dnsConfig(), n.hostAliases(), n.hostNetwork(), n.imagePullSecrets()); // these: immutable
     if (!munged.equals(o)) {
       v.add("spec", "Forbidden: " + POD_UPDATABLE + "; changed: " + changedComponents("spec", o, munged), null);
     }

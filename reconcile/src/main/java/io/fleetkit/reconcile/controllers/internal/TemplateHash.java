@@ -147,7 +147,7 @@ public final class TemplateHash {
         case "serviceAccountName" -> "".equals(value);
         case "automountServiceAccountToken", "dnsConfig" -> value == null;
         case "dnsPolicy" -> value == DNSPolicy.ClusterFirst;
-        case "hostAliases" -> value instanceof List<?> l && l.isEmpty();
+        case "hostAliases", "imagePullSecrets" -> value instanceof List<?> l && l.isEmpty();
         case "hostNetwork" -> Boolean.FALSE.equals(value);
         default -> false;
       };

@@ -56,8 +56,6 @@ final class NotModelledFieldsTest {
     assertThat(loaded.warnings()).extracting(ManifestProblem::toString).containsExactly(
         "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.enableServiceLinks not modelled by"
             + " FleetKit; ignored (at line 11)",
-        "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.imagePullSecrets not modelled by"
-            + " FleetKit; ignored (at line 12)",
         "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.containers[0].imagePullPolicy not"
             + " modelled by FleetKit; ignored (at line 18)",
         "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.containers[0].securityContext not"
@@ -67,8 +65,10 @@ final class NotModelledFieldsTest {
     assertThat(first.line()).isEqualTo(11);
     assertThat(first.violation().object()).isEqualTo("Deployment default/web");
     assertThat(first.violation().rule()).isEqualTo(LoadedObjects.NOT_MODELLED);
-    // env, lifecycle and revisionHistoryLimit are modelled: no warning, and the object carries them.
+    // env, lifecycle, imagePullSecrets and revisionHistoryLimit are modelled: no warning, and the object carries them.
     assertThat(loaded.ofType(Deployment.class).get(0).spec().revisionHistoryLimit()).isEqualTo(3);
+    assertThat(loaded.ofType(Deployment.class).get(0).spec().template().spec().imagePullSecrets())
+        .containsExactly("registry-a", "registry-b");
   }
 
   @Test
@@ -113,6 +113,7 @@ final class NotModelledFieldsTest {
               - ip: 10.0.0.1
                 hostnames: [foo]
               hostNetwork: true
+              imagePullSecrets: [{name: registry}]
               containers: [{name: c, image: i}]
         """)).isEmpty();
   }

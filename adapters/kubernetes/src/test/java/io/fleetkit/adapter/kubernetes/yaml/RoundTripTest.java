@@ -158,6 +158,11 @@ final class RoundTripTest {
     assertThat(p.spec().hostNetwork()).isTrue();
     assertThat(p.spec().containers().get(0).ports().get(0).hostPort()).as("SetDefaults_Pod").isEqualTo(9100);
     assertThat(KubernetesYaml.dump(List.of(p))).contains("hostNetwork: true").contains("hostPort: 9100");
+    io.fleetkit.api.core.Pod pulling = KubernetesYaml.parse(pod.replace("  hostNetwork: true\n",
+        "  imagePullSecrets: [{name: registry}, {name: mirror}]\n"), "p.yaml").ofType(io.fleetkit.api.core.Pod.class)
+        .get(0);
+    assertThat(pulling.spec().imagePullSecrets()).containsExactly("registry", "mirror");
+    assertThat(KubernetesYaml.dump(List.of(pulling))).contains("imagePullSecrets:").contains("name: \"mirror\"");
     assertThat(KubernetesYaml.dump(List.of(p.withSpec(p.spec().toBuilder().hostNetwork(false).build()))))
         .doesNotContain("hostNetwork");
     String deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: default}\nspec:\n"

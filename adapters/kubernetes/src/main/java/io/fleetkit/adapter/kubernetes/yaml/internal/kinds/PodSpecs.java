@@ -115,6 +115,8 @@ public final class PodSpecs {
     List<HostAlias> hostAliases = Fabric8Scheduling.list(s.getHostAliases(), path + ".hostAliases", ctx,
         (a, p, cx) -> new HostAlias(Values.orEmpty(a.getIp()), Values.stringList(a.getHostnames(), p + ".hostnames",
             cx)));
+    List<String> pullSecrets = Fabric8Scheduling.list(s.getImagePullSecrets(), path + ".imagePullSecrets", ctx,
+        (r, p, cx) -> Values.orEmpty(r.getName())); // upstream checks only that nothing but the name is set
     // serviceAccount is the deprecated alias of serviceAccountName, which wins when both are set (upstream's
     // Convert_v1_PodSpec_To_core_PodSpec)
     String serviceAccount = Values.orEmpty(s.getServiceAccountName()).isEmpty()
@@ -131,7 +133,7 @@ public final class PodSpecs {
         .os(s.getOs() == null ? null : new PodOS(Values.orEmpty(s.getOs().getName())))
         .serviceAccountName(serviceAccount).automountServiceAccountToken(s.getAutomountServiceAccountToken())
         .dnsPolicy(dnsPolicy == null ? DNSPolicy.ClusterFirst : dnsPolicy).dnsConfig(dnsConfig).hostAliases(hostAliases)
-        .hostNetwork(Boolean.TRUE.equals(s.getHostNetwork()))
+        .hostNetwork(Boolean.TRUE.equals(s.getHostNetwork())).imagePullSecrets(pullSecrets)
         .build());
   }
 
@@ -193,6 +195,8 @@ public final class PodSpecs {
         .withHostAliases(Fabric8Scheduling.out(s.hostAliases(),
             a -> new io.fabric8.kubernetes.api.model.HostAlias(Values.emptyToNull(a.hostnames()), a.ip())))
         .withHostNetwork(s.hostNetwork() ? Boolean.TRUE : null)
+        .withImagePullSecrets(Fabric8Scheduling.out(s.imagePullSecrets(),
+            n -> new io.fabric8.kubernetes.api.model.LocalObjectReference(n)))
         .build();
   }
 
