@@ -132,6 +132,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
   public static final String NO_PLACE_TO_MOVE_PODS = "NoPlaceToMovePods";
   public static final String SCALE_DOWN_DISABLED_ANNOTATION = "ScaleDownDisabledAnnotation";
   public static final String NODE_GROUP_MIN_SIZE_REACHED = "NodeGroupMinSizeReached";
+  /** Upstream's {@code MinimalResourceLimitExceeded}: removing the node would take the cluster under a minimum. */
+  public static final String MINIMAL_RESOURCE_LIMIT_EXCEEDED = "MinimalResourceLimitExceeded";
   /**
    * The taint upstream's actuator puts on a node before draining it ({@code NoSchedule}, the value the time in
    * seconds): the simulation's TaintToleration filter keeps pods off such a node, as upstream's.
@@ -390,10 +392,20 @@ public final class ClusterAutoscaler implements AutoCloseable {
       return halt(now, start, pools, nodes, unreadyNodes, ready, timedOut);
     }
     if (options.enforceNodeGroupMinSize()) {
+      ClusterResourceLimits left = null;
       for (NodePool pool : pools.values()) {
         int size = poolSize(nodes, pool.metadata().name());
         if (size < pool.spec().minSize()) {
-          launched.addAll(launch(pool, pool.spec().minSize() - size, now, failures));
+          // upstream's ScaleUpToNodeGroupMinSize: a pool one node of which exceeds a cluster-wide maximum is passed
+          // over, the others grow only as far as the maxima allow (all against the totals before this loop)
+          if (left == null) {
+            left = scaleUpLimits(pools, nodes);
+          }
+          Map<String, Long> delta = deltaOf(pool);
+          if (!left.exceeded(delta).isEmpty()) {
+            continue;
+          }
+          launched.addAll(launch(pool, left.applyLimits(pool.spec().minSize() - size, delta), now, failures));
         }
       }
       if (!launched.isEmpty()) {
@@ -403,9 +415,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     long scaleUpStart = metrics == null ? 0 : System.nanoTime();
     ScaleUpPlan plan = plan(now, pools, nodes);
     boolean scaledUp = !launched.isEmpty();
-    ScaleUpOption chosen = plan.chosen();
-    if (chosen != null) {
-      launched.addAll(launch(chosen.pool(), chosen.nodeCount(), now, failures));
+    for (PoolScaleUp s : plan.scaleUps()) {
+      launched.addAll(launch(Objects.requireNonNull(pools.get(s.pool()), s.pool()), s.delta(), now, failures));
       scaledUp = true;
     }
     if (scaledUp) {
@@ -639,7 +650,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       schedulable.noCandidates();
       keepSnapshotPods(placed);
       keepPlacedClaims(null, Map.of());
-      return new ScaleUpPlan(List.of(), List.of(), null, Map.of()); // upstream: "No unschedulable pods"
+      return ScaleUpPlan.none(List.of(), List.of(), Map.of()); // upstream: "No unschedulable pods"
     }
     SimulatedCluster sim = newSimulation();
     sim.load(nodes, clusterPods::infosOn, null);
@@ -672,7 +683,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     Map<String, String> skipped = new LinkedHashMap<>();
     List<ScaleUpOption> opts = new ArrayList<>();
     if (unschedulable.isEmpty()) {
-      return new ScaleUpPlan(keys, opts, null, skipped);
+      return ScaleUpPlan.none(keys, opts, skipped);
     }
     int total = nodes.size();
     BinpackingEstimator.PodGroups groups = BinpackingEstimator.PodGroups.of(unschedulable);
@@ -680,6 +691,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
     nodeFacts.update(nodes);
     Map<String, NodeGroupHealth.PoolHealth> health = nodeFacts.poolHealth(pools.keySet(), now, options,
         poolConfig);
+    ClusterResourceLimits left = scaleUpLimits(pools, nodes);
+    List<NodePool> valid = new ArrayList<>();
+    Map<String, Integer> sizes = new HashMap<>();
     for (NodePool pool : pools.values()) {
       String name = pool.metadata().name();
       NodeGroupHealth.PoolHealth h = health.get(name);
@@ -710,6 +724,33 @@ public final class ClusterAutoscaler implements AutoCloseable {
         skipped.put(name, "atomic pool needs " + pool.spec().maxSize() + " nodes, only " + room + " allowed");
         continue;
       }
+      // upstream's IsNodeGroupResourceExceeded: one node (all an atomic pool adds) must stay within the cluster-wide
+      // maxima
+      if (!left.isEmpty()) {
+        List<String> exceeded = left.exceeded(ClusterResourceLimits.times(deltaOf(pool),
+            atomic ? pool.spec().maxSize() - size : 1));
+        if (!exceeded.isEmpty()) {
+          skipped.put(name, ClusterResourceLimits.maxLimitReachedReason(exceeded));
+          continue;
+        }
+      }
+      valid.add(pool);
+      sizes.put(name, size);
+    }
+    Map<String, List<NodePool>> similar = options.balanceSimilarNodeGroups() && valid.size() > 1
+        ? similarPools(sim, groups, valid, daemonSets) : Map.of();
+    for (NodePool pool : valid) {
+      String name = pool.metadata().name();
+      boolean atomic = pool.spec().zeroOrMaxNodeScaling();
+      List<NodePool> alike = similar.getOrDefault(name, List.of());
+      // upstream's SngCapacityThreshold: the estimate may fill the pool and its similar pools
+      int room = pool.spec().maxSize() - sizes.get(name);
+      for (NodePool p : alike) {
+        room += Math.max(0, p.spec().maxSize() - sizes.get(p.metadata().name()));
+      }
+      if (options.maxNodesTotal() > 0) {
+        room = Math.min(room, options.maxNodesTotal() - total);
+      }
       // every template node comes with the pods of the DaemonSets that should run on it (upstream's
       // SanitizedTemplateNodeInfoFromNodeGroup): what they request is not there for the pending pods
       // and with the DRA devices of the pool's device templates (upstream's template NodeInfo LocalResourceSlices)
@@ -721,7 +762,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         continue;
       }
       // an atomic pool is scaled to its max size at once (upstream's ComputeExpansionOption sets NodeCount to MaxSize)
-      opts.add(new ScaleUpOption(pool, atomic ? pool.spec().maxSize() : e.nodeCount(), e.pods()));
+      opts.add(new ScaleUpOption(pool, atomic ? pool.spec().maxSize() : e.nodeCount(), e.pods(), alike));
     }
     ScaleUpOption chosen = null;
     if (!opts.isEmpty()) {
@@ -731,7 +772,84 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
       chosen = best.size() == 1 ? best.get(0) : best.get(random.nextInt(best.size()));
     }
-    return new ScaleUpPlan(keys, opts, chosen, skipped);
+    if (chosen == null) {
+      return ScaleUpPlan.none(keys, opts, skipped);
+    }
+    // upstream's orchestrator: the estimate capped by the cluster-wide maxima (ApplyLimits), then split over the
+    // chosen pool and its similar pools (BalanceScaleUpBetweenGroups; without balancing, the chosen pool alone)
+    int newNodes = left.isEmpty() ? chosen.nodeCount() : left.applyLimits(chosen.nodeCount(), deltaOf(chosen.pool()));
+    List<ScaleUpBalancing.Group> targets = new ArrayList<>();
+    targets.add(new ScaleUpBalancing.Group(chosen.poolName(), sizes.get(chosen.poolName()),
+        chosen.pool().spec().maxSize()));
+    for (NodePool p : chosen.similarPools()) {
+      targets.add(new ScaleUpBalancing.Group(p.metadata().name(), sizes.get(p.metadata().name()),
+          p.spec().maxSize()));
+    }
+    return new ScaleUpPlan(keys, opts, chosen, skipped, ScaleUpBalancing.balance(targets, newNodes));
+  }
+
+  /**
+   * Upstream's {@code ComputeSimilarNodeGroups} for every pool of {@code valid} (the pools scale-up considers): the
+   * other pools of {@code valid} whose template nodes, with their DaemonSet pods, are similar
+   * ({@link NodeGroupSimilarity}) and that can take every pending pod group the pool can (each group's first pod
+   * passes the filters on an empty template node, upstream's {@code SchedulablePodGroups}), in name order. An atomic
+   * pool ({@code zeroOrMaxNodeScaling}) is balanced with none, and none is balanced with it (its nodes come all at
+   * once).
+   */
+  private Map<String, List<NodePool>> similarPools(SimulatedCluster sim, BinpackingEstimator.PodGroups groups,
+      List<NodePool> valid, List<DaemonSet> daemonSets) {
+    List<ScaleUpBalancing.Candidate> candidates = new ArrayList<>();
+    for (NodePool pool : valid) {
+      if (pool.spec().zeroOrMaxNodeScaling()) {
+        continue;
+      }
+      String name = pool.metadata().name();
+      Node template = templateNode(pool, "template-" + name + "-similarity");
+      List<Pod> daemons = TemplateNodes.forPoolTemplate(template, daemonSets);
+      io.fleetkit.api.resource.ResourceList requested = io.fleetkit.api.resource.ResourceList.EMPTY;
+      for (Pod d : daemons) {
+        requested = requested.add(d.effectiveRequests());
+      }
+      boolean[] schedulable = BinpackingEstimator.schedulableGroups(sim, groups, template, n -> daemons,
+          n -> TemplateNodes.resourceSlicesFor(pool, n));
+      candidates.add(new ScaleUpBalancing.Candidate(pool, template, requested, schedulable));
+    }
+    return ScaleUpBalancing.similarPools(candidates,
+        NodeGroupSimilarity.ignoring(options.balancingIgnoreLabels()));
+  }
+
+  /** The cores and memory one node of {@code pool} adds (upstream's {@code DeltaForNode} on its template node). */
+  private static Map<String, Long> deltaOf(NodePool pool) {
+    return ClusterResourceLimits.deltaForNode(templateNode(pool, "template-" + pool.metadata().name()));
+  }
+
+  /**
+   * Upstream's scale-up {@code ResourcesLeft}: the cluster's cores and memory, each pool counted as its size times
+   * its template node and every other node by itself, against the maxima.
+   */
+  private ClusterResourceLimits scaleUpLimits(Map<String, NodePool> pools, List<Node> nodes) {
+    if (options.maxCoresTotal() == 0 && options.maxMemoryTotal() == 0) {
+      return ClusterResourceLimits.of(Map.of());
+    }
+    long cores = 0;
+    long memory = 0;
+    for (NodePool p : pools.values()) {
+      int size = poolSize(nodes, p.metadata().name());
+      if (size > 0) {
+        Map<String, Long> d = deltaOf(p);
+        cores += size * d.get(ClusterResourceLimits.CORES);
+        memory += size * d.get(ClusterResourceLimits.MEMORY);
+      }
+    }
+    for (Node n : nodes) {
+      String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
+      if (pool == null || !pools.containsKey(pool)) { // upstream's nodes from not autoscaled groups
+        Map<String, Long> d = ClusterResourceLimits.deltaForNode(n);
+        cores += d.get(ClusterResourceLimits.CORES);
+        memory += d.get(ClusterResourceLimits.MEMORY);
+      }
+    }
+    return ClusterResourceLimits.scaleUpLeft(cores, memory, options);
   }
 
   /**
@@ -1497,6 +1615,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
     int drainLimit = Math.max(0, options.maxDrainParallelism() - actuator.drainsInProgress());
     List<Node> emptyChosen = new ArrayList<>();
     List<Node> drainChosen = new ArrayList<>();
+    // upstream's LimitsLeft: what the cluster may lose before a minimum of --cores-total or --memory-total; each node
+    // removed is charged (TryDecrementBy), and a node that would exceed it is unremovable
+    ClusterResourceLimits limits = scaleDownLimits(nodes, now);
     // a node is due when unneeded for scaleDownUnneededTime, an unready one for scaleDownUnreadyTime (upstream's
     // unneeded.Nodes.RemovableAt); the node is read only when its unneeded time lies between the two
     Instant due = now.minus(options.scaleDownUnneededTime());
@@ -1529,8 +1650,24 @@ public final class ClusterAutoscaler implements AutoCloseable {
         }
         continue;
       }
+      Map<String, Long> poolDelta = new HashMap<>();
+      if (limits != null) {
+        for (String name : members) {
+          ClusterResourceLimits.deltaForNode(Objects.requireNonNull(named(nodes, name), name))
+              .forEach((k, v) -> poolDelta.merge(k, v, Long::sum));
+        }
+        if (!limits.exceeded(poolDelta).isEmpty()) {
+          for (String name : members) {
+            unremovable.put(name, MINIMAL_RESOURCE_LIMIT_EXCEEDED);
+          }
+          continue;
+        }
+      }
       if (budget < size && (budget <= 0 || atomicTaken > 0)) {
         break;
+      }
+      if (limits != null) {
+        limits.tryDecrementBy(poolDelta);
       }
       budget -= size;
       atomicTaken++;
@@ -1553,7 +1690,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
       // reading it, and once both kinds' are, so is every node left
       boolean emptiesDone = empties >= emptyLimit;
       boolean drainsDone = drains >= drainLimit;
-      if (roomInEveryPool && emptiesDone && drainsDone) {
+      // with a minimum of cores or memory every due node is read, so each one over it says so
+      if (roomInEveryPool && limits == null && emptiesDone && drainsDone) {
         break;
       }
       Instant since = unneededSince.get(name);
@@ -1561,7 +1699,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
           : since.isAfter(dueLatest))) { // not due, ready or not, in whichever pool
         continue;
       }
-      if (roomInEveryPool && (emptyNodes.contains(name) ? emptiesDone : drainsDone)) {
+      if (roomInEveryPool && limits == null && (emptyNodes.contains(name) ? emptiesDone : drainsDone)) {
         continue;
       }
       Node n = Objects.requireNonNull(named(nodes, name), name);
@@ -1576,9 +1714,17 @@ public final class ClusterAutoscaler implements AutoCloseable {
         unremovable.put(name, NODE_GROUP_MIN_SIZE_REACHED);
         continue;
       }
+      Map<String, Long> delta = limits == null ? Map.of() : ClusterResourceLimits.deltaForNode(n);
+      if (limits != null && !limits.exceeded(delta).isEmpty()) {
+        unremovable.put(name, MINIMAL_RESOURCE_LIMIT_EXCEEDED);
+        continue;
+      }
       boolean empty = emptyNodes.contains(name);
       if (empty ? empties >= emptyLimit : drains >= drainLimit) {
         continue;
+      }
+      if (limits != null) {
+        limits.tryDecrementBy(delta);
       }
       if (empty) {
         empties++;
@@ -1612,6 +1758,26 @@ public final class ClusterAutoscaler implements AutoCloseable {
     // the deletions go as far as they can in this loop: evictions the budgets allow at once, and nodes whose pods
     // are gone deleted (with a zero batcher interval)
     actuator.advance(now);
+  }
+
+  /**
+   * Upstream's scale-down {@code LimitsLeft}: the cores and memory of {@code nodes}, less those being deleted
+   * ({@link ClusterResourceLimits#isBeingDeleted}), above the minima; {@code null} when no minimum is set.
+   */
+  private @Nullable ClusterResourceLimits scaleDownLimits(List<Node> nodes, Instant now) {
+    if (options.minCoresTotal() == 0 && options.minMemoryTotal() == 0) {
+      return null;
+    }
+    long cores = 0;
+    long memory = 0;
+    for (Node n : nodes) {
+      if (!ClusterResourceLimits.isBeingDeleted(n, now)) {
+        Map<String, Long> d = ClusterResourceLimits.deltaForNode(n);
+        cores += d.get(ClusterResourceLimits.CORES);
+        memory += d.get(ClusterResourceLimits.MEMORY);
+      }
+    }
+    return ClusterResourceLimits.scaleDownLeft(cores, memory, options);
   }
 
   /**
