@@ -401,7 +401,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
           if (left == null) {
             left = scaleUpLimits(pools, nodes);
           }
-          Map<String, Long> delta = deltaOf(pool);
+          Map<String, Long> delta = ClusterResourceLimits.deltaForPool(pool);
           if (!left.exceeded(delta).isEmpty()) {
             continue;
           }
@@ -727,8 +727,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
       // upstream's IsNodeGroupResourceExceeded: one node (all an atomic pool adds) must stay within the cluster-wide
       // maxima
       if (!left.isEmpty()) {
-        List<String> exceeded = left.exceeded(ClusterResourceLimits.times(deltaOf(pool),
-            atomic ? pool.spec().maxSize() - size : 1));
+        Map<String, Long> one = ClusterResourceLimits.deltaForPool(pool);
+        List<String> exceeded = left.exceeded(ClusterResourceLimits.times(one, atomic ? pool.spec().maxSize() - size
+            : 1));
         if (!exceeded.isEmpty()) {
           skipped.put(name, ClusterResourceLimits.maxLimitReachedReason(exceeded));
           continue;
@@ -777,7 +778,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     }
     // upstream's orchestrator: the estimate capped by the cluster-wide maxima (ApplyLimits), then split over the
     // chosen pool and its similar pools (BalanceScaleUpBetweenGroups; without balancing, the chosen pool alone)
-    int newNodes = left.isEmpty() ? chosen.nodeCount() : left.applyLimits(chosen.nodeCount(), deltaOf(chosen.pool()));
+    int newNodes = left.isEmpty() ? chosen.nodeCount()
+        : left.applyLimits(chosen.nodeCount(), ClusterResourceLimits.deltaForPool(chosen.pool()));
     List<ScaleUpBalancing.Group> targets = new ArrayList<>();
     targets.add(new ScaleUpBalancing.Group(chosen.poolName(), sizes.get(chosen.poolName()),
         chosen.pool().spec().maxSize()));
@@ -818,38 +820,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
         NodeGroupSimilarity.ignoring(options.balancingIgnoreLabels()));
   }
 
-  /** The cores and memory one node of {@code pool} adds (upstream's {@code DeltaForNode} on its template node). */
-  private static Map<String, Long> deltaOf(NodePool pool) {
-    return ClusterResourceLimits.deltaForNode(templateNode(pool, "template-" + pool.metadata().name()));
-  }
-
-  /**
-   * Upstream's scale-up {@code ResourcesLeft}: the cluster's cores and memory, each pool counted as its size times
-   * its template node and every other node by itself, against the maxima.
-   */
+  /** Upstream's scale-up {@code ResourcesLeft} for {@code nodes} and {@code pools} ({@link ClusterResourceLimits}). */
   private ClusterResourceLimits scaleUpLimits(Map<String, NodePool> pools, List<Node> nodes) {
-    if (options.maxCoresTotal() == 0 && options.maxMemoryTotal() == 0) {
-      return ClusterResourceLimits.of(Map.of());
-    }
-    long cores = 0;
-    long memory = 0;
-    for (NodePool p : pools.values()) {
-      int size = poolSize(nodes, p.metadata().name());
-      if (size > 0) {
-        Map<String, Long> d = deltaOf(p);
-        cores += size * d.get(ClusterResourceLimits.CORES);
-        memory += size * d.get(ClusterResourceLimits.MEMORY);
-      }
-    }
-    for (Node n : nodes) {
-      String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
-      if (pool == null || !pools.containsKey(pool)) { // upstream's nodes from not autoscaled groups
-        Map<String, Long> d = ClusterResourceLimits.deltaForNode(n);
-        cores += d.get(ClusterResourceLimits.CORES);
-        memory += d.get(ClusterResourceLimits.MEMORY);
-      }
-    }
-    return ClusterResourceLimits.scaleUpLeft(cores, memory, options);
+    return ClusterResourceLimits.scaleUpLeft(pools, pool -> poolSize(nodes, pool), nodes, options);
   }
 
   /**
@@ -1617,7 +1590,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     List<Node> drainChosen = new ArrayList<>();
     // upstream's LimitsLeft: what the cluster may lose before a minimum of --cores-total or --memory-total; each node
     // removed is charged (TryDecrementBy), and a node that would exceed it is unremovable
-    ClusterResourceLimits limits = scaleDownLimits(nodes, now);
+    ClusterResourceLimits limits = ClusterResourceLimits.scaleDownLeft(nodes, now, options);
     // a node is due when unneeded for scaleDownUnneededTime, an unready one for scaleDownUnreadyTime (upstream's
     // unneeded.Nodes.RemovableAt); the node is read only when its unneeded time lies between the two
     Instant due = now.minus(options.scaleDownUnneededTime());
@@ -1760,25 +1733,6 @@ public final class ClusterAutoscaler implements AutoCloseable {
     actuator.advance(now);
   }
 
-  /**
-   * Upstream's scale-down {@code LimitsLeft}: the cores and memory of {@code nodes}, less those being deleted
-   * ({@link ClusterResourceLimits#isBeingDeleted}), above the minima; {@code null} when no minimum is set.
-   */
-  private @Nullable ClusterResourceLimits scaleDownLimits(List<Node> nodes, Instant now) {
-    if (options.minCoresTotal() == 0 && options.minMemoryTotal() == 0) {
-      return null;
-    }
-    long cores = 0;
-    long memory = 0;
-    for (Node n : nodes) {
-      if (!ClusterResourceLimits.isBeingDeleted(n, now)) {
-        Map<String, Long> d = ClusterResourceLimits.deltaForNode(n);
-        cores += d.get(ClusterResourceLimits.CORES);
-        memory += d.get(ClusterResourceLimits.MEMORY);
-      }
-    }
-    return ClusterResourceLimits.scaleDownLeft(cores, memory, options);
-  }
 
   /**
    * Whether {@code n}, unneeded since {@code since}, may be removed: a ready node once {@code since} is not after

@@ -1,5 +1,6 @@
 package io.fleetkit.autoscale.cluster;
 
+import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Taint;
@@ -9,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToIntFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cluster-wide resource limits ({@code --cores-total}, {@code --memory-total}): how many cores and bytes of
@@ -76,6 +79,66 @@ final class ClusterResourceLimits {
     return new ClusterResourceLimits(left);
   }
 
+  /**
+   * Upstream's scale-up {@code ResourcesLeft} for a cluster: each pool of {@code pools} counted as its size
+   * ({@code sizeOf}) times its template node, every node of {@code nodes} outside those pools by itself; empty when no
+   * maximum is set.
+   */
+  static ClusterResourceLimits scaleUpLeft(Map<String, NodePool> pools, ToIntFunction<String> sizeOf, List<Node> nodes,
+      AutoscalerOptions o) {
+    if (o.maxCoresTotal() == 0 && o.maxMemoryTotal() == 0) {
+      return new ClusterResourceLimits(new TreeMap<>());
+    }
+    long cores = 0;
+    long memory = 0;
+    for (NodePool p : pools.values()) {
+      int size = sizeOf.applyAsInt(p.metadata().name());
+      if (size > 0) {
+        Map<String, Long> d = deltaForPool(p);
+        cores += size * d.get(CORES);
+        memory += size * d.get(MEMORY);
+      }
+    }
+    for (Node n : nodes) {
+      String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
+      if (pool == null || !pools.containsKey(pool)) { // upstream's nodes from not autoscaled groups
+        Map<String, Long> d = deltaForNode(n);
+        cores += d.get(CORES);
+        memory += d.get(MEMORY);
+      }
+    }
+    return scaleUpLeft(cores, memory, o);
+  }
+
+  /**
+   * Upstream's scale-down {@code LimitsLeft} for a cluster: the cores and memory of {@code nodes}, less those being
+   * deleted at {@code now} ({@link #isBeingDeleted}), above the minima; {@code null} when no minimum is set.
+   */
+  static @Nullable ClusterResourceLimits scaleDownLeft(List<Node> nodes, Instant now, AutoscalerOptions o) {
+    if (o.minCoresTotal() == 0 && o.minMemoryTotal() == 0) {
+      return null;
+    }
+    long[] total = coresMemoryTotal(nodes, now);
+    return scaleDownLeft(total[0], total[1], o);
+  }
+
+  /**
+   * Upstream's scale-down {@code coresMemoryTotal}: the cores and the memory of {@code nodes}, those being deleted at
+   * {@code now} left out.
+   */
+  static long[] coresMemoryTotal(List<Node> nodes, Instant now) {
+    long cores = 0;
+    long memory = 0;
+    for (Node n : nodes) {
+      if (!isBeingDeleted(n, now)) {
+        Map<String, Long> d = deltaForNode(n);
+        cores += d.get(CORES);
+        memory += d.get(MEMORY);
+      }
+    }
+    return new long[] {cores, memory};
+  }
+
   /** Whether no resource is limited. */
   boolean isEmpty() {
     return left.isEmpty();
@@ -88,7 +151,16 @@ final class ClusterResourceLimits {
 
   /** Upstream's {@code DeltaForNode}: the cores and memory {@code node} adds to (or takes from) the cluster. */
   static Map<String, Long> deltaForNode(Node node) {
-    ResourceList r = capacity(node);
+    return delta(capacity(node));
+  }
+
+  /** What one node of {@code pool} adds: {@link #deltaForNode} of its template. */
+  static Map<String, Long> deltaForPool(NodePool pool) {
+    ResourceList c = pool.spec().template().capacity();
+    return delta(c.isEmpty() ? pool.spec().template().allocatable() : c);
+  }
+
+  private static Map<String, Long> delta(ResourceList r) {
     return Map.of(CORES, Math.max(0, r.value(CORES)), MEMORY, Math.max(0, r.memoryBytes()));
   }
 
