@@ -66,9 +66,12 @@ import org.slf4j.LoggerFactory;
  *       there for pending pods; pending DaemonSet pods that fit nowhere are not a reason to scale up. A pool
  *       that is unhealthy as upstream's {@code IsNodeGroupHealthy} ({@link NodeGroupHealth}: more of its nodes
  *       that finished starting are not Ready than {@code okTotalUnreadyCount} and {@code maxTotalUnreadyPercentage}
- *       percent of its nodes) is skipped with upstream's reason "not ready for scale-up". The
- *       {@link Expander} (default least-waste) picks an option; ties are broken by the seeded random source. The pool
- *       grows by the option's node count, never past its max or {@code maxNodesTotal}. Each node is asked of the
+ *       percent of its nodes) is skipped with upstream's reason "not ready for scale-up", and so is a pool one node of
+ *       which would take the cluster over {@code --cores-total} or {@code --memory-total} ({@link ClusterResourceLimits}).
+ *       The {@link Expander} (default least-waste) picks an option; ties are broken by the seeded random source. The
+ *       option's node count is capped by those maxima, and the pool grows by it, never past its max or
+ *       {@code maxNodesTotal}; with {@code balanceSimilarNodeGroups} the nodes are split over the pool and the pools
+ *       similar to it so their sizes even out ({@link NodeGroupSimilarity}, {@link ScaleUpBalancing}). Each node is asked of the
  *       cloud ({@link Builder#instanceCreation}); a machine it refuses is never created, and its pool is backed off
  *       with the cloud's error, as upstream's {@code handleInstanceCreationErrors} does with the instances a cloud
  *       provider reports failed (an out-of-capacity stockout, {@link InstanceErrorClass#OUT_OF_RESOURCES}): the
@@ -94,7 +97,8 @@ import org.slf4j.LoggerFactory;
  *       unneeded for {@code scaleDownUnneededTime} (10 min), an unready one for {@code scaleDownUnreadyTime} (20 min),
  *       is removed — empty nodes up to
  *       {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
- *       its min, nor past the deletions already in progress. The {@link ScaleDownActuator} then taints the nodes
+ *       its min, nor past the deletions already in progress, nor the cluster under a minimum of {@code --cores-total}
+ *       or {@code --memory-total} ({@code MinimalResourceLimitExceeded}). The {@link ScaleDownActuator} then taints the nodes
  *       {@value #TO_BE_DELETED_TAINT}, drains them ({@link Evictor}: evictions through the eviction subresource, so
  *       PodDisruptionBudgets hold; retried up to {@code maxPodEvictionTime}; the evicted pods waited for up to
  *       {@code maxGracefulTerminationSec} plus 30 s) and deletes them ({@link NodeDeletionBatcher}); a drain goes on
