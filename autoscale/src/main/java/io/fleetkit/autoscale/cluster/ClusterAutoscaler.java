@@ -28,6 +28,7 @@ import java.time.Clock;
 import io.fleetkit.api.time.GoDurations;
 import java.time.Duration;
 import java.time.Instant;
+import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.dra.DeviceClass;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceSlice;
@@ -67,16 +68,16 @@ import org.slf4j.LoggerFactory;
  *       that is unhealthy as upstream's {@code IsNodeGroupHealthy} ({@link NodeGroupHealth}: more of its nodes
  *       that finished starting are not Ready than {@code okTotalUnreadyCount} and {@code maxTotalUnreadyPercentage}
  *       percent of its nodes) is skipped with upstream's reason "not ready for scale-up", and so is a pool one node of
- *       which would take the cluster over {@code --cores-total} or {@code --memory-total} ({@link ClusterResourceLimits}).
- *       The {@link Expander} (default least-waste) picks an option; ties are broken by the seeded random source. The
- *       option's node count is capped by those maxima, and the pool grows by it, never past its max or
- *       {@code maxNodesTotal}; with {@code balanceSimilarNodeGroups} the nodes are split over the pool and the pools
- *       similar to it so their sizes even out ({@link NodeGroupSimilarity}, {@link ScaleUpBalancing}). Each node is asked of the
- *       cloud ({@link Builder#instanceCreation}); a machine it refuses is never created, and its pool is backed off
- *       with the cloud's error, as upstream's {@code handleInstanceCreationErrors} does with the instances a cloud
- *       provider reports failed (an out-of-capacity stockout, {@link InstanceErrorClass#OUT_OF_RESOURCES}): the
- *       scale-up is undone by as many nodes, the pool backed off (5 min, doubling up to 30 min, reset after 3 h),
- *       and the next loop's expander picks another pool for the pods still pending ({@link LoopResult#scaleUpFailures}).
+ *       which would take the cluster over {@code --cores-total} or {@code --memory-total}
+ *       ({@link ClusterResourceLimits}). The {@link Expander} (default least-waste) picks an option; ties are broken by
+ *       the seeded random source. The option's node count is capped by those maxima, and the pool grows by it, never
+ *       past its max or {@code maxNodesTotal}; with {@code balanceSimilarNodeGroups} the nodes are split over the pool
+ *       and the pools similar to it so their sizes even out ({@link NodeGroupSimilarity}, {@link ScaleUpBalancing}).
+ *       Each node is asked of the cloud ({@link Builder#instanceCreation}); a machine it refuses is never created, and
+ *       its pool is backed off with the cloud's error, as upstream's {@code handleInstanceCreationErrors} does with
+ *       the instances a cloud provider reports failed (an out-of-capacity stockout,
+ *       {@link InstanceErrorClass#OUT_OF_RESOURCES}): the scale-up is undone by as many nodes, the pool backed off
+ *       (5 min, doubling up to 30 min, reset after 3 h), and the next loop's expander picks another pool for the pods still pending ({@link LoopResult#scaleUpFailures}).
  *   <li><b>Scale-down</b> (evaluated in every loop, nodes deleted only when no scale-up happened in the last
  *       {@code scaleDownDelayAfterAdd}, as upstream's {@code isScaleDownInCooldown}), as upstream's planner ({@code core/scaledown/planner/planner.go}, {@code categorizeNodes}). A pool node that
  *       has finished starting (Ready or not; an unready one only with {@code scaleDownUnreadyEnabled}) is
@@ -98,11 +99,11 @@ import org.slf4j.LoggerFactory;
  *       is removed — empty nodes up to
  *       {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
  *       its min, nor past the deletions already in progress, nor the cluster under a minimum of {@code --cores-total}
- *       or {@code --memory-total} ({@code MinimalResourceLimitExceeded}). The {@link ScaleDownActuator} then taints the nodes
- *       {@value #TO_BE_DELETED_TAINT}, drains them ({@link Evictor}: evictions through the eviction subresource, so
- *       PodDisruptionBudgets hold; retried up to {@code maxPodEvictionTime}; the evicted pods waited for up to
- *       {@code maxGracefulTerminationSec} plus 30 s) and deletes them ({@link NodeDeletionBatcher}); a drain goes on
- *       in the next loops on the autoscaler's clock, and a failed one untaints its node
+ *       or {@code --memory-total} ({@code MinimalResourceLimitExceeded}). The {@link ScaleDownActuator} then taints
+ *       the nodes {@value #TO_BE_DELETED_TAINT}, drains them ({@link Evictor}: evictions through the eviction
+ *       subresource, so PodDisruptionBudgets hold; retried up to {@code maxPodEvictionTime}; the evicted pods waited
+ *       for up to {@code maxGracefulTerminationSec} plus 30 s) and deletes them ({@link NodeDeletionBatcher}); a drain
+ *       goes on in the next loops on the autoscaler's clock, and a failed one untaints its node
  *       ({@link LoopResult#failedDeletions()}). Pools with
  *       {@code zeroOrMaxNodeScaling} lose all their nodes together or none, and their nodes do not count toward the
  *       limit. The simulations stop after {@code scaleDownSimulationTimeout} on the autoscaler's clock; before them,
@@ -812,7 +813,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       String name = pool.metadata().name();
       Node template = templateNode(pool, "template-" + name + "-similarity");
       List<Pod> daemons = TemplateNodes.forPoolTemplate(template, daemonSets);
-      io.fleetkit.api.resource.ResourceList requested = io.fleetkit.api.resource.ResourceList.EMPTY;
+      ResourceList requested = ResourceList.EMPTY;
       for (Pod d : daemons) {
         requested = requested.add(d.effectiveRequests());
       }
@@ -1736,7 +1737,6 @@ public final class ClusterAutoscaler implements AutoCloseable {
     // are gone deleted (with a zero batcher interval)
     actuator.advance(now);
   }
-
 
   /**
    * Whether {@code n}, unneeded since {@code since}, may be removed: a ready node once {@code since} is not after

@@ -56,7 +56,8 @@ final class ScaleUpBalancingTest {
   void findSimilarNodeGroupsCustomLabels() {
     basicSimilarNodeGroups(List.of(candidate("ng1", node("n1", 1000, 1000, Map.of("example.com/ready", "true"))),
         candidate("ng2", node("n2", 1000, 1000, Map.of("example.com/ready", "false"))),
-        candidate("ng3", node("n3", 2000, 2000, Map.of()))), NodeGroupSimilarity.ignoring(List.of("example.com/ready")));
+        candidate("ng3", node("n3", 2000, 2000, Map.of()))),
+        NodeGroupSimilarity.ignoring(List.of("example.com/ready")));
   }
 
   @Test
