@@ -76,6 +76,12 @@ import java.util.Objects;
  *     similar to the chosen one ({@link NodeGroupSimilarity}, {@link ScaleUpBalancing})
  * @param balancingIgnoreLabels {@code --balancing-ignore-label} (none): labels left out when comparing pools, beside
  *     {@link NodeGroupSimilarity#BASIC_IGNORED_LABELS}
+ * @param balancingLabels {@code --balancing-label} (none): when given, pools are similar when these labels are on both
+ *     with equal values, and nothing else is compared
+ * @param maxAllocatableDifferenceRatio {@code --max-allocatable-difference-ratio} (0.05): how much two similar pools'
+ *     allocatable resources may differ, as a share of the larger; between 0 and 1
+ * @param maxFreeDifferenceRatio {@code --max-free-difference-ratio} (0.05): the same for their free resources
+ * @param memoryDifferenceRatio {@code --memory-difference-ratio} (0.015): the same for their memory capacity
  */
 public record AutoscalerOptions(double scaleDownUtilizationThreshold, double scaleDownGpuUtilizationThreshold,
     Duration scaleDownUnneededTime, Duration scaleDownDelayAfterAdd, Duration maxNodeProvisionTime,
@@ -88,7 +94,8 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     boolean scaleDownUnreadyEnabled, double maxTotalUnreadyPercentage, int okTotalUnreadyCount,
     boolean ignoreMirrorPodsUtilization, Duration maxNodeStartupTime, int maxBulkSoftTaintCount,
     Duration maxBulkSoftTaintTime, long minCoresTotal, long maxCoresTotal, long minMemoryTotal, long maxMemoryTotal,
-    boolean balanceSimilarNodeGroups, List<String> balancingIgnoreLabels) {
+    boolean balanceSimilarNodeGroups, List<String> balancingIgnoreLabels, List<String> balancingLabels,
+    double maxAllocatableDifferenceRatio, double maxFreeDifferenceRatio, double memoryDifferenceRatio) {
 
   /** Upstream's {@code DefaultMaxClusterCores}: 5,000 nodes of 64 cores. */
   public static final long DEFAULT_MAX_CORES_TOTAL = 5000L * 64;
@@ -100,7 +107,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5), Duration.ofSeconds(30),
       Duration.ZERO, Duration.ofMinutes(3), 600, Duration.ofMinutes(2), Duration.ZERO, false, true, false,
       Duration.ofMinutes(20), true, 45, 3, false, Duration.ofMinutes(15), 10, Duration.ofSeconds(3), 0,
-      DEFAULT_MAX_CORES_TOTAL, 0, DEFAULT_MAX_MEMORY_TOTAL, false, List.of());
+      DEFAULT_MAX_CORES_TOTAL, 0, DEFAULT_MAX_MEMORY_TOTAL, false, List.of(), List.of(), 0.05, 0.05, 0.015);
 
   public AutoscalerOptions {
     check(scaleDownUtilizationThreshold, "scaleDownUtilizationThreshold");
@@ -143,13 +150,11 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     }
     minMax(minCoresTotal, maxCoresTotal, "coresTotal", "--cores-total");
     minMax(minMemoryTotal, maxMemoryTotal, "memoryTotal", "--memory-total");
-    balancingIgnoreLabels = List.copyOf(balancingIgnoreLabels);
-    for (int i = 0; i < balancingIgnoreLabels.size(); i++) {
-      if (balancingIgnoreLabels.get(i).isEmpty()) {
-        throw new IllegalArgumentException("autoscaler options: balancingIgnoreLabels[" + i
-            + "] must not be empty (--balancing-ignore-label)");
-      }
-    }
+    balancingIgnoreLabels = labels(balancingIgnoreLabels, "balancingIgnoreLabels", "--balancing-ignore-label");
+    balancingLabels = labels(balancingLabels, "balancingLabels", "--balancing-label");
+    check(maxAllocatableDifferenceRatio, "maxAllocatableDifferenceRatio");
+    check(maxFreeDifferenceRatio, "maxFreeDifferenceRatio");
+    check(memoryDifferenceRatio, "memoryDifferenceRatio");
     if (maxEmptyBulkDelete < 0 || maxDrainParallelism < 0 || maxNodesTotal < 0) {
       throw new IllegalArgumentException("autoscaler options: maxEmptyBulkDelete " + maxEmptyBulkDelete
           + ", maxDrainParallelism " + maxDrainParallelism + " and maxNodesTotal " + maxNodesTotal
@@ -161,6 +166,17 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     if (!(v >= 0 && v <= 1)) {
       throw new IllegalArgumentException("autoscaler options: " + field + " " + v + " must be between 0 and 1");
     }
+  }
+
+  private static List<String> labels(List<String> labels, String field, String flag) {
+    List<String> out = List.copyOf(labels);
+    for (int i = 0; i < out.size(); i++) {
+      if (out.get(i).isEmpty()) {
+        throw new IllegalArgumentException("autoscaler options: " + field + "[" + i + "] must not be empty (" + flag
+            + ")");
+      }
+    }
+    return out;
   }
 
   private static void minMax(long min, long max, String field, String flag) {
@@ -391,6 +407,30 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     return c.build();
   }
 
+  /**
+   * These options with {@code --balancing-label} for each of {@code labels}: pools are similar when they have these
+   * labels with equal values, whatever else differs.
+   */
+  public AutoscalerOptions withBalancingLabels(List<String> labels) {
+    Copy c = new Copy(this);
+    c.balancingLabels = labels;
+    return c.build();
+  }
+
+  /**
+   * These options with {@code --max-allocatable-difference-ratio}, {@code --max-free-difference-ratio} and
+   * {@code --memory-difference-ratio}.
+   *
+   * @throws IllegalArgumentException if a ratio is not between 0 and 1
+   */
+  public AutoscalerOptions withDifferenceRatios(double maxAllocatable, double maxFree, double memory) {
+    Copy c = new Copy(this);
+    c.maxAllocatableDifferenceRatio = maxAllocatable;
+    c.maxFreeDifferenceRatio = maxFree;
+    c.memoryDifferenceRatio = memory;
+    return c.build();
+  }
+
   /** The components of an options value, changed one at a time by the {@code withX} methods. */
   private static final class Copy {
     double scaleDownUtilizationThreshold;
@@ -430,6 +470,10 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     long maxMemoryTotal;
     boolean balanceSimilarNodeGroups;
     List<String> balancingIgnoreLabels;
+    List<String> balancingLabels;
+    double maxAllocatableDifferenceRatio;
+    double maxFreeDifferenceRatio;
+    double memoryDifferenceRatio;
 
     Copy(AutoscalerOptions o) {
       scaleDownUtilizationThreshold = o.scaleDownUtilizationThreshold;
@@ -469,6 +513,10 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       maxMemoryTotal = o.maxMemoryTotal;
       balanceSimilarNodeGroups = o.balanceSimilarNodeGroups;
       balancingIgnoreLabels = o.balancingIgnoreLabels;
+      balancingLabels = o.balancingLabels;
+      maxAllocatableDifferenceRatio = o.maxAllocatableDifferenceRatio;
+      maxFreeDifferenceRatio = o.maxFreeDifferenceRatio;
+      memoryDifferenceRatio = o.memoryDifferenceRatio;
     }
 
     AutoscalerOptions build() {
@@ -480,7 +528,8 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
           daemonSetEvictionForEmptyNodes, daemonSetEvictionForOccupiedNodes, ignoreDaemonSetsUtilization,
           scaleDownUnreadyTime, scaleDownUnreadyEnabled, maxTotalUnreadyPercentage, okTotalUnreadyCount,
           ignoreMirrorPodsUtilization, maxNodeStartupTime, maxBulkSoftTaintCount, maxBulkSoftTaintTime, minCoresTotal,
-          maxCoresTotal, minMemoryTotal, maxMemoryTotal, balanceSimilarNodeGroups, balancingIgnoreLabels);
+          maxCoresTotal, minMemoryTotal, maxMemoryTotal, balanceSimilarNodeGroups, balancingIgnoreLabels,
+          balancingLabels, maxAllocatableDifferenceRatio, maxFreeDifferenceRatio, memoryDifferenceRatio);
     }
   }
 }

@@ -821,8 +821,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
           n -> TemplateNodes.resourceSlicesFor(pool, n));
       candidates.add(new ScaleUpBalancing.Candidate(pool, template, requested, schedulable));
     }
-    return ScaleUpBalancing.similarPools(candidates,
-        NodeGroupSimilarity.ignoring(options.balancingIgnoreLabels()));
+    return ScaleUpBalancing.similarPools(candidates, NodeGroupSimilarity.of(options));
   }
 
   /** Upstream's scale-up {@code ResourcesLeft} for {@code nodes} and {@code pools} ({@link ClusterResourceLimits}). */

@@ -5,25 +5,31 @@ import io.fleetkit.api.core.Node;
 import io.fleetkit.api.resource.ResourceList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Whether two pools are similar enough to be balanced as one set: kubernetes/autoscaler's generic comparator
  * ({@code processors/nodegroupset/compare_nodegroups.go}, {@code IsCloudProviderNodeInfoSimilar}), applied to the
  * pools' template nodes with the pods they run from the start (their DaemonSet pods).
  *
- * <p>Two template nodes are similar when
+ * <p>Two template nodes are similar ({@link #ignoring}) when
  * <ul>
- *   <li>they have the same capacity resources, each equal, except memory, which may differ by
- *       {@value #MAX_CAPACITY_MEMORY_DIFFERENCE_RATIO} of the larger;
- *   <li>each allocatable resource is on both and within {@value #MAX_ALLOCATABLE_DIFFERENCE_RATIO} of the larger;
+ *   <li>they have the same capacity resources, each equal, except memory, which may differ by a ratio of the larger
+ *       (upstream's {@code --memory-difference-ratio}, {@value #MAX_CAPACITY_MEMORY_DIFFERENCE_RATIO});
+ *   <li>each allocatable resource is on both and within a ratio of the larger
+ *       ({@code --max-allocatable-difference-ratio}, {@value #MAX_ALLOCATABLE_DIFFERENCE_RATIO});
  *   <li>each free resource (allocatable minus what the node's pods request: cpu, memory, pods, ephemeral storage and
- *       every resource requested) is within {@value #MAX_FREE_DIFFERENCE_RATIO} of the larger;
+ *       every resource requested) is within a ratio of the larger ({@code --max-free-difference-ratio},
+ *       {@value #MAX_FREE_DIFFERENCE_RATIO});
  *   <li>their labels are equal, those ignored left out ({@link #BASIC_IGNORED_LABELS} and the caller's).
  * </ul>
+ * With {@code --balancing-label} ({@link #byLabels}, upstream's {@code CreateLabelNodeInfoComparator},
+ * {@code label_nodegroups.go}) only the given labels are compared: each must be on both nodes with the same value.
  * Immutable and thread-safe.
  */
 final class NodeGroupSimilarity {
@@ -49,16 +55,49 @@ final class NodeGroupSimilarity {
   private static final Set<String> FREE_ALWAYS = Set.of("cpu", "memory", "pods", "ephemeral-storage");
 
   private final Set<String> ignoredLabels;
+  /** The labels compared alone ({@code --balancing-label}); {@code null} for the generic comparison. */
+  private final @Nullable List<String> onlyLabels;
+  private final double allocatableRatio;
+  private final double freeRatio;
+  private final double memoryRatio;
 
-  private NodeGroupSimilarity(Set<String> ignoredLabels) {
+  private NodeGroupSimilarity(Set<String> ignoredLabels, @Nullable List<String> onlyLabels, double allocatableRatio,
+      double freeRatio, double memoryRatio) {
     this.ignoredLabels = ignoredLabels;
+    this.onlyLabels = onlyLabels;
+    this.allocatableRatio = allocatableRatio;
+    this.freeRatio = freeRatio;
+    this.memoryRatio = memoryRatio;
   }
 
-  /** Upstream's {@code CreateGenericNodeInfoComparator}: the basic ignored labels plus {@code extraIgnoredLabels}. */
+  /**
+   * Upstream's {@code CreateGenericNodeInfoComparator} with its default ratios: the basic ignored labels plus
+   * {@code extraIgnoredLabels}.
+   */
   static NodeGroupSimilarity ignoring(Collection<String> extraIgnoredLabels) {
+    return ignoring(extraIgnoredLabels, MAX_ALLOCATABLE_DIFFERENCE_RATIO, MAX_FREE_DIFFERENCE_RATIO,
+        MAX_CAPACITY_MEMORY_DIFFERENCE_RATIO);
+  }
+
+  /** Upstream's {@code CreateGenericNodeInfoComparator} with the given {@code NodeGroupDifferenceRatios}. */
+  static NodeGroupSimilarity ignoring(Collection<String> extraIgnoredLabels, double allocatableRatio,
+      double freeRatio, double memoryRatio) {
     Set<String> ignored = new HashSet<>(BASIC_IGNORED_LABELS);
     ignored.addAll(extraIgnoredLabels);
-    return new NodeGroupSimilarity(Set.copyOf(ignored));
+    return new NodeGroupSimilarity(Set.copyOf(ignored), null, allocatableRatio, freeRatio, memoryRatio);
+  }
+
+  /** Upstream's {@code CreateLabelNodeInfoComparator}: similar when every one of {@code labels} is on both, equal. */
+  static NodeGroupSimilarity byLabels(List<String> labels) {
+    return new NodeGroupSimilarity(Set.of(), List.copyOf(labels), 0, 0, 0);
+  }
+
+  /** The comparison {@code o} asks for: by {@code balancingLabels} when given, else the generic one. */
+  static NodeGroupSimilarity of(AutoscalerOptions o) {
+    return o.balancingLabels().isEmpty()
+        ? ignoring(o.balancingIgnoreLabels(), o.maxAllocatableDifferenceRatio(), o.maxFreeDifferenceRatio(),
+            o.memoryDifferenceRatio())
+        : byLabels(o.balancingLabels());
   }
 
   /**
@@ -68,6 +107,9 @@ final class NodeGroupSimilarity {
   boolean similar(Node n1, ResourceList requested1, Node n2, ResourceList requested2) {
     Objects.requireNonNull(requested1, "requested1");
     Objects.requireNonNull(requested2, "requested2");
+    if (onlyLabels != null) {
+      return sameGivenLabels(n1.metadata().labels(), n2.metadata().labels(), onlyLabels);
+    }
     ResourceList c1 = n1.status().capacity();
     ResourceList c2 = n2.status().capacity();
     if (!c1.names().equals(c2.names())) {
@@ -75,7 +117,7 @@ final class NodeGroupSimilarity {
     }
     for (String r : c1.names()) {
       if (r.equals("memory")) {
-        if (!withinTolerance(c1.milliValue(r), c2.milliValue(r), MAX_CAPACITY_MEMORY_DIFFERENCE_RATIO)) {
+        if (!withinTolerance(c1.milliValue(r), c2.milliValue(r), memoryRatio)) {
           return false;
         }
       } else if (c1.get(r).compareTo(c2.get(r)) != 0) {
@@ -88,7 +130,7 @@ final class NodeGroupSimilarity {
       return false;
     }
     for (String r : a1.names()) {
-      if (!withinTolerance(a1.milliValue(r), a2.milliValue(r), MAX_ALLOCATABLE_DIFFERENCE_RATIO)) {
+      if (!withinTolerance(a1.milliValue(r), a2.milliValue(r), allocatableRatio)) {
         return false;
       }
     }
@@ -98,7 +140,7 @@ final class NodeGroupSimilarity {
     for (String r : free) {
       long f1 = a1.milliValue(r) - requested1.milliValue(r);
       long f2 = a2.milliValue(r) - requested2.milliValue(r);
-      if (!withinTolerance(f1, f2, MAX_FREE_DIFFERENCE_RATIO)) {
+      if (!withinTolerance(f1, f2, freeRatio)) {
         return false;
       }
     }
@@ -110,6 +152,17 @@ final class NodeGroupSimilarity {
     double larger = Math.max((double) q1, (double) q2);
     double smaller = Math.min((double) q1, (double) q2);
     return larger - smaller <= larger * ratio;
+  }
+
+  /** Upstream's {@code areLabelsSame}: each of {@code labels} is on both, with the same value. */
+  private static boolean sameGivenLabels(Map<String, String> l1, Map<String, String> l2, List<String> labels) {
+    for (String k : labels) {
+      String v1 = l1.get(k);
+      if (v1 == null || !v1.equals(l2.get(k))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Upstream's {@code compareLabels}: every label not ignored is on both, with the same value. */

@@ -1,6 +1,7 @@
 package io.fleetkit.autoscale.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.resource.Quantity;
@@ -8,12 +9,18 @@ import io.fleetkit.api.resource.ResourceList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@link NodeGroupSimilarity}, with the checks of kubernetes/autoscaler's
  * {@code cluster-autoscaler/processors/nodegroupset/compare_nodegroups_test.go} (commit
- * d58ba1b17bf5073c178acd8fd653eed89af640be): all 22 checks of its 7 functions.
+ * d58ba1b17bf5073c178acd8fd653eed89af640be): all 22 checks of its 7 functions; and the cases of
+ * {@code processors/nodegroupset/label_nodegroups_test.go} (commit 378839bbef58a716401233aa1ce498deeb59f827,
+ * TestNodeLabelComparison, 8 of 8) for {@code --balancing-label}.
  */
 final class NodeGroupSimilarityTest {
   private static final NodeGroupSimilarity GENERIC = NodeGroupSimilarity.ignoring(List.of());
@@ -159,5 +166,59 @@ final class NodeGroupSimilarityTest {
     Node a = node("a", 1000, 2000).toBuilder().label("fleetkit.io/node-pool", "a").build();
     Node b = node("b", 1000, 2000).toBuilder().label("fleetkit.io/node-pool", "b").build();
     assertThat(GENERIC.similar(a, NONE, b, NONE)).isTrue();
+  }
+
+  // ---- label_nodegroups_test.go TestNodeLabelComparison ----
+
+  static Stream<Arguments> nodeLabelComparison() {
+    String it = "node.kubernetes.io/instance-type";
+    String arch = "kubernetes.io/arch";
+    return Stream.of(
+        Arguments.of("both labels match",
+            Map.of(it, "m5.4xlarge", arch, "amd64"), Map.of(it, "m5.4xlarge", arch, "amd64"), true),
+        Arguments.of("one label doesn't match",
+            Map.of(it, "m5.4xlarge", arch, "amd64"), Map.of(it, "m5.4xlarge", arch, "i386"), false),
+        Arguments.of("unspecified labels are not considered",
+            Map.of(it, "m5.4xlarge", arch, "amd64", "unspecified-label", "eu-west1"),
+            Map.of(it, "m5.4xlarge", arch, "amd64", "unspecified-label", "eu-west2"), true),
+        Arguments.of("no labels are set", Map.of(), Map.of(), false),
+        Arguments.of("single label matches, label is unset on second group",
+            Map.of(it, "m5.4xlarge", arch, "amd64"), Map.of(arch, "amd64"), false),
+        Arguments.of("single label matches, label is unset on first group",
+            Map.of(arch, "amd64"), Map.of(it, "m5.4xlarge", arch, "amd64"), false),
+        Arguments.of("labels are explicitly set to be empty",
+            Map.of(it, "", arch, ""), Map.of(it, "", arch, ""), true),
+        Arguments.of("one labels is explicitly set to be empty",
+            Map.of(it, "", arch, "amd64"), Map.of(it, "", arch, "amd64"), true));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void nodeLabelComparison(String description, Map<String, String> labels1, Map<String, String> labels2,
+      boolean similar) {
+    NodeGroupSimilarity comparator = NodeGroupSimilarity.byLabels(
+        List.of("node.kubernetes.io/instance-type", "kubernetes.io/arch"));
+    Node n1 = withLabels(node("node1", 1000, 2000), labels1);
+    Node n2 = withLabels(node("node2", 1000, 2000), labels2);
+    assertThat(comparator.similar(n1, NONE, n2, NONE)).isEqualTo(similar);
+  }
+
+  @Test
+  void byLabels_resourcesNotCompared_ratiosFromTheOptions() {
+    Node small = withLabels(node("a", 1000, 2000), Map.of("tier", "x"));
+    Node large = withLabels(node("b", 8000, 16000), Map.of("tier", "x"));
+    assertThat(GENERIC.similar(small, NONE, large, NONE)).isFalse();
+    AutoscalerOptions o = AutoscalerOptions.defaults().withBalancingLabels(List.of("tier"));
+    assertThat(NodeGroupSimilarity.of(o).similar(small, NONE, large, NONE)).isTrue();
+    // allocatable cpu half of the other: beyond 5 %, within a ratio of 0.5
+    Node n1 = node("node1", 1000, 2000);
+    Node half = withAllocatable(node("node4", 1000, 2000), "cpu", Quantity.ofMilli(500));
+    assertThat(NodeGroupSimilarity.of(AutoscalerOptions.defaults()).similar(n1, NONE, half, NONE)).isFalse();
+    assertThat(NodeGroupSimilarity.of(AutoscalerOptions.defaults().withDifferenceRatios(0.5, 0.5, 0.015))
+        .similar(n1, NONE, half, NONE)).isTrue();
+    assertThatThrownBy(
+        () -> AutoscalerOptions.defaults().withDifferenceRatios(0.05, 1.5, 0.015))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("autoscaler options: maxFreeDifferenceRatio 1.5 must be between 0 and 1");
   }
 }
