@@ -119,13 +119,13 @@ final class AutoscalerInstruments {
     int ready = 0;
     int unready = 0;
     int starting = 0;
-    long milliCpu = 0;
-    long memory = 0;
+    List<Node> present = new java.util.ArrayList<>(nodes.size());
     Map<String, Integer> poolSizes = new HashMap<>();
     for (Node n : nodes) {
       if (n.metadata().deletionTimestamp() != null) {
         continue;
       }
+      present.add(n);
       if (SimulatedNodes.isStarting(n)) {
         starting++;
       } else if (n.isReady()) {
@@ -133,8 +133,6 @@ final class AutoscalerInstruments {
       } else {
         unready++;
       }
-      milliCpu += n.status().capacity().milliCpu();
-      memory += n.status().capacity().memoryBytes();
       String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
       if (pool != null) {
         poolSizes.merge(pool, 1, Integer::sum);
@@ -145,8 +143,14 @@ final class AutoscalerInstruments {
     metrics.gauge(NODES_COUNT, NOT_STARTED).set(starting);
     metrics.gauge(NODES_COUNT, "unregistered").set(0);
     metrics.gauge(NODES_COUNT, "longUnregistered").set(0);
-    metrics.gauge(CLUSTER_CPU_CURRENT_CORES).set(milliCpu / 1000.0);
-    metrics.gauge(CLUSTER_MEMORY_CURRENT_BYTES).set(memory);
+    // upstream's calculateCoresMemoryTotal: whole cores and bytes, the nodes being deleted left out
+    long[] total = ClusterResourceLimits.coresMemoryTotal(present, l.now());
+    metrics.gauge(CLUSTER_CPU_CURRENT_CORES).set(total[0]);
+    metrics.gauge(CLUSTER_MEMORY_CURRENT_BYTES).set(total[1]);
+    metrics.gauge(CPU_LIMITS_CORES, "minimum").set(options.minCoresTotal());
+    metrics.gauge(CPU_LIMITS_CORES, "maximum").set(options.maxCoresTotal());
+    metrics.gauge(MEMORY_LIMITS_BYTES, "minimum").set(options.minMemoryTotal());
+    metrics.gauge(MEMORY_LIMITS_BYTES, "maximum").set(options.maxMemoryTotal());
     metrics.gauge(NODE_GROUPS_COUNT, "autoscaled").set(pools.size());
     metrics.gauge(NODE_GROUPS_COUNT, "autoprovisioned").set(0);
     for (String gone : seenPools) {

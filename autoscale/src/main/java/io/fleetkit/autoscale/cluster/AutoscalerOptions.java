@@ -1,6 +1,7 @@
 package io.fleetkit.autoscale.cluster;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -63,6 +64,24 @@ import java.util.Objects;
  *     remove from needed ones ({@link SoftTaints}); 0 turns soft tainting off
  * @param maxBulkSoftTaintTime {@code --max-bulk-soft-taint-time} (3 s): how long, on the autoscaler's clock, a loop
  *     may spend on them (a simulated clock does not move within a loop, so only the count limits a simulation)
+ * @param minCoresTotal the minimum of {@code --cores-total} (0): scale-down removes no node whose cores would take the
+ *     cluster's total under it ({@link ClusterResourceLimits}); 0 is no limit
+ * @param maxCoresTotal the maximum of {@code --cores-total} (320,000, upstream's {@code DefaultMaxClusterCores}):
+ *     scale-up adds no node whose cores would take the cluster's total over it; 0 is no limit
+ * @param minMemoryTotal the minimum of {@code --memory-total}, in bytes (0; upstream's flag is in GiB and multiplied
+ *     by 2<sup>30</sup>); 0 is no limit
+ * @param maxMemoryTotal the maximum of {@code --memory-total}, in bytes (6,400,000 GiB, upstream's
+ *     {@code DefaultMaxClusterMemory}); 0 is no limit
+ * @param balanceSimilarNodeGroups {@code --balance-similar-node-groups} (false): a scale-up is split over the pools
+ *     similar to the chosen one ({@link NodeGroupSimilarity}, {@link ScaleUpBalancing})
+ * @param balancingIgnoreLabels {@code --balancing-ignore-label} (none): labels left out when comparing pools, beside
+ *     {@link NodeGroupSimilarity#BASIC_IGNORED_LABELS}
+ * @param balancingLabels {@code --balancing-label} (none): when given, pools are similar when these labels are on both
+ *     with equal values, and nothing else is compared
+ * @param maxAllocatableDifferenceRatio {@code --max-allocatable-difference-ratio} (0.05): how much two similar pools'
+ *     allocatable resources may differ, as a share of the larger; between 0 and 1
+ * @param maxFreeDifferenceRatio {@code --max-free-difference-ratio} (0.05): the same for their free resources
+ * @param memoryDifferenceRatio {@code --memory-difference-ratio} (0.015): the same for their memory capacity
  */
 public record AutoscalerOptions(double scaleDownUtilizationThreshold, double scaleDownGpuUtilizationThreshold,
     Duration scaleDownUnneededTime, Duration scaleDownDelayAfterAdd, Duration maxNodeProvisionTime,
@@ -74,13 +93,21 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     boolean daemonSetEvictionForOccupiedNodes, boolean ignoreDaemonSetsUtilization, Duration scaleDownUnreadyTime,
     boolean scaleDownUnreadyEnabled, double maxTotalUnreadyPercentage, int okTotalUnreadyCount,
     boolean ignoreMirrorPodsUtilization, Duration maxNodeStartupTime, int maxBulkSoftTaintCount,
-    Duration maxBulkSoftTaintTime) {
+    Duration maxBulkSoftTaintTime, long minCoresTotal, long maxCoresTotal, long minMemoryTotal, long maxMemoryTotal,
+    boolean balanceSimilarNodeGroups, List<String> balancingIgnoreLabels, List<String> balancingLabels,
+    double maxAllocatableDifferenceRatio, double maxFreeDifferenceRatio, double memoryDifferenceRatio) {
+
+  /** Upstream's {@code DefaultMaxClusterCores}: 5,000 nodes of 64 cores. */
+  public static final long DEFAULT_MAX_CORES_TOTAL = 5000L * 64;
+  /** Upstream's {@code DefaultMaxClusterMemory} (5,000 nodes of 64 × 20 GiB), in bytes. */
+  public static final long DEFAULT_MAX_MEMORY_TOTAL = 5000L * 64 * 20 * (1L << 30);
 
   private static final AutoscalerOptions DEFAULTS = new AutoscalerOptions(0.5, 0.5, Duration.ofMinutes(10),
       Duration.ofMinutes(10), Duration.ofMinutes(15), Duration.ofMinutes(5), Duration.ofMinutes(30),
       Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5), Duration.ofSeconds(30),
       Duration.ZERO, Duration.ofMinutes(3), 600, Duration.ofMinutes(2), Duration.ZERO, false, true, false,
-      Duration.ofMinutes(20), true, 45, 3, false, Duration.ofMinutes(15), 10, Duration.ofSeconds(3));
+      Duration.ofMinutes(20), true, 45, 3, false, Duration.ofMinutes(15), 10, Duration.ofSeconds(3), 0,
+      DEFAULT_MAX_CORES_TOTAL, 0, DEFAULT_MAX_MEMORY_TOTAL, false, List.of(), List.of(), 0.05, 0.05, 0.015);
 
   public AutoscalerOptions {
     check(scaleDownUtilizationThreshold, "scaleDownUtilizationThreshold");
@@ -121,6 +148,13 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       throw new IllegalArgumentException("autoscaler options: scaleDownSimulationTimeout " + scaleDownSimulationTimeout
           + " must be positive (no node could be simulated)");
     }
+    minMax(minCoresTotal, maxCoresTotal, "coresTotal", "--cores-total");
+    minMax(minMemoryTotal, maxMemoryTotal, "memoryTotal", "--memory-total");
+    balancingIgnoreLabels = labels(balancingIgnoreLabels, "balancingIgnoreLabels", "--balancing-ignore-label");
+    balancingLabels = labels(balancingLabels, "balancingLabels", "--balancing-label");
+    check(maxAllocatableDifferenceRatio, "maxAllocatableDifferenceRatio");
+    check(maxFreeDifferenceRatio, "maxFreeDifferenceRatio");
+    check(memoryDifferenceRatio, "memoryDifferenceRatio");
     if (maxEmptyBulkDelete < 0 || maxDrainParallelism < 0 || maxNodesTotal < 0) {
       throw new IllegalArgumentException("autoscaler options: maxEmptyBulkDelete " + maxEmptyBulkDelete
           + ", maxDrainParallelism " + maxDrainParallelism + " and maxNodesTotal " + maxNodesTotal
@@ -131,6 +165,28 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
   private static void check(double v, String field) {
     if (!(v >= 0 && v <= 1)) {
       throw new IllegalArgumentException("autoscaler options: " + field + " " + v + " must be between 0 and 1");
+    }
+  }
+
+  private static List<String> labels(List<String> labels, String field, String flag) {
+    List<String> out = List.copyOf(labels);
+    for (int i = 0; i < out.size(); i++) {
+      if (out.get(i).isEmpty()) {
+        throw new IllegalArgumentException("autoscaler options: " + field + "[" + i + "] must not be empty (" + flag
+            + ")");
+      }
+    }
+    return out;
+  }
+
+  private static void minMax(long min, long max, String field, String flag) {
+    if (min < 0 || max < 0) {
+      throw new IllegalArgumentException("autoscaler options: " + field + " " + min + ":" + max
+          + " must not be negative (" + flag + ")");
+    }
+    if (max > 0 && min > max) {
+      throw new IllegalArgumentException("autoscaler options: " + field + " min " + min + " must not exceed max "
+          + max + " (" + flag + ")");
     }
   }
 
@@ -310,6 +366,71 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     return c.build();
   }
 
+  /**
+   * These options with {@code --cores-total min:max}: scale-down keeps the cluster's cores at or over {@code min},
+   * scale-up at or under {@code max} (0: that side unlimited).
+   *
+   * @throws IllegalArgumentException if either is negative, or {@code max} is not 0 and less than {@code min}
+   */
+  public AutoscalerOptions withCoresTotal(long min, long max) {
+    Copy c = new Copy(this);
+    c.minCoresTotal = min;
+    c.maxCoresTotal = max;
+    return c.build();
+  }
+
+  /**
+   * These options with {@code --memory-total}, in bytes (upstream's flag counts GiB): scale-down keeps the cluster's
+   * memory at or over {@code minBytes}, scale-up at or under {@code maxBytes} (0: that side unlimited).
+   *
+   * @throws IllegalArgumentException if either is negative, or {@code maxBytes} is not 0 and less than
+   *     {@code minBytes}
+   */
+  public AutoscalerOptions withMemoryTotal(long minBytes, long maxBytes) {
+    Copy c = new Copy(this);
+    c.minMemoryTotal = minBytes;
+    c.maxMemoryTotal = maxBytes;
+    return c.build();
+  }
+
+  /** These options with {@code --balance-similar-node-groups} {@code b}. */
+  public AutoscalerOptions withBalanceSimilarNodeGroups(boolean b) {
+    Copy c = new Copy(this);
+    c.balanceSimilarNodeGroups = b;
+    return c.build();
+  }
+
+  /** These options with {@code --balancing-ignore-label} for each of {@code labels}. */
+  public AutoscalerOptions withBalancingIgnoreLabels(List<String> labels) {
+    Copy c = new Copy(this);
+    c.balancingIgnoreLabels = labels;
+    return c.build();
+  }
+
+  /**
+   * These options with {@code --balancing-label} for each of {@code labels}: pools are similar when they have these
+   * labels with equal values, whatever else differs.
+   */
+  public AutoscalerOptions withBalancingLabels(List<String> labels) {
+    Copy c = new Copy(this);
+    c.balancingLabels = labels;
+    return c.build();
+  }
+
+  /**
+   * These options with {@code --max-allocatable-difference-ratio}, {@code --max-free-difference-ratio} and
+   * {@code --memory-difference-ratio}.
+   *
+   * @throws IllegalArgumentException if a ratio is not between 0 and 1
+   */
+  public AutoscalerOptions withDifferenceRatios(double maxAllocatable, double maxFree, double memory) {
+    Copy c = new Copy(this);
+    c.maxAllocatableDifferenceRatio = maxAllocatable;
+    c.maxFreeDifferenceRatio = maxFree;
+    c.memoryDifferenceRatio = memory;
+    return c.build();
+  }
+
   /** The components of an options value, changed one at a time by the {@code withX} methods. */
   private static final class Copy {
     double scaleDownUtilizationThreshold;
@@ -343,6 +464,16 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     Duration maxNodeStartupTime;
     int maxBulkSoftTaintCount;
     Duration maxBulkSoftTaintTime;
+    long minCoresTotal;
+    long maxCoresTotal;
+    long minMemoryTotal;
+    long maxMemoryTotal;
+    boolean balanceSimilarNodeGroups;
+    List<String> balancingIgnoreLabels;
+    List<String> balancingLabels;
+    double maxAllocatableDifferenceRatio;
+    double maxFreeDifferenceRatio;
+    double memoryDifferenceRatio;
 
     Copy(AutoscalerOptions o) {
       scaleDownUtilizationThreshold = o.scaleDownUtilizationThreshold;
@@ -376,6 +507,16 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       maxNodeStartupTime = o.maxNodeStartupTime;
       maxBulkSoftTaintCount = o.maxBulkSoftTaintCount;
       maxBulkSoftTaintTime = o.maxBulkSoftTaintTime;
+      minCoresTotal = o.minCoresTotal;
+      maxCoresTotal = o.maxCoresTotal;
+      minMemoryTotal = o.minMemoryTotal;
+      maxMemoryTotal = o.maxMemoryTotal;
+      balanceSimilarNodeGroups = o.balanceSimilarNodeGroups;
+      balancingIgnoreLabels = o.balancingIgnoreLabels;
+      balancingLabels = o.balancingLabels;
+      maxAllocatableDifferenceRatio = o.maxAllocatableDifferenceRatio;
+      maxFreeDifferenceRatio = o.maxFreeDifferenceRatio;
+      memoryDifferenceRatio = o.memoryDifferenceRatio;
     }
 
     AutoscalerOptions build() {
@@ -386,7 +527,9 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
           scaleDownDelayAfterFailure, maxGracefulTerminationSec, maxPodEvictionTime, nodeDeletionBatcherInterval,
           daemonSetEvictionForEmptyNodes, daemonSetEvictionForOccupiedNodes, ignoreDaemonSetsUtilization,
           scaleDownUnreadyTime, scaleDownUnreadyEnabled, maxTotalUnreadyPercentage, okTotalUnreadyCount,
-          ignoreMirrorPodsUtilization, maxNodeStartupTime, maxBulkSoftTaintCount, maxBulkSoftTaintTime);
+          ignoreMirrorPodsUtilization, maxNodeStartupTime, maxBulkSoftTaintCount, maxBulkSoftTaintTime, minCoresTotal,
+          maxCoresTotal, minMemoryTotal, maxMemoryTotal, balanceSimilarNodeGroups, balancingIgnoreLabels,
+          balancingLabels, maxAllocatableDifferenceRatio, maxFreeDifferenceRatio, memoryDifferenceRatio);
     }
   }
 }

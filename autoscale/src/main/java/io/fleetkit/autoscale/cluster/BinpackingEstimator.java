@@ -290,6 +290,25 @@ public final class BinpackingEstimator {
     }
   }
 
+  /**
+   * Upstream's {@code SchedulablePodGroups}: which of {@code pending}'s groups (by index, in the order the groups were
+   * made) have a first pod that passes the filters on an empty {@code template} node, added to {@code sim} with the
+   * pods and slices it starts with and removed again.
+   */
+  static boolean[] schedulableGroups(SimulatedCluster sim, PodGroups pending, Node template,
+      Function<Node, List<Pod>> podsOnNew, Function<Node, List<ResourceSlice>> slicesOnNew) {
+    boolean[] out = new boolean[pending.groups.size()];
+    addTemplate(sim, template, podsOnNew, slicesOnNew);
+    try {
+      for (int i = 0; i < out.length; i++) {
+        out[i] = sim.check(pending.groups.get(i).pods().get(0), template.name()).isSuccess();
+      }
+    } finally {
+      sim.removeNode(template.name());
+    }
+    return out;
+  }
+
   /** Upstream's {@code isPodUsingHostNameTopologyKey}: a spread constraint over {@code kubernetes.io/hostname}. */
   private static boolean usesHostnameSpread(Pod p) {
     for (TopologySpreadConstraint c : p.spec().topologySpreadConstraints()) {

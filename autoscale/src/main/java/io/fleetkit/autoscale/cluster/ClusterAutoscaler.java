@@ -28,6 +28,7 @@ import java.time.Clock;
 import io.fleetkit.api.time.GoDurations;
 import java.time.Duration;
 import java.time.Instant;
+import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.dra.DeviceClass;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceSlice;
@@ -66,14 +67,17 @@ import org.slf4j.LoggerFactory;
  *       there for pending pods; pending DaemonSet pods that fit nowhere are not a reason to scale up. A pool
  *       that is unhealthy as upstream's {@code IsNodeGroupHealthy} ({@link NodeGroupHealth}: more of its nodes
  *       that finished starting are not Ready than {@code okTotalUnreadyCount} and {@code maxTotalUnreadyPercentage}
- *       percent of its nodes) is skipped with upstream's reason "not ready for scale-up". The
- *       {@link Expander} (default least-waste) picks an option; ties are broken by the seeded random source. The pool
- *       grows by the option's node count, never past its max or {@code maxNodesTotal}. Each node is asked of the
- *       cloud ({@link Builder#instanceCreation}); a machine it refuses is never created, and its pool is backed off
- *       with the cloud's error, as upstream's {@code handleInstanceCreationErrors} does with the instances a cloud
- *       provider reports failed (an out-of-capacity stockout, {@link InstanceErrorClass#OUT_OF_RESOURCES}): the
- *       scale-up is undone by as many nodes, the pool backed off (5 min, doubling up to 30 min, reset after 3 h),
- *       and the next loop's expander picks another pool for the pods still pending ({@link LoopResult#scaleUpFailures}).
+ *       percent of its nodes) is skipped with upstream's reason "not ready for scale-up", and so is a pool one node of
+ *       which would take the cluster over {@code --cores-total} or {@code --memory-total}
+ *       ({@link ClusterResourceLimits}). The {@link Expander} (default least-waste) picks an option; ties are broken by
+ *       the seeded random source. The option's node count is capped by those maxima, and the pool grows by it, never
+ *       past its max or {@code maxNodesTotal}; with {@code balanceSimilarNodeGroups} the nodes are split over the pool
+ *       and the pools similar to it so their sizes even out ({@link NodeGroupSimilarity}, {@link ScaleUpBalancing}).
+ *       Each node is asked of the cloud ({@link Builder#instanceCreation}); a machine it refuses is never created, and
+ *       its pool is backed off with the cloud's error, as upstream's {@code handleInstanceCreationErrors} does with
+ *       the instances a cloud provider reports failed (an out-of-capacity stockout,
+ *       {@link InstanceErrorClass#OUT_OF_RESOURCES}): the scale-up is undone by as many nodes, the pool backed off
+ *       (5 min, doubling up to 30 min, reset after 3 h), and the next loop's expander picks another pool for the pods still pending ({@link LoopResult#scaleUpFailures}).
  *   <li><b>Scale-down</b> (evaluated in every loop, nodes deleted only when no scale-up happened in the last
  *       {@code scaleDownDelayAfterAdd}, as upstream's {@code isScaleDownInCooldown}), as upstream's planner ({@code core/scaledown/planner/planner.go}, {@code categorizeNodes}). A pool node that
  *       has finished starting (Ready or not; an unready one only with {@code scaleDownUnreadyEnabled}) is
@@ -94,11 +98,12 @@ import org.slf4j.LoggerFactory;
  *       unneeded for {@code scaleDownUnneededTime} (10 min), an unready one for {@code scaleDownUnreadyTime} (20 min),
  *       is removed — empty nodes up to
  *       {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
- *       its min, nor past the deletions already in progress. The {@link ScaleDownActuator} then taints the nodes
- *       {@value #TO_BE_DELETED_TAINT}, drains them ({@link Evictor}: evictions through the eviction subresource, so
- *       PodDisruptionBudgets hold; retried up to {@code maxPodEvictionTime}; the evicted pods waited for up to
- *       {@code maxGracefulTerminationSec} plus 30 s) and deletes them ({@link NodeDeletionBatcher}); a drain goes on
- *       in the next loops on the autoscaler's clock, and a failed one untaints its node
+ *       its min, nor past the deletions already in progress, nor the cluster under a minimum of {@code --cores-total}
+ *       or {@code --memory-total} ({@code MinimalResourceLimitExceeded}). The {@link ScaleDownActuator} then taints
+ *       the nodes {@value #TO_BE_DELETED_TAINT}, drains them ({@link Evictor}: evictions through the eviction
+ *       subresource, so PodDisruptionBudgets hold; retried up to {@code maxPodEvictionTime}; the evicted pods waited
+ *       for up to {@code maxGracefulTerminationSec} plus 30 s) and deletes them ({@link NodeDeletionBatcher}); a drain
+ *       goes on in the next loops on the autoscaler's clock, and a failed one untaints its node
  *       ({@link LoopResult#failedDeletions()}). Pools with
  *       {@code zeroOrMaxNodeScaling} lose all their nodes together or none, and their nodes do not count toward the
  *       limit. The simulations stop after {@code scaleDownSimulationTimeout} on the autoscaler's clock; before them,
@@ -132,6 +137,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
   public static final String NO_PLACE_TO_MOVE_PODS = "NoPlaceToMovePods";
   public static final String SCALE_DOWN_DISABLED_ANNOTATION = "ScaleDownDisabledAnnotation";
   public static final String NODE_GROUP_MIN_SIZE_REACHED = "NodeGroupMinSizeReached";
+  /** Upstream's {@code MinimalResourceLimitExceeded}: removing the node would take the cluster under a minimum. */
+  public static final String MINIMAL_RESOURCE_LIMIT_EXCEEDED = "MinimalResourceLimitExceeded";
   /**
    * The taint upstream's actuator puts on a node before draining it ({@code NoSchedule}, the value the time in
    * seconds): the simulation's TaintToleration filter keeps pods off such a node, as upstream's.
@@ -390,10 +397,20 @@ public final class ClusterAutoscaler implements AutoCloseable {
       return halt(now, start, pools, nodes, unreadyNodes, ready, timedOut);
     }
     if (options.enforceNodeGroupMinSize()) {
+      ClusterResourceLimits left = null;
       for (NodePool pool : pools.values()) {
         int size = poolSize(nodes, pool.metadata().name());
         if (size < pool.spec().minSize()) {
-          launched.addAll(launch(pool, pool.spec().minSize() - size, now, failures));
+          // upstream's ScaleUpToNodeGroupMinSize: a pool one node of which exceeds a cluster-wide maximum is passed
+          // over, the others grow only as far as the maxima allow (all against the totals before this loop)
+          if (left == null) {
+            left = scaleUpLimits(pools, nodes);
+          }
+          Map<String, Long> delta = ClusterResourceLimits.deltaForPool(pool);
+          if (!left.exceeded(delta).isEmpty()) {
+            continue;
+          }
+          launched.addAll(launch(pool, left.applyLimits(pool.spec().minSize() - size, delta), now, failures));
         }
       }
       if (!launched.isEmpty()) {
@@ -403,9 +420,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     long scaleUpStart = metrics == null ? 0 : System.nanoTime();
     ScaleUpPlan plan = plan(now, pools, nodes);
     boolean scaledUp = !launched.isEmpty();
-    ScaleUpOption chosen = plan.chosen();
-    if (chosen != null) {
-      launched.addAll(launch(chosen.pool(), chosen.nodeCount(), now, failures));
+    for (PoolScaleUp s : plan.scaleUps()) {
+      launched.addAll(launch(Objects.requireNonNull(pools.get(s.pool()), s.pool()), s.delta(), now, failures));
       scaledUp = true;
     }
     if (scaledUp) {
@@ -639,7 +655,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       schedulable.noCandidates();
       keepSnapshotPods(placed);
       keepPlacedClaims(null, Map.of());
-      return new ScaleUpPlan(List.of(), List.of(), null, Map.of()); // upstream: "No unschedulable pods"
+      return ScaleUpPlan.none(List.of(), List.of(), Map.of()); // upstream: "No unschedulable pods"
     }
     SimulatedCluster sim = newSimulation();
     sim.load(nodes, clusterPods::infosOn, null);
@@ -672,7 +688,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     Map<String, String> skipped = new LinkedHashMap<>();
     List<ScaleUpOption> opts = new ArrayList<>();
     if (unschedulable.isEmpty()) {
-      return new ScaleUpPlan(keys, opts, null, skipped);
+      return ScaleUpPlan.none(keys, opts, skipped);
     }
     int total = nodes.size();
     BinpackingEstimator.PodGroups groups = BinpackingEstimator.PodGroups.of(unschedulable);
@@ -680,6 +696,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
     nodeFacts.update(nodes);
     Map<String, NodeGroupHealth.PoolHealth> health = nodeFacts.poolHealth(pools.keySet(), now, options,
         poolConfig);
+    ClusterResourceLimits left = scaleUpLimits(pools, nodes);
+    List<NodePool> valid = new ArrayList<>();
+    Map<String, Integer> sizes = new HashMap<>();
     for (NodePool pool : pools.values()) {
       String name = pool.metadata().name();
       NodeGroupHealth.PoolHealth h = health.get(name);
@@ -710,6 +729,34 @@ public final class ClusterAutoscaler implements AutoCloseable {
         skipped.put(name, "atomic pool needs " + pool.spec().maxSize() + " nodes, only " + room + " allowed");
         continue;
       }
+      // upstream's IsNodeGroupResourceExceeded: one node (all an atomic pool adds) must stay within the cluster-wide
+      // maxima
+      if (!left.isEmpty()) {
+        Map<String, Long> one = ClusterResourceLimits.deltaForPool(pool);
+        List<String> exceeded = left.exceeded(ClusterResourceLimits.times(one, atomic ? pool.spec().maxSize() - size
+            : 1));
+        if (!exceeded.isEmpty()) {
+          skipped.put(name, ClusterResourceLimits.maxLimitReachedReason(exceeded));
+          continue;
+        }
+      }
+      valid.add(pool);
+      sizes.put(name, size);
+    }
+    Map<String, List<NodePool>> similar = options.balanceSimilarNodeGroups() && valid.size() > 1
+        ? similarPools(sim, groups, valid, daemonSets) : Map.of();
+    for (NodePool pool : valid) {
+      String name = pool.metadata().name();
+      boolean atomic = pool.spec().zeroOrMaxNodeScaling();
+      List<NodePool> alike = similar.getOrDefault(name, List.of());
+      // upstream's SngCapacityThreshold: the estimate may fill the pool and its similar pools
+      int room = pool.spec().maxSize() - sizes.get(name);
+      for (NodePool p : alike) {
+        room += Math.max(0, p.spec().maxSize() - sizes.get(p.metadata().name()));
+      }
+      if (options.maxNodesTotal() > 0) {
+        room = Math.min(room, options.maxNodesTotal() - total);
+      }
       // every template node comes with the pods of the DaemonSets that should run on it (upstream's
       // SanitizedTemplateNodeInfoFromNodeGroup): what they request is not there for the pending pods
       // and with the DRA devices of the pool's device templates (upstream's template NodeInfo LocalResourceSlices)
@@ -721,7 +768,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
         continue;
       }
       // an atomic pool is scaled to its max size at once (upstream's ComputeExpansionOption sets NodeCount to MaxSize)
-      opts.add(new ScaleUpOption(pool, atomic ? pool.spec().maxSize() : e.nodeCount(), e.pods()));
+      opts.add(new ScaleUpOption(pool, atomic ? pool.spec().maxSize() : e.nodeCount(), e.pods(), alike));
     }
     ScaleUpOption chosen = null;
     if (!opts.isEmpty()) {
@@ -731,7 +778,55 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
       chosen = best.size() == 1 ? best.get(0) : best.get(random.nextInt(best.size()));
     }
-    return new ScaleUpPlan(keys, opts, chosen, skipped);
+    if (chosen == null) {
+      return ScaleUpPlan.none(keys, opts, skipped);
+    }
+    // upstream's orchestrator: the estimate capped by the cluster-wide maxima (ApplyLimits), then split over the
+    // chosen pool and its similar pools (BalanceScaleUpBetweenGroups; without balancing, the chosen pool alone)
+    int newNodes = left.isEmpty() ? chosen.nodeCount()
+        : left.applyLimits(chosen.nodeCount(), ClusterResourceLimits.deltaForPool(chosen.pool()));
+    List<ScaleUpBalancing.Group> targets = new ArrayList<>();
+    targets.add(new ScaleUpBalancing.Group(chosen.poolName(), sizes.get(chosen.poolName()),
+        chosen.pool().spec().maxSize()));
+    for (NodePool p : chosen.similarPools()) {
+      targets.add(new ScaleUpBalancing.Group(p.metadata().name(), sizes.get(p.metadata().name()),
+          p.spec().maxSize()));
+    }
+    return new ScaleUpPlan(keys, opts, chosen, skipped, ScaleUpBalancing.balance(targets, newNodes));
+  }
+
+  /**
+   * Upstream's {@code ComputeSimilarNodeGroups} for every pool of {@code valid} (the pools scale-up considers): the
+   * other pools of {@code valid} whose template nodes, with their DaemonSet pods, are similar
+   * ({@link NodeGroupSimilarity}) and that can take every pending pod group the pool can (each group's first pod
+   * passes the filters on an empty template node, upstream's {@code SchedulablePodGroups}), in name order. An atomic
+   * pool ({@code zeroOrMaxNodeScaling}) is balanced with none, and none is balanced with it (its nodes come all at
+   * once).
+   */
+  private Map<String, List<NodePool>> similarPools(SimulatedCluster sim, BinpackingEstimator.PodGroups groups,
+      List<NodePool> valid, List<DaemonSet> daemonSets) {
+    List<ScaleUpBalancing.Candidate> candidates = new ArrayList<>();
+    for (NodePool pool : valid) {
+      if (pool.spec().zeroOrMaxNodeScaling()) {
+        continue;
+      }
+      String name = pool.metadata().name();
+      Node template = templateNode(pool, "template-" + name + "-similarity");
+      List<Pod> daemons = TemplateNodes.forPoolTemplate(template, daemonSets);
+      ResourceList requested = ResourceList.EMPTY;
+      for (Pod d : daemons) {
+        requested = requested.add(d.effectiveRequests());
+      }
+      boolean[] schedulable = BinpackingEstimator.schedulableGroups(sim, groups, template, n -> daemons,
+          n -> TemplateNodes.resourceSlicesFor(pool, n));
+      candidates.add(new ScaleUpBalancing.Candidate(pool, template, requested, schedulable));
+    }
+    return ScaleUpBalancing.similarPools(candidates, NodeGroupSimilarity.of(options));
+  }
+
+  /** Upstream's scale-up {@code ResourcesLeft} for {@code nodes} and {@code pools} ({@link ClusterResourceLimits}). */
+  private ClusterResourceLimits scaleUpLimits(Map<String, NodePool> pools, List<Node> nodes) {
+    return ClusterResourceLimits.scaleUpLeft(pools, pool -> poolSize(nodes, pool), nodes, options);
   }
 
   /**
@@ -1497,6 +1592,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
     int drainLimit = Math.max(0, options.maxDrainParallelism() - actuator.drainsInProgress());
     List<Node> emptyChosen = new ArrayList<>();
     List<Node> drainChosen = new ArrayList<>();
+    // upstream's LimitsLeft: what the cluster may lose before a minimum of --cores-total or --memory-total; each node
+    // removed is charged (TryDecrementBy), and a node that would exceed it is unremovable
+    ClusterResourceLimits limits = ClusterResourceLimits.scaleDownLeft(nodes, now, options);
     // a node is due when unneeded for scaleDownUnneededTime, an unready one for scaleDownUnreadyTime (upstream's
     // unneeded.Nodes.RemovableAt); the node is read only when its unneeded time lies between the two
     Instant due = now.minus(options.scaleDownUnneededTime());
@@ -1529,8 +1627,24 @@ public final class ClusterAutoscaler implements AutoCloseable {
         }
         continue;
       }
+      Map<String, Long> poolDelta = new HashMap<>();
+      if (limits != null) {
+        for (String name : members) {
+          ClusterResourceLimits.deltaForNode(Objects.requireNonNull(named(nodes, name), name))
+              .forEach((k, v) -> poolDelta.merge(k, v, Long::sum));
+        }
+        if (!limits.exceeded(poolDelta).isEmpty()) {
+          for (String name : members) {
+            unremovable.put(name, MINIMAL_RESOURCE_LIMIT_EXCEEDED);
+          }
+          continue;
+        }
+      }
       if (budget < size && (budget <= 0 || atomicTaken > 0)) {
         break;
+      }
+      if (limits != null) {
+        limits.tryDecrementBy(poolDelta);
       }
       budget -= size;
       atomicTaken++;
@@ -1553,7 +1667,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
       // reading it, and once both kinds' are, so is every node left
       boolean emptiesDone = empties >= emptyLimit;
       boolean drainsDone = drains >= drainLimit;
-      if (roomInEveryPool && emptiesDone && drainsDone) {
+      // with a minimum of cores or memory every due node is read, so each one over it says so
+      if (roomInEveryPool && limits == null && emptiesDone && drainsDone) {
         break;
       }
       Instant since = unneededSince.get(name);
@@ -1561,7 +1676,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
           : since.isAfter(dueLatest))) { // not due, ready or not, in whichever pool
         continue;
       }
-      if (roomInEveryPool && (emptyNodes.contains(name) ? emptiesDone : drainsDone)) {
+      if (roomInEveryPool && limits == null && (emptyNodes.contains(name) ? emptiesDone : drainsDone)) {
         continue;
       }
       Node n = Objects.requireNonNull(named(nodes, name), name);
@@ -1576,9 +1691,17 @@ public final class ClusterAutoscaler implements AutoCloseable {
         unremovable.put(name, NODE_GROUP_MIN_SIZE_REACHED);
         continue;
       }
+      Map<String, Long> delta = limits == null ? Map.of() : ClusterResourceLimits.deltaForNode(n);
+      if (limits != null && !limits.exceeded(delta).isEmpty()) {
+        unremovable.put(name, MINIMAL_RESOURCE_LIMIT_EXCEEDED);
+        continue;
+      }
       boolean empty = emptyNodes.contains(name);
       if (empty ? empties >= emptyLimit : drains >= drainLimit) {
         continue;
+      }
+      if (limits != null) {
+        limits.tryDecrementBy(delta);
       }
       if (empty) {
         empties++;

@@ -48,6 +48,11 @@ public final class ClusterAutoscalerMetrics {
       "Maximum number of nodes in all node groups");
   public static final MetricDescriptor CLUSTER_CPU_CURRENT_CORES = MetricDescriptor.gauge(
       "cluster_autoscaler_cluster_cpu_current_cores", "Current number of cores in the cluster, minus deleting nodes.");
+  public static final MetricDescriptor CPU_LIMITS_CORES = MetricDescriptor.gauge("cluster_autoscaler_cpu_limits_cores",
+      "Minimum and maximum number of cores in the cluster.", "direction");
+  public static final MetricDescriptor MEMORY_LIMITS_BYTES = MetricDescriptor.gauge(
+      "cluster_autoscaler_memory_limits_bytes", "Minimum and maximum number of bytes of memory in cluster.",
+      "direction");
   public static final MetricDescriptor CLUSTER_MEMORY_CURRENT_BYTES = MetricDescriptor.gauge(
       "cluster_autoscaler_cluster_memory_current_bytes",
       "Current number of bytes of memory in the cluster, minus deleting nodes.");
@@ -100,7 +105,8 @@ public final class ClusterAutoscalerMetrics {
 
   /** Every cluster-autoscaler metric FleetKit records, with upstream's names. */
   public static final List<MetricDescriptor> ALL = List.of(CLUSTER_SAFE_TO_AUTOSCALE, NODES_COUNT, NODE_GROUPS_COUNT,
-      UNSCHEDULABLE_PODS_COUNT, MAX_NODES_COUNT, CLUSTER_CPU_CURRENT_CORES, CLUSTER_MEMORY_CURRENT_BYTES,
+      UNSCHEDULABLE_PODS_COUNT, MAX_NODES_COUNT, CLUSTER_CPU_CURRENT_CORES, CPU_LIMITS_CORES,
+      CLUSTER_MEMORY_CURRENT_BYTES, MEMORY_LIMITS_BYTES,
       NODE_GROUP_MIN_COUNT, NODE_GROUP_MAX_COUNT, NODE_GROUP_TARGET_COUNT, NODE_GROUP_HEALTHINESS, LAST_ACTIVITY,
       FUNCTION_DURATION, SCALED_UP_NODES, SCALED_UP_GPU_NODES, FAILED_SCALE_UPS, FAILED_GPU_SCALE_UPS,
       SCALED_DOWN_NODES, SCALED_DOWN_GPU_NODES, EVICTED_PODS, UNNEEDED_NODES_COUNT, UNREMOVABLE_NODES_COUNT,

@@ -11,15 +11,23 @@ import java.util.Objects;
  *
  * @param nodeCount at least 1
  * @param pods the pending pods the new nodes would take, in the order the estimator placed them
+ * @param similarPools the pools the scale-up would be balanced with (upstream's {@code SimilarNodeGroups}; empty
+ *     unless {@code balanceSimilarNodeGroups} is on), in name order, without {@code pool}
  */
-public record ScaleUpOption(NodePool pool, int nodeCount, List<Pod> pods) {
+public record ScaleUpOption(NodePool pool, int nodeCount, List<Pod> pods, List<NodePool> similarPools) {
   public ScaleUpOption {
     Objects.requireNonNull(pool, "pool");
     pods = List.copyOf(pods);
+    similarPools = List.copyOf(similarPools);
     if (nodeCount < 1) {
       throw new IllegalArgumentException("scale-up option for pool " + pool.metadata().name() + ": nodeCount "
           + nodeCount + " must be at least 1");
     }
+  }
+
+  /** An option without similar pools. */
+  public ScaleUpOption(NodePool pool, int nodeCount, List<Pod> pods) {
+    this(pool, nodeCount, pods, List.of());
   }
 
   /** The pool's name. */

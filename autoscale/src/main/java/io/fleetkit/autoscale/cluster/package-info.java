@@ -12,7 +12,10 @@
  * {@link io.fleetkit.autoscale.cluster.InstanceCreation} is the cloud both autoscalers ask for each machine (this one
  * and the {@link io.fleetkit.autoscale.provisioner.Provisioner}); a refusal is an
  * {@link io.fleetkit.autoscale.cluster.InstanceErrorInfo}, reported as a
- * {@link io.fleetkit.autoscale.cluster.ScaleUpFailure}.
+ * {@link io.fleetkit.autoscale.cluster.ScaleUpFailure}. A scale-up decision is a
+ * {@link io.fleetkit.autoscale.cluster.ScaleUpPlan} whose {@link io.fleetkit.autoscale.cluster.PoolScaleUp}s are the
+ * chosen option capped by the cluster-wide resource limits ({@code ClusterResourceLimits}) and, with balancing,
+ * split over similar pools ({@code NodeGroupSimilarity}, {@code ScaleUpBalancing}).
  *
  * <p>Thread-safety: the autoscaler serializes its loops; expanders are immutable; {@code Drainability} is confined to
  * one loop.

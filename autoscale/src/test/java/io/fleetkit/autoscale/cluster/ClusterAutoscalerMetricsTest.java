@@ -40,7 +40,9 @@ final class ClusterAutoscalerMetricsTest {
       "cluster_autoscaler_unschedulable_pods_count GAUGE [type]",
       "cluster_autoscaler_max_nodes_count GAUGE []",
       "cluster_autoscaler_cluster_cpu_current_cores GAUGE []",
+      "cluster_autoscaler_cpu_limits_cores GAUGE [direction]",
       "cluster_autoscaler_cluster_memory_current_bytes GAUGE []",
+      "cluster_autoscaler_memory_limits_bytes GAUGE [direction]",
       "cluster_autoscaler_node_group_min_count GAUGE [node_group]",
       "cluster_autoscaler_node_group_max_count GAUGE [node_group]",
       "cluster_autoscaler_node_group_target_count GAUGE [node_group]",
@@ -114,6 +116,10 @@ final class ClusterAutoscalerMetricsTest {
     assertThat(nodes).isEqualTo(2.0);
     assertThat(e.value("cluster_autoscaler_cluster_cpu_current_cores", Map.of())).contains(4.0);
     assertThat(e.value("cluster_autoscaler_cluster_memory_current_bytes", Map.of())).contains(8192.0 * MI);
+    assertThat(e.value("cluster_autoscaler_cpu_limits_cores", Map.of("direction", "minimum"))).contains(0.0);
+    assertThat(e.value("cluster_autoscaler_cpu_limits_cores", Map.of("direction", "maximum"))).contains(320000.0);
+    assertThat(e.value("cluster_autoscaler_memory_limits_bytes", Map.of("direction", "maximum")))
+        .contains(6_400_000.0 * 1024 * 1024 * 1024);
     assertThat(e.value("cluster_autoscaler_scale_down_in_cooldown", Map.of())).contains(1.0);
     assertThat(e.value("cluster_autoscaler_cluster_safe_to_autoscale", Map.of())).contains(1.0);
     assertThat(e.value("cluster_autoscaler_function_duration_seconds_count", Map.of("function", "main")))
