@@ -734,9 +734,10 @@ public final class AdmissionEngine {
   }
 
   /**
-   * Adds or replaces a WorkloadPriorityClass. Every workload whose priority came from a class of that name and
-   * differs from the class's value takes the value, as {@link #updatePriority} (Kueue's WorkloadPriorityClass
-   * reconciler, on a class created or its value changed).
+   * Adds or replaces a WorkloadPriorityClass. When the class is new or its value changed, every workload whose
+   * priority came from a class of that name and differs from the class's value takes the value, as {@link
+   * #updatePriority} (Kueue's WorkloadPriorityClass reconciler, which its predicates run on a class created or its
+   * value changed); a class put again with the same value changes no workload.
    *
    * @return the keys of the workloads whose priority changed, in key order
    */

@@ -1869,14 +1869,18 @@ public final class QueueScheduler {
   }
 
   /**
-   * Adds or replaces a WorkloadPriorityClass; every workload whose priority came from a class of that name and
-   * differs from its value takes the value (Kueue's WorkloadPriorityClass reconciler, on a class created or its
-   * value changed), as {@link #updatePriority} does.
+   * Adds or replaces a WorkloadPriorityClass. When it is new or its value changed, every workload whose priority
+   * came from a class of that name and differs from its value takes the value, as {@link #updatePriority} does
+   * (Kueue's WorkloadPriorityClass reconciler and its event predicates); a class put again with the same value
+   * changes no workload.
    *
    * @return the keys of the workloads whose priority changed, in key order
    */
   public List<String> putWorkloadPriorityClass(io.fleetkit.queueing.WorkloadPriorityClass wpc) {
-    priorityClasses.put(wpc.name(), wpc);
+    io.fleetkit.queueing.WorkloadPriorityClass old = priorityClasses.put(wpc.name(), wpc);
+    if (old != null && old.value() == wpc.value()) {
+      return List.of(); // Kueue's update predicate: only a changed value is reconciled
+    }
     io.fleetkit.queueing.WorkloadPriority p = io.fleetkit.queueing.WorkloadPriority.of(wpc);
     java.util.TreeSet<String> keys = new java.util.TreeSet<>(admitted.keySet());
     keys.addAll(pending.keys());
