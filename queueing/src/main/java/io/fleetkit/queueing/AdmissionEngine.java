@@ -100,6 +100,12 @@ import java.util.Optional;
  * penalty for each of its reservations not yet admitted, weighted by resource and divided by the LocalQueue's {@link
  * LocalQueue#fairSharingWeight() weight} ({@link #localQueueUsage}); then priority and queue-order time as always.
  *
+ * <p>Priorities (Kueue's {@link WorkloadPriorityClass}): a workload records its priority with the class it came from
+ * ({@link Workload#priorityClassSource()}); the engine holds the WorkloadPriorityClasses ({@link
+ * #putWorkloadPriorityClass}, whose new value reaches the workloads of that class) and changes a workload's priority
+ * with Kueue's rules ({@link #updatePriority}): a pending workload moves in its queue, one holding quota keeps it and
+ * may then be preempted by a head that now outranks it.
+ *
  * <p>Differences from Kueue: a preemption's victims are evicted (their quota and nodes free) within the cycle, and
  * balanced placement and preferred node affinity are not modelled; a NotReady node fails at the delay by default
  * ({@link Builder#replaceNodeDueToNotReadyOverFixedTime}, off in Kueue) as the engine sees pods only when told. A

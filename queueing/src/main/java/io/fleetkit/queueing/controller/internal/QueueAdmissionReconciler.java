@@ -14,6 +14,8 @@ import io.fleetkit.queueing.PodSetInfo;
 import io.fleetkit.queueing.AdmissionEngine;
 import io.fleetkit.queueing.ResourceFlavor;
 import io.fleetkit.queueing.Workload;
+import io.fleetkit.queueing.WorkloadPriority;
+import io.fleetkit.queueing.PriorityClassSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -123,8 +125,8 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       Job own = JobEdits.withoutEdits(job);
       Workload current = book.current(key);
       Workload shape = JobWorkloads.of(own, current != null ? current.priorityInfo()
-          : io.fleetkit.queueing.WorkloadPriority.DEFAULT);
-      io.fleetkit.queueing.WorkloadPriority priority;
+          : WorkloadPriority.DEFAULT);
+      WorkloadPriority priority;
       if (current != null && (engine.admission(key).isPresent() || shape.equals(current))) {
         // Kueue's UpdateWorkloadPriority: the workload follows the priority-class label where Kueue lets it
         priority = JobWorkloads.followPriority(own, current, engine.admission(key).isPresent(), ctx.store(),
@@ -470,15 +472,15 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
    * The priority of a restored admission: as a new workload's; if its class is missing, its class with value 0 (a
    * WorkloadPriorityClass put later gives it the class's value) or no class.
    */
-  private io.fleetkit.queueing.WorkloadPriority restoredPriority(Job j, ReconcileContext<Job> ctx) {
+  private WorkloadPriority restoredPriority(Job j, ReconcileContext<Job> ctx) {
     Job own = JobEdits.withoutEdits(j);
     JobWorkloads.Priority p = JobWorkloads.priority(own, ctx.store(), engine::workloadPriorityClass);
     if (p.priority() != null) {
       return p.priority();
     }
     String wpc = JobWorkloads.priorityClassLabel(own);
-    return wpc.isEmpty() ? io.fleetkit.queueing.WorkloadPriority.DEFAULT : new io.fleetkit.queueing.WorkloadPriority(0,
-        io.fleetkit.queueing.PriorityClassSource.WORKLOAD_PRIORITY_CLASS, wpc);
+    return wpc.isEmpty() ? WorkloadPriority.DEFAULT : new WorkloadPriority(0,
+        PriorityClassSource.WORKLOAD_PRIORITY_CLASS, wpc);
   }
 
   private static Instant admittedAt(Job j, Instant fallback) {
