@@ -113,15 +113,10 @@ public final class PriorityPlugin implements MutatingAdmissionPlugin, Validating
 
   /** The global default class other than {@code except}, the lowest value winning; {@code null} if none. */
   private static @Nullable PriorityClass globalDefault(ObjectStore store, @Nullable String except) {
-    PriorityClass best = null;
-    for (PriorityClass pc : store.list(PriorityClass.class).items()) {
-      if (pc.globalDefault() && !pc.metadata().name().equals(except)
-          && (best == null || pc.value() < best.value())) {
-        best = pc;
-      }
-    }
-    return best;
+    return PriorityClass.globalDefaultOf(store.list(PriorityClass.class).items().stream()
+        .filter(pc -> !pc.metadata().name().equals(except)).toList());
   }
+
 
   @Override
   public AdmissionVerdict validate(AdmissionRequest request, ObjectStore store) {

@@ -100,6 +100,12 @@ import java.util.Optional;
  * penalty for each of its reservations not yet admitted, weighted by resource and divided by the LocalQueue's {@link
  * LocalQueue#fairSharingWeight() weight} ({@link #localQueueUsage}); then priority and queue-order time as always.
  *
+ * <p>Priorities (Kueue's {@link WorkloadPriorityClass}): a workload records its priority with the class it came from
+ * ({@link Workload#priorityClassSource()}); the engine holds the WorkloadPriorityClasses ({@link
+ * #putWorkloadPriorityClass}, whose new value reaches the workloads of that class) and changes a workload's priority
+ * with Kueue's rules ({@link #updatePriority}): a pending workload moves in its queue, one holding quota keeps it and
+ * may then be preempted by a head that now outranks it.
+ *
  * <p>Differences from Kueue: a preemption's victims are evicted (their quota and nodes free) within the cycle, and
  * balanced placement and preferred node affinity are not modelled; a NotReady node fails at the delay by default
  * ({@link Builder#replaceNodeDueToNotReadyOverFixedTime}, off in Kueue) as the engine sees pods only when told. A
@@ -704,6 +710,62 @@ public final class AdmissionEngine {
         Objects.requireNonNull(countsByPodSet, "countsByPodSet"));
   }
 
+  /**
+   * The workload of {@code workloadKey} as submitted (pending, deactivated or holding quota), with its current
+   * priority ({@link #updatePriority}).
+   */
+  public synchronized Optional<Workload> workload(String workloadKey) {
+    return Optional.ofNullable(scheduler.workload(workloadKey));
+  }
+
+  /**
+   * Changes the priority of {@code workloadKey} and the class it came from (Kueue's update of a Workload's {@code
+   * spec.priority}, {@code priorityClassSource} and {@code priorityClassName}, which its job integration writes when
+   * a job's {@value WorkloadPriorityClass#LABEL} label changes). A pending workload moves to its new place in its
+   * queue (back to the active workloads if it was parked; its flavor search starts over); a workload holding quota
+   * keeps it, its new priority counts when preemption picks victims, and the parked workloads of its cohort tree are
+   * queued again (a higher-priority one may now preempt it).
+   *
+   * <p>Kueue's rules while the workload holds quota (the Workload CRD's CEL rules): the priority may change, the class
+   * may be neither added nor removed, its source may not change, and its name may change only for a {@link
+   * PriorityClassSource#WORKLOAD_PRIORITY_CLASS} source.
+   *
+   * @return whether the priority or its class changed
+   * @throws IllegalArgumentException if the workload is unknown
+   * @throws io.fleetkit.api.ValidationException naming the field and Kueue's rule if the change is not allowed
+   */
+  public synchronized boolean updatePriority(String workloadKey, WorkloadPriority priority) {
+    return scheduler.updatePriority(Objects.requireNonNull(workloadKey, "workloadKey"),
+        Objects.requireNonNull(priority, "priority"));
+  }
+
+  /**
+   * Adds or replaces a WorkloadPriorityClass. When the class is new or its value changed, every workload whose
+   * priority came from a class of that name and differs from the class's value takes the value, as {@link
+   * #updatePriority} (Kueue's WorkloadPriorityClass reconciler, which its predicates run on a class created or its
+   * value changed); a class put again with the same value changes no workload.
+   *
+   * @return the keys of the workloads whose priority changed, in key order
+   */
+  public synchronized List<String> putWorkloadPriorityClass(WorkloadPriorityClass wpc) {
+    return scheduler.putWorkloadPriorityClass(Objects.requireNonNull(wpc, "wpc"));
+  }
+
+  /**
+   * Removes a WorkloadPriorityClass; workloads keep the priority they took from it (Kueue does nothing on the
+   * deletion), and a job naming it gets no new workload until it exists again.
+   *
+   * @return whether the engine had it
+   */
+  public synchronized boolean removeWorkloadPriorityClass(String name) {
+    return scheduler.removeWorkloadPriorityClass(name);
+  }
+
+  /** The WorkloadPriorityClass of that name, if the engine has it. */
+  public synchronized Optional<WorkloadPriorityClass> workloadPriorityClass(String name) {
+    return Optional.ofNullable(scheduler.workloadPriorityClass(name));
+  }
+
   /** The reclaimable pods of {@code workloadKey} by pod set name ({@link #setReclaimablePods}); empty when none. */
   public synchronized Map<String, Integer> reclaimablePods(String workloadKey) {
     return scheduler.reclaimablePods(workloadKey);
@@ -766,6 +828,7 @@ public final class AdmissionEngine {
     private final List<AdmissionCheckController> checkControllers = new ArrayList<>();
     private final Map<String, Map<String, String>> namespaces = new java.util.LinkedHashMap<>();
     private final Map<String, Topology> topologies = new java.util.LinkedHashMap<>();
+    private final Map<String, WorkloadPriorityClass> priorityClasses = new java.util.LinkedHashMap<>();
     private final List<io.fleetkit.api.core.Node> nodes = new ArrayList<>();
     private boolean fairSharing;
     private java.time.@org.jspecify.annotations.Nullable Duration nodeFailureDelay;
@@ -811,6 +874,21 @@ public final class AdmissionEngine {
      */
     public Builder cohort(Cohort cohort) {
       cohorts.add(Objects.requireNonNull(cohort, "cohort"));
+      return this;
+    }
+
+    /**
+     * A WorkloadPriorityClass the engine starts with ({@link AdmissionEngine#putWorkloadPriorityClass} adds more).
+     *
+     * @throws IllegalArgumentException if a class of that name was given before (naming the old one)
+     */
+    public Builder workloadPriorityClass(WorkloadPriorityClass wpc) {
+      Objects.requireNonNull(wpc, "wpc");
+      WorkloadPriorityClass old = priorityClasses.putIfAbsent(wpc.name(), wpc);
+      if (old != null) {
+        throw new IllegalArgumentException("admission engine: WorkloadPriorityClass " + wpc.name()
+            + " given twice (value " + old.value() + ", then " + wpc.value() + ")");
+      }
       return this;
     }
 
@@ -1063,6 +1141,9 @@ public final class AdmissionEngine {
           failFast == null || failFast, podTermination == null || podTermination, fixedTime == null || fixedTime,
           taintTrigger == null || taintTrigger);
       scheduler.resourceTransformations(transformations);
+      for (WorkloadPriorityClass wpc : priorityClasses.values()) {
+        scheduler.putWorkloadPriorityClass(wpc);
+      }
       for (Topology t : topologies.values()) {
         scheduler.putTopology(t);
       }

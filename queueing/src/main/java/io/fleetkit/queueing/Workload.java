@@ -21,17 +21,21 @@ import java.util.Set;
  * most the pod set's count, and at most one pod set sets one (Kueue's "at most one podSet can use minCount"); no pod set
  * requests {@code pods}, which the
  * engine counts itself (one per pod, when the ClusterQueue covers {@code pods}; Kueue's "the key is reserved for
- * internal kueue use").
+ * internal kueue use"); a {@code priorityClassName} is a DNS subdomain, given exactly when {@code
+ * priorityClassSource} is not {@link PriorityClassSource#NONE} (Kueue v1beta2's {@code priorityClassRef}: kind and
+ * name together).
  *
  * @param namespace the namespace
  * @param name the name
  * @param queueName the {@link LocalQueue} in {@code namespace} it is submitted to
  * @param priority the priority (Kueue's {@code spec.priority}); higher is more important
+ * @param priorityClassSource the kind of class the priority came from (Kueue's {@code spec.priorityClassSource})
+ * @param priorityClassName the class's name (Kueue's {@code spec.priorityClassName}); empty without a class
  * @param creationTime when it was created; FIFO order among equal priorities
  * @param podSets the pod sets
  */
-public record Workload(
-    String namespace, String name, String queueName, int priority, Instant creationTime, List<PodSet> podSets) {
+public record Workload(String namespace, String name, String queueName, int priority,
+    PriorityClassSource priorityClassSource, String priorityClassName, Instant creationTime, List<PodSet> podSets) {
   public static final String KIND = "Workload";
   /** Kueue's limit on pod sets per workload. */
   public static final int MAX_POD_SETS = 8;
@@ -40,12 +44,22 @@ public record Workload(
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(queueName, "queueName");
+    Objects.requireNonNull(priorityClassSource, "priorityClassSource");
+    Objects.requireNonNull(priorityClassName, "priorityClassName");
     Objects.requireNonNull(creationTime, "creationTime");
     podSets = List.copyOf(Objects.requireNonNull(podSets, "podSets"));
     Violations v = new Violations(KIND, namespace, name);
     v.dnsLabel("metadata.namespace", namespace);
     v.dnsSubdomain("metadata.name", name);
     v.dnsSubdomain("spec.queueName", queueName);
+    if (!priorityClassName.isEmpty()) {
+      v.dnsSubdomain("spec.priorityClassName", priorityClassName);
+      if (priorityClassSource == PriorityClassSource.NONE) {
+        v.add("spec.priorityClassSource", "must be set when priorityClassName is set", "");
+      }
+    } else if (priorityClassSource != PriorityClassSource.NONE) {
+      v.required("spec.priorityClassName", "a priorityClassSource names a class");
+    }
     if (podSets.isEmpty()) {
       v.required("spec.podSets");
     } else if (podSets.size() > MAX_POD_SETS) {
@@ -83,6 +97,28 @@ public record Workload(
     v.throwIfAny();
   }
 
+  /** A workload whose priority comes from no class. */
+  public Workload(String namespace, String name, String queueName, int priority, Instant creationTime,
+      List<PodSet> podSets) {
+    this(namespace, name, queueName, priority, PriorityClassSource.NONE, "", creationTime, podSets);
+  }
+
+  /** Its priority with the class it came from. */
+  public WorkloadPriority priorityInfo() {
+    return new WorkloadPriority(priority, priorityClassSource, priorityClassName);
+  }
+
+  /** This workload with {@code p} as its priority and priority class. */
+  public Workload withPriority(WorkloadPriority p) {
+    return new Workload(namespace, name, queueName, p.value(), p.source(), p.className(), creationTime, podSets);
+  }
+
+  /** This workload with {@code podSets} in place of its own. */
+  public Workload withPodSets(List<PodSet> podSets) {
+    return new Workload(namespace, name, queueName, priority, priorityClassSource, priorityClassName, creationTime,
+        podSets);
+  }
+
   /** Whether some pod set may be admitted with fewer pods than its count (Kueue's {@code CanBePartiallyAdmitted}). */
   public boolean canBePartiallyAdmitted() {
     for (PodSet ps : podSets) {
@@ -103,7 +139,7 @@ public record Workload(
     for (int i = 0; i < counts.length; i++) {
       out.add(podSets.get(i).withCount(counts[i]));
     }
-    return new Workload(namespace, name, queueName, priority, creationTime, out);
+    return withPodSets(out);
   }
 
   /** {@code namespace/name}. */
@@ -120,7 +156,7 @@ public record Workload(
     private final String namespace;
     private final String name;
     private String queueName = "default";
-    private int priority;
+    private WorkloadPriority priority = WorkloadPriority.DEFAULT;
     private Instant creationTime = Instant.EPOCH;
     private final List<PodSet> podSets = new ArrayList<>();
     private ResourceList.Builder mainRequests = ResourceList.builder();
@@ -136,8 +172,15 @@ public record Workload(
       return this;
     }
 
+    /** The priority, from no class. */
     public Builder priority(int priority) {
-      this.priority = priority;
+      this.priority = WorkloadPriority.of(priority);
+      return this;
+    }
+
+    /** The priority with the class it came from. */
+    public Builder priority(WorkloadPriority priority) {
+      this.priority = Objects.requireNonNull(priority, "priority");
       return this;
     }
 
@@ -170,7 +213,8 @@ public record Workload(
       if (mainUsed) {
         all.add(0, new PodSet("main", 1, mainRequests.build()));
       }
-      return new Workload(namespace, name, queueName, priority, creationTime, all);
+      return new Workload(namespace, name, queueName, priority.value(), priority.source(), priority.className(),
+          creationTime, all);
     }
   }
 }

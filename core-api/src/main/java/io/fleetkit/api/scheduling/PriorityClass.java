@@ -43,6 +43,20 @@ public record PriorityClass(ObjectMeta metadata, int value, boolean globalDefaul
     v.throwIfAny();
   }
 
+  /**
+   * The global default class among {@code classes}: of those with {@code globalDefault}, the one with the lowest
+   * value (the rule of kube's Priority admission plugin and Kueue when a race left several), or {@code null} if none.
+   */
+  public static @Nullable PriorityClass globalDefaultOf(Iterable<PriorityClass> classes) {
+    PriorityClass best = null;
+    for (PriorityClass pc : classes) {
+      if (pc.globalDefault() && (best == null || pc.value() < best.value())) {
+        best = pc;
+      }
+    }
+    return best;
+  }
+
   public static PriorityClass of(String name, int value) {
     return new PriorityClass(ObjectMeta.of(name), value, false, PreemptionPolicy.PreemptLowerPriority, "");
   }

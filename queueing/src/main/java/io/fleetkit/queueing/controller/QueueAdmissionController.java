@@ -20,9 +20,13 @@ import org.jspecify.annotations.Nullable;
  *   <li>A managed Job without an admission is kept suspended ({@code spec.suspend=true}); a Job created unsuspended
  *       is suspended by the controller (Kueue's webhook would have created it suspended; here the Job controller may
  *       have created pods before, which it then deletes).</li>
- *   <li>Its workload ({@code max(1, parallelism)} pods of the template's requests, priority from the template's
- *       {@code priority} or its PriorityClass) is submitted to the engine; after a submit or a release the controller runs
- *       admission cycles until the engine is idle (cutting a repeating preempt/re-admit oscillation).</li>
+ *   <li>Its workload ({@code max(1, parallelism)} pods of the template's requests; priority from the engine's
+ *       {@link io.fleetkit.queueing.WorkloadPriorityClass} named by the label {@value QueueLabels#PRIORITY_CLASS},
+ *       else the template's {@code priority}, else its PriorityClass or the global default one) is submitted to the
+ *       engine; after a submit or a release the controller runs admission cycles until the engine is idle (cutting a
+ *       repeating preempt/re-admit oscillation). A Job whose label names a class the engine does not have waits
+ *       with reason {@value QueueLabels#REASON_WORKLOAD_PRIORITY_CLASS_NOT_FOUND}; a changed label changes the
+ *       workload's priority where Kueue allows it ({@link AdmissionEngine#updatePriority}).</li>
  *   <li>Admitted: annotation {@value QueueLabels#ADMISSION} ({@code CLUSTERQUEUE/RESOURCE=FLAVOR,...}), the assigned
  *       flavors' node labels added to the pod template's nodeSelector, {@code suspend=false}, condition
  *       {@code QuotaReserved=True}.</li>

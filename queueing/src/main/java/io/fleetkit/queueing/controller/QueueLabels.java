@@ -132,6 +132,17 @@ public final class QueueLabels {
    * {@link io.fleetkit.queueing.QueueBlocker#MISCONFIGURED}; message {@code ClusterQueue cq doesn't exist}).
    */
   public static final String REASON_MISCONFIGURED = io.fleetkit.queueing.QueueBlocker.MISCONFIGURED;
+  /**
+   * Label naming the WorkloadPriorityClass whose value a Job's workload queues with (Kueue's {@code
+   * kueue.x-k8s.io/priority-class}); the Job's pods keep the priority of their own PriorityClass.
+   */
+  public static final String PRIORITY_CLASS = io.fleetkit.queueing.WorkloadPriorityClass.LABEL;
+  /**
+   * Reason of {@code QuotaReserved=False} while the WorkloadPriorityClass a Job's {@value #PRIORITY_CLASS} label
+   * names does not exist (Kueue's warning event of that reason, message {@code WorkloadPriorityClass "x" not found}):
+   * no workload is queued until it does.
+   */
+  public static final String REASON_WORKLOAD_PRIORITY_CLASS_NOT_FOUND = "WorkloadPriorityClassNotFound";
   /** Reason of {@code QuotaReserved=False} when the Job can never be admitted as it is (e.g. unknown LocalQueue). */
   public static final String REASON_INADMISSIBLE = "Inadmissible";
 

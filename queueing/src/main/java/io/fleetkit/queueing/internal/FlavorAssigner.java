@@ -109,7 +109,7 @@ public final class FlavorAssigner {
       out.add(r == ps.requests() ? ps : new PodSet(ps.name(), ps.count(), r, ps.nodeSelector(),
           ps.requiredNodeAffinity(), ps.tolerations(), ps.minCount(), ps.topologyRequest()));
     }
-    return changed ? new Workload(wl.namespace(), wl.name(), wl.queueName(), wl.priority(), wl.creationTime(), out)
+    return changed ? wl.withPodSets(out)
         : wl;
   }
 

@@ -146,6 +146,14 @@ final class PendingWorkloads {
     return null;
   }
 
+  /** The keys of every workload here, in every place (deactivated ones included). */
+  List<String> keys() {
+    List<String> out = new ArrayList<>(pendingIn.keySet());
+    out.addAll(unrouted.keySet());
+    out.addAll(deactivated.keySet());
+    return out;
+  }
+
   /** The number of pending workloads (every place but {@link Place#DEACTIVATED}). */
   int pendingCount() {
     return pendingIn.size() + unrouted.size();

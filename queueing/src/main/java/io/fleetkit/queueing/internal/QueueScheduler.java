@@ -85,6 +85,8 @@ public final class QueueScheduler {
    * after reclaim ({@link Reclaim#effective}).
    */
   private final Map<String, Workload> submitted = new HashMap<>();
+  /** The WorkloadPriorityClasses, by name. */
+  private final Map<String, io.fleetkit.queueing.WorkloadPriorityClass> priorityClasses = new java.util.TreeMap<>();
   /**
    * Preemptors holding the nodes of their topology assignments for the rest of the current cycle (empty between
    * cycles).
@@ -1809,6 +1811,97 @@ public final class QueueScheduler {
     admitted.put(key, updated);
     quotaReleased(with.cq); // Kueue's QueueAssociatedInadmissibleWorkloadsAfter
     return true;
+  }
+
+  /**
+   * The workload of {@code key} as submitted (pending, deactivated or holding quota), with its current priority, or
+   * {@code null} if the engine does not know it.
+   */
+  public @Nullable Workload workload(String key) {
+    Workload spec = submitted.get(key);
+    if (spec != null) {
+      return spec;
+    }
+    AdmittedWorkload with = admitted.get(key);
+    return with != null ? with.workload : pending.workload(key);
+  }
+
+  /**
+   * Changes the priority of a workload (Kueue's Workload update of {@code spec.priority} and its class, with the
+   * rules of {@link PriorityUpdate}). A pending workload takes its new place in its queue at once, active again if it
+   * was parked, and its flavor search starts over (Kueue's scheduling hash includes the priority); one waiting for a
+   * backoff, unrouted or deactivated keeps waiting with the new priority. A workload holding quota keeps it, and
+   * preemption sees its new priority: Kueue's cache replaces the workload (its ClusterQueue's generation advances)
+   * and the parked workloads of its cohort tree are queued again ({@code QueueAssociatedInadmissibleWorkloadsAfter}),
+   * so a parked higher-priority head may now preempt it.
+   *
+   * @return whether the priority or its class changed
+   * @throws IllegalArgumentException if the engine does not know the workload
+   * @throws io.fleetkit.api.ValidationException if the change breaks {@link PriorityUpdate}'s rules
+   */
+  public boolean updatePriority(String key, io.fleetkit.queueing.WorkloadPriority next) {
+    AdmittedWorkload with = admitted.get(key);
+    Workload current = with != null ? with.workload : pending.workload(key);
+    if (current == null) {
+      throw new IllegalArgumentException("Workload " + key + ": not found; the priority is changed on a submitted "
+          + "workload");
+    }
+    PriorityUpdate.validate(current, next, with != null);
+    if (current.priorityInfo().equals(next)) {
+      return false;
+    }
+    Workload spec = submitted.get(key);
+    if (spec != null) {
+      submitted.put(key, spec.withPriority(next));
+    }
+    Workload effective = current.withPriority(next);
+    if (with == null) {
+      pending.replace(key, effective);
+      return true;
+    }
+    AdmittedWorkload updated = new AdmittedWorkload(effective, with.cq, with.frs, with.values, with.admission,
+        with.sequence);
+    with.cq.remove(with); // Kueue's cache replaces the workload: the generation advances
+    with.cq.add(updated);
+    admitted.put(key, updated);
+    quotaReleased(with.cq); // Kueue's QueueAssociatedInadmissibleWorkloadsAfter
+    return true;
+  }
+
+  /**
+   * Adds or replaces a WorkloadPriorityClass. When it is new or its value changed, every workload whose priority
+   * came from a class of that name and differs from its value takes the value, as {@link #updatePriority} does
+   * (Kueue's WorkloadPriorityClass reconciler and its event predicates); a class put again with the same value
+   * changes no workload.
+   *
+   * @return the keys of the workloads whose priority changed, in key order
+   */
+  public List<String> putWorkloadPriorityClass(io.fleetkit.queueing.WorkloadPriorityClass wpc) {
+    io.fleetkit.queueing.WorkloadPriorityClass old = priorityClasses.put(wpc.name(), wpc);
+    if (old != null && old.value() == wpc.value()) {
+      return List.of(); // Kueue's update predicate: only a changed value is reconciled
+    }
+    io.fleetkit.queueing.WorkloadPriority p = io.fleetkit.queueing.WorkloadPriority.of(wpc);
+    java.util.TreeSet<String> keys = new java.util.TreeSet<>(admitted.keySet());
+    keys.addAll(pending.keys());
+    List<String> changed = new ArrayList<>();
+    for (String key : keys) {
+      Workload wl = workload(key);
+      if (wl != null && wl.priorityClassSource() == io.fleetkit.queueing.PriorityClassSource.WORKLOAD_PRIORITY_CLASS
+          && wl.priorityClassName().equals(wpc.name()) && updatePriority(key, p)) {
+        changed.add(key);
+      }
+    }
+    return changed;
+  }
+
+  /** Removes a WorkloadPriorityClass; the workloads that took its value keep it (Kueue ignores the deletion). */
+  public boolean removeWorkloadPriorityClass(String name) {
+    return priorityClasses.remove(name) != null;
+  }
+
+  public io.fleetkit.queueing.@Nullable WorkloadPriorityClass workloadPriorityClass(String name) {
+    return priorityClasses.get(name);
   }
 
   /** The reclaimable pods of a workload, by pod set ({@link #setReclaimablePods}); empty when none. */

@@ -80,7 +80,7 @@ final class Reclaim {
       Integer min = ps.minCount() == null || after == 0 ? null : Math.min(ps.minCount(), after);
       out.add(ps.withCount(after).withMinCount(min));
     }
-    return new Workload(spec.namespace(), spec.name(), spec.queueName(), spec.priority(), spec.creationTime(), out);
+    return spec.withPodSets(out);
   }
 
   /**

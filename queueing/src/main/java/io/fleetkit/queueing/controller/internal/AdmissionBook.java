@@ -145,6 +145,9 @@ final class AdmissionBook {
       }
     }
     Workload old = submitted.get(key);
+    if (old != null) {
+      old = syncPriority(old, wl);
+    }
     if (old != null && !old.equals(wl) && engine.admission(key).isEmpty()) {
       engine.delete(key);
       submitted.remove(key);
@@ -195,6 +198,39 @@ final class AdmissionBook {
         : message.equals(io.fleetkit.queueing.WaitForPodsReady.MESSAGE_WAITING_FOR_PODS_READY)
             ? QueueLabels.REASON_WAITING_FOR_PODS_READY : QueueLabels.REASON_PENDING;
     return new View(null, false, checks, wait, message, false, null);
+  }
+
+  /**
+   * The engine's workload of a Job the controller submitted (with its current priority), or {@code null}.
+   */
+  synchronized @Nullable Workload current(String key) {
+    return submitted.containsKey(key) ? engine.workload(key).orElse(null) : null;
+  }
+
+  /**
+   * Gives the engine's workload {@code wl}'s priority if it differs (Kueue's job reconciler updating the Workload's
+   * priority); a change the engine refuses (Kueue's rules while quota is reserved) is logged and left as it was.
+   * Returns the submitted workload with the engine's priority now.
+   */
+  private Workload syncPriority(Workload old, Workload wl) {
+    String key = wl.key();
+    Workload now = engine.workload(key).orElse(null);
+    if (now == null) {
+      return old;
+    }
+    if (!now.priorityInfo().equals(wl.priorityInfo())) {
+      try {
+        if (engine.updatePriority(key, wl.priorityInfo())) {
+          dirty = true;
+          now = engine.workload(key).orElse(now);
+        }
+      } catch (io.fleetkit.api.FleetKitException | IllegalArgumentException e) {
+        LOG.debug("queue admission: priority of {} left as it was: {}", key, e.getMessage());
+      }
+    }
+    Workload out = old.withPriority(now.priorityInfo());
+    submitted.put(key, out);
+    return out;
   }
 
   /**

@@ -12,6 +12,10 @@ import io.fleetkit.queueing.PodSet;
 import io.fleetkit.queueing.PodSetTopologyRequest;
 import io.fleetkit.queueing.controller.QueueLabels;
 import io.fleetkit.queueing.Workload;
+import io.fleetkit.queueing.WorkloadPriority;
+import io.fleetkit.queueing.WorkloadPriorityClass;
+import io.fleetkit.queueing.PriorityClassSource;
+import java.util.function.Function;
 import java.time.Instant;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -45,7 +49,7 @@ final class JobWorkloads {
    * @throws io.fleetkit.api.ValidationException if the workload is invalid (e.g. the queue name is not a DNS
    *     subdomain)
    */
-  static Workload of(Job job, int priority) {
+  static Workload of(Job job, WorkloadPriority priority) {
     Instant created = job.metadata().creationTimestamp();
     int count = Math.max(1, parallelism(job));
     Integer minCount = minParallelism(job, count);
@@ -146,18 +150,62 @@ final class JobWorkloads {
   }
 
   /**
-   * The template's priority: {@code spec.priority} if set, else the value of the PriorityClass named by
-   * {@code spec.priorityClassName} if the store has it, else 0.
+   * A Job's priority, or why it has none: the {@code reason} and {@code message} of its {@code QuotaReserved=False}
+   * condition.
    */
-  static int priority(Job job, @Nullable ObjectStore store) {
+  record Priority(@Nullable WorkloadPriority priority, String reason, String message) {
+    static Priority of(WorkloadPriority p) {
+      return new Priority(p, "", "");
+    }
+  }
+
+  /** The WorkloadPriorityClass the Job's {@value WorkloadPriorityClass#LABEL} label names, or empty. */
+  static String priorityClassLabel(Job job) {
+    return job.metadata().labels().getOrDefault(WorkloadPriorityClass.LABEL, "");
+  }
+
+  /**
+   * The priority of a new workload of the Job (Kueue's {@code ExtractPriority}): the WorkloadPriorityClass its
+   * {@value WorkloadPriorityClass#LABEL} label names ({@value QueueLabels#REASON_WORKLOAD_PRIORITY_CLASS_NOT_FOUND}
+   * if {@code classes} has none of that name); else the template's {@code spec.priority} if set (FleetKit's addition,
+   * with the template's {@code priorityClassName} as its class, if any); else the PriorityClass of the store the
+   * template's {@code priorityClassName} names ({@value QueueLabels#REASON_INADMISSIBLE} if the store has none), or
+   * without a name the store's global default class, or 0.
+   */
+  static Priority priority(Job job, ObjectStore store, Function<String, Optional<WorkloadPriorityClass>> classes) {
+    String wpc = priorityClassLabel(job);
+    if (!wpc.isEmpty()) {
+      return WorkloadPriority.fromWorkloadPriorityClass(wpc, classes).map(Priority::of)
+          .orElseGet(() -> new Priority(null, QueueLabels.REASON_WORKLOAD_PRIORITY_CLASS_NOT_FOUND,
+              "WorkloadPriorityClass \"" + wpc + "\" not found"));
+    }
     PodSpec spec = job.spec().template().spec();
     if (spec.priority() != null) {
-      return spec.priority();
+      return Priority.of(spec.priorityClassName().isEmpty() ? WorkloadPriority.of(spec.priority())
+          : new WorkloadPriority(spec.priority(), PriorityClassSource.POD_PRIORITY_CLASS, spec.priorityClassName()));
     }
-    if (store == null || spec.priorityClassName().isEmpty()) {
-      return 0;
+    String name = spec.priorityClassName();
+    return WorkloadPriority.fromPriorityClass(name, store.list(PriorityClass.class).items()).map(Priority::of)
+        .orElseGet(() -> new Priority(null, QueueLabels.REASON_INADMISSIBLE,
+            "priorityclasses.scheduling.k8s.io \"" + name + "\" not found"));
+  }
+
+  /**
+   * The priority an existing workload of the Job takes (Kueue's {@code UpdateWorkloadPriority}): a workload whose
+   * priority came from a pod PriorityClass does not follow the label, nor does one that holds quota without a class
+   * (a class cannot be added then); one whose class is the label's keeps its priority (a class's new value reaches
+   * it through {@link io.fleetkit.queueing.AdmissionEngine#putWorkloadPriorityClass}); otherwise the label changed and
+   * the priority is resolved again as for a new workload ({@link #priority}), the current one kept if that fails.
+   */
+  static WorkloadPriority followPriority(Job job, Workload current, boolean reserved, ObjectStore store,
+      Function<String, Optional<WorkloadPriorityClass>> classes) {
+    WorkloadPriority now = current.priorityInfo();
+    PriorityClassSource source = current.priorityClassSource();
+    if (reserved && source == PriorityClassSource.NONE || source == PriorityClassSource.POD_PRIORITY_CLASS
+        || current.priorityClassName().equals(priorityClassLabel(job))) {
+      return now;
     }
-    Optional<PriorityClass> pc = store.get(PriorityClass.class, "", spec.priorityClassName());
-    return pc.map(PriorityClass::value).orElse(0);
+    WorkloadPriority next = priority(job, store, classes).priority();
+    return next != null ? next : now;
   }
 }

@@ -14,6 +14,8 @@ import io.fleetkit.queueing.PodSetInfo;
 import io.fleetkit.queueing.AdmissionEngine;
 import io.fleetkit.queueing.ResourceFlavor;
 import io.fleetkit.queueing.Workload;
+import io.fleetkit.queueing.WorkloadPriority;
+import io.fleetkit.queueing.PriorityClassSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -120,7 +122,28 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     try {
       // the workload of the Job's own template, without what an admission added to it (Kueue keeps one Workload
       // object across a Job's runs, so a preempted Job's workload, with its admission check states, stays the same)
-      Workload wl = JobWorkloads.of(JobEdits.withoutEdits(job), JobWorkloads.priority(job, ctx.store()));
+      Job own = JobEdits.withoutEdits(job);
+      Workload current = book.current(key);
+      Workload shape = JobWorkloads.of(own, current != null ? current.priorityInfo()
+          : WorkloadPriority.DEFAULT);
+      WorkloadPriority priority;
+      if (current != null && (engine.admission(key).isPresent() || shape.equals(current))) {
+        // Kueue's UpdateWorkloadPriority: the workload follows the priority-class label where Kueue lets it
+        priority = JobWorkloads.followPriority(own, current, engine.admission(key).isPresent(), ctx.store(),
+            engine::workloadPriorityClass);
+      } else {
+        // a new workload, or one made again for a changed Job (Kueue's ExtractPriority)
+        JobWorkloads.Priority p = JobWorkloads.priority(own, ctx.store(), engine::workloadPriorityClass);
+        if (p.priority() == null) {
+          hold(ctx, job, key, p.reason(), p.message(), changed);
+          // PriorityClasses are not watched: look again after a backoff (Kueue's reconcile error); a
+          // WorkloadPriorityClass comes through updateQueues, which reconciles every Job
+          return QueueLabels.REASON_WORKLOAD_PRIORITY_CLASS_NOT_FOUND.equals(p.reason()) ? Result.done()
+              : Result.requeue();
+        }
+        priority = p.priority();
+      }
+      Workload wl = shape.withPriority(priority);
       // Kueue's reconciler keeps the workload's reclaimable pods those of the Job's status
       book.reclaimable(key, JobReclaimablePods.of(job, wl.podSets().get(0).count()), changed);
       view = book.sync(wl, changed);
@@ -433,8 +456,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         String topology = j.metadata().annotations().get(QueueLabels.TOPOLOGY_ASSIGNMENT);
         Map<String, io.fleetkit.queueing.TopologyAssignment> assignments = topology == null ? Map.of()
             : Map.of(JobWorkloads.POD_SET, TopologyRecord.parse(topology));
-        found.add(new AdmissionBook.Restored(JobWorkloads.of(JobEdits.withoutEdits(j),
-            JobWorkloads.priority(j, ctx.store())),
+        found.add(new AdmissionBook.Restored(JobWorkloads.of(JobEdits.withoutEdits(j), restoredPriority(j, ctx)),
             AdmissionRecord.parse(value), counts, assignments, admittedAt(j, ctx.now())));
       } catch (FleetKitException | IllegalArgumentException e) {
         LOG.debug("queue admission: job {} keeps no admission: {}", j.metadata().key(), e.getMessage());
@@ -444,6 +466,21 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     if (!restored.isEmpty()) {
       LOG.debug("queue admission: restored {} admissions", restored.size());
     }
+  }
+
+  /**
+   * The priority of a restored admission: as a new workload's; if its class is missing, its class with value 0 (a
+   * WorkloadPriorityClass put later gives it the class's value) or no class.
+   */
+  private WorkloadPriority restoredPriority(Job j, ReconcileContext<Job> ctx) {
+    Job own = JobEdits.withoutEdits(j);
+    JobWorkloads.Priority p = JobWorkloads.priority(own, ctx.store(), engine::workloadPriorityClass);
+    if (p.priority() != null) {
+      return p.priority();
+    }
+    String wpc = JobWorkloads.priorityClassLabel(own);
+    return wpc.isEmpty() ? WorkloadPriority.DEFAULT : new WorkloadPriority(0,
+        PriorityClassSource.WORKLOAD_PRIORITY_CLASS, wpc);
   }
 
   private static Instant admittedAt(Job j, Instant fallback) {
