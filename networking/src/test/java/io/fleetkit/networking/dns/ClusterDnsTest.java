@@ -284,13 +284,6 @@ final class ClusterDnsTest {
     assertThat(q("cluster.local.", "AXFR").rcode()).isEqualTo(Rcode.REFUSED);
   }
 
-  // handler_pod_disabled_test.go
-  @Test
-  void resolve_podRecordsDisabled_nxdomain() {
-    assertThat(q("10-240-0-1.podns.pod.cluster.local.", "A").rcode()).isEqualTo(Rcode.NXDOMAIN);
-    assertThat(q("172-0-0-2.podns.pod.cluster.local.", "A").rcode()).isEqualTo(Rcode.NXDOMAIN);
-  }
-
   @Test
   void resolve_wrongPortLabel_nxdomain() {
     assertThat(q("_https._tcp.svc1.testns.svc.cluster.local.", "SRV").rcode()).isEqualTo(Rcode.NXDOMAIN);
