@@ -67,7 +67,7 @@ final class ForwarderTest {
     return q;
   }
 
-  // setup_test.go TestSetup: the rows about TO addresses (8 of 22)
+  // setup_test.go TestSetup: the rows about TO addresses (8 of 21)
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
       "127.0.0.1|127.0.0.1:53",
