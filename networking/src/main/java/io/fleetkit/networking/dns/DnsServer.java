@@ -404,7 +404,13 @@ public final class DnsServer implements AutoCloseable {
       if (later == null) {
         return new Resolved(forward(f, query, resp, max), false);
       }
-      Objects.requireNonNull(threads).execute(() -> later.accept(forward(f, query, resp, max)));
+      Objects.requireNonNull(threads).execute(() -> {
+        try {
+          later.accept(forward(f, query, resp, max));
+        } catch (RuntimeException e) {
+          LOG.debug("DNS forwarded query failed: {}", e.toString());
+        }
+      });
       return Resolved.DROP;
     }
     if (question.getDClass() != DClass.IN && question.getDClass() != DClass.ANY) {
@@ -438,7 +444,7 @@ public final class DnsServer implements AutoCloseable {
     }
     try {
       return new Message(answer).toWire(max);
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       resp.getHeader().setRcode(org.xbill.DNS.Rcode.SERVFAIL); // the forwarder parsed it: not reached
       return resp.toWire();
     }

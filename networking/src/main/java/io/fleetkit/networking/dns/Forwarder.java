@@ -139,7 +139,7 @@ public final class Forwarder {
         try {
           bytes = ask(u, wire);
           answer = new Message(bytes);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) { // dnsjava throws both on bytes it cannot read
           LOG.debug("forwarding {} to {} failed: {}", question.getName(), u, e.toString());
           continue;
         }
@@ -182,7 +182,7 @@ public final class Forwarder {
     Message m;
     try {
       m = new Message(r.response());
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       return DnsResponse.of(Rcode.SERVFAIL); // parsed once already in exchange
     }
     Rcode rcode = Rcode.SERVFAIL;

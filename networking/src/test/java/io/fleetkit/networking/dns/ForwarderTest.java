@@ -314,4 +314,28 @@ final class ForwarderTest {
       assertThat(first.get(10, TimeUnit.SECONDS).rcode()).isEqualTo(Rcode.SERVFAIL);
     }
   }
+
+  // a hostile upstream: any bytes with the query's id and the response flag either parse into an answer to the
+  // question, or the attempt fails; the forwarder never throws
+  @Property(tries = 40)
+  void exchange_anyBytesFromTheUpstream_answerOrServfailOrFormerr(@ForAll byte[] junk) throws Exception {
+    try (ScriptedUpstream up = new ScriptedUpstream(q -> {
+      byte[] out = java.util.Arrays.copyOf(junk, Math.max(12, junk.length));
+      out[0] = q[0];
+      out[1] = q[1];
+      out[2] |= (byte) 0x80;
+      out[2] &= (byte) ~0x02; // no TC: the TCP retry would find no TCP listener
+      return List.of(out);
+    })) {
+      Forwarder f = Forwarder.builder(List.of(up.upstream())).readTimeout(Duration.ofMillis(300)).build();
+      Forwarder.Reply r = f.exchange(query("a.example.", Type.A, 9));
+      if (r.response() != null) {
+        Message m = new Message(r.response());
+        assertThat(m.getHeader().getID()).isEqualTo(9);
+        assertThat(m.getQuestion().getName().toString()).isEqualTo("a.example.");
+      } else {
+        assertThat(r.rcode()).isIn(Rcode.SERVFAIL, Rcode.FORMERR);
+      }
+    }
+  }
 }
