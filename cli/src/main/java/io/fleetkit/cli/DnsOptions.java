@@ -42,12 +42,15 @@ final class DnsOptions {
   /** The cluster DNS and forwarder the options describe. */
   record Dns(ClusterDns clusterDns, @Nullable Forwarder forwarder) {
     /**
-     * The answer to {@code name}: the cluster DNS's for a name in its zones or when nothing is forwarded, else the
-     * upstreams'.
+     * The answer to {@code name}: the cluster DNS's for a name in its zones (an ExternalName's target outside them
+     * looked up upstream when there are upstreams), the upstreams' for any other name, REFUSED without upstreams.
      */
     DnsResponse resolve(DnsSnapshot snapshot, String name, RecordType type) {
       Forwarder f = forwarder;
-      return f == null || clusterDns.authoritativeFor(name) ? clusterDns.resolve(snapshot, name, type)
+      if (f == null) {
+        return clusterDns.resolve(snapshot, name, type);
+      }
+      return clusterDns.authoritativeFor(name) ? clusterDns.resolve(snapshot, name, type, f::resolve)
           : f.resolve(name, type);
     }
   }

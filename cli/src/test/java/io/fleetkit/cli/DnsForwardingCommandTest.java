@@ -94,6 +94,26 @@ final class DnsForwardingCommandTest {
     assertThat(out.toString()).contains("\"rcode\":\"REFUSED\"");
   }
 
+  // an ExternalName whose target is outside the zone: the CNAME, then the upstream's answer for the target
+  @Test
+  void dns_externalNameOutsideTheZone_targetLookedUpUpstream(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Files.writeString(dir.resolve("partner.yaml"), """
+        apiVersion: v1
+        kind: Service
+        metadata: {name: partner, namespace: default}
+        spec:
+          type: ExternalName
+          externalName: api.partner.svc.example.test
+        """);
+    assertThat(run("dns", dir.toString(), "partner.default.svc.cluster.local", "--upstream", up(), "--output",
+        "json")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("\"rcode\":\"NOERROR\",\"answers\":[\"api.partner.svc.example.test.\","
+        + "\"192.0.2.10\"]");
+    assertThat(run("dns", dir.toString(), "partner.default.svc.cluster.local", "--output", "json")).isZero();
+    assertThat(out.toString()).contains("\"answers\":[\"api.partner.svc.example.test.\"]");
+  }
+
   @Test
   void dns_podNames_disabledByDefault_insecureAndVerifiedOnRequest() {
     assertThat(run("dns", example(), "db-0.db.net.svc.cluster.local", "--output", "json")).isZero();

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -113,8 +114,33 @@ public final class ClusterDns {
   private record Target(@Nullable Service service, String namespace, String name, @Nullable String endpoint,
       String port, String protocol, boolean exists) {}
 
-  /** The answer to {@code qname} of {@code qtype}, as CoreDNS would give it. */
+  /**
+   * The answer to {@code qname} of {@code qtype}, as CoreDNS would give it without an upstream: an ExternalName whose
+   * target is outside the zone is answered with its CNAME alone.
+   */
   public DnsResponse resolve(DnsSnapshot snap, String qname, RecordType qtype) {
+    return resolve(snap, qname, qtype, null, List.of());
+  }
+
+  /**
+   * The answer to {@code qname} of {@code qtype}, as CoreDNS would give it with {@code upstream} as its kubernetes
+   * plugin's upstream: an A or AAAA question for an ExternalName whose target is outside the zone gets the CNAME,
+   * then the answer records {@code upstream} gives for the target (CoreDNS's {@code plugin.A}/{@code AAAA} CNAME
+   * lookup), truncated when that answer was; {@code upstream} is asked nothing else.
+   *
+   * @param upstream the answer to a name outside the zone and a type, e.g. {@link Forwarder#resolve}
+   */
+  public DnsResponse resolve(DnsSnapshot snap, String qname, RecordType qtype,
+      BiFunction<String, RecordType, DnsResponse> upstream) {
+    return resolve(snap, qname, qtype, Objects.requireNonNull(upstream, "upstream"), List.of());
+  }
+
+  /** CoreDNS's {@code maxCnameChainLength}: an ExternalName chain inside the zone is followed this far. */
+  private static final int MAX_CNAME_CHAIN = 10;
+
+  /** @param chain the targets of the CNAMEs followed to this name, in order */
+  private DnsResponse resolve(DnsSnapshot snap, String qname, RecordType qtype,
+      @Nullable BiFunction<String, RecordType, DnsResponse> upstream, List<String> chain) {
     String q = qname.endsWith(".") ? qname : qname + ".";
     String lower = q.toLowerCase(Locale.ROOT);
     if (lower.endsWith("." + V4_REVERSE) || lower.endsWith("." + V6_REVERSE)) {
@@ -165,7 +191,7 @@ public final class ClusterDns {
     Service s = Objects.requireNonNull(t.service);
     switch (qtype) {
       case A, AAAA -> {
-        return addresses(snap, q, t, s, qtype == RecordType.A ? IPFamily.IPv4 : IPFamily.IPv6, 0);
+        return addresses(snap, q, t, s, qtype == RecordType.A ? IPFamily.IPv4 : IPFamily.IPv6, upstream, chain);
       }
       case SRV -> {
         return srv(snap, q, t, s);
@@ -288,17 +314,10 @@ public final class ClusterDns {
         && (protocol.isEmpty() || protocol.equalsIgnoreCase(portProtocol));
   }
 
-  private DnsResponse addresses(DnsSnapshot snap, String owner, Target t, Service s, IPFamily family, int depth) {
+  private DnsResponse addresses(DnsSnapshot snap, String owner, Target t, Service s, IPFamily family,
+      @Nullable BiFunction<String, RecordType, DnsResponse> upstream, List<String> chain) {
     if (s.spec().type() == ServiceType.ExternalName) {
-      DnsRecord cname = cname(owner, s);
-      List<DnsRecord> answers = new ArrayList<>();
-      answers.add(cname);
-      String target = cname.data().toLowerCase(Locale.ROOT);
-      if (depth < 8 && target.endsWith("." + zone)) {
-        DnsResponse followed = resolve(snap, target, family == IPFamily.IPv4 ? RecordType.A : RecordType.AAAA);
-        answers.addAll(followed.answers());
-      }
-      return new DnsResponse(Rcode.NOERROR, answers, List.of(), List.of());
+      return externalName(snap, owner, s, family == IPFamily.IPv4 ? RecordType.A : RecordType.AAAA, upstream, chain);
     }
     Set<String> seen = new LinkedHashSet<>();
     if (t.endpoint != null || s.spec().headless()) {
@@ -328,6 +347,41 @@ public final class ClusterDns {
     if (a != null && a.family() == family) {
       out.add(a.toString());
     }
+  }
+
+  /**
+   * A or AAAA of an ExternalName, as CoreDNS's {@code plugin.A}: the CNAME, then what its target resolves to. A target
+   * inside the zone is followed (at most {@value #MAX_CNAME_CHAIN} CNAMEs, none to the owner itself or to a target
+   * already in the chain) and the CNAME given only when the target has records; a target outside it is looked up
+   * {@code upstream}, when there is one, and the CNAME given whatever that answers. NODATA when nothing is given.
+   */
+  private DnsResponse externalName(DnsSnapshot snap, String owner, Service s, RecordType type,
+      @Nullable BiFunction<String, RecordType, DnsResponse> upstream, List<String> chain) {
+    DnsRecord cname = cname(owner, s);
+    String target = cname.data();
+    List<DnsRecord> answers = new ArrayList<>();
+    boolean truncated = false;
+    if (!target.equalsIgnoreCase(owner) && chain.size() <= MAX_CNAME_CHAIN && !chain.contains(target)) {
+      if (target.toLowerCase(Locale.ROOT).endsWith("." + zone)) {
+        List<String> longer = new ArrayList<>(chain);
+        longer.add(target);
+        DnsResponse next = resolve(snap, target, type, upstream, longer);
+        if (next.rcode() == Rcode.NOERROR && !next.answers().isEmpty()) {
+          answers.add(cname);
+          answers.addAll(next.answers());
+        }
+        truncated = next.truncated();
+      } else {
+        answers.add(cname);
+        if (upstream != null) {
+          DnsResponse up = upstream.apply(target, type);
+          answers.addAll(up.answers());
+          truncated = up.truncated();
+        }
+      }
+    }
+    return answers.isEmpty() ? nodata(snap, owner)
+        : new DnsResponse(Rcode.NOERROR, answers, List.of(), List.of(), truncated);
   }
 
   /** One SRV candidate: CoreDNS's msg.Service (host, port, target name). */

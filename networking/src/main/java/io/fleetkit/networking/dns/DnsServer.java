@@ -58,8 +58,11 @@ import org.xbill.DNS.Type;
  * <p>Names outside the zones {@link ClusterDns} answers ({@link ClusterDns#authoritativeFor}) are REFUSED, or, with a
  * {@link Builder#forward forwarder}, sent on to its upstreams as CoreDNS's {@code forward .} plugin does: the
  * upstream's answer is relayed with the client's id (truncated to the client's UDP size), SERVFAIL when no upstream
- * answers. Names inside them are never forwarded (no {@code fallthrough}). A forwarded UDP query is answered from
- * another thread, so a slow upstream holds no receiving thread; forwarded answers are not cached.
+ * answers. Names inside them are never forwarded (no {@code fallthrough}); an A or AAAA question for an ExternalName
+ * whose target is outside them gets the target's addresses from the upstreams after the CNAME
+ * ({@link ClusterDns#resolve(DnsSnapshot, String, RecordType, java.util.function.BiFunction)}). A UDP query that
+ * needs the upstreams is answered from another thread, so a slow upstream holds no receiving thread; answers with
+ * upstream records are not cached.
  *
  * <p>Speed: each UDP thread receives on its own socket bound to the shared port ({@code SO_REUSEPORT}, where the
  * platform has it; the kernel spreads clients over them), and the encoded answer of a plain query is kept per
@@ -417,15 +420,45 @@ public final class DnsServer implements AutoCloseable {
       h.setRcode(org.xbill.DNS.Rcode.REFUSED);
       return new Resolved(resp.toWire(), true);
     }
-    DnsResponse r = dns.resolve(snapshot, question.getName().toString(), typeOf(question.getType()));
+    String qname = question.getName().toString();
+    RecordType qtype = typeOf(question.getType());
+    DnsResponse r = dns.resolve(snapshot, qname, qtype);
+    if (f != null && (qtype == RecordType.A || qtype == RecordType.AAAA) && cnameLeavesZones(r)) {
+      // an ExternalName outside the zones: its target's addresses come from the upstreams, as CoreDNS asks its own
+      if (later == null) {
+        return new Resolved(encode(resp, dns.resolve(snapshot, qname, qtype, f::resolve), max), false);
+      }
+      Objects.requireNonNull(threads).execute(() -> {
+        try {
+          later.accept(encode(resp, dns.resolve(snapshot, qname, qtype, f::resolve), max));
+        } catch (RuntimeException e) {
+          LOG.debug("DNS ExternalName lookup upstream failed: {}", e.toString());
+        }
+      });
+      return Resolved.DROP;
+    }
+    return new Resolved(encode(resp, r, max), true);
+  }
+
+  /** Whether an answer holds a CNAME to a name outside the zones this server answers. */
+  private boolean cnameLeavesZones(DnsResponse r) {
+    return r.answers().stream().anyMatch(a -> a.type() == RecordType.CNAME && !dns.authoritativeFor(a.data()));
+  }
+
+  /** {@code resp} (the question, maybe an OPT) with {@code r}'s rcode and records, cut to {@code max} bytes. */
+  private static byte[] encode(Message resp, DnsResponse r, int max) {
+    Header h = resp.getHeader();
     h.setRcode(r.rcode().code());
     if (r.rcode() != Rcode.REFUSED) {
       h.setFlag(Flags.AA);
     }
+    if (r.truncated()) {
+      h.setFlag(Flags.TC);
+    }
     add(resp, r.answers(), Section.ANSWER);
     add(resp, r.authority(), Section.AUTHORITY);
     add(resp, r.additional(), Section.ADDITIONAL);
-    return new Resolved(resp.toWire(max), true);
+    return resp.toWire(max);
   }
 
   /**

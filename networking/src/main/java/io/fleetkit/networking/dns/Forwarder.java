@@ -160,7 +160,8 @@ public final class Forwarder {
   /**
    * Asks the upstreams {@code name} (made absolute) of {@code type}, class IN with recursion desired, and gives the
    * answer as cluster DNS's records: types cluster DNS does not distinguish as {@link RecordType#OTHER} with
-   * dnsjava's presentation of their data, OPT records left out; an upstream rcode beyond REFUSED as SERVFAIL.
+   * dnsjava's presentation of their data, OPT records left out, truncated when the answer has TC set; an upstream
+   * rcode beyond REFUSED as SERVFAIL.
    *
    * @throws IllegalArgumentException when {@code name} is not a domain name or {@code type} is OTHER
    */
@@ -192,7 +193,7 @@ public final class Forwarder {
       }
     }
     return new DnsResponse(rcode, records(m, Section.ANSWER), records(m, Section.AUTHORITY),
-        records(m, Section.ADDITIONAL));
+        records(m, Section.ADDITIONAL), m.getHeader().getFlag(Flags.TC));
   }
 
   private static List<DnsRecord> records(Message m, int section) {

@@ -42,7 +42,7 @@ final class CoreDnsFixtures {
     return Service.of(ObjectMeta.of(ns, name), b.build());
   }
 
-  private static Service external(String name, String target) {
+  static Service external(String name, String target) {
     return Service.of(ObjectMeta.of("testns", name), ServiceSpec.builder().type(ServiceType.ExternalName)
         .externalName(target).port(port("http", ServiceProtocol.TCP, 80)).build());
   }

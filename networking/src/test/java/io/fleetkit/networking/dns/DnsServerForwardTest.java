@@ -36,7 +36,9 @@ final class DnsServerForwardTest {
   @BeforeEach
   void start() throws Exception {
     upstream = ForwarderTest.upstreamServer();
-    DnsSnapshot snap = CoreDnsFixtures.snapshot();
+    List<io.fleetkit.api.core.Service> services = new ArrayList<>(CoreDnsFixtures.services());
+    services.add(CoreDnsFixtures.external("partner", "web.shop.svc.example.test."));
+    DnsSnapshot snap = DnsSnapshot.of(services, CoreDnsFixtures.slices(), java.util.Set.of(), CoreDnsFixtures.SERIAL);
     server = DnsServer.builder(() -> snap).dns(ClusterDns.standard().withPods(PodsMode.INSECURE)).forward(Forwarder.builder(List.of(new Upstream("127.0.0.1",
         upstream.port()))).build()).build().start();
   }
@@ -80,6 +82,28 @@ final class DnsServerForwardTest {
         .getSection(Section.ANSWER)).extracting(Record::rdataToString).containsExactly("10.0.0.1");
     assertThat(ask(server.port(), "10-0-0-1.nons.pod.cluster.local.", Type.A, false).getRcode()).isEqualTo(3);
     assertThat(upstream.queries()).isZero();
+  }
+
+  // CoreDNS's kubernetes plugin asks its upstream (through forward) for an ExternalName target outside the zone
+  @Test
+  void externalNameOutsideTheZone_cnameThenTheUpstreamsAddresses() throws Exception {
+    for (boolean tcp : new boolean[] {false, true}) {
+      Message m = ask(server.port(), "partner.testns.svc.cluster.local.", Type.A, tcp);
+      assertThat(m.getRcode()).isZero();
+      assertThat(m.getHeader().getFlag(Flags.AA)).isTrue();
+      assertThat(m.getSection(Section.ANSWER)).extracting(Record::toString).containsExactly(
+          "partner.testns.svc.cluster.local.\t5\tIN\tCNAME\tweb.shop.svc.example.test.",
+          "web.shop.svc.example.test.\t5\tIN\tA\t10.1.2.3");
+    }
+    assertThat(upstream.queries()).isEqualTo(2);
+    assertThat(server.cachedAnswers()).isZero();
+    // AAAA: the upstream has none; the CNAME alone
+    Message six = ask(server.port(), "partner.testns.svc.cluster.local.", Type.AAAA, false);
+    assertThat(six.getSection(Section.ANSWER)).extracting(Record::getType).containsExactly(Type.CNAME);
+    // other ExternalNames, and other types, ask nothing
+    ask(server.port(), "external-to-service.testns.svc.cluster.local.", Type.A, false);
+    ask(server.port(), "partner.testns.svc.cluster.local.", Type.CNAME, false);
+    assertThat(upstream.queries()).isEqualTo(3);
   }
 
   @Test
@@ -165,5 +189,8 @@ final class DnsServerForwardTest {
     assertThat(dig("svc1.testns.svc.cluster.local", "A", "+short")).containsExactly("10.0.0.1");
     assertThat(dig("172-0-0-2.testns.pod.cluster.local", "A", "+short")).containsExactly("172.0.0.2");
     assertThat(dig("fd00--2.testns.pod.cluster.local", "AAAA", "+short")).containsExactly("fd00::2");
+    // an ExternalName whose target the upstream answers
+    assertThat(dig("partner.testns.svc.cluster.local", "A", "+short"))
+        .containsExactly("web.shop.svc.example.test.", "10.1.2.3");
   }
 }
