@@ -351,8 +351,8 @@ public final class ClusterDns {
 
   /**
    * A or AAAA of an ExternalName, as CoreDNS's {@code plugin.A}: the CNAME, then what its target resolves to. A target
-   * inside the zone is followed (at most {@value #MAX_CNAME_CHAIN} CNAMEs, none to the owner itself or to a target
-   * already in the chain) and the CNAME given only when the target has records; a target outside it is looked up
+   * inside the zone is followed (at most {@value #MAX_CNAME_CHAIN} CNAMEs, none to the owner itself or a name below
+   * it, or to a target already in the chain) and the CNAME given only when the target has records; a target outside it is looked up
    * {@code upstream}, when there is one, and the CNAME given whatever that answers. NODATA when nothing is given.
    */
   private DnsResponse externalName(DnsSnapshot snap, String owner, Service s, RecordType type,
@@ -361,7 +361,11 @@ public final class ClusterDns {
     String target = cname.data();
     List<DnsRecord> answers = new ArrayList<>();
     boolean truncated = false;
-    if (!target.equalsIgnoreCase(owner) && chain.size() <= MAX_CNAME_CHAIN && !chain.contains(target)) {
+    String lowerTarget = target.toLowerCase(Locale.ROOT);
+    String lowerOwner = owner.toLowerCase(Locale.ROOT);
+    // x CNAME x, or a name below x: a direct loop (CoreDNS's Name(qname).Matches(target))
+    boolean loop = lowerTarget.equals(lowerOwner) || lowerTarget.endsWith("." + lowerOwner);
+    if (!loop && chain.size() <= MAX_CNAME_CHAIN && !chain.contains(target)) {
       if (target.toLowerCase(Locale.ROOT).endsWith("." + zone)) {
         List<String> longer = new ArrayList<>(chain);
         longer.add(target);

@@ -206,10 +206,11 @@ final class ClusterDnsTest {
     services.add(CoreDnsFixtures.external("loop-a", "loop-b.testns.svc.cluster.local."));
     services.add(CoreDnsFixtures.external("loop-b", "loop-a.testns.svc.cluster.local."));
     services.add(CoreDnsFixtures.external("self", "self.testns.svc.cluster.local."));
+    services.add(CoreDnsFixtures.external("below", "x.below.testns.svc.cluster.local."));
     services.add(CoreDnsFixtures.external("to-missing", "missing.testns.svc.cluster.local."));
     services.add(CoreDnsFixtures.external("two-hops", "external-to-service.testns.svc.cluster.local."));
     DnsSnapshot s = DnsSnapshot.of(services, CoreDnsFixtures.slices(), Set.of(), CoreDnsFixtures.SERIAL);
-    for (String name : List.of("loop-a", "self", "to-missing")) {
+    for (String name : List.of("loop-a", "self", "below", "to-missing")) {
       DnsResponse r = dns.resolve(s, name + ".testns.svc.cluster.local.", RecordType.A);
       assertThat(r.rcode()).as(name).isEqualTo(Rcode.NOERROR);
       assertThat(r.answers()).as(name).isEmpty();
