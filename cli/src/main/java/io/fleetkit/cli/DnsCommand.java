@@ -41,12 +41,14 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code fleetkit dns FILE|DIR... NAME [--type A|AAAA|SRV|PTR|CNAME|TXT] [--output text|json]}: runs the manifests
  * to a steady state (controllers, scheduler, simulated kubelets, node IPAM, pod IPs, service IPs, EndpointSlices)
  * and answers as the cluster DNS would; {@code fleetkit dns serve FILE|DIR... --port N} serves those records on
- * 127.0.0.1 until stopped.
+ * 127.0.0.1 until stopped. Both take {@link DnsOptions}: {@code --pods} for pod names and {@code --upstream} to
+ * forward names outside the cluster's zones.
  */
 @Command(name = "dns", mixinStandardHelpOptions = true, subcommands = DnsCommand.Serve.class,
     description = {"Answer a DNS question as the cluster DNS would, the manifests run to a steady state.",
-        "The cluster DNS is CoreDNS's kubernetes plugin, zone cluster.local; the answer is JSON"
-            + " {\"name\",\"type\",\"rcode\",\"answers\"}."},
+        "The cluster DNS is CoreDNS's kubernetes plugin, zone cluster.local; with --upstream, names outside it are"
+            + " forwarded as CoreDNS's forward plugin does. The answer is JSON {\"name\",\"type\",\"rcode\","
+            + "\"answers\"}."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:answered (also NXDOMAIN)", "1:the manifests are invalid or do not settle",
         "2:bad command line"})
@@ -56,9 +58,10 @@ public final class DnsCommand implements Callable<Integer> {
   @Spec
   private CommandSpec spec;
 
-  @Parameters(arity = "1..*", paramLabel = "FILE|DIR... NAME", hideParamSyntax = true,
+  // not required for picocli: a required parameter of dns would be required of "dns serve ..." too
+  @Parameters(arity = "0..*", paramLabel = "FILE|DIR... NAME", hideParamSyntax = true,
       description = "Manifest files or directories, then the name to look up (or an IP for PTR).")
-  private List<String> args;
+  private List<String> args = new ArrayList<>();
 
   @Option(names = "--type", defaultValue = "A",
       description = "A, AAAA, SRV, PTR, CNAME, TXT, SOA or NS (default: A).")
@@ -70,6 +73,9 @@ public final class DnsCommand implements Callable<Integer> {
   @Option(names = "--settle", defaultValue = "5m", converter = SimulateCommand.DurationConverter.class,
       description = "Simulated time to run the manifests before answering (default: 5m).")
   private Duration settle;
+
+  @picocli.CommandLine.Mixin
+  private DnsOptions dnsOptions = new DnsOptions();
 
   @Option(names = "--from-pod", paramLabel = "NAMESPACE/NAME",
       description = {"Look the name up as a process of that pod would: its /etc/hosts (hostAliases) first, then its"
@@ -102,15 +108,32 @@ public final class DnsCommand implements Callable<Integer> {
       err.flush();
       return 2;
     }
+    DnsOptions.Dns dns;
+    try {
+      dns = dnsOptions.check();
+    } catch (IllegalArgumentException e) {
+      err.println("dns: " + e.getMessage());
+      err.flush();
+      return 2;
+    }
     Settled settled = steadyState(paths, settle, err);
     if (settled == null) {
       return 1;
     }
     DnsSnapshot snap = settled.snapshot();
-    if (fromPod != null) {
-      return fromPod(settled, name, t, out, err);
+    try {
+      if (fromPod != null) {
+        return fromPod(settled, dns, name, t, out, err);
+      }
+      return answer(dns.resolve(snap, name, t), name, t, out);
+    } catch (IllegalArgumentException e) {
+      err.println("dns: " + e.getMessage()); // a name that cannot be asked of an upstream
+      err.flush();
+      return 2;
     }
-    DnsResponse r = ClusterDns.standard().resolve(snap, name, t);
+  }
+
+  private int answer(DnsResponse r, String name, RecordType t, PrintWriter out) {
     if (output == Format.json) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("name", name);
@@ -135,7 +158,8 @@ public final class DnsCommand implements Callable<Integer> {
   static final String DEFAULT_CLUSTER_DNS_IP = "10.96.0.10";
 
   /** {@code --from-pod}: the lookup of the pod's resolver; 1 when the pod is not there. */
-  private int fromPod(Settled settled, String name, RecordType t, PrintWriter out, PrintWriter err) {
+  private int fromPod(Settled settled, DnsOptions.Dns clusterDns, String name, RecordType t, PrintWriter out,
+      PrintWriter err) {
     String ns = fromPod.substring(0, fromPod.indexOf('/'));
     String podName = fromPod.substring(fromPod.indexOf('/') + 1);
     Pod pod = settled.pods().stream().filter(p -> p.metadata().namespace().equals(ns)
@@ -163,10 +187,10 @@ public final class DnsCommand implements Callable<Integer> {
     List<PodResolver.HostsEntry> hosts = PodResolver.hostsFile(pod.spec().hostNetwork() ? List.of()
         : pod.status().podIPs(), hostname,
         pod.spec().subdomain(), ns, domain, pod.spec().hostAliases());
-    boolean clusterDns = conf.servers().contains(dnsIp);
-    PodResolver.Lookup lookup = PodResolver.resolve(conf, hosts, name, t, q -> clusterDns
-        ? ClusterDns.standard().resolve(settled.snapshot(), q, t) : DnsResponse.of(Rcode.REFUSED));
-    if (!lookup.fromHostsFile() && !clusterDns) {
+    boolean asksClusterDns = conf.servers().contains(dnsIp);
+    PodResolver.Lookup lookup = PodResolver.resolve(conf, hosts, name, t, q -> asksClusterDns
+        ? clusterDns.resolve(settled.snapshot(), q, t) : DnsResponse.of(Rcode.REFUSED));
+    if (!lookup.fromHostsFile() && !asksClusterDns) {
       err.println("dns: pod " + fromPod + " (dnsPolicy " + pod.spec().dnsPolicy() + ") asks nameservers "
           + conf.servers() + ", not the cluster DNS " + dnsIp + ": its answer is not the cluster's");
       err.flush();
@@ -268,8 +292,9 @@ public final class DnsCommand implements Callable<Integer> {
       sim.runFor(settle);
       List<Service> services = sim.store().list(Service.class).items();
       List<EndpointSlice> slices = sim.store().list(EndpointSlice.class).items();
-      return new Settled(DnsSnapshot.of(services, slices, Set.of(), sim.clock().now().getEpochSecond()),
-          sim.store().list(Pod.class).items(), services);
+      List<Pod> pods = sim.store().list(Pod.class).items();
+      return new Settled(DnsSnapshot.of(services, slices, pods, Set.of(), sim.clock().now().getEpochSecond()),
+          pods, services);
     } catch (IllegalArgumentException | IllegalStateException | FleetKitException e) {
       err.println("dns: " + e.getMessage());
       err.flush();
@@ -295,6 +320,9 @@ public final class DnsCommand implements Callable<Integer> {
         description = "Simulated time to run the manifests first (default: 5m).")
     private Duration settle;
 
+    @picocli.CommandLine.Mixin
+    private DnsOptions dnsOptions = new DnsOptions();
+
     @Override
     public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
@@ -304,15 +332,29 @@ public final class DnsCommand implements Callable<Integer> {
         err.flush();
         return 2;
       }
+      DnsOptions.Dns dns;
+      try {
+        dns = dnsOptions.check();
+      } catch (IllegalArgumentException e) {
+        err.println("dns serve: " + e.getMessage());
+        err.flush();
+        return 2;
+      }
       Settled settled = steadyState(paths, settle, err);
       if (settled == null) {
         return 1;
       }
       DnsSnapshot snap = settled.snapshot();
       CountDownLatch stop = new CountDownLatch(1);
-      try (DnsServer server = DnsServer.builder(() -> snap).port(port).build().start()) {
+      DnsServer.Builder b = DnsServer.builder(() -> snap).port(port).dns(dns.clusterDns());
+      if (dns.forwarder() != null) {
+        b.forward(dns.forwarder());
+      }
+      try (DnsServer server = b.build().start()) {
         out.println("serving " + snap.serviceCount() + " services as cluster.local on 127.0.0.1:" + server.port()
-            + " (UDP and TCP)");
+            + " (UDP and TCP), pods " + dns.clusterDns().pods().corefileName() + ", "
+            + (dns.forwarder() == null ? "other names REFUSED" : "other names forwarded to "
+            + dns.forwarder().upstreams() + " (" + dns.forwarder().policy().corefileName() + ")"));
         out.flush();
         Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
         stop.await();

@@ -25,6 +25,7 @@ import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.networking.dns.ClusterDns;
 import io.fleetkit.networking.dns.DnsResponse;
+import io.fleetkit.networking.dns.PodsMode;
 import io.fleetkit.networking.dns.Rcode;
 import io.fleetkit.networking.dns.RecordType;
 import io.fleetkit.networking.dns.StoreDnsSource;
@@ -85,7 +86,8 @@ final class NetworkingControllersTest {
            PodAddressController pods = new PodAddressController(store, true);
            ServiceAddressController services = new ServiceAddressController(store, alloc, true);
            EndpointSliceController slices = EndpointSliceController.builder(store).stepping().build();
-           StoreDnsSource dns = new StoreDnsSource(store, clock.asClock())) {
+           StoreDnsSource dns = new StoreDnsSource(store, clock.asClock());
+           StoreDnsSource withPods = new StoreDnsSource(store, clock.asClock(), true)) {
         ipam.start().join();
         pods.start().join();
         services.start().join();
@@ -127,6 +129,12 @@ final class NetworkingControllersTest {
             .extracting(r -> r.data()).containsExactly(front.spec().clusterIP());
         assertThat(cd.resolve(dns.get(), "kubernetes.default.svc.cluster.local", RecordType.A).answers())
             .extracting(r -> r.data()).containsExactly("10.96.0.1");
+        // pod names, verified: only the source that watches pods knows them
+        ClusterDns verified = cd.withPods(PodsMode.VERIFIED);
+        assertThat(verified.resolve(withPods.get(), "10-244-1-2.shop.pod.cluster.local", RecordType.A).answers())
+            .extracting(r -> r.data()).containsExactly("10.244.1.2");
+        assertThat(verified.resolve(dns.get(), "10-244-1-2.shop.pod.cluster.local", RecordType.A).rcode())
+            .isEqualTo(Rcode.NXDOMAIN);
 
         // a pod deleted: its endpoint leaves the slice and DNS; the Service deleted: its slices go
         store.delete(Pod.class, "shop", "web-1");
@@ -134,6 +142,10 @@ final class NetworkingControllersTest {
         pods.runUntilIdle();
         assertThat(cd.resolve(dns.get(), "web.shop.svc.cluster.local", RecordType.A).answers())
             .extracting(r -> r.data()).containsExactly("10.244.0.2");
+        assertThat(verified.resolve(withPods.get(), "10-244-1-2.shop.pod.cluster.local", RecordType.A).rcode())
+            .as("the deleted pod's name").isEqualTo(Rcode.NXDOMAIN);
+        assertThat(verified.resolve(withPods.get(), "10-244-0-2.shop.pod.cluster.local", RecordType.A).answers())
+            .hasSize(1);
         store.delete(Service.class, "shop", "web");
         slices.runUntilIdle();
         assertThat(store.list(EndpointSlice.class, "shop", io.fleetkit.api.labels.LabelSelector.of(

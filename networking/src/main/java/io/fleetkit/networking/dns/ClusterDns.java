@@ -5,6 +5,7 @@ import io.fleetkit.api.core.Service;
 import io.fleetkit.api.core.ServicePort;
 import io.fleetkit.api.core.ServiceType;
 import io.fleetkit.api.discovery.EndpointPort;
+import io.fleetkit.api.net.IpText;
 import io.fleetkit.networking.dns.DnsSnapshot.DnsEndpoint;
 import io.fleetkit.networking.ipam.IpAddress;
 import java.math.BigInteger;
@@ -14,17 +15,20 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Answers DNS questions for a cluster zone as CoreDNS's {@code kubernetes} plugin does (pods mode
- * {@code disabled}, no {@code fallthrough}, no {@code endpoint_pod_names}): {@code svc.ns.svc.<zone>} A/AAAA (the
+ * Answers DNS questions for a cluster zone as CoreDNS's {@code kubernetes} plugin does (no {@code fallthrough}, no
+ * {@code endpoint_pod_names}; pod names as {@link #pods()} says, {@code disabled} by default): pod names
+ * {@code 10-240-0-1.ns.pod.<zone>} A/AAAA/SRV (see {@link PodsMode}), {@code svc.ns.svc.<zone>} A/AAAA (the
  * cluster IPs, or every ready endpoint of a headless Service), {@code _port._proto.svc.ns.svc.<zone>} and
  * {@code svc.ns.svc.<zone>} SRV, {@code endpoint.svc.ns.svc.<zone>} A/AAAA, ExternalName as CNAME (followed inside
  * the zone), PTR for cluster IPs and endpoints, {@code dns-version.<zone>} TXT; NXDOMAIN for names that do not
  * exist and NODATA (NOERROR, empty) for existing names without records of the type, both with the zone's SOA in
  * the authority section. Names match case-insensitively and answers keep the question's spelling. Questions
- * outside the zone and the reverse zones are REFUSED, as are zone transfers. Pure; thread-safe.
+ * outside the zone and the reverse zones ({@link #authoritativeFor}) are REFUSED, as are zone transfers. Pure;
+ * thread-safe.
  */
 public final class ClusterDns {
   public static final String DEFAULT_ZONE = "cluster.local";
@@ -38,12 +42,25 @@ public final class ClusterDns {
 
   private final String zone;
   private final long ttl;
+  private final PodsMode pods;
 
   /**
+   * Pod names {@link PodsMode#DISABLED}.
+   *
    * @param zone the cluster domain, e.g. {@code cluster.local}
    * @param ttl 0..3600 seconds
    */
   public ClusterDns(String zone, long ttl) {
+    this(zone, ttl, PodsMode.DISABLED);
+  }
+
+  /**
+   * @param zone the cluster domain, e.g. {@code cluster.local}
+   * @param ttl 0..3600 seconds
+   * @param pods how pod names are answered
+   */
+  public ClusterDns(String zone, long ttl, PodsMode pods) {
+    Objects.requireNonNull(pods, "pods");
     Objects.requireNonNull(zone, "zone");
     String z = zone.toLowerCase(Locale.ROOT);
     if (z.endsWith(".")) {
@@ -57,6 +74,7 @@ public final class ClusterDns {
     }
     this.zone = z + ".";
     this.ttl = ttl;
+    this.pods = pods;
   }
 
   public static ClusterDns standard() {
@@ -68,19 +86,68 @@ public final class ClusterDns {
     return zone;
   }
 
+  /** How pod names are answered. */
+  public PodsMode pods() {
+    return pods;
+  }
+
+  /** This cluster DNS answering pod names as {@code mode} says. */
+  public ClusterDns withPods(PodsMode mode) {
+    return new ClusterDns(zone, ttl, mode);
+  }
+
+  /**
+   * Whether {@code qname} (any case, with or without the trailing dot) is in a zone this cluster DNS answers: the
+   * cluster zone or the reverse zones {@code in-addr.arpa.} and {@code ip6.arpa.}. Every other name is REFUSED by
+   * {@link #resolve}; a server may forward it instead.
+   */
+  public boolean authoritativeFor(String qname) {
+    String lower = qname.toLowerCase(Locale.ROOT);
+    if (!lower.endsWith(".")) {
+      lower = lower + ".";
+    }
+    return lower.equals(zone) || lower.endsWith("." + zone) || lower.endsWith("." + V4_REVERSE)
+        || lower.endsWith("." + V6_REVERSE);
+  }
+
   /** What a parsed question names. */
   private record Target(@Nullable Service service, String namespace, String name, @Nullable String endpoint,
       String port, String protocol, boolean exists) {}
 
-  /** The answer to {@code qname} of {@code qtype}, as CoreDNS would give it. */
+  /**
+   * The answer to {@code qname} of {@code qtype}, as CoreDNS would give it without an upstream: an ExternalName whose
+   * target is outside the zone is answered with its CNAME alone.
+   */
   public DnsResponse resolve(DnsSnapshot snap, String qname, RecordType qtype) {
+    return resolve(snap, qname, qtype, null, List.of());
+  }
+
+  /**
+   * The answer to {@code qname} of {@code qtype}, as CoreDNS would give it with {@code upstream} as its kubernetes
+   * plugin's upstream: an A or AAAA question for an ExternalName whose target is outside the zone gets the CNAME,
+   * then the answer records {@code upstream} gives for the target (CoreDNS's {@code plugin.A}/{@code AAAA} CNAME
+   * lookup), truncated when that answer was; {@code upstream} is asked nothing else.
+   *
+   * @param upstream the answer to a name outside the zone and a type, e.g. {@link Forwarder#resolve}
+   */
+  public DnsResponse resolve(DnsSnapshot snap, String qname, RecordType qtype,
+      BiFunction<String, RecordType, DnsResponse> upstream) {
+    return resolve(snap, qname, qtype, Objects.requireNonNull(upstream, "upstream"), List.of());
+  }
+
+  /** CoreDNS's {@code maxCnameChainLength}: an ExternalName chain inside the zone is followed this far. */
+  private static final int MAX_CNAME_CHAIN = 10;
+
+  /** @param chain the targets of the CNAMEs followed to this name, in order */
+  private DnsResponse resolve(DnsSnapshot snap, String qname, RecordType qtype,
+      @Nullable BiFunction<String, RecordType, DnsResponse> upstream, List<String> chain) {
     String q = qname.endsWith(".") ? qname : qname + ".";
     String lower = q.toLowerCase(Locale.ROOT);
     if (lower.endsWith("." + V4_REVERSE) || lower.endsWith("." + V6_REVERSE)) {
       return reverse(snap, q, lower, qtype);
     }
     if (!lower.equals(zone) && !lower.endsWith("." + zone)) {
-      return DnsResponse.of(Rcode.REFUSED);
+      return DnsResponse.of(Rcode.REFUSED); // outside every zone answered: authoritativeFor is false
     }
     if (qtype == RecordType.AXFR || qtype == RecordType.IXFR) {
       return DnsResponse.of(Rcode.REFUSED);
@@ -106,7 +173,7 @@ public final class ClusterDns {
     }
     String last = labels[labels.length - 1];
     if (last.equals("pod")) {
-      return labels.length == 1 ? nodata(snap, q) : nxdomain(snap, q); // pods disabled
+      return pod(snap, q, labels, qtype);
     }
     if (!last.equals("svc")) {
       return nxdomain(snap, q);
@@ -124,7 +191,7 @@ public final class ClusterDns {
     Service s = Objects.requireNonNull(t.service);
     switch (qtype) {
       case A, AAAA -> {
-        return addresses(snap, q, t, s, qtype == RecordType.A ? IPFamily.IPv4 : IPFamily.IPv6, 0);
+        return addresses(snap, q, t, s, qtype == RecordType.A ? IPFamily.IPv4 : IPFamily.IPv6, upstream, chain);
       }
       case SRV -> {
         return srv(snap, q, t, s);
@@ -139,6 +206,56 @@ public final class ClusterDns {
         return nodata(snap, q);
       }
     }
+  }
+
+  /**
+   * A name under {@code pod.<zone>}, as CoreDNS's {@code findPods}: {@code [endpoint.|_port._proto.]ip.ns.pod}, the
+   * labels left of the pod name read and ignored; the pod name is an IP with dashes for dots (exactly three dashes,
+   * none doubled) or else for colons.
+   */
+  private DnsResponse pod(DnsSnapshot snap, String q, String[] labels, RecordType qtype) {
+    if (labels.length == 1) {
+      return nodata(snap, q);
+    }
+    String ns = labels[labels.length - 2];
+    if (labels.length > 5 || pods == PodsMode.DISABLED || !snap.namespaceExists(ns)) {
+      return nxdomain(snap, q);
+    }
+    if (labels.length == 2) {
+      return nodata(snap, q);
+    }
+    String podName = labels[labels.length - 3];
+    long dashes = podName.chars().filter(c -> c == '-').count();
+    String ip = dashes == 3 && !podName.contains("--") ? podName.replace('-', '.') : podName.replace('-', ':');
+    byte[] bytes = IpText.parse(ip);
+    boolean exists = pods == PodsMode.INSECURE ? bytes != null : snap.podHasIp(ns, ip);
+    if (!exists || bytes == null) {
+      return nxdomain(snap, q);
+    }
+    // CoreDNS's msg.Service.HostType: an IPv4-mapped IPv6 address is an A record
+    byte[] v4 = bytes.length == 4 ? bytes : isV4Mapped(bytes) ? java.util.Arrays.copyOfRange(bytes, 12, 16) : null;
+    String address = v4 != null ? new IpAddress(IPFamily.IPv4, new BigInteger(1, v4)).toString()
+        : new IpAddress(IPFamily.IPv6, new BigInteger(1, bytes)).toString();
+    RecordType type = v4 != null ? RecordType.A : RecordType.AAAA;
+    if (qtype == type) {
+      return new DnsResponse(Rcode.NOERROR, List.of(new DnsRecord(q, type, ttl, address)), List.of(), List.of());
+    }
+    if (qtype == RecordType.SRV) {
+      // CoreDNS's SRV of a pod: port 0, the target the pod name in its namespace, the address as an extra
+      String target = podName + "." + ns + ".pod." + spelledZone(q);
+      return new DnsResponse(Rcode.NOERROR, List.of(new DnsRecord(q, RecordType.SRV, ttl, "0 100 0 " + target)),
+          List.of(), List.of(new DnsRecord(target, type, ttl, address)));
+    }
+    return nodata(snap, q);
+  }
+
+  private static boolean isV4Mapped(byte[] b) {
+    for (int i = 0; i < 10; i++) {
+      if (b[i] != 0) {
+        return false;
+      }
+    }
+    return b[10] == (byte) 0xff && b[11] == (byte) 0xff;
   }
 
   /** Parses {@code [endpoint.] svc.ns.svc} or {@code _port._proto.svc.ns.svc}; null when not a valid name. */
@@ -197,17 +314,10 @@ public final class ClusterDns {
         && (protocol.isEmpty() || protocol.equalsIgnoreCase(portProtocol));
   }
 
-  private DnsResponse addresses(DnsSnapshot snap, String owner, Target t, Service s, IPFamily family, int depth) {
+  private DnsResponse addresses(DnsSnapshot snap, String owner, Target t, Service s, IPFamily family,
+      @Nullable BiFunction<String, RecordType, DnsResponse> upstream, List<String> chain) {
     if (s.spec().type() == ServiceType.ExternalName) {
-      DnsRecord cname = cname(owner, s);
-      List<DnsRecord> answers = new ArrayList<>();
-      answers.add(cname);
-      String target = cname.data().toLowerCase(Locale.ROOT);
-      if (depth < 8 && target.endsWith("." + zone)) {
-        DnsResponse followed = resolve(snap, target, family == IPFamily.IPv4 ? RecordType.A : RecordType.AAAA);
-        answers.addAll(followed.answers());
-      }
-      return new DnsResponse(Rcode.NOERROR, answers, List.of(), List.of());
+      return externalName(snap, owner, s, family == IPFamily.IPv4 ? RecordType.A : RecordType.AAAA, upstream, chain);
     }
     Set<String> seen = new LinkedHashSet<>();
     if (t.endpoint != null || s.spec().headless()) {
@@ -237,6 +347,45 @@ public final class ClusterDns {
     if (a != null && a.family() == family) {
       out.add(a.toString());
     }
+  }
+
+  /**
+   * A or AAAA of an ExternalName, as CoreDNS's {@code plugin.A}: the CNAME, then what its target resolves to. A target
+   * inside the zone is followed (at most {@value #MAX_CNAME_CHAIN} CNAMEs, none to the owner itself or a name below
+   * it, or to a target already in the chain) and the CNAME given only when the target has records; a target outside it is looked up
+   * {@code upstream}, when there is one, and the CNAME given whatever that answers. NODATA when nothing is given.
+   */
+  private DnsResponse externalName(DnsSnapshot snap, String owner, Service s, RecordType type,
+      @Nullable BiFunction<String, RecordType, DnsResponse> upstream, List<String> chain) {
+    DnsRecord cname = cname(owner, s);
+    String target = cname.data();
+    List<DnsRecord> answers = new ArrayList<>();
+    boolean truncated = false;
+    String lowerTarget = target.toLowerCase(Locale.ROOT);
+    String lowerOwner = owner.toLowerCase(Locale.ROOT);
+    // x CNAME x, or a name below x: a direct loop (CoreDNS's Name(qname).Matches(target))
+    boolean loop = lowerTarget.equals(lowerOwner) || lowerTarget.endsWith("." + lowerOwner);
+    if (!loop && chain.size() <= MAX_CNAME_CHAIN && !chain.contains(target)) {
+      if (target.toLowerCase(Locale.ROOT).endsWith("." + zone)) {
+        List<String> longer = new ArrayList<>(chain);
+        longer.add(target);
+        DnsResponse next = resolve(snap, target, type, upstream, longer);
+        if (next.rcode() == Rcode.NOERROR && !next.answers().isEmpty()) {
+          answers.add(cname);
+          answers.addAll(next.answers());
+        }
+        truncated = next.truncated();
+      } else {
+        answers.add(cname);
+        if (upstream != null) {
+          DnsResponse up = upstream.apply(target, type);
+          answers.addAll(up.answers());
+          truncated = up.truncated();
+        }
+      }
+    }
+    return answers.isEmpty() ? nodata(snap, owner)
+        : new DnsResponse(Rcode.NOERROR, answers, List.of(), List.of(), truncated);
   }
 
   /** One SRV candidate: CoreDNS's msg.Service (host, port, target name). */

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -54,6 +55,15 @@ import org.xbill.DNS.Type;
  * whole within 5 s of the previous answer (or of connecting); a flood of UDP queries only costs CPU, the socket drops
  * what it cannot hold. Never throws from its serving threads.
  *
+ * <p>Names outside the zones {@link ClusterDns} answers ({@link ClusterDns#authoritativeFor}) are REFUSED, or, with a
+ * {@link Builder#forward forwarder}, sent on to its upstreams as CoreDNS's {@code forward .} plugin does: the
+ * upstream's answer is relayed with the client's id (truncated to the client's UDP size), SERVFAIL when no upstream
+ * answers. Names inside them are never forwarded (no {@code fallthrough}); an A or AAAA question for an ExternalName
+ * whose target is outside them gets the target's addresses from the upstreams after the CNAME
+ * ({@link ClusterDns#resolve(DnsSnapshot, String, RecordType, java.util.function.BiFunction)}). A UDP query that
+ * needs the upstreams is answered from another thread, so a slow upstream holds no receiving thread; answers with
+ * upstream records are not cached.
+ *
  * <p>Speed: each UDP thread receives on its own socket bound to the shared port ({@code SO_REUSEPORT}, where the
  * platform has it; the kernel spreads clients over them), and the encoded answer of a plain query is kept per
  * snapshot ({@link AnswerCache}) so that a repeated question costs a lookup and a copy.
@@ -66,6 +76,7 @@ public final class DnsServer implements AutoCloseable {
   static final int MAX_UDP = 4096;
 
   private final ClusterDns dns;
+  private final @Nullable Forwarder forwarder;
   private final Supplier<DnsSnapshot> snapshots;
   private final InetAddress bindAddress;
   private final int requestedPort;
@@ -82,6 +93,7 @@ public final class DnsServer implements AutoCloseable {
 
   private DnsServer(Builder b) {
     this.dns = b.dns;
+    this.forwarder = b.forwarder;
     this.snapshots = Objects.requireNonNull(b.snapshots, "snapshots");
     this.bindAddress = b.bindAddress;
     this.requestedPort = b.port;
@@ -197,7 +209,8 @@ public final class DnsServer implements AutoCloseable {
       try {
         p.setLength(buf.length);
         u.receive(p);
-        byte[] out = answer(buf, p.getLength(), true);
+        java.net.SocketAddress client = p.getSocketAddress();
+        byte[] out = answer(buf, p.getLength(), true, later -> sendLater(u, later, client));
         if (out != null) {
           reply.setData(out);
           reply.setSocketAddress(p.getSocketAddress());
@@ -210,6 +223,14 @@ public final class DnsServer implements AutoCloseable {
       } catch (IOException | RuntimeException e) {
         LOG.debug("DNS UDP query failed: {}", e.toString());
       }
+    }
+  }
+
+  private void sendLater(DatagramSocket u, byte[] out, java.net.SocketAddress client) {
+    try {
+      u.send(new DatagramPacket(out, out.length, client));
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("DNS UDP forwarded answer not sent: {}", e.toString());
     }
   }
 
@@ -291,8 +312,21 @@ public final class DnsServer implements AutoCloseable {
     return true;
   }
 
-  /** The wire answer to a wire query, or {@code null} to drop it. */
+  /** The wire answer to a wire query, or {@code null} to drop it; a forwarded query waits for its upstream. */
   byte @Nullable [] answer(byte[] buf, int len, boolean udpTransport) {
+    return answer(buf, len, udpTransport, null);
+  }
+
+  /** A response, and whether it may be cached (not a forwarded one). */
+  private record Resolved(byte @Nullable [] wire, boolean cacheable) {
+    static final Resolved DROP = new Resolved(null, false);
+  }
+
+  /**
+   * The wire answer to a wire query, or {@code null} to drop it or when {@code later} is given and the query is
+   * forwarded: then the answer is handed to {@code later} from another thread.
+   */
+  private byte @Nullable [] answer(byte[] buf, int len, boolean udpTransport, @Nullable Consumer<byte[]> later) {
     DnsSnapshot snapshot = snapshots.get();
     AnswerCache.Key key = AnswerCache.keyOf(buf, len, udpTransport);
     if (key != null) {
@@ -305,9 +339,11 @@ public final class DnsServer implements AutoCloseable {
         return out;
       }
     }
-    byte[] out = resolve(snapshot, buf, len, udpTransport);
+    Resolved r = resolve(snapshot, buf, len, udpTransport, later);
+    byte[] out = r.wire();
     int rcode = out == null ? -1 : out[3] & 0x0f;
-    if (key != null && (rcode == org.xbill.DNS.Rcode.NOERROR || rcode == org.xbill.DNS.Rcode.NXDOMAIN)) {
+    if (key != null && r.cacheable() && (rcode == org.xbill.DNS.Rcode.NOERROR
+        || rcode == org.xbill.DNS.Rcode.NXDOMAIN)) {
       cache.put(snapshot, key, out.clone());
     }
     return out;
@@ -318,18 +354,19 @@ public final class DnsServer implements AutoCloseable {
     return cache.size();
   }
 
-  private byte @Nullable [] resolve(DnsSnapshot snapshot, byte[] buf, int len, boolean udpTransport) {
+  private Resolved resolve(DnsSnapshot snapshot, byte[] buf, int len, boolean udpTransport,
+      @Nullable Consumer<byte[]> later) {
     byte[] wire = len == buf.length ? buf : java.util.Arrays.copyOf(buf, len);
     Message query;
     try {
       query = new Message(wire);
     } catch (IOException | RuntimeException e) {
       malformed.incrementAndGet();
-      return len >= Header.LENGTH ? formerr(wire) : null;
+      return new Resolved(len >= Header.LENGTH ? formerr(wire) : null, true);
     }
     Header qh = query.getHeader();
     if (qh.getFlag(Flags.QR)) {
-      return null; // never answer a response: that is how reflection loops start
+      return Resolved.DROP; // never answer a response: that is how reflection loops start
     }
     queries.incrementAndGet();
     Message resp = new Message(qh.getID());
@@ -342,42 +379,108 @@ public final class DnsServer implements AutoCloseable {
     Record question = query.getQuestion();
     if (qh.getOpcode() != Opcode.QUERY) {
       h.setRcode(org.xbill.DNS.Rcode.NOTIMP);
-      return resp.toWire();
+      return new Resolved(resp.toWire(), true);
     }
     if (question == null || query.getSection(Section.QUESTION).size() != 1) {
       h.setRcode(org.xbill.DNS.Rcode.FORMERR);
-      return resp.toWire();
+      return new Resolved(resp.toWire(), true);
     }
     resp.addRecord(question, Section.QUESTION);
     OPTRecord opt = query.getOPT();
     long opts = query.getSection(Section.ADDITIONAL).stream().filter(r -> r.getType() == Type.OPT).count();
     if (opts > 1) {
       h.setRcode(org.xbill.DNS.Rcode.FORMERR); // RFC 6891 6.1.1: more than one OPT record
-      return resp.toWire();
+      return new Resolved(resp.toWire(), true);
     }
     if (opt != null && opt.getVersion() != 0) {
       // RFC 6891 6.1.3, as CoreDNS's edns.Version: BADVERS (an extended rcode), our OPT at version 0
       resp.addRecord(new OPTRecord(MAX_UDP, org.xbill.DNS.Rcode.BADVERS >>> 4, 0), Section.ADDITIONAL);
-      return resp.toWire();
+      return new Resolved(resp.toWire(), true);
     }
     if (opt != null) {
       // RFC 6891 7: a query with an OPT gets one back (written last, whatever the truncation)
       resp.addRecord(new OPTRecord(MAX_UDP, 0, 0), Section.ADDITIONAL);
     }
+    int max = !udpTransport ? 65535 : opt == null ? 512 : Math.max(512, Math.min(opt.getPayloadSize(), MAX_UDP));
+    Forwarder f = forwarder;
+    if (f != null && !dns.authoritativeFor(question.getName().toString())) {
+      if (later == null) {
+        return new Resolved(forward(f, query, resp, max), false);
+      }
+      Objects.requireNonNull(threads).execute(() -> {
+        try {
+          later.accept(forward(f, query, resp, max));
+        } catch (RuntimeException e) {
+          LOG.debug("DNS forwarded query failed: {}", e.toString());
+        }
+      });
+      return Resolved.DROP;
+    }
     if (question.getDClass() != DClass.IN && question.getDClass() != DClass.ANY) {
       h.setRcode(org.xbill.DNS.Rcode.REFUSED);
-      return resp.toWire();
+      return new Resolved(resp.toWire(), true);
     }
-    DnsResponse r = dns.resolve(snapshot, question.getName().toString(), typeOf(question.getType()));
+    String qname = question.getName().toString();
+    RecordType qtype = typeOf(question.getType());
+    DnsResponse r = dns.resolve(snapshot, qname, qtype);
+    if (f != null && (qtype == RecordType.A || qtype == RecordType.AAAA) && cnameLeavesZones(r)) {
+      // an ExternalName outside the zones: its target's addresses come from the upstreams, as CoreDNS asks its own
+      if (later == null) {
+        return new Resolved(encode(resp, dns.resolve(snapshot, qname, qtype, f::resolve), max), false);
+      }
+      Objects.requireNonNull(threads).execute(() -> {
+        try {
+          later.accept(encode(resp, dns.resolve(snapshot, qname, qtype, f::resolve), max));
+        } catch (RuntimeException e) {
+          LOG.debug("DNS ExternalName lookup upstream failed: {}", e.toString());
+        }
+      });
+      return Resolved.DROP;
+    }
+    return new Resolved(encode(resp, r, max), true);
+  }
+
+  /** Whether an answer holds a CNAME to a name outside the zones this server answers. */
+  private boolean cnameLeavesZones(DnsResponse r) {
+    return r.answers().stream().anyMatch(a -> a.type() == RecordType.CNAME && !dns.authoritativeFor(a.data()));
+  }
+
+  /** {@code resp} (the question, maybe an OPT) with {@code r}'s rcode and records, cut to {@code max} bytes. */
+  private static byte[] encode(Message resp, DnsResponse r, int max) {
+    Header h = resp.getHeader();
     h.setRcode(r.rcode().code());
     if (r.rcode() != Rcode.REFUSED) {
       h.setFlag(Flags.AA);
     }
+    if (r.truncated()) {
+      h.setFlag(Flags.TC);
+    }
     add(resp, r.answers(), Section.ANSWER);
     add(resp, r.authority(), Section.AUTHORITY);
     add(resp, r.additional(), Section.ADDITIONAL);
-    int max = !udpTransport ? 65535 : opt == null ? 512 : Math.max(512, Math.min(opt.getPayloadSize(), MAX_UDP));
     return resp.toWire(max);
+  }
+
+  /**
+   * The upstream's answer to {@code query}, cut to {@code max} bytes (TC set) when longer; when there is none,
+   * {@code resp} (the question, and an OPT when the query had one) with the forwarder's rcode.
+   */
+  private static byte[] forward(Forwarder f, Message query, Message resp, int max) {
+    Forwarder.Reply r = f.exchange(query);
+    byte[] answer = r.response();
+    if (answer == null) {
+      resp.getHeader().setRcode(r.rcode().code());
+      return resp.toWire();
+    }
+    if (answer.length <= max) {
+      return answer;
+    }
+    try {
+      return new Message(answer).toWire(max);
+    } catch (IOException | RuntimeException e) {
+      resp.getHeader().setRcode(org.xbill.DNS.Rcode.SERVFAIL); // the forwarder parsed it: not reached
+      return resp.toWire();
+    }
   }
 
   private static byte @Nullable [] formerr(byte[] wire) {
@@ -468,6 +571,7 @@ public final class DnsServer implements AutoCloseable {
   public static final class Builder {
     private final Supplier<DnsSnapshot> snapshots;
     private ClusterDns dns = ClusterDns.standard();
+    private @Nullable Forwarder forwarder;
     private InetAddress bindAddress = InetAddress.getLoopbackAddress();
     private int port;
     private int udpThreads = 4;
@@ -480,6 +584,14 @@ public final class DnsServer implements AutoCloseable {
 
     public Builder dns(ClusterDns v) {
       dns = Objects.requireNonNull(v, "dns");
+      return this;
+    }
+
+    /**
+     * Where names outside the cluster DNS's zones go; without one (the default) they are REFUSED.
+     */
+    public Builder forward(Forwarder v) {
+      forwarder = Objects.requireNonNull(v, "forward");
       return this;
     }
 

@@ -1,5 +1,7 @@
 package io.fleetkit.networking.dns;
 
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.discovery.Endpoint;
 import io.fleetkit.api.discovery.EndpointPort;
@@ -17,8 +19,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable index of what cluster DNS serves: Services by namespace and name, the ready endpoints of each (from
- * its EndpointSlices, as CoreDNS reads them: an endpoint whose {@code ready} condition is true or unset), and the
- * known namespaces. Names are matched case-insensitively. Thread-safe.
+ * its EndpointSlices, as CoreDNS reads them: an endpoint whose {@code ready} condition is true or unset), the pod IPs
+ * of each namespace (for {@link PodsMode#VERIFIED}) and the known namespaces. Names are matched case-insensitively.
+ * Thread-safe.
  */
 public final class DnsSnapshot {
   /** One ready address of a Service, with its DNS name and the slice's ports. */
@@ -28,14 +31,16 @@ public final class DnsSnapshot {
   private final Map<String, List<DnsEndpoint>> endpoints;
   private final Set<String> namespaces;
   private final Map<String, List<String>> reverse;
+  private final Map<String, Set<String>> podIps;
   private final long serial;
 
   private DnsSnapshot(Map<String, Service> services, Map<String, List<DnsEndpoint>> endpoints, Set<String> namespaces,
-      Map<String, List<String>> reverse, long serial) {
+      Map<String, List<String>> reverse, Map<String, Set<String>> podIps, long serial) {
     this.services = services;
     this.endpoints = endpoints;
     this.namespaces = namespaces;
     this.reverse = reverse;
+    this.podIps = podIps;
     this.serial = serial;
   }
 
@@ -52,9 +57,35 @@ public final class DnsSnapshot {
    */
   public static DnsSnapshot of(Collection<Service> services, Collection<EndpointSlice> slices,
       Collection<String> extraNamespaces, long serial) {
+    return of(services, slices, List.of(), extraNamespaces, serial);
+  }
+
+  /**
+   * A snapshot of {@code services}, {@code slices} and {@code pods}. A pod counts as CoreDNS's pod cache counts it:
+   * with a {@code status.podIP} (its first IP; the others are not indexed), a phase other than Succeeded, Failed and
+   * Unknown, and no deletion timestamp. A pod's namespace exists.
+   *
+   * @param extraNamespaces namespaces that exist without Services or pods
+   * @param serial the SOA serial (CoreDNS uses the time of the last change, in seconds)
+   */
+  public static DnsSnapshot of(Collection<Service> services, Collection<EndpointSlice> slices,
+      Collection<Pod> pods, Collection<String> extraNamespaces, long serial) {
     Map<String, Service> svc = new HashMap<>();
     Set<String> ns = new HashSet<>();
     extraNamespaces.forEach(n -> ns.add(n.toLowerCase(Locale.ROOT)));
+    Map<String, Set<String>> ips = new HashMap<>();
+    for (Pod p : pods) {
+      PodPhase phase = p.status().phase();
+      String ip = p.status().podIP();
+      if (ip.isEmpty() || phase.isTerminal() || phase == PodPhase.Unknown
+          || p.metadata().deletionTimestamp() != null) {
+        continue;
+      }
+      String n = p.metadata().namespace().toLowerCase(Locale.ROOT);
+      ns.add(n);
+      ips.computeIfAbsent(n, k -> new HashSet<>()).add(ip);
+    }
+    ips.replaceAll((k, v) -> Set.copyOf(v));
     for (Service s : services) {
       svc.put(key(s.metadata().namespace(), s.metadata().name()), s);
       ns.add(s.metadata().namespace().toLowerCase(Locale.ROOT));
@@ -95,7 +126,7 @@ public final class DnsSnapshot {
         }
       }
     }
-    return new DnsSnapshot(Map.copyOf(svc), Map.copyOf(eps), Set.copyOf(ns), Map.copyOf(rev), serial);
+    return new DnsSnapshot(Map.copyOf(svc), Map.copyOf(eps), Set.copyOf(ns), Map.copyOf(rev), Map.copyOf(ips), serial);
   }
 
   /** CoreDNS's endpoint name for an address without hostname: IPv4 dots and IPv6 colons become dashes. */
@@ -133,6 +164,14 @@ public final class DnsSnapshot {
   /** PTR targets for an address, relative to {@code svc.<zone>}: {@code svc.ns} or {@code endpoint.svc.ns}. */
   public List<String> reverse(String canonicalAddress) {
     return reverse.getOrDefault(canonicalAddress, List.of());
+  }
+
+  /**
+   * Whether a pod of {@code namespace} (any case) has {@code ip} as its {@code status.podIP}, compared as text as
+   * CoreDNS compares it.
+   */
+  public boolean podHasIp(String namespace, String ip) {
+    return podIps.getOrDefault(namespace.toLowerCase(Locale.ROOT), Set.of()).contains(ip);
   }
 
   public long serial() {

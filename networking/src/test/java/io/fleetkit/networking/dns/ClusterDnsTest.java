@@ -159,6 +159,70 @@ final class ClusterDnsTest {
         rr("svc1.testns.svc.cluster.local.", "A", "10.0.0.1"));
   }
 
+  // handler_test.go dnsTestCases "CNAME External Truncated Lookup": the target outside the zone is looked up upstream
+  // (its Upstub answers ext.interwebs.test. A 1.2.3.4, truncated); the answer is the CNAME, then the upstream's
+  // records, truncated
+  @Test
+  void resolve_externalNameOutsideZone_cnameThenTheUpstreamsAnswer() {
+    List<String> asked = new ArrayList<>();
+    DnsResponse r = dns.resolve(snap, "external.testns.svc.cluster.local.", RecordType.A, (name, type) -> {
+      asked.add(name + " " + type);
+      return new DnsResponse(Rcode.NOERROR, List.of(new DnsRecord("ext.interwebs.test.", RecordType.A, 5,
+          "1.2.3.4")), List.of(), List.of(), true);
+    });
+    assertThat(r.rcode()).isEqualTo(Rcode.NOERROR);
+    assertThat(r.truncated()).isTrue();
+    assertThat(r.authority()).isEmpty();
+    assertThat(strings(r.answers())).containsExactly(
+        rr("external.testns.svc.cluster.local.", "CNAME", "ext.interwebs.test."),
+        rr("ext.interwebs.test.", "A", "1.2.3.4"));
+    assertThat(asked).containsExactly("ext.interwebs.test. A");
+    // without an upstream, or when it has nothing: the CNAME alone, whole
+    DnsResponse alone = q("external.testns.svc.cluster.local.", "AAAA");
+    assertThat(strings(alone.answers()))
+        .containsExactly(rr("external.testns.svc.cluster.local.", "CNAME", "ext.interwebs.test."));
+    assertThat(alone.truncated()).isFalse();
+    assertThat(strings(dns.resolve(snap, "external.testns.svc.cluster.local.", RecordType.AAAA,
+        (name, type) -> DnsResponse.of(Rcode.SERVFAIL)).answers()))
+        .containsExactly(rr("external.testns.svc.cluster.local.", "CNAME", "ext.interwebs.test."));
+    // the upstream is asked only for a target outside the zone, and only for A and AAAA
+    asked.clear();
+    dns.resolve(snap, "external-to-service.testns.svc.cluster.local.", RecordType.A, (name, type) -> {
+      asked.add(name);
+      return DnsResponse.of(Rcode.NOERROR);
+    });
+    dns.resolve(snap, "external.testns.svc.cluster.local.", RecordType.TXT, (name, type) -> {
+      asked.add(name);
+      return DnsResponse.of(Rcode.NOERROR);
+    });
+    assertThat(asked).isEmpty();
+  }
+
+  // backend_lookup.go plugin.A: a CNAME inside the zone is given only with records behind it; loops end (the
+  // duplicate-target and chain-length checks) in NODATA
+  @Test
+  void resolve_externalNameChains_loopsAndMissingTargetsNodata() {
+    List<Service> services = new ArrayList<>(CoreDnsFixtures.services());
+    services.add(CoreDnsFixtures.external("loop-a", "loop-b.testns.svc.cluster.local."));
+    services.add(CoreDnsFixtures.external("loop-b", "loop-a.testns.svc.cluster.local."));
+    services.add(CoreDnsFixtures.external("self", "self.testns.svc.cluster.local."));
+    services.add(CoreDnsFixtures.external("below", "x.below.testns.svc.cluster.local."));
+    services.add(CoreDnsFixtures.external("to-missing", "missing.testns.svc.cluster.local."));
+    services.add(CoreDnsFixtures.external("two-hops", "external-to-service.testns.svc.cluster.local."));
+    DnsSnapshot s = DnsSnapshot.of(services, CoreDnsFixtures.slices(), Set.of(), CoreDnsFixtures.SERIAL);
+    for (String name : List.of("loop-a", "self", "below", "to-missing")) {
+      DnsResponse r = dns.resolve(s, name + ".testns.svc.cluster.local.", RecordType.A);
+      assertThat(r.rcode()).as(name).isEqualTo(Rcode.NOERROR);
+      assertThat(r.answers()).as(name).isEmpty();
+      assertThat(strings(r.authority())).containsExactly(SOA);
+    }
+    assertThat(strings(dns.resolve(s, "two-hops.testns.svc.cluster.local.", RecordType.A).answers()))
+        .containsExactly(rr("two-hops.testns.svc.cluster.local.", "CNAME",
+            "external-to-service.testns.svc.cluster.local."),
+            rr("external-to-service.testns.svc.cluster.local.", "CNAME", "svc1.testns.svc.cluster.local."),
+            rr("svc1.testns.svc.cluster.local.", "A", "10.0.0.1"));
+  }
+
   // handler_case_test.go TestPreserveCase: matching is case-insensitive and the answer keeps the question's case
   @Test
   void resolve_mixedCase_answerKeepsQuestionCase() {
@@ -282,13 +346,6 @@ final class ClusterDnsTest {
   void resolve_outsideZoneOrTransfer_refused() {
     assertThat(q("example.com.", "A").rcode()).isEqualTo(Rcode.REFUSED);
     assertThat(q("cluster.local.", "AXFR").rcode()).isEqualTo(Rcode.REFUSED);
-  }
-
-  // handler_pod_disabled_test.go
-  @Test
-  void resolve_podRecordsDisabled_nxdomain() {
-    assertThat(q("10-240-0-1.podns.pod.cluster.local.", "A").rcode()).isEqualTo(Rcode.NXDOMAIN);
-    assertThat(q("172-0-0-2.podns.pod.cluster.local.", "A").rcode()).isEqualTo(Rcode.NXDOMAIN);
   }
 
   @Test

@@ -25,16 +25,16 @@ final class CoreDnsFixtures {
 
   private CoreDnsFixtures() {}
 
-  private static ServicePort port(String name, ServiceProtocol protocol, int port) {
+  static ServicePort port(String name, ServiceProtocol protocol, int port) {
     return new ServicePort(name, protocol, port, ServiceTargetPort.of(port), null);
   }
 
-  private static Service clusterIp(String ns, String name, List<String> ips, ServicePort port) {
+  static Service clusterIp(String ns, String name, List<String> ips, ServicePort port) {
     return Service.of(ObjectMeta.of(ns, name), ServiceSpec.builder().port(port).clusterIP(ips.get(0)).clusterIPs(ips)
         .build());
   }
 
-  private static Service headless(String ns, String name, boolean ports) {
+  static Service headless(String ns, String name, boolean ports) {
     ServiceSpec.Builder b = ServiceSpec.builder().headless();
     if (ports) {
       b.port(port("http", ServiceProtocol.TCP, 80));
@@ -42,7 +42,7 @@ final class CoreDnsFixtures {
     return Service.of(ObjectMeta.of(ns, name), b.build());
   }
 
-  private static Service external(String name, String target) {
+  static Service external(String name, String target) {
     return Service.of(ObjectMeta.of("testns", name), ServiceSpec.builder().type(ServiceType.ExternalName)
         .externalName(target).port(port("http", ServiceProtocol.TCP, 80)).build());
   }
@@ -61,13 +61,13 @@ final class CoreDnsFixtures {
         clusterIp("testns", "svc-dual-stack", List.of("10.0.0.3", "10::3"), port("http", ServiceProtocol.TCP, 80)));
   }
 
-  private static EndpointSlice slice(String ns, String svc, String name, AddressType type, List<Endpoint> eps,
+  static EndpointSlice slice(String ns, String svc, String name, AddressType type, List<Endpoint> eps,
       List<EndpointPort> ports) {
     return new EndpointSlice(ObjectMeta.builder().namespace(ns).name(name)
         .labels(Map.of(EndpointSlice.LABEL_SERVICE_NAME, svc)).build(), type, eps, ports);
   }
 
-  private static Endpoint ep(String ip, String hostname) {
+  static Endpoint ep(String ip, String hostname) {
     return Endpoint.of(ip).withHostname(hostname);
   }
 
