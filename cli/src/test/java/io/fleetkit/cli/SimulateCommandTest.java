@@ -321,6 +321,73 @@ final class SimulateCommandTest {
     assertThat(admitted.get(7)).isEqualTo(4.0);
   }
 
+  /** A pool of 4-CPU nodes, six 3-CPU pods (one per node), a scenario capping the cluster at 12 cores. */
+  private static final String CAPPED_MANIFESTS = """
+      apiVersion: fleetkit.io/v1alpha1
+      kind: NodePool
+      metadata: {name: a}
+      spec:
+        template:
+          capacity: {cpu: "4", memory: 16Gi, pods: "110"}
+        minSize: 0
+        maxSize: 10
+        startupDelay: 1m
+      ---
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web, namespace: default}
+      spec:
+        replicas: 6
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            containers:
+            - name: web
+              image: web:1
+              resources:
+                requests: {cpu: "3"}
+      ---
+      apiVersion: simulation.fleetkit.io/v1
+      kind: Scenario
+      metadata: {name: capped}
+      spec:
+        duration: 1h
+        features: {horizontalPodAutoscaler: false, verticalPodAutoscaler: false}
+        clusterAutoscaler: {coresTotal: {max: 12}, expander: most-pods}
+      """;
+
+  @Test
+  void simulate_scenarioWithClusterAutoscalerOptionsAndDuration_keepsTheCoresLimit(@TempDir Path dir)
+      throws Exception {
+    Files.writeString(dir.resolve("cluster.yaml"), CAPPED_MANIFESTS);
+    int code = run("simulate", dir.toString(), "--duration", "15m", "--output", "json", "--quiet",
+        "--no-pod-events");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    int launched = 0;
+    for (JsonNode e : root.get("timeline")) {
+      if (e.get("kind").asString().equals("ScaleUp")) {
+        launched += e.get("message").asString().split(", ").length;
+      }
+    }
+    // --duration keeps the scenario's options: 3 nodes of 4 cores reach the 12-core limit (6 without it)
+    assertThat(launched).isEqualTo(3);
+    assertThat(root.get("final").get("deployments").get(0).toString()).contains("\"ready\":3");
+  }
+
+  @Test
+  void simulate_scenarioWithClusterAutoscalerOptionsWhileItIsOff_exit1NamingTheField(@TempDir Path dir)
+      throws Exception {
+    Files.writeString(dir.resolve("cluster.yaml"), CAPPED_MANIFESTS.replace("verticalPodAutoscaler: false}",
+        "verticalPodAutoscaler: false, clusterAutoscaler: false}"));
+    int code = run("simulate", dir.toString(), "--quiet");
+
+    assertThat(code).isNotZero();
+    assertThat(err.toString()).contains("spec.clusterAutoscaler", "needs spec.features.clusterAutoscaler: true");
+  }
+
   @Test
   void simulate_gpuPolicyExample_schedulerFromTheScenarioPlacesEveryTracePod() {
     int code = run("simulate", cluster().resolveSibling("gpu-policy").toString(), "--output", "json", "--quiet",

@@ -124,6 +124,7 @@ public final class ClusterSimulation {
   private final ZoneOutages outages;
   private final CapacityStockouts stockouts = new CapacityStockouts();
   private final @Nullable SchedulerChoice scheduler;
+  private final AutoscalerChoice autoscaler;
   private boolean ran;
 
   private ClusterSimulation(Builder b) {
@@ -138,6 +139,14 @@ public final class ClusterSimulation {
       schedulerProblem = e.getMessage();
     }
     this.scheduler = choice;
+    AutoscalerChoice autoscalerChoice = AutoscalerChoice.DEFAULT;
+    String autoscalerProblem = null;
+    try {
+      autoscalerChoice = AutoscalerChoice.of(scenario.spec().clusterAutoscaler());
+    } catch (IllegalArgumentException e) {
+      autoscalerProblem = e.getMessage();
+    }
+    this.autoscaler = autoscalerChoice;
     List<ApiObject<?>> given = startup.apply(List.copyOf(b.objects));
     this.objects = choice == null ? given : choice.withDevices(given);
     this.applies = List.copyOf(b.applies);
@@ -145,7 +154,7 @@ public final class ClusterSimulation {
     this.store = b.store;
     this.progress = b.progress;
     this.metrics = b.metrics;
-    check(schedulerProblem);
+    check(schedulerProblem, autoscalerProblem);
   }
 
   public static Builder builder() {
@@ -154,9 +163,10 @@ public final class ClusterSimulation {
 
   /**
    * Checks that every load targets a workload and every fault a node or zone among the objects, and that the
-   * scheduler is known ({@code schedulerProblem}, when not).
+   * scheduler and the cluster autoscaler's options are known ({@code schedulerProblem}, {@code autoscalerProblem},
+   * when not).
    */
-  private void check(@Nullable String schedulerProblem) {
+  private void check(@Nullable String schedulerProblem, @Nullable String autoscalerProblem) {
     Set<String> workloads = new HashSet<>();
     Set<String> nodes = new TreeSet<>();
     Set<String> zones = new TreeSet<>();
@@ -189,6 +199,9 @@ public final class ClusterSimulation {
     List<String> problems = new ArrayList<>();
     if (schedulerProblem != null) {
       problems.add(schedulerProblem);
+    }
+    if (autoscalerProblem != null) {
+      problems.add(autoscalerProblem);
     }
     List<WorkloadLoad> loads = scenario.spec().loads();
     for (int i = 0; i < loads.size(); i++) {
@@ -320,7 +333,8 @@ public final class ClusterSimulation {
         // decides exactly as listing the pods every loop would; pools, budgets and DaemonSets (whose pods it puts on
         // its template nodes) it lists from the same store in every loop
         ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock.asClock()).seed(seed).watchPods()
-            .metrics(metrics).instanceCreation(stockouts).build();
+            .metrics(metrics).instanceCreation(stockouts).options(autoscaler.options())
+            .expander(autoscaler.expander()).build();
         boolean[] halted = {false};
         // the pool of each node deleted since the last loop, from its last version: the autoscaler names the nodes it
         // removed, which are gone from the store when the loop returns

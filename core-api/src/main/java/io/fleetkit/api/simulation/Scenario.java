@@ -38,6 +38,7 @@ import java.util.Set;
  *   - {pool: gpu-a100, provision: 2m, boot: 1m, driver: 3m, imagePull: 2m}
  *   scheduler: {profile: mostAllocated, gpuPolicy: GapFill}   # see ScenarioScheduler
  *   waitForPodsReady: {timeout: 10m}  # Kueue's, for the queues; see ScenarioPodsReady
+ *   clusterAutoscaler: {expander: least-nodes, coresTotal: {max: 64}}   # see ScenarioAutoscaler
  * </pre>
  */
 public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObject<Scenario> {
@@ -151,6 +152,15 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
     if (spec.features().provisioner() && spec.features().clusterAutoscaler()) {
       v.add("spec.features.provisioner", "must not be on together with clusterAutoscaler (both would launch nodes "
           + "for the same pending pods); set clusterAutoscaler: false", true);
+    }
+    ScenarioAutoscaler ca = spec.clusterAutoscaler();
+    if (ca != null) {
+      if (!spec.features().clusterAutoscaler()) {
+        v.add("spec.clusterAutoscaler", "needs spec.features.clusterAutoscaler: true (these are the cluster "
+            + "autoscaler's options, and it is off" + (spec.features().provisioner() ? "; the provisioner runs instead"
+                : "") + ")", "set");
+      }
+      ca.validate(v, "spec.clusterAutoscaler");
     }
     Set<String> queueNames = new HashSet<>();
     for (int i = 0; i < spec.queues().size(); i++) {

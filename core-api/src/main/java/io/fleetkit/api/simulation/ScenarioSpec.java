@@ -21,11 +21,13 @@ import org.jspecify.annotations.Nullable;
  * @param scheduler the scheduler's profile and GPU placement policy
  * @param cohorts the Kueue cohort tree the queues' cohorts belong to
  * @param waitForPodsReady Kueue's {@code waitForPodsReady} for the queues; {@code null}: off
+ * @param clusterAutoscaler the cluster autoscaler's options; {@code null}: upstream's defaults
  */
 public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
     List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
     List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup, ScenarioScheduler scheduler,
-    List<ScenarioCohort> cohorts, @Nullable ScenarioPodsReady waitForPodsReady) {
+    List<ScenarioCohort> cohorts, @Nullable ScenarioPodsReady waitForPodsReady,
+    @Nullable ScenarioAutoscaler clusterAutoscaler) {
   /** The default sample interval. */
   public static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofMinutes(1);
 
@@ -41,6 +43,15 @@ public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval
     queueScalers = List.copyOf(queueScalers);
     nodeStartup = List.copyOf(nodeStartup);
     cohorts = List.copyOf(cohorts);
+  }
+
+  /** A scenario with the cluster autoscaler's default options. */
+  public ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
+      List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
+      List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup, ScenarioScheduler scheduler,
+      List<ScenarioCohort> cohorts, @Nullable ScenarioPodsReady waitForPodsReady) {
+    this(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers, nodeStartup,
+        scheduler, cohorts, waitForPodsReady, null);
   }
 
   /** A scenario without {@code waitForPodsReady}. */
@@ -71,19 +82,25 @@ public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval
   /** This spec with another scheduler. */
   public ScenarioSpec withScheduler(ScenarioScheduler v) {
     return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
-        nodeStartup, v, cohorts, waitForPodsReady);
+        nodeStartup, v, cohorts, waitForPodsReady, clusterAutoscaler);
   }
 
   /** This spec with another cohort tree. */
   public ScenarioSpec withCohorts(List<ScenarioCohort> v) {
     return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
-        nodeStartup, scheduler, v, waitForPodsReady);
+        nodeStartup, scheduler, v, waitForPodsReady, clusterAutoscaler);
   }
 
   /** This spec with another {@code waitForPodsReady} ({@code null}: off). */
   public ScenarioSpec withWaitForPodsReady(@Nullable ScenarioPodsReady v) {
     return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
-        nodeStartup, scheduler, cohorts, v);
+        nodeStartup, scheduler, cohorts, v, clusterAutoscaler);
+  }
+
+  /** This spec with other cluster autoscaler options ({@code null}: upstream's defaults). */
+  public ScenarioSpec withClusterAutoscaler(@Nullable ScenarioAutoscaler v) {
+    return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
+        nodeStartup, scheduler, cohorts, waitForPodsReady, v);
   }
 
   /** A scenario without node start-up phases. */

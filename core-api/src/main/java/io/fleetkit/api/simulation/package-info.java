@@ -1,6 +1,7 @@
 /**
  * FleetKit's what-if kind {@code simulation.fleetkit.io/v1 Scenario}: how long to simulate, the seed, the load on
- * each workload ({@link LoadPattern}), the faults to inject and which engines run. Immutable records validated in
+ * each workload ({@link LoadPattern}), the faults to inject, which engines run and the cluster autoscaler's
+ * options ({@link ScenarioAutoscaler}). Immutable records validated in
  * their constructors; thread-safe.
  */
 @NullMarked

@@ -44,9 +44,11 @@ import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.networking.IngressClass;
+import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioAutoscaler;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.api.resource.dra.Device;
@@ -125,7 +127,10 @@ final class Samples {
         new GatewayClass(ObjectMeta.of("gw"), "example.com/gateway-controller"),
         new Scenario(ObjectMeta.builder().name("day").build(), new ScenarioSpec(Duration.ofHours(1), 1,
             ScenarioSpec.DEFAULT_SAMPLE_INTERVAL, List.of(), List.of(), ScenarioFeatures.builder().build(), List.of(),
-            List.of(), List.of(), List.of())),
+            List.of(), List.of(), List.of()).withClusterAutoscaler(ScenarioAutoscaler.builder().expander("least-nodes")
+            .scaleDownUtilizationThreshold(0.25).scaleDownUnneededTime(Duration.ofMinutes(2))
+            .balanceSimilarNodeGroups(true).balancingIgnoreLabels(List.of("example.com/rack")).coresTotal(null, 64L)
+            .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(20).build())),
         NodePool.builder().name("a100").nodeLabel("pool", "a100").minSize(0).maxSize(10)
             .startupDelay(Duration.ofMinutes(3)).pricePerHour(32.77).build(),
         ResourceSlice.of("node-1-gpu.example.com", ResourceSliceSpec.builder("gpu.example.com",

@@ -9,7 +9,9 @@ import io.fleetkit.api.scheduling.TaintEffect;
 import io.fleetkit.api.scheduling.Toleration;
 import io.fleetkit.api.simulation.FaultType;
 import io.fleetkit.api.simulation.LoadShape;
+import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioAutoscaler;
 import io.fleetkit.api.simulation.ScenarioCohort;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioPodsReady;
@@ -537,5 +539,110 @@ final class ScenarioYamlTest {
     Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(off)), "dump.yaml").ofType(Scenario.class)
         .get(0);
     assertThat(again.spec().features()).isEqualTo(off.spec().features());
+  }
+
+  private static final String AUTOSCALER = """
+      spec:
+        duration: 1h
+        clusterAutoscaler:
+          expander: least-nodes,least-waste
+          scaleDownUtilizationThreshold: 0.3
+          scaleDownGpuUtilizationThreshold: 0
+          scaleDownUnneededTime: 2m
+          scaleDownDelayAfterAdd: 90s
+          scaleDownDelayAfterDelete: 0s
+          scaleDownDelayAfterFailure: 1m30s
+          maxNodeProvisionTime: 5m
+          balanceSimilarNodeGroups: true
+          balancingIgnoreLabels: [example.com/rack]
+          coresTotal: {min: 4, max: 64}
+          memoryTotal: {min: 1Gi, max: 256Gi}
+          maxNodesTotal: 20
+      """;
+
+  @Test
+  void clusterAutoscaler_everyOptionRead_roundTrips_absentIsUnset() {
+    Scenario s = parse(AUTOSCALER);
+    assertThat(s.spec().clusterAutoscaler()).isEqualTo(ScenarioAutoscaler.builder()
+        .expander("least-nodes,least-waste").scaleDownUtilizationThreshold(0.3).scaleDownGpuUtilizationThreshold(0.0)
+        .scaleDownUnneededTime(Duration.ofMinutes(2)).scaleDownDelayAfterAdd(Duration.ofSeconds(90))
+        .scaleDownDelayAfterDelete(Duration.ZERO).scaleDownDelayAfterFailure(Duration.ofSeconds(90))
+        .maxNodeProvisionTime(Duration.ofMinutes(5)).balanceSimilarNodeGroups(true)
+        .balancingIgnoreLabels(List.of("example.com/rack")).coresTotal(4L, 64L)
+        .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(20).build());
+    String dumped = KubernetesYaml.dump(List.of(s));
+    assertThat(dumped).contains("  clusterAutoscaler:\n", "scaleDownUnneededTime: \"2m0s\"", "max: \"256Gi\"");
+    Scenario again = KubernetesYaml.parse(dumped, "dump.yaml").ofType(Scenario.class).get(0);
+    assertThat(again).isEqualTo(s);
+    // absent: the autoscaler's defaults, nothing written; {}: set, every option unset, and written back as set
+    assertThat(parse("spec: {duration: 1h}\n").spec().clusterAutoscaler()).isNull();
+    assertThat(KubernetesYaml.dump(List.of(parse("spec: {duration: 1h}\n")))).doesNotContain("  clusterAutoscaler:\n");
+    Scenario empty = parse("spec:\n  duration: 1h\n  clusterAutoscaler: {}\n");
+    assertThat(empty.spec().clusterAutoscaler()).isEqualTo(ScenarioAutoscaler.DEFAULTS);
+    assertThat(KubernetesYaml.parse(KubernetesYaml.dump(List.of(empty)), "dump.yaml").ofType(Scenario.class).get(0))
+        .isEqualTo(empty);
+    // only one side of a total
+    assertThat(parse("spec:\n  duration: 1h\n  clusterAutoscaler: {coresTotal: {max: 8}}\n").spec()
+        .clusterAutoscaler().minCoresTotal()).isNull();
+  }
+
+  @Test
+  void clusterAutoscaler_negativeDuration_reportedNamingTheField() {
+    assertThat(problems(AUTOSCALER.replace("scaleDownUnneededTime: 2m", "scaleDownUnneededTime: -2m")))
+        .contains("spec.clusterAutoscaler.scaleDownUnneededTime", "-2m");
+    assertThat(problems(AUTOSCALER.replace("maxNodeProvisionTime: 5m", "maxNodeProvisionTime: 300")))
+        .contains("spec.clusterAutoscaler.maxNodeProvisionTime");
+  }
+
+  @Test
+  void clusterAutoscaler_thresholdOutsideZeroToOne_reported() {
+    assertThat(problems(AUTOSCALER.replace("scaleDownUtilizationThreshold: 0.3", "scaleDownUtilizationThreshold: 1.5")))
+        .contains("spec.clusterAutoscaler.scaleDownUtilizationThreshold", "must be between 0 and 1", "1.5");
+    assertThat(problems(AUTOSCALER.replace("scaleDownGpuUtilizationThreshold: 0", "scaleDownGpuUtilizationThreshold: -1")))
+        .contains("spec.clusterAutoscaler.scaleDownGpuUtilizationThreshold", "must be between 0 and 1");
+  }
+
+  @Test
+  void clusterAutoscaler_minAboveMax_reported() {
+    assertThat(problems(AUTOSCALER.replace("{min: 4, max: 64}", "{min: 65, max: 64}")))
+        .contains("spec.clusterAutoscaler.coresTotal.min", "must not be more than coresTotal.max 64");
+    assertThat(problems(AUTOSCALER.replace("{min: 1Gi, max: 256Gi}", "{min: 1Ti, max: 256Gi}")))
+        .contains("spec.clusterAutoscaler.memoryTotal.min", "must not be more than memoryTotal.max 256Gi");
+    assertThat(problems(AUTOSCALER.replace("{min: 1Gi, max: 256Gi}", "{min: -1Gi}")))
+        .contains("spec.clusterAutoscaler.memoryTotal.min", "must be greater than or equal to 0");
+    assertThat(problems(AUTOSCALER.replace("{min: 4, max: 64}", "{min: 4, max: lots}")))
+        .contains("spec.clusterAutoscaler.coresTotal.max", "must be an integer");
+  }
+
+  @Test
+  void clusterAutoscaler_unknownExpander_reportedWithTheKnownOnes() {
+    assertThat(problems(AUTOSCALER.replace("least-nodes,least-waste", "least-nodes,cheapest")))
+        .contains("spec.clusterAutoscaler.expander", "cheapest",
+            "must be one of least-waste, most-pods, least-nodes, price, random");
+    assertThat(problems(AUTOSCALER.replace("least-nodes,least-waste", "random,least-nodes")))
+        .contains("spec.clusterAutoscaler.expander", "must not have an expander after random");
+  }
+
+  @Test
+  void clusterAutoscaler_withTheAutoscalerOff_reported() {
+    assertThat(problems(AUTOSCALER.replace("  clusterAutoscaler:\n",
+        "  features: {clusterAutoscaler: false}\n  clusterAutoscaler:\n")))
+        .contains("spec.clusterAutoscaler", "needs spec.features.clusterAutoscaler: true");
+    // the provisioner switches the autoscaler off unless it is given
+    assertThat(problems(AUTOSCALER.replace("  clusterAutoscaler:\n",
+        "  features: {provisioner: true}\n  clusterAutoscaler:\n")))
+        .contains("spec.clusterAutoscaler", "the provisioner runs instead");
+  }
+
+  @Test
+  void clusterAutoscaler_unknownFieldOrWrongType_reportedWithThePath() {
+    assertThat(problems(AUTOSCALER.replace("maxNodesTotal: 20", "maxNodes: 20")))
+        .contains("spec.clusterAutoscaler.maxNodes", "is not a field");
+    assertThat(problems(AUTOSCALER.replace("{min: 4, max: 64}", "{min: 4, maximum: 64}")))
+        .contains("spec.clusterAutoscaler.coresTotal.maximum", "is not a field");
+    assertThat(problems(AUTOSCALER.replace("balanceSimilarNodeGroups: true", "balanceSimilarNodeGroups: often")))
+        .contains("spec.clusterAutoscaler.balanceSimilarNodeGroups");
+    assertThat(problems(AUTOSCALER.replace("[example.com/rack]", "[\"not a label\"]")))
+        .contains("spec.clusterAutoscaler.balancingIgnoreLabels[0]");
   }
 }

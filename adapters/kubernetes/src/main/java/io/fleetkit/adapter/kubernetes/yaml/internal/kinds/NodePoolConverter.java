@@ -177,7 +177,7 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
     return GoDurations.format(d);
   }
 
-  private static void putDuration(Map<String, Object> m, String key, @Nullable Duration d) {
+  static void putDuration(Map<String, Object> m, String key, @Nullable Duration d) {
     if (d != null) {
       m.put(key, duration(d));
     }

@@ -18,6 +18,7 @@ import io.fleetkit.api.simulation.LoadPattern;
 import io.fleetkit.api.simulation.NodeStartup;
 import io.fleetkit.api.simulation.RatePoint;
 import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioAutoscaler;
 import io.fleetkit.api.simulation.ScenarioCohort;
 import io.fleetkit.api.simulation.ScenarioPodsReady;
 import io.fleetkit.api.simulation.ScenarioFault;
@@ -41,14 +42,16 @@ import org.jspecify.annotations.Nullable;
  * simulation.fleetkit.io/v1 Scenario (see {@link Scenario} for the shape). Unknown fields are errors, so a typo
  * in a what-if never silently simulates something else. Durations are Go durations; {@code cpuPerRequest} and
  * {@code memoryPerRequest} are quantities per request/s; a CSV load is inline text of
- * {@code seconds,requestsPerSecond} rows (a header row and {@code #} comments are skipped).
+ * {@code seconds,requestsPerSecond} rows (a header row and {@code #} comments are skipped);
+ * {@code clusterAutoscaler} is read by {@link ScenarioAutoscalerYaml}.
  */
 public final class ScenarioConverter extends AbstractKindConverter<GenericKubernetesResource, Scenario> {
   public ScenarioConverter() {
     super(Scenario.API_VERSION, Scenario.KIND, false, GenericKubernetesResource.class, Scenario.class);
   }
   private static final Set<String> SPEC_FIELDS = Set.of("duration", "seed", "sampleInterval", "features", "loads",
-      "faults", "queues", "cohorts", "jobStreams", "queueScalers", "nodeStartup", "scheduler", "waitForPodsReady");
+      "faults", "queues", "cohorts", "jobStreams", "queueScalers", "nodeStartup", "scheduler", "waitForPodsReady",
+      "clusterAutoscaler");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
       "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling", "provisioner", "networking",
       "admission", "rollouts", "podGarbageCollector", "dynamicResources");
@@ -117,11 +120,13 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     ScenarioScheduler scheduler = scheduler(Untyped.map(spec, "scheduler", "spec.scheduler", ctx), ctx);
     ScenarioPodsReady podsReady = spec.containsKey("waitForPodsReady")
         ? podsReady(Untyped.map(spec, "waitForPodsReady", "spec.waitForPodsReady", ctx), ctx) : null;
+    ScenarioAutoscaler autoscaler = spec.containsKey("clusterAutoscaler") ? ScenarioAutoscalerYaml.read(
+        Untyped.map(spec, "clusterAutoscaler", ScenarioAutoscalerYaml.PATH, ctx), ctx) : null;
     if (ctx.hasErrors()) {
       return null;
     }
     ScenarioSpec s = new ScenarioSpec(duration, seed == null ? 0 : seed, interval, loads, faults, features, queues,
-        streams, scalers, startup, scheduler, cohorts, podsReady);
+        streams, scalers, startup, scheduler, cohorts, podsReady, autoscaler);
     return ctx.build("", () -> new Scenario(meta, s));
   }
 
@@ -697,6 +702,10 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
       r.put("backoffMaxSeconds", w.backoffMaxSeconds());
       m.put("requeuingStrategy", r);
       spec.put("waitForPodsReady", m);
+    }
+    ScenarioAutoscaler autoscaler = s.clusterAutoscaler();
+    if (autoscaler != null) {
+      spec.put("clusterAutoscaler", ScenarioAutoscalerYaml.write(autoscaler)); // {} too: set, all defaults
     }
     return GenericKinds.resource(in, spec, null);
   }

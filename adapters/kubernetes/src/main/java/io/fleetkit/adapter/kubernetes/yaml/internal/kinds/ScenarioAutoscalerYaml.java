@@ -1,0 +1,98 @@
+package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
+
+import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Untyped;
+import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.simulation.ScenarioAutoscaler;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A Scenario's {@code spec.clusterAutoscaler} ({@link ScenarioAutoscaler}), read from and written to an untyped map:
+ * upstream cluster-autoscaler's flags in camelCase, durations as Go durations, {@code coresTotal} as whole cores and
+ * {@code memoryTotal} as quantities, each a {@code {min, max}} map. A field left out stays unset (upstream's
+ * default); the rules between fields (thresholds, min against max, expanders) are {@code Scenario}'s.
+ */
+final class ScenarioAutoscalerYaml {
+  static final String PATH = "spec.clusterAutoscaler";
+  private static final Set<String> FIELDS = Set.of("expander", "scaleDownUtilizationThreshold",
+      "scaleDownGpuUtilizationThreshold", "scaleDownUnneededTime", "scaleDownDelayAfterAdd",
+      "scaleDownDelayAfterDelete", "scaleDownDelayAfterFailure", "maxNodeProvisionTime", "balanceSimilarNodeGroups",
+      "balancingIgnoreLabels", "coresTotal", "memoryTotal", "maxNodesTotal");
+  private static final Set<String> RANGE_FIELDS = Set.of("min", "max");
+
+  private ScenarioAutoscalerYaml() {}
+
+  /** The block {@code m}; unknown fields and values of the wrong type are reported, naming their path. */
+  static ScenarioAutoscaler read(Map<String, Object> m, DocumentContext ctx) {
+    Untyped.known(m, FIELDS, PATH, ctx);
+    ScenarioAutoscaler.Builder b = ScenarioAutoscaler.builder();
+    if (m.containsKey("expander")) {
+      b.expander(Untyped.string(m, "expander", "", PATH + ".expander", ctx));
+    }
+    b.scaleDownUtilizationThreshold(Untyped.number(m, "scaleDownUtilizationThreshold",
+        PATH + ".scaleDownUtilizationThreshold", ctx));
+    b.scaleDownGpuUtilizationThreshold(Untyped.number(m, "scaleDownGpuUtilizationThreshold",
+        PATH + ".scaleDownGpuUtilizationThreshold", ctx));
+    b.scaleDownUnneededTime(duration(m, "scaleDownUnneededTime", ctx));
+    b.scaleDownDelayAfterAdd(duration(m, "scaleDownDelayAfterAdd", ctx));
+    b.scaleDownDelayAfterDelete(duration(m, "scaleDownDelayAfterDelete", ctx));
+    b.scaleDownDelayAfterFailure(duration(m, "scaleDownDelayAfterFailure", ctx));
+    b.maxNodeProvisionTime(duration(m, "maxNodeProvisionTime", ctx));
+    b.balanceSimilarNodeGroups(Untyped.bool(m, "balanceSimilarNodeGroups", PATH + ".balanceSimilarNodeGroups", ctx));
+    b.balancingIgnoreLabels(Untyped.stringList(m, "balancingIgnoreLabels", PATH + ".balancingIgnoreLabels", ctx));
+    Map<String, Object> cores = Untyped.map(m, "coresTotal", PATH + ".coresTotal", ctx);
+    Untyped.known(cores, RANGE_FIELDS, PATH + ".coresTotal", ctx);
+    b.coresTotal(Untyped.integer(cores, "min", PATH + ".coresTotal.min", ctx),
+        Untyped.integer(cores, "max", PATH + ".coresTotal.max", ctx));
+    Map<String, Object> memory = Untyped.map(m, "memoryTotal", PATH + ".memoryTotal", ctx);
+    Untyped.known(memory, RANGE_FIELDS, PATH + ".memoryTotal", ctx);
+    b.memoryTotal(quantity(memory, "min", ctx), quantity(memory, "max", ctx));
+    b.maxNodesTotal(Untyped.int32(m, "maxNodesTotal", PATH + ".maxNodesTotal", ctx));
+    return b.build();
+  }
+
+  /** The block as {@link #read} reads it back: only the fields that are set. */
+  static Map<String, Object> write(ScenarioAutoscaler a) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    Untyped.put(m, "expander", a.expander());
+    Untyped.put(m, "scaleDownUtilizationThreshold", a.scaleDownUtilizationThreshold());
+    Untyped.put(m, "scaleDownGpuUtilizationThreshold", a.scaleDownGpuUtilizationThreshold());
+    NodePoolConverter.putDuration(m, "scaleDownUnneededTime", a.scaleDownUnneededTime());
+    NodePoolConverter.putDuration(m, "scaleDownDelayAfterAdd", a.scaleDownDelayAfterAdd());
+    NodePoolConverter.putDuration(m, "scaleDownDelayAfterDelete", a.scaleDownDelayAfterDelete());
+    NodePoolConverter.putDuration(m, "scaleDownDelayAfterFailure", a.scaleDownDelayAfterFailure());
+    NodePoolConverter.putDuration(m, "maxNodeProvisionTime", a.maxNodeProvisionTime());
+    Untyped.put(m, "balanceSimilarNodeGroups", a.balanceSimilarNodeGroups());
+    Untyped.put(m, "balancingIgnoreLabels", a.balancingIgnoreLabels());
+    Map<String, Object> cores = new LinkedHashMap<>();
+    Untyped.put(cores, "min", a.minCoresTotal());
+    Untyped.put(cores, "max", a.maxCoresTotal());
+    Untyped.put(m, "coresTotal", cores);
+    Map<String, Object> memory = new LinkedHashMap<>();
+    Quantity minMemory = a.minMemoryTotal();
+    Quantity maxMemory = a.maxMemoryTotal();
+    Untyped.put(memory, "min", minMemory == null ? null : minMemory.toString());
+    Untyped.put(memory, "max", maxMemory == null ? null : maxMemory.toString());
+    Untyped.put(m, "memoryTotal", memory);
+    Untyped.put(m, "maxNodesTotal", a.maxNodesTotal());
+    return m;
+  }
+
+  private static @Nullable Duration duration(Map<String, Object> m, String key, DocumentContext ctx) {
+    if (!m.containsKey(key)) {
+      return null;
+    }
+    String path = PATH + "." + key;
+    return NodePoolConverter.duration(Untyped.string(m, key, "", path, ctx), path, ctx);
+  }
+
+  private static @Nullable Quantity quantity(Map<String, Object> m, String key, DocumentContext ctx) {
+    return m.containsKey(key) ? Values.quantity(Untyped.string(m, key, "", PATH + ".memoryTotal." + key, ctx),
+        PATH + ".memoryTotal." + key, ctx) : null;
+  }
+}

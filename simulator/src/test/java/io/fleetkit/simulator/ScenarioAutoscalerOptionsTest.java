@@ -1,0 +1,200 @@
+package io.fleetkit.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
+import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.simulation.ScenarioAutoscaler;
+import io.fleetkit.autoscale.cluster.AutoscalerOptions;
+import io.fleetkit.autoscale.cluster.Expanders;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A scenario's {@code spec.clusterAutoscaler} ({@link AutoscalerChoice}): each option set replaces upstream's default
+ * in the autoscaler the simulation runs, and changes what it does against the same manifests run with the defaults.
+ */
+final class ScenarioAutoscalerOptionsTest {
+  private static final String OFF = "horizontalPodAutoscaler: false, storage: false, verticalPodAutoscaler: false, "
+      + "queueAdmission: false, queueScaling: false";
+
+  private static String pool(String name, String cpu, String memory, String labels, double price) {
+    return """
+        apiVersion: fleetkit.io/v1alpha1
+        kind: NodePool
+        metadata: {name: %s}
+        spec:
+          template:
+            labels: {%s}
+            capacity: {cpu: "%s", memory: %s, pods: "110"}
+          minSize: 0
+          maxSize: 10
+          startupDelay: 1m
+          pricePerHour: %s
+        ---
+        """.formatted(name, labels, cpu, memory, price);
+  }
+
+  private static String deployment(int replicas, String cpu) {
+    return """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web, namespace: default}
+        spec:
+          replicas: %d
+          selector: {matchLabels: {app: web}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers:
+              - name: web
+                image: web:1
+                resources:
+                  requests: {cpu: "%s", memory: 1Gi}
+        ---
+        """.formatted(replicas, cpu);
+  }
+
+  /** {@code manifests} with a scenario of {@code duration}, the cluster autoscaler's block {@code block} (or none). */
+  private static SimulationRun run(String manifests, String duration, String block) {
+    String yaml = manifests + """
+        apiVersion: simulation.fleetkit.io/v1
+        kind: Scenario
+        metadata: {name: what-if}
+        spec:
+          duration: %s
+          sampleInterval: 1m
+          features: {%s}
+        """.formatted(duration, OFF) + (block.isEmpty() ? "" : "  clusterAutoscaler: " + block + "\n");
+    return ClusterSimulation.builder().objects(KubernetesYaml.parse(yaml, "test.yaml").objects()).build().run();
+  }
+
+  private static List<TimelineEvent> events(SimulationRun run, String kind) {
+    return run.timeline().stream().filter(e -> e.kind().equals(kind)).toList();
+  }
+
+  /** The nodes the autoscaler launched, from the ScaleUp events ("launching 2 node(s): a-1, b-1"). */
+  private static List<String> launched(SimulationRun run) {
+    List<String> out = new ArrayList<>();
+    for (TimelineEvent e : events(run, "ScaleUp")) {
+      out.addAll(List.of(e.message().substring(e.message().indexOf(": ") + 2).split(", ")));
+    }
+    return out;
+  }
+
+  /** How many launched nodes each pool got (node names are POOL-N). */
+  private static Map<String, Integer> launchedPerPool(SimulationRun run) {
+    Map<String, Integer> out = new TreeMap<>();
+    for (String n : launched(run)) {
+      out.merge(n.substring(0, n.lastIndexOf('-')), 1, Integer::sum);
+    }
+    return out;
+  }
+
+  @Test
+  void coresTotalMax_capsTheNodesLaunchedUnderPendingLoad() {
+    // six 3-CPU pods, one per 4-CPU node
+    String manifests = pool("a", "4", "16Gi", "", 1) + deployment(6, "3");
+    assertThat(launched(run(manifests, "20m", ""))).hasSize(6);
+    SimulationRun capped = run(manifests, "20m", "{coresTotal: {max: 12}}");
+    assertThat(launched(capped)).hasSize(3); // 3 x 4 cores = 12
+    assertThat(capped.series("pending pods").orElseThrow().last()).isEqualTo(3.0);
+    assertThat(launched(run(manifests, "20m", "{maxNodesTotal: 4}"))).hasSize(4);
+  }
+
+  @Test
+  void scaleDownUtilizationThresholdZero_keepsTheNodeTheDefaultRemoves() {
+    // two pool nodes with one 1-CPU pod each (25 % used): both pods fit on one node, so the default threshold (0.5)
+    // removes the other node after 10 minutes unneeded; at 0 no node with a pod is underutilized
+    String node = """
+        apiVersion: v1
+        kind: Node
+        metadata:
+          name: %s
+          labels: {fleetkit.io/node-pool: a}
+        status:
+          capacity: {cpu: "4", memory: 16Gi, pods: "110"}
+        ---
+        """;
+    String manifests = pool("a", "4", "16Gi", "", 1) + node.formatted("a-x") + node.formatted("a-y")
+        + deployment(2, "1");
+    SimulationRun byDefault = run(manifests, "30m", "");
+    assertThat(events(byDefault, "ScaleDown")).singleElement()
+        .satisfies(e -> assertThat(e.at()).isBetween(Duration.ofMinutes(10), Duration.ofMinutes(11)));
+    assertThat(events(run(manifests, "30m", "{scaleDownUtilizationThreshold: 0}"), "ScaleDown")).isEmpty();
+    // a longer unneeded time postpones the removal past the end
+    assertThat(events(run(manifests, "30m", "{scaleDownUnneededTime: 40m}"), "ScaleDown")).isEmpty();
+  }
+
+  @Test
+  void balanceSimilarNodeGroups_spreadsAScaleUpOverTwoSimilarPools() {
+    // identical pools in two zones (the zone label is ignored when comparing), four 3-CPU pods
+    String manifests = pool("a", "4", "16Gi", "topology.kubernetes.io/zone: zone-a, example.com/rack: r1", 1)
+        + pool("b", "4", "16Gi", "topology.kubernetes.io/zone: zone-b, example.com/rack: r2", 1) + deployment(4, "3");
+    assertThat(launchedPerPool(run(manifests, "10m", ""))).hasSize(1).containsValue(4);
+    // the rack label differs, so the pools are not similar until it is ignored
+    assertThat(launchedPerPool(run(manifests, "10m", "{balanceSimilarNodeGroups: true}"))).hasSize(1)
+        .containsValue(4);
+    assertThat(launchedPerPool(run(manifests, "10m",
+        "{balanceSimilarNodeGroups: true, balancingIgnoreLabels: [example.com/rack]}")))
+        .isEqualTo(Map.of("a", 2, "b", 2));
+  }
+
+  @Test
+  void expander_leastNodes_choosesTheBigPoolLeastWasteDoesNot() {
+    // four 3-CPU 1Gi pods: four small nodes waste 0.25 cpu + 0.75 memory, one big node 0.25 + 0.9375
+    String manifests = pool("small", "4", "4Gi", "", 1) + pool("big", "16", "64Gi", "", 1) + deployment(4, "3");
+    assertThat(launchedPerPool(run(manifests, "10m", ""))).isEqualTo(Map.of("small", 4));
+    assertThat(launchedPerPool(run(manifests, "10m", "{expander: least-nodes}")))
+        .isEqualTo(Map.of("big", 1));
+  }
+
+  @Test
+  void everyExpanderAScenarioMayName_isOneTheAutoscalerKnows() {
+    for (String name : ScenarioAutoscaler.EXPANDERS) {
+      assertThat(Expanders.named(name)).as(name).isNotNull();
+    }
+    assertThat(AutoscalerChoice.of(ScenarioAutoscaler.builder().expander("price, random").build()).expanderNames())
+        .isEqualTo("price,random");
+  }
+
+  @Test
+  void options_eachSetOneReplacesTheDefault_theOthersStay() {
+    assertThat(AutoscalerChoice.of(null).options()).isEqualTo(AutoscalerOptions.defaults());
+    assertThat(AutoscalerChoice.of(ScenarioAutoscaler.DEFAULTS).options()).isEqualTo(AutoscalerOptions.defaults());
+    ScenarioAutoscaler a = ScenarioAutoscaler.builder().scaleDownUtilizationThreshold(0.2)
+        .scaleDownGpuUtilizationThreshold(0.1).scaleDownUnneededTime(Duration.ofMinutes(1))
+        .scaleDownDelayAfterAdd(Duration.ofMinutes(2)).scaleDownDelayAfterDelete(Duration.ofMinutes(3))
+        .scaleDownDelayAfterFailure(Duration.ofMinutes(4)).maxNodeProvisionTime(Duration.ofMinutes(5))
+        .balanceSimilarNodeGroups(true).balancingIgnoreLabels(List.of("example.com/rack")).coresTotal(2L, 64L)
+        .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(9).build();
+    AutoscalerOptions o = AutoscalerChoice.of(a).options();
+    assertThat(o).isEqualTo(AutoscalerOptions.defaults().withScaleDownUtilizationThreshold(0.2)
+        .withScaleDownGpuUtilizationThreshold(0.1).withScaleDownUnneededTime(Duration.ofMinutes(1))
+        .withScaleDownDelayAfterAdd(Duration.ofMinutes(2)).withScaleDownDelayAfterDelete(Duration.ofMinutes(3))
+        .withScaleDownDelayAfterFailure(Duration.ofMinutes(4)).withMaxNodeProvisionTime(Duration.ofMinutes(5))
+        .withBalanceSimilarNodeGroups(true).withBalancingIgnoreLabels(List.of("example.com/rack"))
+        .withCoresTotal(2, 64).withMemoryTotal(1L << 30, 256L << 30).withMaxNodesTotal(9));
+    // one side of a total keeps the other side's default
+    AutoscalerOptions maxOnly = AutoscalerChoice.of(ScenarioAutoscaler.builder().coresTotal(null, 8L)
+        .memoryTotal(Quantity.parse("1Gi"), null).build()).options();
+    assertThat(maxOnly.minCoresTotal()).isZero();
+    assertThat(maxOnly.maxCoresTotal()).isEqualTo(8);
+    assertThat(maxOnly.minMemoryTotal()).isEqualTo(1L << 30);
+    assertThat(maxOnly.maxMemoryTotal()).isEqualTo(AutoscalerOptions.DEFAULT_MAX_MEMORY_TOTAL);
+  }
+
+  @Test
+  void aMinimumAboveTheDefaultMaximum_refusedBeforeTheRunNamingTheBlock() {
+    String manifests = pool("a", "4", "16Gi", "", 1);
+    assertThatThrownBy(() -> run(manifests, "10m", "{coresTotal: {min: 400000}}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Scenario what-if: spec.clusterAutoscaler: ")
+        .hasMessageContaining("coresTotal min 400000 must not exceed max 320000");
+  }
+}
