@@ -51,7 +51,9 @@ final class CompareWith {
       loaded = KubernetesYaml.load(List.of(file));
     } catch (ManifestException e) {
       for (ManifestProblem p : e.problems()) {
-        err.println(CliText.clipLine(prefix + p));
+        String problem = p.toString(); // names FILE first, as the option's value
+        err.println(CliText.clipLine(problem.startsWith(file + ": ") ? "simulate: " + OPTION + " " + problem
+            : prefix + problem));
       }
       err.flush();
       return null;
@@ -63,14 +65,15 @@ final class CompareWith {
     }
     List<Scenario> scenarios = loaded.ofType(Scenario.class);
     if (scenarios.size() != 1) {
-      return refuse(err, prefix + (scenarios.isEmpty() ? "no" : scenarios.size()) + " Scenario objects ("
-          + loaded.summary() + "); it must hold exactly one simulation.fleetkit.io/v1 Scenario");
+      String holds = scenarios.size() > 1 ? scenarios.size() + " Scenario objects"
+          : loaded.size() == 0 ? "no objects" : "no Scenario, only " + loaded.summary();
+      return refuse(err, prefix + "holds " + holds + "; it must hold exactly one simulation.fleetkit.io/v1"
+          + " Scenario");
     }
     for (ApiObject<?> o : loaded.objects()) {
       if (!(o instanceof Scenario)) {
-        return refuse(err, prefix + "holds " + o.describe() + " besides the Scenario ("
-            + loaded.summary() + "); it must hold the Scenario only: the second run takes the other manifests"
-            + " from the command line's");
+        return refuse(err, prefix + "holds " + o.describe() + " besides the Scenario (" + loaded.summary()
+            + "); it must hold the Scenario only: the second run takes the other objects from the manifests given");
       }
     }
     return scenarios.get(0);
