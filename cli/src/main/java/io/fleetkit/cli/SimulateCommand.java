@@ -177,8 +177,8 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--metrics", paramLabel = "FILE",
       description = "Write the final metrics (scheduler, controllers, work queues; with a Scenario also the HPA and "
-          + "cluster autoscaler) to FILE in Prometheus text format; with --compare-gpu-policy or --compare-with, those of "
-          + "the first run.")
+          + "cluster autoscaler) to FILE in Prometheus text format; with --compare-gpu-policy or --compare-with, "
+          + "those of the first run.")
   private Path metricsFile;
 
   @CommandLine.Mixin
