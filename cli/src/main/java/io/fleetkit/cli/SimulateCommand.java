@@ -160,15 +160,16 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--compare-gpu-policy", paramLabel = "POLICY",
       description = {"Run the scenario a second time with this GPU placement policy and show both: a table of",
           "figures (pending pods, GPUs requested, used and stranded, latency, cost, Jobs), \"comparison\" in",
-          "JSON, and a comparison section with overlaid charts in the --report. --duration, --seed, --fail-node",
-          "and --apply apply to both runs."})
+          "JSON, and a comparison section with overlaid charts in the --report.",
+          "--duration, --seed, --fail-node and --apply apply to both runs."})
   private String compareGpuPolicy;
 
   @Option(names = CompareWith.OPTION, paramLabel = "FILE.yaml",
-      description = {"Run a second time with the Scenario of FILE (exactly one, nothing else) in place of the",
-          "manifests' own, on the same other manifests, and show both as --compare-gpu-policy does, labelled by",
-          "the scenarios' metadata.name. --duration, --seed, --fail-node, --apply and --gpu-policy apply to both",
-          "runs; both must run as long and sample as often. Not with --compare-gpu-policy."})
+      description = {"Run a second time with the Scenario of FILE (exactly one, nothing else) in place of the"
+          + " manifests' own, on the same other manifests, and show both as --compare-gpu-policy does, labelled by"
+          + " the scenarios' metadata.name; both must run as long and sample as often. Not with"
+          + " --compare-gpu-policy.",
+          "--duration, --seed, --fail-node, --apply and --gpu-policy apply to both runs."})
   private Path compareWith;
 
   @Option(names = "--quiet", description = {"No progress on stderr (progress is shown only when stderr is a terminal)",
