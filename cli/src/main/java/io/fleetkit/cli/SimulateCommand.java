@@ -71,8 +71,9 @@ import tools.jackson.databind.json.JsonMapper;
  * simulated time, e.g. a new image version to roll out. With a
  * {@code simulation.fleetkit.io/v1 Scenario} among the manifests (or {@code --report}) it runs the whole-cluster
  * {@link ClusterSimulation}: load, HPA, cluster autoscaler, faults, cost and time series ({@code "series"} in JSON);
- * {@code --gpu-policy} picks the GPU placement policy and {@code --compare-gpu-policy} runs the scenario a second
- * time under another and shows both ({@link RunComparison}).
+ * {@code --gpu-policy} picks the GPU placement policy; {@code --compare-gpu-policy} runs the scenario a second
+ * time under another policy, {@code --compare-with FILE} runs a second scenario (FILE's, see {@link CompareWith})
+ * on the same manifests, and both show the two runs side by side ({@link RunComparison}).
  * Manifests with Namespaces, ResourceQuotas or LimitRanges run through the standard admission chain: a workload
  * whose pod creates a quota refuses shows {@code FailedCreate} (the denial as message) in the timeline, an object
  * refused outright shows {@code Rejected}.
@@ -83,16 +84,29 @@ import tools.jackson.databind.json.JsonMapper;
             + " --apply creates or updates the objects of a file at a simulated time (e.g. a new version to roll"
             + " out). Prints the timeline and the final state of Deployments, StatefulSets, Jobs and Rollouts. A"
             + " Scenario manifest (simulation.fleetkit.io/v1) adds load, autoscaling, faults and cost; --report"
-            + " writes an HTML report."},
+            + " writes an HTML report; --compare-with FILE runs FILE's Scenario too and shows both runs side by"
+            + " side."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:simulated", "1:the manifests (or a file to apply) are invalid or name unknown nodes",
-        "2:bad command line"})
+        "2:bad command line (including a --compare-with file that is missing, invalid or holds no single"
+            + " Scenario)"})
 public final class SimulateCommand implements Callable<Integer> {
   /** Output formats. */
   enum Format { table, json }
 
   /** A node failure from {@code --fail-node NODE@MM:SS}. */
   record NodeFailure(String node, Duration at) {}
+
+  /** What the two runs of a comparison differ in, as the table output's heading names it. */
+  enum Compared {
+    GPU_POLICY("GPU policy"), SCENARIO("Scenario");
+
+    private final String heading;
+
+    Compared(String heading) {
+      this.heading = heading;
+    }
+  }
 
   /** A file to apply from {@code --apply FILE@MM:SS}; {@code given} is the option's value as typed. */
   record TimedApply(Path file, Duration at, String given) {}
@@ -146,8 +160,17 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--compare-gpu-policy", paramLabel = "POLICY",
       description = {"Run the scenario a second time with this GPU placement policy and show both: a table of",
           "figures (pending pods, GPUs requested, used and stranded, latency, cost, Jobs), \"comparison\" in",
-          "JSON, and a comparison section with overlaid charts in the --report."})
+          "JSON, and a comparison section with overlaid charts in the --report.",
+          "--duration, --seed, --fail-node and --apply apply to both runs."})
   private String compareGpuPolicy;
+
+  @Option(names = CompareWith.OPTION, paramLabel = "FILE.yaml",
+      description = {"Run a second time with the Scenario of FILE (exactly one, nothing else) in place of the"
+          + " manifests' own, on the same other manifests, and show both as --compare-gpu-policy does, labelled by"
+          + " the scenarios' metadata.name; both must run as long and sample as often. Not with"
+          + " --compare-gpu-policy.",
+          "--duration, --seed, --fail-node, --apply and --gpu-policy apply to both runs."})
+  private Path compareWith;
 
   @Option(names = "--quiet", description = {"No progress on stderr (progress is shown only when stderr is a terminal)",
       "and no warnings of manifest fields FleetKit does not model."})
@@ -155,7 +178,8 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--metrics", paramLabel = "FILE",
       description = "Write the final metrics (scheduler, controllers, work queues; with a Scenario also the HPA and "
-          + "cluster autoscaler) to FILE in Prometheus text format; with --compare-gpu-policy, those of the first run.")
+          + "cluster autoscaler) to FILE in Prometheus text format; with --compare-gpu-policy or --compare-with, "
+          + "those of the first run.")
   private Path metricsFile;
 
   @CommandLine.Mixin
@@ -165,6 +189,13 @@ public final class SimulateCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (compareWith != null && compareGpuPolicy != null) {
+      err.println("simulate: " + CompareWith.OPTION + " and --compare-gpu-policy cannot be given together: a"
+          + " comparison has two runs; give a second scenario or a second GPU policy (a FILE's Scenario may set"
+          + " spec.scheduler.gpuPolicy)");
+      err.flush();
+      return 2;
+    }
     Simulation.@Nullable StoreFactory storeFactory;
     try {
       storeFactory = storeFactory(storeOptions);
@@ -207,8 +238,17 @@ public final class SimulateCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
-    if (!scenarios.isEmpty() || report != null || gpuPolicy != null || compareGpuPolicy != null) {
-      return runScenario(loaded, applied, scenarios.isEmpty() ? null : scenarios.get(0), storeFactory, out, err);
+    Scenario otherGiven = null;
+    if (compareWith != null) {
+      otherGiven = CompareWith.load(compareWith, quiet, err);
+      if (otherGiven == null) {
+        return 2;
+      }
+    }
+    if (!scenarios.isEmpty() || report != null || gpuPolicy != null || compareGpuPolicy != null
+        || otherGiven != null) {
+      return runScenario(loaded, applied, scenarios.isEmpty() ? null : scenarios.get(0), otherGiven, storeFactory,
+          out, err);
     }
     if (!appliesWithin(duration, err)) {
       return 2;
@@ -283,10 +323,17 @@ public final class SimulateCommand implements Callable<Integer> {
     };
   }
 
-  /** The scenario run: the loaded Scenario (or a plain one) with the command line's overrides. */
+  /**
+   * The scenario run: the loaded Scenario (or a plain one) with the command line's overrides; with
+   * {@code --compare-gpu-policy}, or {@code --compare-with} ({@code otherGiven}, FILE's Scenario), a second run
+   * with the same overrides and the two side by side.
+   */
   private int runScenario(LoadedObjects loaded, List<LoadedObjects> applied, @Nullable Scenario given,
-      Simulation.@Nullable StoreFactory storeFactory, PrintWriter out, PrintWriter err) {
+      @Nullable Scenario otherGiven, Simulation.@Nullable StoreFactory storeFactory, PrintWriter out,
+      PrintWriter err) {
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+    boolean durationSet = parsed.hasMatchedOption("--duration");
+    boolean seedSet = parsed.hasMatchedOption("--seed");
     String policy;
     String otherPolicy;
     try {
@@ -302,11 +349,7 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     Scenario scenario;
     try {
-      scenario = withOverrides(given, parsed.hasMatchedOption("--duration"), parsed.hasMatchedOption("--seed"));
-      if (policy != null) {
-        scenario = new Scenario(scenario.metadata(), scenario.spec().withScheduler(
-            scenario.spec().scheduler().withGpuPolicy(policy)));
-      }
+      scenario = withGpuPolicy(withOverrides(given, durationSet, seedSet), policy);
     } catch (IllegalArgumentException | FleetKitException e) {
       err.println("simulate: " + e.getMessage());
       err.flush();
@@ -314,6 +357,26 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     if (!appliesWithin(scenario.spec().duration(), err)) {
       return 2;
+    }
+    // The second run, if any: FILE's scenario with the same overrides, or this one under the other GPU policy.
+    Scenario other = null;
+    Compared compared = null;
+    List<String> labels = List.of();
+    String otherPrefix = "";
+    if (otherGiven != null) {
+      otherPrefix = CompareWith.OPTION + " " + compareWith + ": ";
+      try {
+        other = withGpuPolicy(withOverrides(otherGiven, durationSet, seedSet), policy);
+      } catch (IllegalArgumentException | FleetKitException e) {
+        err.println(CliText.clipLine("simulate: " + otherPrefix + e.getMessage()));
+        err.flush();
+        return 2;
+      }
+      if (!sameSamples(scenario, other, "simulate: " + otherPrefix, err)) {
+        return 2;
+      }
+      compared = Compared.SCENARIO;
+      labels = CompareWith.labels(scenario, paths, other, compareWith);
     }
     List<ApiObject<?>> objects = new ArrayList<>();
     for (ApiObject<?> o : loaded.objects()) {
@@ -325,16 +388,21 @@ public final class SimulateCommand implements Callable<Integer> {
     SimulationRun run;
     RunComparison comparison = null;
     MetricsFile metrics = MetricsFile.of(metricsFile);
+    String failing = "";
     try {
       run = runOnce(objects, applied, scenario, storeFactory, metrics.registry(), showProgress, err);
       if (otherPolicy != null) {
-        Scenario other = new Scenario(scenario.metadata(), scenario.spec().withScheduler(
-            scenario.spec().scheduler().withGpuPolicy(otherPolicy)));
-        comparison = new RunComparison(policyLabel(scenario), run, policyLabel(other),
+        other = withGpuPolicy(scenario, otherPolicy);
+        compared = Compared.GPU_POLICY;
+        labels = List.of(policyLabel(scenario), policyLabel(other));
+      }
+      if (other != null) {
+        failing = otherPrefix;
+        comparison = new RunComparison(labels.get(0), run, labels.get(1),
             runOnce(objects, applied, other, storeFactory, MetricsRegistry.NOOP, showProgress, err));
       }
     } catch (IllegalArgumentException | IllegalStateException | FleetKitException e) {
-      err.println("simulate: " + e.getMessage());
+      err.println(CliText.clipLine("simulate: " + failing + e.getMessage()));
       err.flush();
       return 1;
     } finally {
@@ -361,7 +429,7 @@ public final class SimulateCommand implements Callable<Integer> {
       }
     }
     if (output == Format.json) {
-      out.println(comparison == null ? json(run) : json(comparison));
+      out.println(comparison == null ? json(run) : json(comparison, compared));
     } else {
       table(run.timeline(), run.summary(), out);
       services(run.services(), out);
@@ -371,7 +439,7 @@ public final class SimulateCommand implements Callable<Integer> {
       run.series("cumulative cost").ifPresentOrElse(c -> out.printf("  Cost        %.2f $ in total%n", c.last()),
           () -> out.printf("  Cost        %s%n", SimulationRun.NO_PRICE));
       if (comparison != null) {
-        comparisonTable(comparison, out);
+        comparisonTable(comparison, compared, out);
       }
       if (report != null) {
         out.printf("%nReport: %s%n", report);
@@ -379,6 +447,31 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** {@code s} with {@code policy} as its GPU policy; {@code s} itself when {@code policy} is null. */
+  private static Scenario withGpuPolicy(Scenario s, @Nullable String policy) {
+    return policy == null ? s
+        : new Scenario(s.metadata(), s.spec().withScheduler(s.spec().scheduler().withGpuPolicy(policy)));
+  }
+
+  /**
+   * Whether the two scenarios are sampled at the same times (as long a run, the same interval), as a comparison's
+   * charts need; prints why not, after {@code prefix}, when they are not.
+   */
+  private static boolean sameSamples(Scenario first, Scenario second, String prefix, PrintWriter err) {
+    ScenarioSpec a = first.spec();
+    ScenarioSpec b = second.spec();
+    if (a.duration().equals(b.duration()) && a.sampleInterval().equals(b.sampleInterval())) {
+      return true;
+    }
+    err.println(CliText.clipLine(prefix + "scenario " + second.metadata().name() + " runs "
+        + GoDurations.format(b.duration()) + " sampled every " + GoDurations.format(b.sampleInterval())
+        + ", scenario " + first.metadata().name() + " runs " + GoDurations.format(a.duration()) + " sampled every "
+        + GoDurations.format(a.sampleInterval()) + "; the two runs of a comparison must be sampled at the same"
+        + " times (--duration sets both durations; give both the same spec.sampleInterval)"));
+    err.flush();
+    return false;
   }
 
   /** One scenario run with the command line's applies, store, metrics registry and progress. */
@@ -404,14 +497,14 @@ public final class SimulateCommand implements Callable<Integer> {
     return s.spec().scheduler().hasGpuPolicy() ? s.spec().scheduler().gpuPolicy() : "no GPU policy";
   }
 
-  private static void comparisonTable(RunComparison c, PrintWriter out) {
+  private static void comparisonTable(RunComparison c, Compared compared, PrintWriter out) {
     int w = "FIGURE".length();
     for (RunComparison.Row r : c.rows()) {
       w = Math.max(w, r.figure().length());
     }
     int a = Math.max(12, c.label().length());
     String fmt = "  %-" + w + "s  %" + a + "s  %s%n";
-    out.printf("%nGPU policy %s compared with %s:%n", c.label(), c.otherLabel());
+    out.printf("%n%s %s compared with %s:%n", compared.heading, c.label(), c.otherLabel());
     out.printf(fmt, "FIGURE", c.label().toUpperCase(java.util.Locale.ROOT), c.otherLabel().toUpperCase(
         java.util.Locale.ROOT));
     for (RunComparison.Row r : c.rows()) {
@@ -527,14 +620,19 @@ public final class SimulateCommand implements Callable<Integer> {
   }
 
   /**
-   * The first run's JSON with {@code "comparison"}: both labels, the figures of both runs and the second run's
+   * The first run's JSON with {@code "comparison"}: both labels ({@code "label"}, {@code "otherLabel"}; for two GPU
+   * policies also as {@code "gpuPolicy"}, {@code "otherGpuPolicy"}), the figures of both runs and the second run's
    * JSON ({@code "other"}, the same shape).
    */
-  static String json(RunComparison c) {
+  static String json(RunComparison c, Compared compared) {
     Map<String, Object> root = jsonTree(c.run());
     Map<String, Object> cmp = new LinkedHashMap<>();
-    cmp.put("gpuPolicy", c.label());
-    cmp.put("otherGpuPolicy", c.otherLabel());
+    if (compared == Compared.GPU_POLICY) {
+      cmp.put("gpuPolicy", c.label());
+      cmp.put("otherGpuPolicy", c.otherLabel());
+    }
+    cmp.put("label", c.label());
+    cmp.put("otherLabel", c.otherLabel());
     List<Map<String, Object>> figures = new ArrayList<>();
     for (RunComparison.Row r : c.rows()) {
       Map<String, Object> m = new LinkedHashMap<>();

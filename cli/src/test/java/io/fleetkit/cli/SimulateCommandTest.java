@@ -481,6 +481,8 @@ final class SimulateCommandTest {
     JsonNode cmp = JsonMapper.builder().build().readTree(out.toString()).get("comparison");
     assertThat(cmp.get("gpuPolicy").asString()).isEqualTo("GapFill");
     assertThat(cmp.get("otherGpuPolicy").asString()).isEqualTo("BestFit");
+    assertThat(cmp.get("label").asString()).isEqualTo("GapFill");
+    assertThat(cmp.get("otherLabel").asString()).isEqualTo("BestFit");
     List<String> figures = new ArrayList<>();
     cmp.get("figures").forEach(f -> figures.add(f.get("figure").asString()));
     assertThat(figures).contains("most pending pods", "mean GPUs requested", "mean GPUs used", "total cost");
@@ -494,6 +496,10 @@ final class SimulateCommandTest {
     assertThat(cmp.get("other").get("series").get("items")).isNotEmpty();
     assertThat(Files.readString(report)).contains("<section id=\"comparison\">")
         .contains("GapFill compared with BestFit").contains("data-chart=\"Compared: gpu used\"");
+    // the table output's heading is the GPU policies'
+    assertThat(run("simulate", cluster().toString(), "--duration", "5m", "--gpu-policy", "gap-fill",
+        "--compare-gpu-policy", "BestFit", "--quiet", "--no-pod-events")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("\nGPU policy GapFill compared with BestFit:\n");
   }
 
   @Test

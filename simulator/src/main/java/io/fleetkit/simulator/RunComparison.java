@@ -6,10 +6,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Two runs of the same scenario that differ in one choice (the GPU placement policy, say), side by side: a few
- * figures of each ({@link #rows()}) and the series worth overlaying ({@link #overlays()}). Immutable.
+ * Two runs on the same manifests that differ in one choice (the GPU placement policy, say, or the whole scenario:
+ * other autoscaler options, faults or load), side by side: a few figures of each ({@link #rows()}) and the series
+ * worth overlaying ({@link #overlays()}). Immutable.
  *
- * @param label what {@code run} ran with, e.g. {@code GapFill}
+ * @param label what {@code run} ran with, e.g. {@code GapFill} or a scenario's name
  * @param run the first run
  * @param otherLabel what {@code other} ran with, e.g. {@code FGD}
  * @param other the second run, sampled at the same times

@@ -30,7 +30,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Renders every example's report in real headless Chromium ({@code -Dfleetkit.chromium=/usr/bin/chromium}, set by
  * .ci/run through scripts/chromium.sh): examples/cluster and examples/batch as their scenarios run them, the
- * cluster's first hour under GPU policy GapFill compared with FGD (the comparison section), and
+ * cluster's first hour under GPU policy GapFill compared with FGD (the comparison section), its first hour compared
+ * with that of examples/what-if/aggressive-scale-down.yaml (other cluster autoscaler options, as
+ * {@code fleetkit simulate examples/cluster --compare-with} runs it), and
  * examples/simulate without a scenario (as {@code fleetkit simulate DIR --report} runs plain manifests). Each page:
  * no console message at all, every chart drawn with a line per series of all the samples, and a screenshot saved as
  * {@code target/report-browser/NAME.png} for review; on the cluster's page the filter script applies a filter from
@@ -58,6 +60,16 @@ final class HtmlReportBrowserTest {
     SimulationRun fgd = ClusterSimulation.builder().objects(Examples.withoutScenario(cluster))
         .scenario(withGpuPolicy(oneHour, "FGD")).podEvents(false).build().run();
     page("cluster-gpu-policies", gapFill, new RunComparison("GapFill", gapFill, "FGD", fgd));
+    Scenario whatIf = KubernetesYaml.load(List.of(Examples.cluster().resolveSibling("what-if")
+        .resolve("aggressive-scale-down.yaml"))).ofType(Scenario.class).get(0);
+    Scenario whatIfHour = new Scenario(whatIf.metadata(), Examples.scenario(List.of(whatIf), Duration.ofHours(1))
+        .spec().withClusterAutoscaler(whatIf.spec().clusterAutoscaler()));
+    SimulationRun shopDay = ClusterSimulation.builder().objects(Examples.withoutScenario(cluster)).scenario(oneHour)
+        .podEvents(false).build().run();
+    SimulationRun aggressive = ClusterSimulation.builder().objects(Examples.withoutScenario(cluster))
+        .scenario(whatIfHour).podEvents(false).build().run();
+    page("cluster-what-if", shopDay, new RunComparison(oneHour.metadata().name(), shopDay, whatIf.metadata().name(),
+        aggressive));
     List<ApiObject<?>> plain = KubernetesYaml.load(List.of(Examples.cluster().resolveSibling("simulate"))).objects();
     Scenario commandLine = new Scenario(ObjectMeta.builder().name("command-line").build(), new ScenarioSpec(
         Duration.ofMinutes(10), 0, Duration.ofSeconds(10), List.of(), List.of(), ScenarioFeatures.ALL));
@@ -92,7 +104,7 @@ final class HtmlReportBrowserTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"cluster", "batch", "cluster-gpu-policies", "simulate"})
+  @ValueSource(strings = {"cluster", "batch", "cluster-gpu-policies", "cluster-what-if", "simulate"})
   void report_noConsoleMessage_everyChartWithData_screenshotSaved(String name) throws Exception {
     Page page = PAGES.get(name);
     String hash = name.equals("cluster") ? "#filter=Zone%2F" : "";
@@ -130,6 +142,10 @@ final class HtmlReportBrowserTest {
     }
     if (name.equals("cluster-gpu-policies")) {
       assertThat(dom).contains("<section id=\"comparison\">").contains("GapFill compared with FGD");
+    }
+    if (name.equals("cluster-what-if")) {
+      assertThat(dom).contains("<section id=\"comparison\">").contains("shop-day compared with aggressive-scale-down")
+          .contains("cumulative cost (aggressive-scale-down)");
     }
     Path shot = OUT.resolve(name + ".png").toAbsolutePath();
     Files.deleteIfExists(shot);
