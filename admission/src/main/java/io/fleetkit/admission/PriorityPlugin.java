@@ -117,7 +117,6 @@ public final class PriorityPlugin implements MutatingAdmissionPlugin, Validating
         .filter(pc -> !pc.metadata().name().equals(except)).toList());
   }
 
-
   @Override
   public AdmissionVerdict validate(AdmissionRequest request, ObjectStore store) {
     if (request.operation() != AdmissionOperation.DELETE && request.object() instanceof PriorityClass pc
