@@ -10,11 +10,9 @@ import io.fleetkit.api.simulation.Scenario;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -96,7 +94,7 @@ final class CompareWith {
   }
 
   /**
-   * The file among {@code manifests} (files, and directories walked for {@code .yaml}/{@code .yml} files in
+   * The file among {@code manifests} (files, and directories' {@link KubernetesYaml#manifestFiles} in
    * {@link KubernetesYaml#load(List)}'s order) that holds a Scenario, or {@code null} when none does. Each file is
    * read again, one at a time; this runs only to tell two equally named scenarios apart.
    */
@@ -104,8 +102,8 @@ final class CompareWith {
     for (Path p : manifests) {
       List<Path> files;
       if (Files.isDirectory(p)) {
-        try (Stream<Path> walk = Files.walk(p, FileVisitOption.FOLLOW_LINKS)) {
-          files = walk.filter(Files::isRegularFile).filter(CompareWith::isYaml).sorted().toList();
+        try {
+          files = KubernetesYaml.manifestFiles(p);
         } catch (IOException | UncheckedIOException e) {
           continue; // the manifests loaded a moment ago; a directory gone since simply names no file
         }
@@ -123,11 +121,6 @@ final class CompareWith {
       }
     }
     return null;
-  }
-
-  private static boolean isYaml(Path p) {
-    String n = p.getFileName().toString();
-    return n.endsWith(".yaml") || n.endsWith(".yml");
   }
 
   private static @Nullable Scenario refuse(PrintWriter err, String message) {

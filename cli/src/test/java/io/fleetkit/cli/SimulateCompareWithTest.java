@@ -62,6 +62,10 @@ final class SimulateCompareWithTest {
     double cost = figures(cmp, "value").get("total cost");
     double otherCost = figures(cmp, "otherValue").get("total cost");
     assertThat(otherCost).isPositive().isLessThan(cost);
+    // ... because it runs on fewer nodes (all pools, ready or not, summed per sample)
+    assertThat(figures(cmp, "otherValue").get("mean nodes")).isPositive()
+        .isLessThan(figures(cmp, "value").get("mean nodes"));
+    assertThat(figures(cmp, "value").get("most nodes")).isGreaterThanOrEqualTo(figures(cmp, "value").get("mean nodes"));
     String html = Files.readString(report);
     assertThat(html).contains("<section id=\"comparison\">").contains("shop-day compared with aggressive-scale-down")
         .contains("data-chart=\"Compared: cumulative cost\"").contains("cumulative cost (aggressive-scale-down)");

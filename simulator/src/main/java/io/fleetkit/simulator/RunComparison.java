@@ -35,11 +35,18 @@ public record RunComparison(String label, SimulationRun run, String otherLabel, 
   }
 
   /**
-   * Most pending pods, mean GPUs requested, used and free on partly used nodes, worst scheduling latency p99,
-   * total cost, Job pods succeeded and failed at the end: those of the figures both runs have.
+   * Mean and most nodes (ready or not, all pools), most pending pods, mean GPUs requested, used and free on partly
+   * used nodes, worst scheduling latency p99, total cost, Job pods succeeded and failed at the end: those of the
+   * figures both runs have.
    */
   public List<Row> rows() {
     List<Row> rows = new ArrayList<>();
+    double[] nodes = nodes(run);
+    double[] otherNodes = nodes(other);
+    if (nodes != null && otherNodes != null) {
+      rows.add(new Row("mean nodes", "nodes", round2(mean(nodes)), round2(mean(otherNodes))));
+      rows.add(new Row("most nodes", "nodes", max(nodes), max(otherNodes)));
+    }
     both("most pending pods", "pods", "pending pods", TimeSeries::max, rows);
     both("mean GPUs requested", "GPUs", "gpu requested", RunComparison::mean, rows);
     both("mean GPUs used", "GPUs", "gpu used", RunComparison::mean, rows);
@@ -73,6 +80,33 @@ public record RunComparison(String label, SimulationRun run, String otherLabel, 
     if (a.isPresent() && b.isPresent()) {
       rows.add(new Row(figure, unit, round2(f.applyAsDouble(a.get())), round2(f.applyAsDouble(b.get()))));
     }
+  }
+
+  /**
+   * The nodes of every pool per sample (the sum of the {@code ready nodes POOL} and {@code not ready nodes POOL}
+   * series), or {@code null} when the run has none of them.
+   */
+  private static double @org.jspecify.annotations.Nullable [] nodes(SimulationRun r) {
+    double[] sum = null;
+    for (TimeSeries s : r.series()) {
+      if (s.name().startsWith("ready nodes ") || s.name().startsWith("not ready nodes ")) {
+        if (sum == null) {
+          sum = new double[s.values().size()];
+        }
+        for (int i = 0; i < sum.length; i++) {
+          sum[i] += s.values().get(i);
+        }
+      }
+    }
+    return sum;
+  }
+
+  private static double mean(double[] v) {
+    return java.util.Arrays.stream(v).average().orElse(0);
+  }
+
+  private static double max(double[] v) {
+    return java.util.Arrays.stream(v).max().orElse(0);
   }
 
   private static double mean(TimeSeries s) {

@@ -58,10 +58,8 @@ public final class KubernetesYaml {
     for (Path p : filesOrDirs) {
       if (Files.isDirectory(p)) {
         List<Path> files;
-        // Symbolic links are followed (a directory given as a link, or linked inside, is read like kubectl -R
-        // reads it); a link loop is reported, not walked forever.
-        try (Stream<Path> walk = Files.walk(p, FileVisitOption.FOLLOW_LINKS)) {
-          files = walk.filter(Files::isRegularFile).filter(KubernetesYaml::isYaml).sorted().toList();
+        try {
+          files = manifestFiles(p);
         } catch (IOException | RuntimeException e) {
           reader.sourceProblem(p.toString(), "could not be listed: " + e.getMessage());
           continue;
@@ -80,6 +78,19 @@ public final class KubernetesYaml {
       }
     }
     return reader.result();
+  }
+
+  /**
+   * The manifest files {@link #load(List)} reads from directory {@code dir}: its {@code *.yaml} and {@code *.yml}
+   * files, recursively, in sorted path order. Symbolic links are followed (a directory given as a link, or linked
+   * inside, is read like kubectl -R reads it); a link loop is an error, not walked forever.
+   *
+   * @throws IOException or {@link java.io.UncheckedIOException} when the directory cannot be listed
+   */
+  public static List<Path> manifestFiles(Path dir) throws IOException {
+    try (Stream<Path> walk = Files.walk(dir, FileVisitOption.FOLLOW_LINKS)) {
+      return walk.filter(Files::isRegularFile).filter(KubernetesYaml::isYaml).sorted().toList();
+    }
   }
 
   /**
