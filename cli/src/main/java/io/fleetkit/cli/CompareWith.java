@@ -7,9 +7,7 @@ import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
 import io.fleetkit.api.FleetKitException;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.simulation.Scenario;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,11 +29,12 @@ final class CompareWith {
   private CompareWith() {}
 
   /**
-   * FILE's Scenario, or {@code null} after printing why there is none to take: FILE missing, not a regular file,
-   * not valid manifests, or holding no Scenario, several, or other objects besides it. Every line names the option
-   * and FILE. The warnings of fields FleetKit does not model are printed unless {@code quiet}.
+   * FILE as loaded, holding exactly one Scenario and nothing else (with its location), or {@code null} after printing
+   * why there is none to take: FILE missing, not a regular file, not valid manifests, or holding no Scenario,
+   * several, or other objects besides it. Every line names the option and FILE. The warnings of fields FleetKit does
+   * not model are printed unless {@code quiet}.
    */
-  static @Nullable Scenario load(Path file, boolean quiet, PrintWriter err) {
+  static @Nullable LoadedObjects load(Path file, boolean quiet, PrintWriter err) {
     String prefix = "simulate: " + OPTION + " " + file + ": ";
     if (!Files.exists(file)) {
       return refuse(err, prefix + "no such file; give a YAML file holding one simulation.fleetkit.io/v1 Scenario");
@@ -74,56 +73,26 @@ final class CompareWith {
             + "); it must hold the Scenario only: the second run takes the other objects from the manifests given");
       }
     }
-    return scenarios.get(0);
+    return loaded;
   }
 
   /**
    * The labels of the two runs, {@code [first, second]}: the scenarios' {@code metadata.name}; when the names are
-   * equal, the file that holds the first scenario among {@code manifests} (or the manifests as given when none
-   * does, as for the command line's scenario) and FILE; when those are equal too, the second with
-   * {@value #SECOND_RUN}.
+   * equal, the file that holds the first scenario ({@code firstSource}, or the manifests as given when it was built
+   * from the command line) and FILE; when those are equal too, the second with {@value #SECOND_RUN}.
    */
-  static List<String> labels(Scenario first, List<Path> manifests, Scenario second, Path file) {
+  static List<String> labels(Scenario first, @Nullable String firstSource, List<Path> manifests, Scenario second,
+      Path file) {
     if (!first.metadata().name().equals(second.metadata().name())) {
       return List.of(first.metadata().name(), second.metadata().name());
     }
-    Path source = scenarioFile(manifests);
-    String a = source == null ? String.join(" ", manifests.stream().map(Path::toString).toList()) : source.toString();
+    String a = firstSource != null ? firstSource
+        : String.join(" ", manifests.stream().map(Path::toString).toList());
     String b = file.toString();
     return List.of(a, a.equals(b) ? b + SECOND_RUN : b);
   }
 
-  /**
-   * The file among {@code manifests} (files, and directories' {@link KubernetesYaml#manifestFiles} in
-   * {@link KubernetesYaml#load(List)}'s order) that holds a Scenario, or {@code null} when none does. Each file is
-   * read again, one at a time; this runs only to tell two equally named scenarios apart.
-   */
-  static @Nullable Path scenarioFile(List<Path> manifests) {
-    for (Path p : manifests) {
-      List<Path> files;
-      if (Files.isDirectory(p)) {
-        try {
-          files = KubernetesYaml.manifestFiles(p);
-        } catch (IOException | UncheckedIOException e) {
-          continue; // the manifests loaded a moment ago; a directory gone since simply names no file
-        }
-      } else {
-        files = List.of(p);
-      }
-      for (Path f : files) {
-        try {
-          if (!KubernetesYaml.load(List.of(f)).ofType(Scenario.class).isEmpty()) {
-            return f;
-          }
-        } catch (IllegalArgumentException | FleetKitException e) {
-          // not this one: the whole set loaded, so a file failing alone holds no Scenario worth naming
-        }
-      }
-    }
-    return null;
-  }
-
-  private static @Nullable Scenario refuse(PrintWriter err, String message) {
+  private static @Nullable LoadedObjects refuse(PrintWriter err, String message) {
     err.println(CliText.clipLine(message));
     err.flush();
     return null;

@@ -3,8 +3,11 @@ package io.fleetkit.cli;
 import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
 import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
+import io.fleetkit.adapter.kubernetes.yaml.ManifestLocation;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
 import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.ValidationException;
+import io.fleetkit.api.Violation;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.discovery.EndpointSlice;
@@ -238,16 +241,16 @@ public final class SimulateCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
-    Scenario otherGiven = null;
+    LoadedObjects otherLoaded = null;
     if (compareWith != null) {
-      otherGiven = CompareWith.load(compareWith, quiet, err);
-      if (otherGiven == null) {
+      otherLoaded = CompareWith.load(compareWith, quiet, err);
+      if (otherLoaded == null) {
         return 2;
       }
     }
     if (!scenarios.isEmpty() || report != null || gpuPolicy != null || compareGpuPolicy != null
-        || otherGiven != null) {
-      return runScenario(loaded, applied, scenarios.isEmpty() ? null : scenarios.get(0), otherGiven, storeFactory,
+        || otherLoaded != null) {
+      return runScenario(loaded, applied, scenarios.isEmpty() ? null : scenarios.get(0), otherLoaded, storeFactory,
           out, err);
     }
     if (!appliesWithin(duration, err)) {
@@ -329,8 +332,11 @@ public final class SimulateCommand implements Callable<Integer> {
    * with the same overrides and the two side by side.
    */
   private int runScenario(LoadedObjects loaded, List<LoadedObjects> applied, @Nullable Scenario given,
-      @Nullable Scenario otherGiven, Simulation.@Nullable StoreFactory storeFactory, PrintWriter out,
+      @Nullable LoadedObjects otherLoaded, Simulation.@Nullable StoreFactory storeFactory, PrintWriter out,
       PrintWriter err) {
+    @Nullable ManifestLocation givenAt = given == null ? null : loaded.locationOf(given).orElse(null);
+    @Nullable Scenario otherGiven = otherLoaded == null ? null : otherLoaded.ofType(Scenario.class).get(0);
+    @Nullable ManifestLocation otherAt = otherGiven == null ? null : otherLoaded.locationOf(otherGiven).orElse(null);
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
     boolean durationSet = parsed.hasMatchedOption("--duration");
     boolean seedSet = parsed.hasMatchedOption("--seed");
@@ -376,7 +382,7 @@ public final class SimulateCommand implements Callable<Integer> {
         return 2;
       }
       compared = Compared.SCENARIO;
-      labels = CompareWith.labels(scenario, paths, other, compareWith);
+      labels = CompareWith.labels(scenario, givenAt == null ? null : givenAt.source(), paths, other, compareWith);
     }
     List<ApiObject<?>> objects = new ArrayList<>();
     for (ApiObject<?> o : loaded.objects()) {
@@ -390,17 +396,34 @@ public final class SimulateCommand implements Callable<Integer> {
     MetricsFile metrics = MetricsFile.of(metricsFile);
     String failing = "";
     try {
-      run = runOnce(objects, applied, scenario, storeFactory, metrics.registry(), showProgress, err);
       if (otherPolicy != null) {
         other = withGpuPolicy(scenario, otherPolicy);
         compared = Compared.GPU_POLICY;
         labels = List.of(policyLabel(scenario), policyLabel(other));
       }
+      // both built before either runs, so a second scenario that does not fit the manifests fails at once
+      ClusterSimulation first = simulation(objects, applied, scenario, storeFactory, metrics.registry(), showProgress,
+          err);
+      ClusterSimulation second = null;
       if (other != null) {
         failing = otherPrefix;
-        comparison = new RunComparison(labels.get(0), run, labels.get(1),
-            runOnce(objects, applied, other, storeFactory, MetricsRegistry.NOOP, showProgress, err));
+        second = simulation(objects, applied, other, storeFactory, MetricsRegistry.NOOP, showProgress, err);
+        failing = "";
       }
+      run = first.run();
+      if (second != null) {
+        failing = otherPrefix;
+        comparison = new RunComparison(labels.get(0), run, labels.get(1), second.run());
+      }
+    } catch (ValidationException e) {
+      // the scenario against the manifests: each broken rule at its line in the scenario's file, when it has one
+      ManifestLocation at = failing.isEmpty() ? givenAt : otherAt;
+      for (Violation v : e.violations()) {
+        err.println(CliText.clipLine("simulate: " + (at == null ? failing + v
+            : (failing.isEmpty() ? "" : CompareWith.OPTION + " ") + at.problem(v))));
+      }
+      err.flush();
+      return 1;
     } catch (IllegalArgumentException | IllegalStateException | FleetKitException e) {
       err.println(CliText.clipLine("simulate: " + failing + e.getMessage()));
       err.flush();
@@ -474,8 +497,8 @@ public final class SimulateCommand implements Callable<Integer> {
     return false;
   }
 
-  /** One scenario run with the command line's applies, store, metrics registry and progress. */
-  private SimulationRun runOnce(List<ApiObject<?>> objects, List<LoadedObjects> applied, Scenario scenario,
+  /** One scenario's simulation with the command line's applies, store, metrics registry and progress. */
+  private ClusterSimulation simulation(List<ApiObject<?>> objects, List<LoadedObjects> applied, Scenario scenario,
       Simulation.@Nullable StoreFactory storeFactory, MetricsRegistry metrics, boolean showProgress,
       PrintWriter err) {
     ClusterSimulation.Builder b = ClusterSimulation.builder().objects(objects).scenario(scenario)
@@ -489,7 +512,7 @@ public final class SimulateCommand implements Callable<Integer> {
     if (showProgress) {
       b.progress(p -> progress(p, err));
     }
-    return b.build().run();
+    return b.build();
   }
 
   /** The GPU policy a scenario runs, as a comparison labels it. */

@@ -466,8 +466,10 @@ final class SimulateCommandTest {
     int code = run("simulate", dir.toString(), example().toString());
 
     assertThat(code).isEqualTo(1);
-    assertThat(err.toString()).startsWith("simulate: Scenario s: spec.loads[0].target: Deployment/default/ghost")
-        .doesNotContain("\tat ");
+    // the broken rule at its line in the scenario's file
+    assertThat(err.toString()).startsWith("simulate: " + dir.resolve("s.yaml") + ": document 1 (line 1): Scenario s:"
+        + " spec.loads[0].target \"Deployment/default/ghost\" names no Deployment, StatefulSet or Rollout among the"
+        + " manifests (at line 7)").doesNotContain("\tat ");
   }
 
   @Test

@@ -6,6 +6,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -201,6 +202,24 @@ final class SimulateCompareWithTest {
     assertThat(run("simulate", cluster(), "--compare-with", f.toString())).isEqualTo(2);
     assertRefused(f.toString(), "spec.clusterAutoscaler.scaleDownUtilizationThreshold");
     assertThat(err.toString()).doesNotContain(f + ": " + f);
+  }
+
+  @Test
+  void compareWith_scenarioNotFittingTheManifests_exit1AtItsLineBeforeEitherRuns(@TempDir Path dir)
+      throws Exception {
+    Path f = dir.resolve("elsewhere.yaml");
+    Files.writeString(f, Files.readString(Path.of(whatIf())).replace("zoneFailure: zone-b", "zoneFailure: zone-q")
+        .replace("name: web}", "name: wbe}"));
+
+    assertThat(run("simulate", cluster(), "--compare-with", f.toString())).isEqualTo(1);
+    List<String> lines = err.toString().lines().toList();
+    assertThat(lines).hasSize(2);
+    assertThat(lines.get(0)).startsWith("simulate: --compare-with " + f + ": document 1 (line ")
+        .contains("spec.loads[0].target \"Deployment/shop/wbe\" names no Deployment, StatefulSet or Rollout")
+        .endsWith("(at line 19)");
+    assertThat(lines.get(1)).contains("spec.faults[0].zoneFailure \"zone-q\" is the topology.kubernetes.io/zone"
+        + " label of no node or NodePool template (zones: [zone-a, zone-b, zone-c])").endsWith("(at line 23)");
+    assertThat(out.toString()).isEmpty();
   }
 
   @Test

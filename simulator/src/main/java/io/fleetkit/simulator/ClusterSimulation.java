@@ -1,6 +1,8 @@
 package io.fleetkit.simulator;
 
 import io.fleetkit.admission.Admission;
+import io.fleetkit.api.ValidationException;
+import io.fleetkit.api.Violation;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.autoscaling.NodePool;
@@ -196,76 +198,87 @@ public final class ClusterSimulation {
         }
       }
     }
-    List<String> problems = new ArrayList<>();
+    String object = scenario.describe();
+    List<Violation> problems = new ArrayList<>();
     if (schedulerProblem != null) {
-      problems.add(schedulerProblem);
+      problems.add(fromMessage(object, schedulerProblem));
     }
     if (autoscalerProblem != null) {
-      problems.add(autoscalerProblem);
+      problems.add(fromMessage(object, autoscalerProblem));
     }
     List<WorkloadLoad> loads = scenario.spec().loads();
     for (int i = 0; i < loads.size(); i++) {
       if (!workloads.contains(loads.get(i).target())) {
-        problems.add("spec.loads[" + i + "].target: " + loads.get(i).target() + " is not among the manifests");
+        problems.add(new Violation(object, "spec.loads[" + i + "].target",
+            "names no Deployment, StatefulSet or Rollout among the manifests", loads.get(i).target()));
       }
     }
     List<ScenarioFault> faults = scenario.spec().faults();
     for (int i = 0; i < faults.size(); i++) {
       ScenarioFault f = faults.get(i);
+      String at = "spec.faults[" + i + "].";
       if (f.type() == FaultType.NodeFailure && !nodes.contains(f.target())) {
-        problems.add("spec.faults[" + i + "].nodeFailure: no node " + f.target() + " among the manifests");
+        problems.add(new Violation(object, at + "nodeFailure", "names no node among the manifests", f.target()));
       } else if (f.type() == FaultType.KubeletRestart && !nodes.contains(f.target())) {
-        problems.add("spec.faults[" + i + "].kubeletRestart: no node " + f.target() + " among the manifests");
+        problems.add(new Violation(object, at + "kubeletRestart", "names no node among the manifests", f.target()));
       } else if (f.type() == FaultType.ZoneFailure && !zones.contains(f.target())) {
-        problems.add("spec.faults[" + i + "].zoneFailure: no node or NodePool template has " + ZONE_LABEL + "="
-            + f.target() + " (zones: " + zones + ")");
+        problems.add(new Violation(object, at + "zoneFailure", "is the " + ZONE_LABEL
+            + " label of no node or NodePool template (zones: " + zones + ")", f.target()));
       } else if (f.type() == FaultType.CapacityStockout && !pools.contains(f.target())) {
-        problems.add("spec.faults[" + i + "].capacityStockout: no NodePool " + f.target() + " among the manifests"
-            + " (pools: " + pools + ")");
+        problems.add(new Violation(object, at + "capacityStockout", "names no NodePool among the manifests (pools: "
+            + pools + ")", f.target()));
       } else if (f.type() == FaultType.CapacityStockout && f.zone() != null
           && !f.zone().equals(poolZones.get(f.target()))) {
         String zone = poolZones.get(f.target());
-        problems.add("spec.faults[" + i + "].zone: NodePool " + f.target() + "'s machines are "
-            + (zone.isEmpty() ? "in no zone (its template has no " + ZONE_LABEL + " label)" : "in zone " + zone
-                + " (its template's " + ZONE_LABEL + ")") + ", so a stockout in zone " + f.zone()
-            + " would never refuse one; give " + (zone.isEmpty() ? "no zone" : "zone " + zone + " or none"));
+        problems.add(new Violation(object, at + "zone", "would never refuse a machine: NodePool " + f.target()
+            + "'s machines are " + (zone.isEmpty() ? "in no zone (its template has no " + ZONE_LABEL + " label)"
+                : "in zone " + zone + " (its template's " + ZONE_LABEL + ")") + "; give "
+            + (zone.isEmpty() ? "no zone" : "zone " + zone + " or none"), f.zone()));
       } else if (f.type() == FaultType.GpuDeviceFault && !nodes.contains(f.target())) {
-        problems.add("spec.faults[" + i + "].gpuDeviceFault: no node " + f.target() + " among the manifests");
+        problems.add(new Violation(object, at + "gpuDeviceFault", "names no node among the manifests", f.target()));
       } else if (f.type() == FaultType.GpuDeviceFault && gpus.getOrDefault(f.target(), 0L) < f.devices()) {
         long gpu = gpus.getOrDefault(f.target(), 0L);
         int dra = gpu == 0 ? DraDeviceFaults.count(objects, f.target()) : 0;
+        String devices = Integer.toString(f.devices());
         if (dra == 0) {
-          problems.add("spec.faults[" + i + "].devices: node " + f.target() + " has " + gpu
-              + " allocatable nvidia.com/gpu, fewer than the " + f.devices() + " to fail");
+          problems.add(new Violation(object, at + "devices", "is more than the " + gpu
+              + " allocatable nvidia.com/gpu of node " + f.target(), devices));
         } else if (dra < f.devices()) {
-          problems.add("spec.faults[" + i + "].devices: node " + f.target() + " publishes " + dra
-              + " DRA device(s) in its ResourceSlices, fewer than the " + f.devices() + " to fail");
+          problems.add(new Violation(object, at + "devices", "is more than the " + dra
+              + " DRA device(s) node " + f.target() + " publishes in its ResourceSlices", devices));
         }
       }
     }
     if (scenario.spec().features().provisioner() && pools.isEmpty()) {
-      problems.add("spec.features.provisioner: needs at least one NodePool among the manifests (each is an "
-          + "instance type it may launch)");
+      problems.add(new Violation(object, "spec.features.provisioner", "needs at least one NodePool among the"
+          + " manifests (each is an instance type it may launch)", "true"));
     }
     var startups = scenario.spec().nodeStartup();
     for (int i = 0; i < startups.size(); i++) {
       if (!pools.contains(startups.get(i).pool())) {
-        problems.add("spec.nodeStartup[" + i + "].pool: no NodePool " + startups.get(i).pool()
-            + " among the manifests (pools: " + pools + ")");
+        problems.add(new Violation(object, "spec.nodeStartup[" + i + "].pool", "names no NodePool among the"
+            + " manifests (pools: " + pools + ")", startups.get(i).pool()));
       }
     }
-    problems.addAll(QueueEngines.check(scenario.spec().queues()));
+    problems.addAll(QueueEngines.check(object, scenario.spec().queues()));
     List<JobStream> streams = scenario.spec().jobStreams();
     for (int i = 0; i < streams.size(); i++) {
       JobStream js = streams.get(i);
       if (!js.trace().isEmpty() && !OpenbTraces.POD_LISTS.contains(js.trace())) {
-        problems.add("spec.jobStreams[" + i + "].trace: no bundled pod list named " + js.trace() + " (bundled: "
-            + String.join(", ", OpenbTraces.POD_LISTS) + ")");
+        problems.add(new Violation(object, "spec.jobStreams[" + i + "].trace", "names no bundled pod list"
+            + " (bundled: " + String.join(", ", OpenbTraces.POD_LISTS) + ")", js.trace()));
       }
     }
     if (!problems.isEmpty()) {
-      throw new IllegalArgumentException("Scenario " + scenario.metadata().name() + ": " + String.join("; ", problems));
+      throw new ValidationException(problems);
     }
+  }
+
+  /** A problem written {@code PATH: RULE} (the scheduler's and the autoscaler's choices) as a violation. */
+  private static Violation fromMessage(String object, String problem) {
+    int colon = problem.indexOf(": ");
+    return colon < 0 ? new Violation(object, "spec", problem, null)
+        : new Violation(object, problem.substring(0, colon), problem.substring(colon + 2), null);
   }
 
   /**
@@ -702,7 +715,11 @@ public final class ClusterSimulation {
     }
 
     /**
-     * @throws IllegalArgumentException if a load or fault names something not among the objects
+     * @throws ValidationException with every rule the scenario breaks against the objects (a load, fault, node
+     *     start-up or stream naming something not among them, flavors defined twice differently) and every unknown
+     *     scheduler or cluster autoscaler option; each violation names the scenario and the field
+     *     ({@code spec.faults[2].nodeFailure}), so a caller that knows where the scenario was written can show the
+     *     line
      * @throws NullPointerException if no scenario was given
      */
     public ClusterSimulation build() {

@@ -15,6 +15,7 @@ import io.fleetkit.queueing.ResourceFlavor;
 import io.fleetkit.queueing.FlavorResourceQuota;
 import io.fleetkit.queueing.WaitForPodsReady;
 import java.time.Clock;
+import io.fleetkit.api.Violation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,9 +37,9 @@ final class QueueEngines {
    * Problems with the queues taken together (a flavor named twice with different node labels, taints or
    * tolerations), field by field.
    */
-  static List<String> check(List<ScenarioQueue> queues) {
+  static List<Violation> check(String object, List<ScenarioQueue> queues) {
     Map<String, ScenarioQueue> flavors = new LinkedHashMap<>();
-    List<String> problems = new ArrayList<>();
+    List<Violation> problems = new ArrayList<>();
     for (int i = 0; i < queues.size(); i++) {
       ScenarioQueue q = queues.get(i);
       ScenarioQueue before = flavors.putIfAbsent(q.flavor(), q);
@@ -47,15 +48,16 @@ final class QueueEngines {
       }
       String p = "spec.queues[" + i + "].flavor.";
       if (!before.nodeLabels().equals(q.nodeLabels())) {
-        problems.add(p + "nodeLabels: flavor " + q.flavor() + " has node labels " + before.nodeLabels()
-            + " in an earlier queue, not " + q.nodeLabels());
+        problems.add(new Violation(object, p + "nodeLabels", "must be those flavor " + q.flavor()
+            + " has in an earlier queue, " + before.nodeLabels(), q.nodeLabels().toString()));
       }
       if (!before.nodeTaints().equals(q.nodeTaints())) {
-        problems.add(p + "nodeTaints: flavor " + q.flavor() + " has node taints " + before.nodeTaints()
-            + " in an earlier queue, not " + q.nodeTaints());
+        problems.add(new Violation(object, p + "nodeTaints", "must be those flavor " + q.flavor()
+            + " has in an earlier queue, " + before.nodeTaints(), q.nodeTaints().toString()));
       }
       if (!before.tolerations().equals(q.tolerations())) {
-        problems.add(p + "tolerations: flavor " + q.flavor() + " has other tolerations in an earlier queue");
+        problems.add(new Violation(object, p + "tolerations", "must be those flavor " + q.flavor()
+            + " has in an earlier queue", null));
       }
     }
     return problems;

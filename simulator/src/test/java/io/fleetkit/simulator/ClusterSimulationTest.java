@@ -293,12 +293,19 @@ final class ClusterSimulationTest {
         Duration.ofMinutes(1), List.of(new WorkloadLoad("Deployment", "shop", "wbe", LoadPattern.constant(1), 1, 0)),
         List.of(new ScenarioFault(Duration.ZERO, FaultType.ZoneFailure, "zone-z", null),
             new ScenarioFault(Duration.ZERO, FaultType.NodeFailure, "x-9", null)), ScenarioFeatures.ALL));
-    assertThatThrownBy(() -> ClusterSimulation.builder().objects(objects).scenario(bad).build())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("Scenario typo")
-        .hasMessageContaining("spec.loads[0].target: Deployment/shop/wbe")
-        .hasMessageContaining("spec.faults[0].zoneFailure").hasMessageContaining("zone-a")
-        .hasMessageContaining("spec.faults[1].nodeFailure: no node x-9");
+    io.fleetkit.api.ValidationException e = org.junit.jupiter.api.Assertions.assertThrows(
+        io.fleetkit.api.ValidationException.class,
+        () -> ClusterSimulation.builder().objects(objects).scenario(bad).build());
+    // every broken rule at once, each naming the scenario, the field and the value, so a caller can show its line
+    assertThat(e.violations()).extracting(io.fleetkit.api.Violation::object).containsOnly("Scenario typo");
+    assertThat(e.violations()).extracting(io.fleetkit.api.Violation::field)
+        .containsExactly("spec.loads[0].target", "spec.faults[0].zoneFailure", "spec.faults[1].nodeFailure");
+    assertThat(e.violations()).extracting(io.fleetkit.api.Violation::value)
+        .containsExactly("Deployment/shop/wbe", "zone-z", "x-9");
+    assertThat(e.violations().get(0).rule()).isEqualTo("names no Deployment, StatefulSet or Rollout among the"
+        + " manifests");
+    assertThat(e.violations().get(1).rule()).contains("zones: [zone-a, zone-b, zone-c]");
+    assertThat(e.violations().get(2).rule()).isEqualTo("names no node among the manifests");
   }
 
   @Test

@@ -173,8 +173,9 @@ final class DynamicResourcesInSimulationTest {
         null)), ScenarioFeatures.ALL));
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> ClusterSimulation.builder().objects(example())
         .scenario(s).build().run())
-        .hasMessageContaining("spec.faults[0].devices: node dra-gpu-1 publishes 2 DRA device(s) in its "
-            + "ResourceSlices, fewer than the 3 to fail");
+        .isInstanceOf(io.fleetkit.api.ValidationException.class)
+        .hasMessage("Scenario dra: spec.faults[0].devices \"3\" is more than the 2 DRA device(s) node dra-gpu-1"
+            + " publishes in its ResourceSlices");
   }
 
   @Test

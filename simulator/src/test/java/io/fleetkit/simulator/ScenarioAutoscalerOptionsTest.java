@@ -193,8 +193,8 @@ final class ScenarioAutoscalerOptionsTest {
   void aMinimumAboveTheDefaultMaximum_refusedBeforeTheRunNamingTheBlock() {
     String manifests = pool("a", "4", "16Gi", "", 1);
     assertThatThrownBy(() -> run(manifests, "10m", "{coresTotal: {min: 400000}}"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("Scenario what-if: spec.clusterAutoscaler: ")
+        .isInstanceOf(io.fleetkit.api.ValidationException.class)
+        .hasMessageContaining("Scenario what-if: spec.clusterAutoscaler ")
         .hasMessageContaining("coresTotal min 400000 must not exceed max 320000");
   }
 }

@@ -135,12 +135,13 @@ final class ScenarioCapacityStockoutTest {
   @Test
   void unknownPoolOrOtherZone_rejectedNamingTheField() {
     assertThatThrownBy(() -> ClusterSimulation.builder().objects(objects("{at: 0s, capacityStockout: c}", ""))
-        .build()).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("spec.faults[0].capacityStockout: no NodePool c among the manifests (pools: [a, b])");
+        .build()).isInstanceOf(io.fleetkit.api.ValidationException.class)
+        .hasMessageContaining("spec.faults[0].capacityStockout \"c\" names no NodePool among the manifests (pools:"
+            + " [a, b])");
     assertThatThrownBy(() -> ClusterSimulation.builder()
         .objects(objects("{at: 0s, capacityStockout: a, zone: zone-b}", "")).build())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("spec.faults[0].zone: NodePool a's machines are in zone zone-a")
+        .isInstanceOf(io.fleetkit.api.ValidationException.class)
+        .hasMessageContaining("would never refuse a machine: NodePool a's machines are in zone zone-a")
         .hasMessageContaining("give zone zone-a or none");
   }
 }

@@ -300,7 +300,7 @@ final class ScenarioEnginesTest {
     assertThatThrownBy(() -> ClusterSimulation.builder().objects(nodes(1)).scenario(scenario(Duration.ofHours(1),
         Duration.ofMinutes(1), ScenarioFeatures.ALL, List.of(), List.of(), List.of(JobStream.trace("t", "ml", "",
             "nosuch", 1, 1)), List.of())).build())
-        .hasMessageContaining("spec.jobStreams[0].trace: no bundled pod list named nosuch");
+        .hasMessageContaining("spec.jobStreams[0].trace \"nosuch\" names no bundled pod list");
   }
 
   // ---- VPA ----

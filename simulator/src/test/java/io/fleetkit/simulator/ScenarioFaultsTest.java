@@ -253,9 +253,9 @@ final class ScenarioFaultsTest {
           duration: 1m
           nodeStartup: [{pool: tpu, boot: 1m}]
           faults: [{at: 10s, gpuDeviceFault: nowhere}]
-        """)).build()).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("spec.nodeStartup[0].pool: no NodePool tpu")
-        .hasMessageContaining("spec.faults[0].gpuDeviceFault: no node nowhere");
+        """)).build()).isInstanceOf(io.fleetkit.api.ValidationException.class)
+        .hasMessageContaining("spec.nodeStartup[0].pool \"tpu\" names no NodePool among the manifests")
+        .hasMessageContaining("spec.faults[0].gpuDeviceFault \"nowhere\" names no node among the manifests");
   }
 
   /**
@@ -365,7 +365,7 @@ final class ScenarioFaultsTest {
         spec:
           duration: 1m
           faults: [{at: 10s, kubeletRestart: nowhere}]
-        """)).build()).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("spec.faults[0].kubeletRestart: no node nowhere");
+        """)).build()).isInstanceOf(io.fleetkit.api.ValidationException.class)
+        .hasMessageContaining("spec.faults[0].kubeletRestart \"nowhere\" names no node among the manifests");
   }
 }

@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import io.fleetkit.api.ValidationException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -25,8 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Scenario kind (inline load CSVs and pod lists included), the Scenario's validation, the simulation's checks against
  * the other manifests, and the Jobs each job stream creates. Any text gives manifest problems naming a rule, or
  * objects; for each Scenario among them, the writer gives the same Scenario back, every load's rate is a finite
- * number of at least 0, the simulation builds or fails with an {@link IllegalArgumentException} naming the
- * Scenario, and every stream's Jobs (the first and the last, named as the run names them) are valid objects; never
+ * number of at least 0, the simulation builds or fails with a {@link ValidationException} whose violations name the
+ * Scenario and a field, and every stream's Jobs (the first and the last, named as the run names them) are valid objects; never
  * another exception, never a hang. The corpus holds the examples' folders (each folder's files as one text) and a
  * Scenario with every field.
  */
@@ -71,8 +72,12 @@ final class ScenarioFuzzTest {
     Duration d = s.spec().duration();
     try {
       ClusterSimulation.builder().objects(loaded.objects()).build();
-    } catch (IllegalArgumentException e) {
-      assertThat(e.getMessage()).startsWith("Scenario " + s.metadata().name() + ": ");
+    } catch (ValidationException e) {
+      assertThat(e.violations()).isNotEmpty().allSatisfy(v -> {
+        assertThat(v.object()).isEqualTo(s.describe());
+        assertThat(v.field()).startsWith("spec");
+        assertThat(v.rule()).isNotBlank();
+      });
       return;
     }
     for (JobStream js : s.spec().jobStreams()) {

@@ -163,7 +163,7 @@ final class ScenarioSchedulerTest {
     Scenario s = (Scenario) objects.stream().filter(o -> o instanceof Scenario).findFirst().orElseThrow();
     Scenario bad = new Scenario(s.metadata(), s.spec().withScheduler(new ScenarioScheduler("default", "tetris")));
     assertThatThrownBy(() -> ClusterSimulation.builder().objects(Examples.withoutScenario(objects)).scenario(bad)
-        .build()).isInstanceOf(IllegalArgumentException.class)
+        .build()).isInstanceOf(io.fleetkit.api.ValidationException.class)
         .hasMessageContaining("spec.scheduler.gpuPolicy").hasMessageContaining("tetris")
         .hasMessageContaining("GapFill").hasMessageContaining("FGD");
   }

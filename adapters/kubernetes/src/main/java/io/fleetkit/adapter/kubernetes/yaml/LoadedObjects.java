@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 
@@ -20,9 +21,11 @@ import java.util.TreeMap;
  * @param objects every object, in the order the sources listed them
  * @param countsByKind the number of objects per kind, sorted by kind name
  * @param warnings the fields of the manifests that were ignored, in source and document order
+ * @param locations where each object was written, at its index in {@code objects}; empty when the objects were not
+ *     read from manifests (or were changed after the load, as admission does)
  */
 public record LoadedObjects(List<ApiObject<?>> objects, Map<String, Integer> countsByKind,
-    List<ManifestProblem> warnings) {
+    List<ManifestProblem> warnings, List<ManifestLocation> locations) {
   /** The rule of a warning about a field FleetKit does not model. */
   public static final String NOT_MODELLED = "not modelled by FleetKit; ignored";
 
@@ -30,6 +33,17 @@ public record LoadedObjects(List<ApiObject<?>> objects, Map<String, Integer> cou
     objects = List.copyOf(objects);
     countsByKind = Collections.unmodifiableMap(new TreeMap<>(countsByKind));
     warnings = List.copyOf(warnings);
+    locations = List.copyOf(locations);
+    if (!locations.isEmpty() && locations.size() != objects.size()) {
+      throw new IllegalArgumentException("LoadedObjects: " + locations.size() + " locations for " + objects.size()
+          + " objects; give one per object or none");
+    }
+  }
+
+  /** Objects with warnings, read from no manifest. */
+  public LoadedObjects(List<ApiObject<?>> objects, Map<String, Integer> countsByKind,
+      List<ManifestProblem> warnings) {
+    this(objects, countsByKind, warnings, List.of());
   }
 
   /** Objects without warnings. */
@@ -48,7 +62,25 @@ public record LoadedObjects(List<ApiObject<?>> objects, Map<String, Integer> cou
 
   /** These objects with {@code warnings} in place of the current ones. */
   public LoadedObjects withWarnings(List<ManifestProblem> warnings) {
-    return new LoadedObjects(objects, countsByKind, warnings);
+    return new LoadedObjects(objects, countsByKind, warnings, locations);
+  }
+
+  /** These objects with {@code locations} (one per object, in order) in place of the current ones. */
+  public LoadedObjects withLocations(List<ManifestLocation> locations) {
+    return new LoadedObjects(objects, countsByKind, warnings, locations);
+  }
+
+  /** Where {@code object} (this very instance, one of {@link #objects}) was written, when it was read from one. */
+  public Optional<ManifestLocation> locationOf(ApiObject<?> object) {
+    if (locations.isEmpty()) {
+      return Optional.empty();
+    }
+    for (int i = 0; i < objects.size(); i++) {
+      if (objects.get(i) == object) {
+        return Optional.of(locations.get(i));
+      }
+    }
+    return Optional.empty();
   }
 
   /** The objects of one type, in order. */

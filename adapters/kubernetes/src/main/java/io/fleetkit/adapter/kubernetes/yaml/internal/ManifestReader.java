@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fleetkit.adapter.kubernetes.yaml.FieldValidation;
 import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
+import io.fleetkit.adapter.kubernetes.yaml.ManifestLocation;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
 import io.fleetkit.api.Violation;
 import io.fleetkit.api.meta.ApiObject;
@@ -36,6 +37,8 @@ public final class ManifestReader {
   private final KindRegistry registry;
   private final FieldValidation fieldValidation;
   private final List<ApiObject<?>> objects = new ArrayList<>();
+  /** Where each of {@link #objects} was written, at the same index. */
+  private final List<ManifestLocation> locations = new ArrayList<>();
   private final List<ManifestProblem> problems = new ArrayList<>();
   private final List<ManifestProblem> warnings = new ArrayList<>();
   private final Map<String, String> origins = new HashMap<>();
@@ -71,7 +74,7 @@ public final class ManifestReader {
     if (!problems.isEmpty()) {
       throw new ManifestException(problems);
     }
-    return LoadedObjects.of(objects).withWarnings(warnings);
+    return LoadedObjects.of(objects).withWarnings(warnings).withLocations(locations);
   }
 
   private void readDocument(YamlDocument doc, JsonNode root, String source) {
@@ -116,6 +119,7 @@ public final class ManifestReader {
       return;
     }
     objects.add(object);
+    locations.add(doc.location(source));
     findNotModelled(converter, root, object, ctx);
   }
 

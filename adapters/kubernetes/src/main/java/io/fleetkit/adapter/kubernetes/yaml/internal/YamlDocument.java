@@ -1,5 +1,6 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
+import io.fleetkit.adapter.kubernetes.yaml.ManifestLocation;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -19,21 +20,11 @@ public record YamlDocument(int index, int line, @Nullable JsonNode root, Map<Str
 
   /** The line of {@code path}, or of its closest recorded ancestor, or of the document. */
   public int lineOf(String path) {
-    String p = path;
-    while (!p.isEmpty()) {
-      Integer l = lines.get(p);
-      if (l != null) {
-        return l;
-      }
-      p = parent(p);
-    }
-    return line;
+    return ManifestLocation.lineOf(lines, path, line);
   }
 
-  static String parent(String path) {
-    int dot = path.lastIndexOf('.');
-    int bracket = path.lastIndexOf('[');
-    int cut = Math.max(dot, bracket);
-    return cut <= 0 ? "" : path.substring(0, cut);
+  /** This document's location in {@code source}, for an object read from it. */
+  public ManifestLocation location(String source) {
+    return new ManifestLocation(source, index, line, lines);
   }
 }
