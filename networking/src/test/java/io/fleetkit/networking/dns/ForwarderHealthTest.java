@@ -74,6 +74,30 @@ final class ForwarderHealthTest {
     return ScriptedUpstream.withTcp(q -> received.getAndIncrement() == 0 ? List.of() : List.of(reply(q)));
   }
 
+  // plugin/pkg/proxy/health_test.go (same commit) TestHealth, TestHealthTCP, TestHealthNoRecursion,
+  // TestHealthTimeout, TestHealthDomain: one check, by itself, against an upstream that answers (or not)
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.CsvSource({
+      "TestHealth,            false, true,  .,            true",
+      "TestHealthTCP,         true,  true,  .,            true",
+      "TestHealthNoRecursion, false, false, .,            true",
+      "TestHealthTimeout,     false, false, .,            false",
+      "TestHealthDomain,      false, true,  example.org., true",
+  })
+  void check_asksTheDomainWithTheFlagOverTheTransport(String name, boolean tcp, boolean recursionDesired,
+      String domain, boolean answers) throws Exception {
+    try (ScriptedUpstream up = ScriptedUpstream.withTcp(q -> answers ? List.of(reply(q)) : List.of());
+        Forwarder f = quick(up).forceTcp(tcp).healthCheck(ForwardHealthCheck.DEFAULT.withInterval(SHORT)
+            .withRecursionDesired(recursionDesired).withDomain(domain)).healthCheckTimeout(SHORT).build()) {
+      assertThat(f.healthOf(up.upstream()).check()).as("check passed").isEqualTo(answers);
+      assertThat(f.fails(up.upstream())).isEqualTo(answers ? 0 : 1);
+      if (answers) {
+        assertThat(up.queries(q -> q.name().equals(domain) && q.recursionDesired() == recursionDesired))
+            .singleElement().satisfies(q -> assertThat(q.tcp()).isEqualTo(tcp));
+      }
+    }
+  }
+
   // TestHealth (UDP) and TestHealthTCP (force_tcp: the query and the checks over TCP): the first query is dropped,
   // one check with recursion desired follows and, answered, is the only one
   @ParameterizedTest(name = "force_tcp {0}")
