@@ -36,16 +36,19 @@ final class DnsForwardOptionsTest {
   // TestSetup: the rows of options (the address rows are in networking's ForwarderTest)
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
-      // Corefile block                   | options                                                       | fails | tcp  | udp  | rd   | domain       | except
-      "'forward . 127.0.0.1'              | ''                                                            | 2 | false | false | true | .            | ''",
-      "'health_check 0.5s domain example.org' | --forward-health-check 0.5s --forward-health-check-domain example.org | 2 | false | false | true | example.org. | ''",
-      "'except miek.nl'                   | --forward-except miek.nl                                      | 2 | false | false | true | .            | miek.nl.",
-      "'max_fails 3'                      | --forward-max-fails 3                                         | 3 | false | false | true | .            | ''",
-      "'force_tcp'                        | --forward-force-tcp                                           | 2 | true  | false | true | .            | ''",
-      "'prefer_udp'                       | --forward-prefer-udp                                          | 2 | false | true  | true | .            | ''",
-      "'force_tcp, prefer_udp'            | --forward-force-tcp --forward-prefer-udp                      | 2 | true  | true  | true | .            | ''",
+      // Corefile block | options | maxfails | ForceTCP | PreferUDP | HCRecursionDesired | HCDomain | except
+      "'forward . 127.0.0.1' | '' | 2 | false | false | true | . | ''",
+      "'health_check 0.5s domain example.org'"
+          + " | --forward-health-check 0.5s --forward-health-check-domain example.org"
+          + " | 2 | false | false | true | example.org. | ''",
+      "'except miek.nl' | --forward-except miek.nl | 2 | false | false | true | . | miek.nl.",
+      "'max_fails 3' | --forward-max-fails 3 | 3 | false | false | true | . | ''",
+      "'force_tcp' | --forward-force-tcp | 2 | true | false | true | . | ''",
+      "'prefer_udp' | --forward-prefer-udp | 2 | false | true | true | . | ''",
+      "'force_tcp, prefer_udp' | --forward-force-tcp --forward-prefer-udp | 2 | true | true | true | . | ''",
       // beyond upstream's table: no_rec, and the interval it sets
-      "'health_check 100ms no_rec'        | --forward-health-check 100ms --forward-health-check-no-rec    | 2 | false | false | false | .           | ''",
+      "'health_check 100ms no_rec' | --forward-health-check 100ms --forward-health-check-no-rec"
+          + " | 2 | false | false | false | . | ''",
   })
   void setup_optionsAsCoreDnsReadsTheBlock(String corefile, String args, int fails, boolean forceTcp,
       boolean preferUdp, boolean recursionDesired, String domain, String except) {
