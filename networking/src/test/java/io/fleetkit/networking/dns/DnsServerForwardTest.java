@@ -140,6 +140,24 @@ final class DnsServerForwardTest {
     }
   }
 
+  // except: the name is not forwarded, SERVFAIL with the question (CoreDNS: no plugin after forward)
+  @Test
+  void exceptedName_servfailNothingAsked() throws Exception {
+    DnsSnapshot snap = CoreDnsFixtures.snapshot();
+    try (Forwarder f = Forwarder.builder(List.of(new Upstream("127.0.0.1", upstream.port())))
+            .except(List.of("shop.svc.example.test")).build();
+        DnsServer s = DnsServer.builder(() -> snap).forward(f).build().start()) {
+      for (boolean tcp : new boolean[] {false, true}) {
+        Message m = ask(s.port(), "web.SHOP.svc.example.test.", Type.A, tcp);
+        assertThat(m.getRcode()).isEqualTo(2);
+        assertThat(m.getQuestion().getName().toString()).isEqualTo("web.SHOP.svc.example.test.");
+      }
+      assertThat(upstream.queries()).isZero();
+      assertThat(ask(s.port(), "x.svc.example.test.", Type.A, false).getRcode()).as("not under the name").isEqualTo(3);
+      assertThat(upstream.queries()).isEqualTo(1);
+    }
+  }
+
   @Test
   void slowUpstream_holdsNoReceivingThread() throws Exception {
     DnsSnapshot snap = CoreDnsFixtures.snapshot();
