@@ -116,6 +116,13 @@ public final class DnsCommand implements Callable<Integer> {
       err.flush();
       return 2;
     }
+    try (dns) {
+      return lookUp(dns, paths, name, t, out, err);
+    }
+  }
+
+  private int lookUp(DnsOptions.Dns dns, List<Path> paths, String name, RecordType t, PrintWriter out,
+      PrintWriter err) {
     Settled settled = steadyState(paths, settle, err);
     if (settled == null) {
       return 1;
@@ -350,7 +357,7 @@ public final class DnsCommand implements Callable<Integer> {
       if (dns.forwarder() != null) {
         b.forward(dns.forwarder());
       }
-      try (DnsServer server = b.build().start()) {
+      try (dns; DnsServer server = b.build().start()) {
         out.println("serving " + snap.serviceCount() + " services as cluster.local on 127.0.0.1:" + server.port()
             + " (UDP and TCP), pods " + dns.clusterDns().pods().corefileName() + ", "
             + (dns.forwarder() == null ? "other names REFUSED" : "other names forwarded to "

@@ -3,6 +3,7 @@ package io.fleetkit.cli;
 import io.fleetkit.networking.dns.ClusterDns;
 import io.fleetkit.networking.dns.DnsResponse;
 import io.fleetkit.networking.dns.DnsSnapshot;
+import io.fleetkit.networking.dns.ForwardHealthCheck;
 import io.fleetkit.networking.dns.ForwardPolicy;
 import io.fleetkit.networking.dns.Forwarder;
 import io.fleetkit.networking.dns.PodsMode;
@@ -17,7 +18,9 @@ import picocli.CommandLine.Option;
 /**
  * The cluster DNS's options of {@code fleetkit dns} and {@code fleetkit dns serve}, shared as a picocli mixin: how
  * pod names are answered ({@code --pods}, CoreDNS's {@code pods}) and where names outside the cluster's zones go
- * ({@code --upstream}, CoreDNS's {@code forward .}, with {@code --forward-policy} and {@code --forward-timeout}).
+ * ({@code --upstream}, CoreDNS's {@code forward .}, with {@code --forward-*} for its options: {@code policy},
+ * {@code read_timeout}, {@code max_fails}, {@code health_check}, {@code force_tcp}, {@code prefer_udp},
+ * {@code except}, {@code max_concurrent}, {@code failfast_all_unhealthy_upstreams}).
  * {@link #check()} reads them all before anything runs and says which option is wrong and why.
  */
 final class DnsOptions {
@@ -39,8 +42,53 @@ final class DnsOptions {
       description = "How long to wait for one upstream's answer before trying the next (default: 2s).")
   @Nullable Duration readTimeout;
 
-  /** The cluster DNS and forwarder the options describe. */
-  record Dns(ClusterDns clusterDns, @Nullable Forwarder forwarder) {
+  @Option(names = "--forward-max-fails", paramLabel = "N",
+      description = {"Failed health checks after which an upstream is down and skipped, as CoreDNS's max_fails",
+          "(default: 2; 0: never down, never checked)."})
+  @Nullable Integer maxFails;
+
+  @Option(names = "--forward-health-check", paramLabel = "DURATION",
+      converter = SimulateCommand.DurationConverter.class,
+      description = "How often an upstream that failed a query is checked until it answers (default: 0.5s).")
+  @Nullable Duration healthCheck;
+
+  @Option(names = "--forward-health-check-no-rec",
+      description = "Health checks ask without recursion desired (CoreDNS's health_check no_rec).")
+  boolean healthCheckNoRec;
+
+  @Option(names = "--forward-health-check-domain", paramLabel = "FQDN",
+      description = "The name health checks ask the NS records of (default: the root, .).")
+  @Nullable String healthCheckDomain;
+
+  @Option(names = "--forward-force-tcp", description = "Ask upstreams over TCP, whatever the client used.")
+  boolean forceTcp;
+
+  @Option(names = "--forward-prefer-udp",
+      description = {"Ask upstreams over UDP first, whatever the client used, and again over TCP when the answer",
+          "is truncated (--forward-force-tcp wins when both are given)."})
+  boolean preferUdp;
+
+  @Option(names = "--forward-except", paramLabel = "NAME",
+      description = "Do not forward this name and the names under it: SERVFAIL (repeatable).")
+  List<String> except = new ArrayList<>();
+
+  @Option(names = "--forward-max-concurrent", paramLabel = "N",
+      description = "Forwarded queries at once before the next is REFUSED (default: 500; 0: no limit).")
+  @Nullable Integer maxConcurrent;
+
+  @Option(names = "--forward-failfast-all-unhealthy-upstreams",
+      description = "SERVFAIL at once when every upstream is down, instead of trying a random one.")
+  boolean failfast;
+
+  /** The cluster DNS and forwarder the options describe; closing it stops the forwarder's health checks. */
+  record Dns(ClusterDns clusterDns, @Nullable Forwarder forwarder) implements AutoCloseable {
+    @Override
+    public void close() {
+      if (forwarder != null) {
+        forwarder.close();
+      }
+    }
+
     /**
      * The answer to {@code name}: the cluster DNS's for a name in its zones (an ExternalName's target outside them
      * looked up upstream when there are upstreams), the upstreams' for any other name, REFUSED without upstreams.
@@ -69,7 +117,7 @@ final class DnsOptions {
     }
     ClusterDns dns = ClusterDns.standard().withPods(mode);
     if (upstreams.isEmpty()) {
-      String orphan = policy != null ? "--forward-policy" : readTimeout != null ? "--forward-timeout" : null;
+      String orphan = firstForwardOption();
       if (orphan != null) {
         throw new IllegalArgumentException(orphan + " is for forwarding, but no --upstream is given");
       }
@@ -102,6 +150,50 @@ final class DnsOptions {
       }
       f.readTimeout(readTimeout);
     }
-    return new Dns(dns, f.build());
+    if (maxFails != null) {
+      if (maxFails < 0) {
+        throw new IllegalArgumentException("--forward-max-fails " + maxFails + " must not be negative");
+      }
+      f.maxFails(maxFails);
+    }
+    if (maxConcurrent != null) {
+      if (maxConcurrent < 0) {
+        throw new IllegalArgumentException("--forward-max-concurrent " + maxConcurrent + " must not be negative");
+      }
+      f.maxConcurrent(maxConcurrent);
+    }
+    ForwardHealthCheck hc = ForwardHealthCheck.DEFAULT.withRecursionDesired(!healthCheckNoRec);
+    if (healthCheck != null) {
+      if (healthCheck.toMillis() < 1) {
+        throw new IllegalArgumentException("--forward-health-check " + healthCheck.toMillis()
+            + "ms must be at least 1ms");
+      }
+      hc = hc.withInterval(healthCheck);
+    }
+    if (healthCheckDomain != null) {
+      try {
+        hc = hc.withDomain(healthCheckDomain);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--forward-health-check-domain: " + e.getMessage(), e);
+      }
+    }
+    try {
+      f.except(except);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--forward-except: " + e.getMessage(), e);
+    }
+    return new Dns(dns, f.healthCheck(hc).forceTcp(forceTcp).preferUdp(preferUdp)
+        .failfastAllUnhealthyUpstreams(failfast).build());
+  }
+
+  /** The first forwarding option given, {@code null} when none is. */
+  private @Nullable String firstForwardOption() {
+    return policy != null ? "--forward-policy" : readTimeout != null ? "--forward-timeout"
+        : maxFails != null ? "--forward-max-fails" : healthCheck != null ? "--forward-health-check"
+        : healthCheckNoRec ? "--forward-health-check-no-rec"
+        : healthCheckDomain != null ? "--forward-health-check-domain" : forceTcp ? "--forward-force-tcp"
+        : preferUdp ? "--forward-prefer-udp" : !except.isEmpty() ? "--forward-except"
+        : maxConcurrent != null ? "--forward-max-concurrent"
+        : failfast ? "--forward-failfast-all-unhealthy-upstreams" : null;
   }
 }

@@ -180,6 +180,22 @@ final class DnsForwardingCommandTest {
     assertThat(out.toString()).contains("\"rcode\":\"SERVFAIL\",\"answers\":[]");
   }
 
+  // except: a name under it is not forwarded (SERVFAIL, as CoreDNS with forward the last plugin); force_tcp asks
+  // over TCP
+  @Test
+  void dns_exceptNotForwarded_forceTcpAsksOverTcp() {
+    long asked = upstream.queries();
+    assertThat(run("dns", example(), "api.partner.svc.example.test", "--upstream", up(), "--forward-except",
+        "svc.example.test", "--output", "json")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("\"rcode\":\"SERVFAIL\",\"answers\":[]");
+    assertThat(upstream.queries()).isEqualTo(asked);
+    assertThat(run("dns", example(), "api.partner.svc.example.test", "--upstream", up(), "--forward-except",
+        "other.example.test", "--forward-force-tcp", "--forward-max-fails", "0", "--output", "json"))
+        .as(err.toString()).isZero();
+    assertThat(out.toString()).contains("\"rcode\":\"NOERROR\",\"answers\":[\"192.0.2.10\"]");
+    assertThat(upstream.queries()).isEqualTo(asked + 1);
+  }
+
   // dns serve with both options, asked over the wire; the serving thread is interrupted to stop it
   @Test
   void serve_podsAndUpstream_answersOverTheWire() throws Exception {

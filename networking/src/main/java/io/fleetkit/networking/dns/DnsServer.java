@@ -56,9 +56,10 @@ import org.xbill.DNS.Type;
  * what it cannot hold. Never throws from its serving threads.
  *
  * <p>Names outside the zones {@link ClusterDns} answers ({@link ClusterDns#authoritativeFor}) are REFUSED, or, with a
- * {@link Builder#forward forwarder}, sent on to its upstreams as CoreDNS's {@code forward .} plugin does: the
- * upstream's answer is relayed with the client's id (truncated to the client's UDP size), SERVFAIL when no upstream
- * answers. Names inside them are never forwarded (no {@code fallthrough}); an A or AAAA question for an ExternalName
+ * {@link Builder#forward forwarder}, sent on to its upstreams as CoreDNS's {@code forward .} plugin does, over the
+ * client's transport unless the forwarder says otherwise: the upstream's answer is relayed with the client's id
+ * (truncated to the client's UDP size), SERVFAIL when no upstream answers or the name is one the forwarder excepts.
+ * The server does not close the forwarder (its health checks), its owner does. Names inside them are never forwarded (no {@code fallthrough}); an A or AAAA question for an ExternalName
  * whose target is outside them gets the target's addresses from the upstreams after the CNAME
  * ({@link ClusterDns#resolve(DnsSnapshot, String, RecordType, java.util.function.BiFunction)}). A UDP query that
  * needs the upstreams is answered from another thread, so a slow upstream holds no receiving thread; answers with
@@ -405,11 +406,11 @@ public final class DnsServer implements AutoCloseable {
     Forwarder f = forwarder;
     if (f != null && !dns.authoritativeFor(question.getName().toString())) {
       if (later == null) {
-        return new Resolved(forward(f, query, resp, max), false);
+        return new Resolved(forward(f, query, !udpTransport, resp, max), false);
       }
       Objects.requireNonNull(threads).execute(() -> {
         try {
-          later.accept(forward(f, query, resp, max));
+          later.accept(forward(f, query, !udpTransport, resp, max));
         } catch (RuntimeException e) {
           LOG.debug("DNS forwarded query failed: {}", e.toString());
         }
@@ -425,12 +426,14 @@ public final class DnsServer implements AutoCloseable {
     DnsResponse r = dns.resolve(snapshot, qname, qtype);
     if (f != null && (qtype == RecordType.A || qtype == RecordType.AAAA) && cnameLeavesZones(r)) {
       // an ExternalName outside the zones: its target's addresses come from the upstreams, as CoreDNS asks its own
+      java.util.function.BiFunction<String, RecordType, DnsResponse> upstream =
+          (n, t) -> f.resolve(n, t, !udpTransport);
       if (later == null) {
-        return new Resolved(encode(resp, dns.resolve(snapshot, qname, qtype, f::resolve), max), false);
+        return new Resolved(encode(resp, dns.resolve(snapshot, qname, qtype, upstream), max), false);
       }
       Objects.requireNonNull(threads).execute(() -> {
         try {
-          later.accept(encode(resp, dns.resolve(snapshot, qname, qtype, f::resolve), max));
+          later.accept(encode(resp, dns.resolve(snapshot, qname, qtype, upstream), max));
         } catch (RuntimeException e) {
           LOG.debug("DNS ExternalName lookup upstream failed: {}", e.toString());
         }
@@ -465,8 +468,8 @@ public final class DnsServer implements AutoCloseable {
    * The upstream's answer to {@code query}, cut to {@code max} bytes (TC set) when longer; when there is none,
    * {@code resp} (the question, and an OPT when the query had one) with the forwarder's rcode.
    */
-  private static byte[] forward(Forwarder f, Message query, Message resp, int max) {
-    Forwarder.Reply r = f.exchange(query);
+  private static byte[] forward(Forwarder f, Message query, boolean overTcp, Message resp, int max) {
+    Forwarder.Reply r = f.exchange(query, overTcp);
     byte[] answer = r.response();
     if (answer == null) {
       resp.getHeader().setRcode(r.rcode().code());

@@ -1,18 +1,14 @@
 package io.fleetkit.networking.dns;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
@@ -32,22 +28,37 @@ import org.xbill.DNS.Type;
  * Sends questions to upstream resolvers as CoreDNS's {@code forward . <upstreams>} does ({@code plugin/forward},
  * {@code plugin/pkg/proxy}), for the names a cluster DNS does not answer itself.
  *
- * <p>For one query the upstreams are tried in the order of the {@link ForwardPolicy} (random by default), from the
- * first again after the last, until one answers, {@value #ATTEMPTS_PER_UPSTREAM} attempts per upstream have failed
- * (CoreDNS's default {@code max_connect_attempts}) or no attempt is left to start within the timeout (5 s). An attempt
- * fails when the upstream cannot be reached, does not answer within the read timeout (2 s) or answers with bytes that
- * do not parse. Each attempt asks over UDP with a fresh random id, ignoring datagrams with another id, and asks
- * again over TCP when the UDP answer is truncated (CoreDNS's {@code prefer_udp}). The answer is returned as the
- * upstream wrote it, with the query's id; an answer to another question (CoreDNS's {@code Match}: one question, the
- * same name in any case and type, the response flag set) is FORMERR, and no answer at all SERVFAIL. More than
- * {@code maxConcurrent} queries at once are REFUSED (CoreDNS's {@code max_concurrent}).
+ * <p>A name under one of the {@code except} names (not {@code .} itself) is not forwarded: SERVFAIL, as CoreDNS
+ * answers when {@code forward} is the last plugin. More than {@code maxConcurrent} queries at once are REFUSED
+ * (CoreDNS's {@code max_concurrent}; 0 is no limit). For one query the upstreams are tried in the order of the
+ * {@link ForwardPolicy} (random by default), from the first again after the last, until one answers,
+ * {@value #ATTEMPTS_PER_UPSTREAM} attempts per upstream have failed (CoreDNS's default {@code max_connect_attempts},
+ * counted over all upstreams, down ones included) or no attempt is left to start within the timeout (5 s). An
+ * attempt fails when the upstream cannot be reached, does not answer within the read timeout (2 s) or answers with
+ * bytes that do not parse.
  *
- * <p>Not modelled: health checks and {@code max_fails} (no upstream is ever marked down, each query tries them in
- * order), connection reuse, TLS and HTTPS upstreams, {@code except}, {@code next} and {@code failover}.
+ * <p>Health: after each failed attempt the upstream is health-checked ({@link ForwardHealthCheck}: {@code . IN NS}
+ * every 0.5 s until it answers, each failed check counted); an upstream with more than {@code maxFails} (2) failed
+ * checks is down and skipped. When every upstream of a pass is down, health checking is taken to be broken and one
+ * random upstream is tried, once, before SERVFAIL ({@code failfastAllUnhealthyUpstreams}: SERVFAIL without trying).
+ * {@code maxFails} 0 turns health checks off. {@link #close()} stops the checks.
  *
- * <p>Thread-safe; each call blocks its thread for at most the timeout plus one read timeout.
+ * <p>Wire: an attempt asks with a fresh random id, ignoring messages with another id, over the client's transport;
+ * over TCP always with {@code forceTcp}; over UDP with {@code preferUdp}, asking again over TCP when the UDP answer
+ * is truncated ({@code forceTcp} wins when both are set). Without {@code preferUdp} a truncated answer is returned
+ * truncated. The answer is returned as the upstream wrote it, with the query's id; an answer to another question
+ * (CoreDNS's {@code Match}: one question, the same name in any case and type, the response flag set) is FORMERR, and
+ * no answer at all SERVFAIL. Each attempt opens a new socket: connections are not reused (so there is no
+ * {@code expire}).
+ *
+ * <p>Not modelled: TLS and HTTPS upstreams, {@code next}, {@code next_on_nodata}, {@code failover},
+ * {@code max_connect_attempts}, {@code source_address}.
+ *
+ * <p>Thread-safe; each call blocks its thread for at most the timeout plus one read timeout (twice that with
+ * {@code preferUdp}). Health checks run on daemon threads named {@code fleetkit-dns-health}, one per upstream being
+ * checked.
  */
-public final class Forwarder {
+public final class Forwarder implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Forwarder.class);
   /** CoreDNS's {@code defaultTimeout}: no attempt starts after this much time on one query. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
@@ -57,14 +68,27 @@ public final class Forwarder {
   public static final int MAX_UPSTREAMS = 15;
   /** Queries forwarded at once before REFUSED (CoreDNS's {@code max_concurrent} is unlimited by default). */
   public static final int DEFAULT_MAX_CONCURRENT = 500;
+  /** CoreDNS's {@code max_fails} default. */
+  public static final int DEFAULT_MAX_FAILS = 2;
+  /** How long a health check waits for its answer (CoreDNS's health checker's read timeout). */
+  static final Duration HEALTH_CHECK_TIMEOUT = Duration.ofSeconds(1);
   static final int ATTEMPTS_PER_UPSTREAM = 2;
-  private static final int HEADER = 12;
 
   private final List<Upstream> upstreams;
+  private final List<UpstreamHealth> health;
   private final ForwardPolicy policy;
   private final Duration timeout;
   private final Duration readTimeout;
-  private final Semaphore inFlight;
+  private final int maxConcurrent;
+  private final int maxFails;
+  private final ForwardHealthCheck healthCheck;
+  private final boolean forceTcp;
+  private final boolean preferUdp;
+  private final boolean failfastAllUnhealthyUpstreams;
+  private final List<String> except;
+  private final List<Name> exceptNames;
+  private final AtomicInteger concurrent = new AtomicInteger();
+  private final ExecutorService probes;
   private final RandomGenerator random;
   private final SecureRandom ids = new SecureRandom();
   private final AtomicLong robin = new AtomicLong();
@@ -73,17 +97,19 @@ public final class Forwarder {
    * What forwarding one query came to.
    *
    * @param response the upstream's answer with the query's id, {@code null} when there is none
-   * @param rcode with no answer, the code to answer with: SERVFAIL (every attempt failed), FORMERR (an upstream
-   *     answered another question) or REFUSED (too many queries at once); NOERROR with an answer, whatever its own
+   * @param rcode with no answer, the code to answer with: SERVFAIL (every attempt failed, or the name is excepted),
+   *     FORMERR (an upstream answered another question) or REFUSED (too many queries at once); NOERROR with an
+   *     answer, whatever its own
    * @param upstream the upstream that answered, {@code null} when none did
+   * @param overTcp whether the answer came over TCP (false when there is none)
    */
-  public record Reply(byte @Nullable [] response, Rcode rcode, @Nullable Upstream upstream) {
+  public record Reply(byte @Nullable [] response, Rcode rcode, @Nullable Upstream upstream, boolean overTcp) {
     public Reply {
       Objects.requireNonNull(rcode, "rcode");
     }
 
     static Reply failed(Rcode rcode) {
-      return new Reply(null, rcode, null);
+      return new Reply(null, rcode, null, false);
     }
   }
 
@@ -92,8 +118,30 @@ public final class Forwarder {
     this.policy = b.policy;
     this.timeout = b.timeout;
     this.readTimeout = b.readTimeout;
-    this.inFlight = new Semaphore(b.maxConcurrent);
+    this.maxConcurrent = b.maxConcurrent;
+    this.maxFails = b.maxFails;
+    this.healthCheck = b.healthCheck;
+    this.forceTcp = b.forceTcp;
+    this.preferUdp = b.preferUdp;
+    this.failfastAllUnhealthyUpstreams = b.failfastAllUnhealthyUpstreams;
+    this.except = List.copyOf(b.except);
+    List<Name> names = new ArrayList<>();
+    for (String e : except) {
+      names.add(Name.fromConstantString(e));
+    }
+    this.exceptNames = List.copyOf(names);
     this.random = b.random;
+    AtomicInteger threadCount = new AtomicInteger();
+    this.probes = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "fleetkit-dns-health-" + threadCount.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    List<UpstreamHealth> h = new ArrayList<>();
+    for (Upstream u : upstreams) {
+      h.add(new UpstreamHealth(u, healthCheck, forceTcp, b.healthCheckTimeout, probes));
+    }
+    this.health = List.copyOf(h);
   }
 
   /**
@@ -113,59 +161,205 @@ public final class Forwarder {
     return policy;
   }
 
+  /** Failed health checks after which an upstream is down; 0: never down, never checked. */
+  public int maxFails() {
+    return maxFails;
+  }
+
+  public ForwardHealthCheck healthCheck() {
+    return healthCheck;
+  }
+
+  /** Whether upstreams are always asked over TCP. */
+  public boolean forceTcp() {
+    return forceTcp;
+  }
+
+  /** Whether upstreams are asked over UDP first, whatever the client's transport. */
+  public boolean preferUdp() {
+    return preferUdp;
+  }
+
+  /** The names not forwarded, absolute and lower case. */
+  public List<String> except() {
+    return except;
+  }
+
+  /** Queries forwarded at once before REFUSED; 0 is no limit. */
+  public int maxConcurrent() {
+    return maxConcurrent;
+  }
+
+  /** Whether a query is SERVFAIL at once when every upstream is down, instead of trying a random one. */
+  public boolean failfastAllUnhealthyUpstreams() {
+    return failfastAllUnhealthyUpstreams;
+  }
+
+  /** Whether {@code upstream} is down now (more failed health checks than {@link #maxFails()}). */
+  public boolean isDown(Upstream upstream) {
+    return healthOf(upstream).down(maxFails);
+  }
+
+  /** Failed health checks of {@code upstream} since it last answered one. */
+  int fails(Upstream upstream) {
+    return healthOf(upstream).fails();
+  }
+
+  UpstreamHealth healthOf(Upstream upstream) {
+    for (UpstreamHealth h : health) {
+      if (h.upstream().equals(upstream)) {
+        return h;
+      }
+    }
+    throw new IllegalArgumentException("upstream " + upstream + " is not one of " + upstreams);
+  }
+
   /**
-   * Forwards {@code query} (one question; its id is the one the answer carries).
+   * Whether a question for {@code name} is forwarded: {@code .} always, other names unless under (or equal to) one
+   * of the {@link #except()} names; case-insensitive, as CoreDNS's {@code isAllowedDomain}.
+   */
+  public boolean forwards(String name) {
+    Name n;
+    try {
+      n = Name.fromString(name.endsWith(".") ? name : name + ".");
+    } catch (TextParseException e) {
+      return false;
+    }
+    return forwards(n);
+  }
+
+  private boolean forwards(Name n) {
+    if (n.equals(Name.root)) {
+      return true;
+    }
+    for (Name e : exceptNames) {
+      if (n.subdomain(e)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Stops the health checks; a down upstream stays down. Queries may still be forwarded. */
+  @Override
+  public void close() {
+    health.forEach(UpstreamHealth::stop);
+    probes.shutdownNow();
+  }
+
+  /**
+   * Forwards {@code query} as a UDP client's (one question; its id is the one the answer carries).
    *
    * @throws IllegalArgumentException when the query has no question
    */
   public Reply exchange(Message query) {
+    return exchange(query, false);
+  }
+
+  /**
+   * Forwards {@code query}, which came over TCP when {@code clientOverTcp} (the transport asked upstream, unless
+   * {@code forceTcp} or {@code preferUdp} say otherwise).
+   *
+   * @throws IllegalArgumentException when the query has no question
+   */
+  public Reply exchange(Message query, boolean clientOverTcp) {
     Record question = query.getQuestion();
     if (question == null) {
       throw new IllegalArgumentException("forwarded query " + query.getHeader().getID() + " has no question");
     }
-    if (!inFlight.tryAcquire()) {
+    if (!forwards(question.getName())) {
+      return Reply.failed(Rcode.SERVFAIL); // CoreDNS: NextOrFailure, and forward is the last plugin
+    }
+    if (maxConcurrent > 0 && concurrent.incrementAndGet() > maxConcurrent) {
+      concurrent.decrementAndGet();
       return Reply.failed(Rcode.REFUSED);
     }
     try {
-      byte[] wire = query.toWire();
-      List<Upstream> order = policy.order(upstreams, robin.incrementAndGet(), random);
-      long deadline = System.nanoTime() + timeout.toNanos();
-      int attempts = ATTEMPTS_PER_UPSTREAM * order.size();
-      for (int i = 0, tried = 0; tried < attempts && System.nanoTime() - deadline < 0; i = (i + 1) % order.size()) {
-        Upstream u = order.get(i);
-        tried++;
-        Message answer;
-        byte[] bytes;
-        try {
-          bytes = ask(u, wire);
-          answer = new Message(bytes);
-        } catch (IOException | RuntimeException e) { // dnsjava throws both on bytes it cannot read
-          LOG.debug("forwarding {} to {} failed: {}", question.getName(), u, e.toString());
+      return relay(question, query.toWire(), clientOverTcp);
+    } finally {
+      if (maxConcurrent > 0) {
+        concurrent.decrementAndGet();
+      }
+    }
+  }
+
+  /** CoreDNS's {@code ServeDNS} loop over the upstreams. */
+  private Reply relay(Record question, byte[] wire, boolean clientOverTcp) {
+    List<UpstreamHealth> list = policy.order(health, robin.incrementAndGet(), random);
+    int n = list.size();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    int maxAttempts = ATTEMPTS_PER_UPSTREAM * n;
+    int attempts = 0;
+    int downs = 0; // down upstreams met since the list last started over (CoreDNS's fails)
+    int i = 0;
+    while (System.nanoTime() - deadline < 0 && attempts < maxAttempts) {
+      if (i >= n) {
+        i = 0;
+        downs = 0;
+      }
+      UpstreamHealth u = list.get(i++);
+      if (u.down(maxFails)) {
+        downs++;
+        if (downs < n) {
           continue;
         }
-        if (!answers(question, answer)) {
-          LOG.debug("upstream {} answered another question than {}", u, question.getName());
-          return Reply.failed(Rcode.FORMERR);
+        if (failfastAllUnhealthyUpstreams) {
+          break;
         }
-        bytes[0] = wire[0];
-        bytes[1] = wire[1];
-        return new Reply(bytes, Rcode.NOERROR, u);
+        // every upstream is down: health checking is taken to be broken, one random upstream is tried
+        u = ForwardPolicy.RANDOM.order(health, 0, random).get(0);
       }
-      return Reply.failed(Rcode.SERVFAIL);
-    } finally {
-      inFlight.release();
+      Message answer;
+      byte[] bytes;
+      boolean tcp = forceTcp || (!preferUdp && clientOverTcp);
+      try {
+        bytes = ask(u.upstream(), wire, tcp);
+        if (!tcp && preferUdp && UpstreamSocket.truncated(bytes)) {
+          tcp = true;
+          bytes = ask(u.upstream(), wire, true);
+        }
+        answer = new Message(bytes);
+      } catch (IOException | RuntimeException e) { // dnsjava throws both on bytes it cannot read
+        LOG.debug("forwarding {} to {} failed: {}", question.getName(), u.upstream(), e.toString());
+        if (maxFails != 0) {
+          u.healthcheck();
+        }
+        attempts++;
+        if (attempts >= maxAttempts || downs >= n) {
+          break;
+        }
+        continue;
+      }
+      if (!answers(question, answer)) {
+        LOG.debug("upstream {} answered another question than {}", u.upstream(), question.getName());
+        return Reply.failed(Rcode.FORMERR);
+      }
+      bytes[0] = wire[0];
+      bytes[1] = wire[1];
+      return new Reply(bytes, Rcode.NOERROR, u.upstream(), tcp);
     }
+    return Reply.failed(Rcode.SERVFAIL);
   }
 
   /**
    * Asks the upstreams {@code name} (made absolute) of {@code type}, class IN with recursion desired, and gives the
    * answer as cluster DNS's records: types cluster DNS does not distinguish as {@link RecordType#OTHER} with
    * dnsjava's presentation of their data, OPT records left out, truncated when the answer has TC set; an upstream
-   * rcode beyond REFUSED as SERVFAIL.
+   * rcode beyond REFUSED as SERVFAIL. Asked as a UDP client's question: see {@link #exchange(Message, boolean)}.
    *
    * @throws IllegalArgumentException when {@code name} is not a domain name or {@code type} is OTHER
    */
   public DnsResponse resolve(String name, RecordType type) {
+    return resolve(name, type, false);
+  }
+
+  /**
+   * {@link #resolve(String, RecordType)} for a client that asked over TCP when {@code clientOverTcp}, as the
+   * {@code kubernetes} plugin asks its upstream for an ExternalName's target with the client's transport.
+   *
+   * @throws IllegalArgumentException when {@code name} is not a domain name or {@code type} is OTHER
+   */
+  public DnsResponse resolve(String name, RecordType type, boolean clientOverTcp) {
     if (type == RecordType.OTHER) {
       throw new IllegalArgumentException("forwarded question " + name + ": type OTHER cannot be asked");
     }
@@ -176,7 +370,7 @@ public final class Forwarder {
       throw new IllegalArgumentException("forwarded question \"" + name + "\" is not a domain name: "
           + e.getMessage(), e);
     }
-    Reply r = exchange(Message.newQuery(Record.newRecord(n, Type.value(type.name()), DClass.IN)));
+    Reply r = exchange(Message.newQuery(Record.newRecord(n, Type.value(type.name()), DClass.IN)), clientOverTcp);
     if (r.response() == null) {
       return DnsResponse.of(r.rcode());
     }
@@ -215,73 +409,13 @@ public final class Forwarder {
         && q.get(0).getType() == question.getType();
   }
 
-  /** One attempt: UDP, then TCP when the UDP answer is truncated. */
-  private byte[] ask(Upstream u, byte[] query) throws IOException {
+  /** One attempt's exchange with a fresh random id. */
+  private byte[] ask(Upstream u, byte[] query, boolean tcp) throws IOException {
     byte[] out = query.clone();
-    int id = withNewId(out);
-    byte[] answer = udp(u, out, id);
-    if ((answer[2] & 0x02) != 0) { // TC
-      answer = tcp(u, out, withNewId(out));
-    }
-    return answer;
-  }
-
-  private int withNewId(byte[] wire) {
     int id = ids.nextInt(0x10000);
-    wire[0] = (byte) (id >>> 8);
-    wire[1] = (byte) id;
-    return id;
-  }
-
-  private static boolean isAnswerTo(byte[] b, int len, int id) {
-    return len >= HEADER && (((b[0] & 0xff) << 8) | (b[1] & 0xff)) == id && (b[2] & 0x80) != 0;
-  }
-
-  private byte[] udp(Upstream u, byte[] query, int id) throws IOException {
-    try (DatagramSocket s = new DatagramSocket()) {
-      s.connect(u.socketAddress());
-      s.send(new DatagramPacket(query, query.length));
-      long end = System.nanoTime() + readTimeout.toNanos();
-      byte[] buf = new byte[65535];
-      DatagramPacket p = new DatagramPacket(buf, buf.length);
-      while (true) {
-        s.setSoTimeout(millisUntil(end));
-        p.setLength(buf.length);
-        s.receive(p);
-        if (isAnswerTo(buf, p.getLength(), id)) {
-          return java.util.Arrays.copyOf(buf, p.getLength());
-        }
-        // another id: a late answer to an earlier query, or a forgery; CoreDNS reads on too
-      }
-    }
-  }
-
-  private byte[] tcp(Upstream u, byte[] query, int id) throws IOException {
-    long end = System.nanoTime() + readTimeout.toNanos();
-    try (Socket s = new Socket()) {
-      s.connect(u.socketAddress(), millisUntil(end));
-      DataOutputStream out = new DataOutputStream(s.getOutputStream());
-      out.writeShort(query.length);
-      out.write(query);
-      out.flush();
-      DataInputStream in = new DataInputStream(s.getInputStream());
-      while (true) {
-        s.setSoTimeout(millisUntil(end));
-        byte[] buf = new byte[in.readUnsignedShort()];
-        in.readFully(buf);
-        if (isAnswerTo(buf, buf.length, id)) {
-          return buf;
-        }
-      }
-    }
-  }
-
-  private static int millisUntil(long end) throws SocketTimeoutException {
-    long left = (end - System.nanoTime()) / 1_000_000L;
-    if (left <= 0) {
-      throw new SocketTimeoutException("no answer within the read timeout");
-    }
-    return (int) Math.min(Integer.MAX_VALUE, left);
+    out[0] = (byte) (id >>> 8);
+    out[1] = (byte) id;
+    return UpstreamSocket.exchange(u, out, tcp, readTimeout);
   }
 
   /** Configures a forwarder. Not thread-safe. */
@@ -291,6 +425,13 @@ public final class Forwarder {
     private Duration timeout = DEFAULT_TIMEOUT;
     private Duration readTimeout = DEFAULT_READ_TIMEOUT;
     private int maxConcurrent = DEFAULT_MAX_CONCURRENT;
+    private int maxFails = DEFAULT_MAX_FAILS;
+    private ForwardHealthCheck healthCheck = ForwardHealthCheck.DEFAULT;
+    private Duration healthCheckTimeout = HEALTH_CHECK_TIMEOUT;
+    private boolean forceTcp;
+    private boolean preferUdp;
+    private boolean failfastAllUnhealthyUpstreams;
+    private final List<String> except = new ArrayList<>();
     private RandomGenerator random = new java.util.Random();
 
     private Builder(List<Upstream> upstreams) {
@@ -322,12 +463,77 @@ public final class Forwarder {
       return this;
     }
 
-    /** Queries forwarded at once before the next is REFUSED; default {@value Forwarder#DEFAULT_MAX_CONCURRENT}. */
+    /**
+     * Queries forwarded at once before the next is REFUSED, 0 for no limit (CoreDNS's {@code max_concurrent});
+     * default {@value Forwarder#DEFAULT_MAX_CONCURRENT}.
+     *
+     * @throws IllegalArgumentException when negative
+     */
     public Builder maxConcurrent(int v) {
-      if (v < 1) {
-        throw new IllegalArgumentException("forward maxConcurrent " + v + " must be at least 1");
+      if (v < 0) {
+        throw new IllegalArgumentException("forward max_concurrent " + v + " must not be negative");
       }
       maxConcurrent = v;
+      return this;
+    }
+
+    /**
+     * Failed health checks after which an upstream is down (CoreDNS's {@code max_fails}); 0: never down and never
+     * health-checked. Default {@value Forwarder#DEFAULT_MAX_FAILS}.
+     *
+     * @throws IllegalArgumentException when negative
+     */
+    public Builder maxFails(int v) {
+      if (v < 0) {
+        throw new IllegalArgumentException("forward max_fails " + v + " must not be negative");
+      }
+      maxFails = v;
+      return this;
+    }
+
+    /** How upstreams are health-checked (CoreDNS's {@code health_check}); default {@link ForwardHealthCheck#DEFAULT}. */
+    public Builder healthCheck(ForwardHealthCheck v) {
+      healthCheck = Objects.requireNonNull(v, "healthCheck");
+      return this;
+    }
+
+    /** How long one health check waits for its answer; default 1 s. For tests. */
+    Builder healthCheckTimeout(Duration v) {
+      healthCheckTimeout = positive("healthCheckTimeout", v);
+      return this;
+    }
+
+    /** Ask upstreams over TCP, whatever the client's transport; health checks too (CoreDNS's {@code force_tcp}). */
+    public Builder forceTcp(boolean v) {
+      forceTcp = v;
+      return this;
+    }
+
+    /**
+     * Ask upstreams over UDP first, whatever the client's transport, and again over TCP when the answer is truncated
+     * (CoreDNS's {@code prefer_udp}); {@link #forceTcp} wins when both are set.
+     */
+    public Builder preferUdp(boolean v) {
+      preferUdp = v;
+      return this;
+    }
+
+    /** SERVFAIL at once when every upstream is down (CoreDNS's {@code failfast_all_unhealthy_upstreams}). */
+    public Builder failfastAllUnhealthyUpstreams(boolean v) {
+      failfastAllUnhealthyUpstreams = v;
+      return this;
+    }
+
+    /**
+     * Adds names whose questions (theirs and their subdomains') are not forwarded (CoreDNS's {@code except}); made
+     * absolute and lower case.
+     *
+     * @throws IllegalArgumentException naming a name that is not a domain name
+     */
+    public Builder except(List<String> names) {
+      for (String n : Objects.requireNonNull(names, "except")) {
+        except.add(ForwardHealthCheck.normalize("except", Objects.requireNonNull(n, "except name")));
+      }
       return this;
     }
 

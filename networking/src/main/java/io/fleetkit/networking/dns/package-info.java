@@ -4,7 +4,9 @@
  * thread-safe), pod names as its {@link io.fleetkit.networking.dns.PodsMode} says;
  * {@link io.fleetkit.networking.dns.DnsServer} serves those answers over UDP and TCP with dnsjava, keeping its snapshot
  * current through store watches ({@link io.fleetkit.networking.dns.StoreDnsSource}), and sends names outside its zones
- * to upstream resolvers through a {@link io.fleetkit.networking.dns.Forwarder} (CoreDNS's {@code forward} plugin).
+ * to upstream resolvers through a {@link io.fleetkit.networking.dns.Forwarder} (CoreDNS's {@code forward} plugin),
+ * which health-checks them as its {@link io.fleetkit.networking.dns.ForwardHealthCheck} says. Thread-safety: the
+ * records and enums are immutable; the server and the forwarder are thread-safe and own threads until closed.
  */
 @NullMarked
 package io.fleetkit.networking.dns;

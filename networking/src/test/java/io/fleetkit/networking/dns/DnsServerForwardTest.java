@@ -125,15 +125,36 @@ final class DnsServerForwardTest {
     }
     DnsSnapshot snap = CoreDnsFixtures.snapshot();
     try (ScriptedUpstream silent = ScriptedUpstream.silent();
-        DnsServer s = DnsServer.builder(() -> snap).forward(Forwarder.builder(List.of(new Upstream("127.0.0.1",
-            closed), silent.upstream())).readTimeout(Duration.ofMillis(200)).build()).build().start()) {
+        Forwarder f = Forwarder.builder(List.of(new Upstream("127.0.0.1", closed), silent.upstream()))
+            .readTimeout(Duration.ofMillis(200)).build();
+        DnsServer s = DnsServer.builder(() -> snap).forward(f).build().start()) {
       Message m = ask(s.port(), "web.shop.svc.example.test.", Type.A, false);
       assertThat(m.getRcode()).isEqualTo(2);
       assertThat(m.getQuestion().getName().toString()).isEqualTo("web.shop.svc.example.test.");
       assertThat(m.getSection(Section.ANSWER)).isEmpty();
-      assertThat(silent.received()).hasSize(2);
+      assertThat(silent.queries(q -> !q.isRootProbe())).hasSize(2);
+      // each failed attempt starts health checking the upstream (. IN NS)
+      ForwarderHealthTest.await(() -> !silent.queries(ScriptedUpstream.Received::isRootProbe).isEmpty());
       // the cluster zone is still answered while forwarding fails
       assertThat(ask(s.port(), "svc1.testns.svc.cluster.local.", Type.A, false).getRcode()).isZero();
+    }
+  }
+
+  // except: the name is not forwarded, SERVFAIL with the question (CoreDNS: no plugin after forward)
+  @Test
+  void exceptedName_servfailNothingAsked() throws Exception {
+    DnsSnapshot snap = CoreDnsFixtures.snapshot();
+    try (Forwarder f = Forwarder.builder(List.of(new Upstream("127.0.0.1", upstream.port())))
+            .except(List.of("shop.svc.example.test")).build();
+        DnsServer s = DnsServer.builder(() -> snap).forward(f).build().start()) {
+      for (boolean tcp : new boolean[] {false, true}) {
+        Message m = ask(s.port(), "web.SHOP.svc.example.test.", Type.A, tcp);
+        assertThat(m.getRcode()).isEqualTo(2);
+        assertThat(m.getQuestion().getName().toString()).isEqualTo("web.SHOP.svc.example.test.");
+      }
+      assertThat(upstream.queries()).isZero();
+      assertThat(ask(s.port(), "x.svc.example.test.", Type.A, false).getRcode()).as("not under the name").isEqualTo(3);
+      assertThat(upstream.queries()).isEqualTo(1);
     }
   }
 
@@ -141,8 +162,8 @@ final class DnsServerForwardTest {
   void slowUpstream_holdsNoReceivingThread() throws Exception {
     DnsSnapshot snap = CoreDnsFixtures.snapshot();
     try (ScriptedUpstream silent = ScriptedUpstream.silent();
-        DnsServer s = DnsServer.builder(() -> snap).udpThreads(1).forward(Forwarder.builder(List.of(
-            silent.upstream())).readTimeout(Duration.ofSeconds(3)).build()).build().start()) {
+        Forwarder f = Forwarder.builder(List.of(silent.upstream())).readTimeout(Duration.ofSeconds(3)).build();
+        DnsServer s = DnsServer.builder(() -> snap).udpThreads(1).forward(f).build().start()) {
       try (DatagramSocket c = new DatagramSocket()) {
         byte[] q = Message.newQuery(Record.newRecord(Name.fromString("slow.example."), Type.A, DClass.IN)).toWire();
         c.send(new java.net.DatagramPacket(q, q.length, InetAddress.getLoopbackAddress(), s.port()));
@@ -172,8 +193,8 @@ final class DnsServerForwardTest {
     assertThat(dig("+tcp", "web.shop.svc.example.test", "A", "+short")).containsExactly("10.1.2.3");
     assertThat(String.join("\n", dig("nope.shop.svc.example.test", "A"))).contains("status: NXDOMAIN")
         .contains("example.test.\t\t5\tIN\tSOA");
-    // 100 addresses: the upstream truncates its UDP answer to a query without EDNS, the forwarder asks it again
-    // over TCP; over TCP the client gets all of them
+    // 100 addresses: a TCP client's question is asked over TCP (CoreDNS's default: the client's transport), and
+    // the client gets all of them
     assertThat(dig("+tcp", "+noedns", "big.shop.svc.example.test", "A", "+short")).hasSize(100);
     // over UDP without EDNS the relayed answer is cut to 512 bytes with TC set
     List<String> cut = dig("+noedns", "+ignore", "big.shop.svc.example.test", "A");
@@ -181,7 +202,7 @@ final class DnsServerForwardTest {
     assertThat(flags.substring(0, flags.indexOf(';', 3)).split(" ")).contains("tc");
     // (dnsjava truncates whole RRsets, RFC 2181 9: the 100 addresses are one, left out)
     assertThat(cut.stream().filter(l -> l.startsWith("big.shop.svc.example.test.")).count()).isLessThan(100L);
-    // dig retries a truncated answer over TCP by itself
+    // the upstream's truncated UDP answer is relayed truncated, and dig retries over TCP by itself
     assertThat(dig("+noedns", "big.shop.svc.example.test", "A", "+short")).hasSize(100);
     // with EDNS 4096 the answer fits a datagram
     assertThat(dig("+bufsize=4096", "+ignore", "big.shop.svc.example.test", "A", "+short")).hasSize(100);

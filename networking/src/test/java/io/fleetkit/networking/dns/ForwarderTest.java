@@ -172,12 +172,23 @@ final class ForwarderTest {
   }
 
   @Test
-  void resolve_truncatedOverUdp_askedAgainOverTcp() throws Exception {
-    try (DnsServer up = upstreamServer()) {
-      Forwarder f = Forwarder.builder(List.of(new Upstream("127.0.0.1", up.port()))).build();
+  void resolve_truncatedOverUdp_relayedTruncated_askedAgainOverTcpWithPreferUdp() throws Exception {
+    try (DnsServer up = upstreamServer();
+        Forwarder plain = Forwarder.builder(List.of(new Upstream("127.0.0.1", up.port()))).build();
+        Forwarder f = Forwarder.builder(List.of(new Upstream("127.0.0.1", up.port()))).preferUdp(true).build()) {
       long before = up.queries();
+      DnsResponse cut = plain.resolve("big.shop.svc.example.test", RecordType.A);
+      assertThat(cut.truncated()).as("a UDP client's question is asked over UDP, TC kept").isTrue();
+      assertThat(cut.answers()).hasSizeLessThan(100);
+      assertThat(up.queries() - before).isEqualTo(1);
+      DnsResponse whole = plain.resolve("big.shop.svc.example.test", RecordType.A, true);
+      assertThat(whole.truncated()).as("a TCP client's question is asked over TCP").isFalse();
+      assertThat(whole.answers()).hasSize(100);
+      assertThat(up.queries() - before).isEqualTo(2);
+      before = up.queries();
       DnsResponse r = f.resolve("big.shop.svc.example.test", RecordType.A);
       assertThat(r.rcode()).isEqualTo(Rcode.NOERROR);
+      assertThat(r.truncated()).isFalse();
       assertThat(r.answers()).hasSize(100).allSatisfy(a -> assertThat(a.type()).isEqualTo(RecordType.A));
       assertThat(up.queries() - before).as("UDP (truncated), then TCP").isEqualTo(2);
       DnsResponse nx = f.resolve("nope.shop.svc.example.test.", RecordType.TXT);
@@ -235,7 +246,8 @@ final class ForwarderTest {
   }
 
   // forward_test.go TestForward_DefaultConnectAttemptCap (1 and 3 upstreams): two attempts per upstream, then
-  // SERVFAIL. Upstream's upstreams refuse TCP connections; these receive and stay silent (each attempt times out)
+  // SERVFAIL; max_fails 0 as upstream's (no health checks). Upstream's upstreams refuse TCP connections; these
+  // receive and stay silent (each attempt times out)
   @ParameterizedTest(name = "{0} upstreams")
   @CsvSource({"1", "3"})
   void exchange_everyUpstreamSilent_twoAttemptsEachThenServfail(int count) throws Exception {
@@ -244,7 +256,7 @@ final class ForwarderTest {
       for (int i = 0; i < count; i++) {
         ups.add(ScriptedUpstream.silent());
       }
-      Forwarder f = Forwarder.builder(ups.stream().map(ScriptedUpstream::upstream).toList())
+      Forwarder f = Forwarder.builder(ups.stream().map(ScriptedUpstream::upstream).toList()).maxFails(0)
           .readTimeout(Duration.ofMillis(60)).timeout(Duration.ofSeconds(30)).build();
       Forwarder.Reply r = f.exchange(query("a.example.", Type.A, 1));
       assertThat(r.rcode()).isEqualTo(Rcode.SERVFAIL);
@@ -269,7 +281,7 @@ final class ForwarderTest {
     }
     try (DnsServer up = upstreamServer()) {
       Forwarder f = Forwarder.builder(List.of(new Upstream("127.0.0.1", closed), new Upstream("127.0.0.1",
-          up.port()))).policy(ForwardPolicy.SEQUENTIAL).readTimeout(Duration.ofSeconds(2)).build();
+          up.port()))).policy(ForwardPolicy.SEQUENTIAL).readTimeout(Duration.ofSeconds(2)).maxFails(0).build();
       long start = System.nanoTime();
       Forwarder.Reply r = f.exchange(query("web.shop.svc.example.test.", Type.A, 3));
       assertThat(r.upstream()).isEqualTo(new Upstream("127.0.0.1", up.port()));
@@ -284,7 +296,7 @@ final class ForwarderTest {
         ScriptedUpstream c = ScriptedUpstream.silent()) {
       Forwarder f = Forwarder.builder(List.of(a.upstream(), b.upstream(), c.upstream()))
           .policy(ForwardPolicy.SEQUENTIAL).readTimeout(Duration.ofMillis(400)).timeout(Duration.ofMillis(600))
-          .build();
+          .maxFails(0).build();
       assertThat(f.exchange(query("a.example.", Type.A, 1)).rcode()).isEqualTo(Rcode.SERVFAIL);
       Thread.sleep(100);
       // attempts start at 0 and ~400 ms; at ~800 ms the 600 ms are over
@@ -298,7 +310,7 @@ final class ForwarderTest {
   void exchange_moreThanMaxConcurrent_refused() throws Exception {
     try (ScriptedUpstream slow = ScriptedUpstream.silent()) {
       Forwarder f = Forwarder.builder(List.of(slow.upstream())).maxConcurrent(1).readTimeout(Duration.ofMillis(800))
-          .build();
+          .maxFails(0).build();
       CompletableFuture<Forwarder.Reply> first = CompletableFuture.supplyAsync(() -> {
         try {
           return f.exchange(query("a.example.", Type.A, 1));
@@ -327,7 +339,8 @@ final class ForwarderTest {
       out[2] &= (byte) ~0x02; // no TC: the TCP retry would find no TCP listener
       return List.of(out);
     })) {
-      Forwarder f = Forwarder.builder(List.of(up.upstream())).readTimeout(Duration.ofMillis(300)).build();
+      Forwarder f = Forwarder.builder(List.of(up.upstream())).readTimeout(Duration.ofMillis(300)).maxFails(0)
+          .build();
       Forwarder.Reply r = f.exchange(query("a.example.", Type.A, 9));
       if (r.response() != null) {
         Message m = new Message(r.response());
