@@ -92,14 +92,22 @@ final class DnsOptions {
     /**
      * The answer to {@code name}: the cluster DNS's for a name in its zones (an ExternalName's target outside them
      * looked up upstream when there are upstreams), the upstreams' for any other name, REFUSED without upstreams.
+     * The command asks as a stub resolver (and {@code dig}) does: over UDP, and again over TCP when the answer came
+     * back truncated, so it shows the whole answer.
      */
     DnsResponse resolve(DnsSnapshot snapshot, String name, RecordType type) {
       Forwarder f = forwarder;
       if (f == null) {
         return clusterDns.resolve(snapshot, name, type);
       }
-      return clusterDns.authoritativeFor(name) ? clusterDns.resolve(snapshot, name, type, f::resolve)
-          : f.resolve(name, type);
+      DnsResponse r = ask(snapshot, name, type, f, false);
+      return r.truncated() ? ask(snapshot, name, type, f, true) : r;
+    }
+
+    private DnsResponse ask(DnsSnapshot snapshot, String name, RecordType type, Forwarder f, boolean overTcp) {
+      return clusterDns.authoritativeFor(name)
+          ? clusterDns.resolve(snapshot, name, type, (n, t) -> f.resolve(n, t, overTcp))
+          : f.resolve(name, type, overTcp);
     }
   }
 

@@ -3,6 +3,10 @@ package io.fleetkit.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.core.Service;
+import io.fleetkit.api.discovery.AddressType;
+import io.fleetkit.api.discovery.Endpoint;
+import io.fleetkit.api.discovery.EndpointPort;
+import io.fleetkit.api.discovery.EndpointSlice;
 import io.fleetkit.api.core.ServicePort;
 import io.fleetkit.api.core.ServiceProtocol;
 import io.fleetkit.api.core.ServiceSpec;
@@ -12,7 +16,9 @@ import io.fleetkit.networking.dns.ClusterDns;
 import io.fleetkit.networking.dns.DnsServer;
 import io.fleetkit.networking.dns.DnsSnapshot;
 import java.io.StringWriter;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,7 +40,17 @@ final class DnsForwardingCommandTest {
     Service api = Service.of(ObjectMeta.of("partner", "api"), ServiceSpec.builder()
         .port(new ServicePort("http", ServiceProtocol.TCP, 80, ServiceTargetPort.of(80), null))
         .clusterIP("192.0.2.10").clusterIPs(List.of("192.0.2.10")).build());
-    DnsSnapshot snap = DnsSnapshot.of(List.of(api), List.of(), Set.of(), 1);
+    // big: a headless Service of 100 endpoints, whose A answer does not fit a UDP message
+    Service big = Service.of(ObjectMeta.of("partner", "big"), ServiceSpec.builder().headless()
+        .port(new ServicePort("http", ServiceProtocol.TCP, 80, ServiceTargetPort.of(80), null)).build());
+    List<Endpoint> eps = new ArrayList<>();
+    for (int i = 1; i <= 100; i++) {
+      eps.add(Endpoint.of("192.0.2." + i));
+    }
+    EndpointSlice slice = new EndpointSlice(ObjectMeta.builder().namespace("partner").name("big-1")
+        .labels(Map.of(EndpointSlice.LABEL_SERVICE_NAME, "big")).build(), AddressType.IPv4, eps,
+        List.of(new EndpointPort("http", 80, ServiceProtocol.TCP, "")));
+    DnsSnapshot snap = DnsSnapshot.of(List.of(api, big), List.of(slice), Set.of(), 1);
     upstream = DnsServer.builder(() -> snap).dns(new ClusterDns("example.test", 5)).udpThreads(1).build().start();
   }
 
@@ -72,6 +88,17 @@ final class DnsForwardingCommandTest {
     assertThat(run("dns", example(), "web.net.svc.cluster.local", "--upstream", up(), "--output", "json")).isZero();
     assertThat(out.toString()).containsPattern("\"answers\":\\[\"10\\.96\\.\\d+\\.\\d+\"]");
     assertThat(upstream.queries()).isEqualTo(asked);
+  }
+
+  @Test
+  void dns_answerTooBigForUdp_askedAgainOverTcp_wholeAnswerShown() {
+    long before = upstream.queries();
+    assertThat(run("dns", example(), "big.partner.svc.example.test", "--upstream", up(), "--output", "json"))
+        .as(err.toString()).isZero();
+    JsonNode answer = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(answer.get("rcode").asString()).isEqualTo("NOERROR");
+    assertThat(answer.get("answers")).hasSize(100);
+    assertThat(upstream.queries() - before).as("over UDP (truncated), then over TCP").isEqualTo(2);
   }
 
   // a pod's process asks its search list first (ndots 5): the cluster zone says NXDOMAIN, then the name as it is is
