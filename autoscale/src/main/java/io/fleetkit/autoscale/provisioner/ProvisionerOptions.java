@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param batchIdleDuration {@code BATCH_IDLE_DURATION} (1 s): a batch closes this long after its last new pod
  * @param batchMaxDuration {@code BATCH_MAX_DURATION} (10 s): a batch closes at the latest this long after it opened
+ *     (so an idle duration above it never matters, as in Karpenter)
  * @param budgets the disruption budgets ({@code budgets: [{nodes: "10%"}]}); for each reason the most restrictive of
  *     those that apply to it counts ({@link #allowedDisruptions}); none: no limit
  * @param policy the consolidation policy (WhenEmptyOrUnderutilized)
@@ -32,9 +33,9 @@ public record ProvisionerOptions(Duration batchIdleDuration, Duration batchMaxDu
     budgets = List.copyOf(budgets);
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(startupDelay, "startupDelay");
-    if (batchIdleDuration.isNegative() || batchMaxDuration.compareTo(batchIdleDuration) < 0) {
-      throw new IllegalArgumentException("provisioner options: batchMaxDuration " + batchMaxDuration
-          + " must be at least batchIdleDuration " + batchIdleDuration + ", which must not be negative");
+    if (batchIdleDuration.isNegative() || batchMaxDuration.isNegative()) {
+      throw new IllegalArgumentException("provisioner options: batchIdleDuration " + batchIdleDuration
+          + " and batchMaxDuration " + batchMaxDuration + " must not be negative");
     }
     if (startupDelay.isNegative() || multiNodeCandidates < 1 || (consolidateAfter != null
         && consolidateAfter.isNegative())) {

@@ -362,8 +362,22 @@ final class ProvisionerTest {
     assertThat(p.runOnce().launched()).isEmpty(); // 100 s since the batch opened
     clock.advance(Duration.ofSeconds(20));
     assertThat(p.runOnce().launched()).isNotEmpty(); // 120 s: the 2-minute maximum
-    assertThatThrownBy(() -> ProvisionerOptions.defaults().withBatchDurations(Duration.ofMinutes(1),
-        Duration.ofSeconds(10))).hasMessageContaining("batchMaxDuration PT10S must be at least batchIdleDuration PT1M");
+    assertThatThrownBy(() -> ProvisionerOptions.defaults().withBatchDurations(Duration.ofSeconds(-1),
+        Duration.ofSeconds(10))).hasMessageContaining("batchIdleDuration PT-1S and batchMaxDuration PT10S must not be "
+        + "negative");
+  }
+
+  @Test
+  void batchIdleAboveMax_theMaximumClosesTheBatch() {
+    // Karpenter checks both windows; an idle window longer than the maximum one never ends a batch
+    Provisioner p = provisioner(ProvisionerOptions.defaults().withBatchDurations(Duration.ofMinutes(5),
+        Duration.ofSeconds(30)));
+    store.create(pod("a", 1000, 1));
+    assertThat(p.runOnce().batchOpen()).isTrue();
+    clock.advance(Duration.ofSeconds(29));
+    assertThat(p.runOnce().launched()).isEmpty();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(p.runOnce().launched()).hasSize(1);
   }
 
   @Test
