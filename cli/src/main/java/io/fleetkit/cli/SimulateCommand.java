@@ -623,7 +623,7 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     ScenarioSpec merged = new ScenarioSpec(d, seedSet || given == null ? seed : s.seed(), interval, s.loads(), faults,
         s.features(), s.queues(), s.jobStreams(), s.queueScalers(), s.nodeStartup(), s.scheduler(), s.cohorts(),
-        s.waitForPodsReady(), s.clusterAutoscaler());
+        s.waitForPodsReady(), s.clusterAutoscaler(), s.provisioner());
     ObjectMeta meta = given == null ? ObjectMeta.builder().name("command-line").build() : given.metadata();
     return new Scenario(meta, merged);
   }

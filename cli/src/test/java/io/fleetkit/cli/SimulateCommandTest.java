@@ -377,6 +377,91 @@ final class SimulateCommandTest {
     assertThat(root.get("final").get("deployments").get(0).toString()).contains("\"ready\":3");
   }
 
+  /** Three provisioner-managed nodes of pool a, two 1-CPU pods (both fit on one node), a budget of 0. */
+  private static final String BUDGETED_MANIFESTS = """
+      apiVersion: fleetkit.io/v1alpha1
+      kind: NodePool
+      metadata: {name: a}
+      spec:
+        template:
+          capacity: {cpu: "4", memory: 16Gi, pods: "110"}
+        minSize: 0
+        maxSize: 10
+        startupDelay: 1m
+      ---
+      NODES
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web, namespace: default}
+      spec:
+        replicas: 2
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            containers:
+            - name: web
+              image: web:1
+              resources:
+                requests: {cpu: "1"}
+      ---
+      apiVersion: simulation.fleetkit.io/v1
+      kind: Scenario
+      metadata: {name: budgeted}
+      spec:
+        duration: 1h
+        features: {horizontalPodAutoscaler: false, verticalPodAutoscaler: false, provisioner: true}
+        provisioner: {budgets: [{nodes: "0"}], consolidationPolicy: WhenEmptyOrUnderutilized}
+      """.replace("NODES\n", nodes("x") + nodes("y") + nodes("z"));
+
+  private static String nodes(String name) {
+    return """
+        apiVersion: v1
+        kind: Node
+        metadata:
+          name: %s
+          labels: {fleetkit.io/node-pool: a, autoscale.fleetkit.io/provisioner: fleetkit, \
+        node.kubernetes.io/instance-type: a}
+        status:
+          capacity: {cpu: "4", memory: 16Gi, pods: "110"}
+        ---
+        """.formatted(name);
+  }
+
+  private int consolidations(Path dir, String manifests) throws Exception {
+    Files.writeString(dir.resolve("cluster.yaml"), manifests);
+    out.getBuffer().setLength(0);
+    int code = run("simulate", dir.toString(), "--duration", "15m", "--output", "json", "--quiet",
+        "--no-pod-events");
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("simulated").asString()).isEqualTo("15:00");
+    int n = 0;
+    for (JsonNode e : root.get("timeline")) {
+      if (e.get("kind").asString().equals("Consolidate")) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Test
+  void simulate_scenarioWithProvisionerOptionsAndDuration_keepsTheBudget(@TempDir Path dir) throws Exception {
+    // --duration keeps the scenario's options: a budget of 0 blocks every consolidation the default budget allows
+    assertThat(consolidations(dir, BUDGETED_MANIFESTS)).isZero();
+    assertThat(consolidations(dir, BUDGETED_MANIFESTS.replace("budgets: [{nodes: \"0\"}], ", ""))).isPositive();
+  }
+
+  @Test
+  void simulate_scenarioWithProvisionerOptionsWhileItIsOff_exit1NamingTheField(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("cluster.yaml"), BUDGETED_MANIFESTS.replace("provisioner: true}",
+        "provisioner: false}"));
+    int code = run("simulate", dir.toString(), "--quiet");
+
+    assertThat(code).isNotZero();
+    assertThat(err.toString()).contains("spec.provisioner", "needs spec.features.provisioner: true");
+  }
+
   @Test
   void simulate_scenarioWithClusterAutoscalerOptionsWhileItIsOff_exit1NamingTheField(@TempDir Path dir)
       throws Exception {

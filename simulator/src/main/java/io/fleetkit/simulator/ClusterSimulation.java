@@ -127,6 +127,7 @@ public final class ClusterSimulation {
   private final CapacityStockouts stockouts = new CapacityStockouts();
   private final @Nullable SchedulerChoice scheduler;
   private final AutoscalerChoice autoscaler;
+  private final ProvisionerChoice provisioner;
   private boolean ran;
 
   private ClusterSimulation(Builder b) {
@@ -149,6 +150,14 @@ public final class ClusterSimulation {
       autoscalerProblem = e.getMessage();
     }
     this.autoscaler = autoscalerChoice;
+    ProvisionerChoice provisionerChoice = ProvisionerChoice.DEFAULT;
+    String provisionerProblem = null;
+    try {
+      provisionerChoice = ProvisionerChoice.of(scenario.spec().provisioner());
+    } catch (IllegalArgumentException e) {
+      provisionerProblem = e.getMessage();
+    }
+    this.provisioner = provisionerChoice;
     List<ApiObject<?>> given = startup.apply(List.copyOf(b.objects));
     this.objects = choice == null ? given : choice.withDevices(given);
     this.applies = List.copyOf(b.applies);
@@ -156,7 +165,7 @@ public final class ClusterSimulation {
     this.store = b.store;
     this.progress = b.progress;
     this.metrics = b.metrics;
-    check(schedulerProblem, autoscalerProblem);
+    check(schedulerProblem, autoscalerProblem, provisionerProblem);
   }
 
   public static Builder builder() {
@@ -165,10 +174,11 @@ public final class ClusterSimulation {
 
   /**
    * Checks that every load targets a workload and every fault a node or zone among the objects, and that the
-   * scheduler and the cluster autoscaler's options are known ({@code schedulerProblem}, {@code autoscalerProblem},
-   * when not).
+   * scheduler, the cluster autoscaler's and the provisioner's options are known ({@code schedulerProblem},
+   * {@code autoscalerProblem}, {@code provisionerProblem}, when not).
    */
-  private void check(@Nullable String schedulerProblem, @Nullable String autoscalerProblem) {
+  private void check(@Nullable String schedulerProblem, @Nullable String autoscalerProblem,
+      @Nullable String provisionerProblem) {
     Set<String> workloads = new HashSet<>();
     Set<String> nodes = new TreeSet<>();
     Set<String> zones = new TreeSet<>();
@@ -205,6 +215,9 @@ public final class ClusterSimulation {
     }
     if (autoscalerProblem != null) {
       problems.add(fromMessage(object, autoscalerProblem));
+    }
+    if (provisionerProblem != null) {
+      problems.add(provisionerProblem);
     }
     List<WorkloadLoad> loads = scenario.spec().loads();
     for (int i = 0; i < loads.size(); i++) {
@@ -403,7 +416,7 @@ public final class ClusterSimulation {
       b.controller((store, clock, seed) -> {
         ProvisionerLoop p = new ProvisionerLoop(store, clock, objects.stream()
             .filter(o -> o instanceof io.fleetkit.api.autoscaling.NodePool)
-            .map(o -> (io.fleetkit.api.autoscaling.NodePool) o).toList(), stockouts);
+            .map(o -> (io.fleetkit.api.autoscaling.NodePool) o).toList(), stockouts, provisioner.options());
         return new PeriodicController("provisioner", clock, AUTOSCALER_PERIOD, () -> {
           List<String[]> lines = p.runOnce();
           for (String[] l : lines) {

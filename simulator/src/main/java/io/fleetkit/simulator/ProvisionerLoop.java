@@ -27,7 +27,8 @@ import java.util.TreeMap;
  * slices), and a launched node starts in its pool's start-up delay (the
  * provisioner has one delay for all types, so the node's ready time is set per pool after each loop). The pools'
  * sizes are not limits here: Karpenter has no node groups. Runs every {@link ClusterSimulation#AUTOSCALER_PERIOD},
- * so its 1 s/10 s batch windows close on that tick. Every node is asked of the run's cloud ({@link CapacityStockouts});
+ * so its batch windows (1 s/10 s by default, the scenario's {@code spec.provisioner} otherwise:
+ * {@link ProvisionerChoice}) close on that tick. Every node is asked of the run's cloud ({@link CapacityStockouts});
  * a refused launch is a {@code LaunchFailed} line. Not thread-safe.
  */
 final class ProvisionerLoop {
@@ -39,7 +40,8 @@ final class ProvisionerLoop {
   private final Provisioner provisioner;
   private final Map<String, Duration> delays = new HashMap<>();
 
-  ProvisionerLoop(ObjectStore store, ManualClock clock, List<NodePool> pools, InstanceCreation cloud) {
+  ProvisionerLoop(ObjectStore store, ManualClock clock, List<NodePool> pools, InstanceCreation cloud,
+      ProvisionerOptions options) {
     this.store = store;
     this.clock = clock;
     List<InstanceType> types = new ArrayList<>();
@@ -54,7 +56,7 @@ final class ProvisionerLoop {
       longest = longest.compareTo(p.spec().startupDelay()) < 0 ? p.spec().startupDelay() : longest;
     }
     this.provisioner = Provisioner.builder(store).name(NAME).clock(clock.asClock()).instanceTypes(types)
-        .options(ProvisionerOptions.defaults().withStartupDelay(longest)).instanceCreation(cloud).build();
+        .options(options.withStartupDelay(longest)).instanceCreation(cloud).build();
   }
 
   /** One provisioner loop; the timeline lines it produced (kind, object, message), in order. */

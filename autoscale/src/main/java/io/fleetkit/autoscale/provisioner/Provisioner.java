@@ -55,14 +55,17 @@ import org.slf4j.LoggerFactory;
  *       ResourceClaims needs a type whose DRA devices ({@link InstanceType#resourceSlices}) can satisfy them, together
  *       with those of the other pods of its node; a launched node whose drivers have not published its slices yet
  *       counts with its type's.
- *   <li><b>Consolidation</b> when no batch is open and no node is starting, within the disruption budget
- *       ({@code ceil(10% of managed nodes)} minus nodes already being disrupted), in Karpenter's order: Emptiness
- *       (delete empty nodes), then MultiNodeConsolidation (binary search for the longest prefix of candidates,
+ *   <li><b>Consolidation</b> when no batch is open and no node is starting, within the disruption budgets
+ *       ({@link ProvisionerOptions#allowedDisruptions}, by default {@code ceil(10% of managed nodes)}, minus nodes
+ *       already being disrupted; Emptiness spends the budget of reason Empty, the others that of Underutilized), in
+ *       Karpenter's order: Emptiness (delete empty nodes), then, under the policy
+ *       {@link ConsolidationPolicy#WhenEmptyOrUnderutilized}, MultiNodeConsolidation (binary search for the longest prefix of candidates,
  *       cheapest to disrupt first, whose pods fit on the other nodes plus at most one new node strictly cheaper than
  *       the prefix together), then SingleNodeConsolidation (delete one node whose pods fit elsewhere, or replace it
  *       with a strictly cheaper one). Nodes with a pod annotated {@value #DO_NOT_DISRUPT}, or whose pods the
  *       cluster autoscaler's drain rules would not evict ({@link Drainability}: PDBs, no controller, local storage,
- *       kube-system), are not candidates. Removing a node evicts (deletes) its pods, then deletes the node; a
+ *       kube-system), are not candidates, nor are nodes whose last pod event is less than
+ *       {@link ProvisionerOptions#consolidateAfter} ago (none at all when it is {@code Never}). Removing a node evicts (deletes) its pods, then deletes the node; a
  *       replaced node is removed once its replacement is Ready.
  * </ol>
  *
@@ -121,6 +124,8 @@ public final class Provisioner {
   private List<InstanceType> offered = List.of();
   /** The launches the cloud refused in the running loop. */
   private final List<ProvisionerResult.LaunchFailure> launchFailures = new ArrayList<>();
+  /** Each Ready managed node's last pod event, for {@code consolidateAfter}. */
+  private final PodEvents podEvents = new PodEvents();
 
   private Provisioner(Builder b) {
     this.name = b.name;
@@ -175,6 +180,9 @@ public final class Provisioner {
 
     List<Node> nodes = store.list(Node.class).items();
     List<Pod> pods = store.list(Pod.class).items();
+    if (waitsAfterPodEvents()) {
+      podEvents.observe(managedNodes(nodes), pods, now);
+    }
     SimulatedCluster sim = simulation();
     load(sim, nodes, pods);
     Set<String> nominated = new HashSet<>();
@@ -222,6 +230,12 @@ public final class Provisioner {
       consolidate(now, nominated, commands, deleted);
     }
     return new ProvisionerResult(ready, open, launched, unschedulable, commands, deleted, timedOut, launchFailures);
+  }
+
+  /** Whether {@code consolidateAfter} is a positive wait, for which the nodes' pod events are tracked. */
+  private boolean waitsAfterPodEvents() {
+    java.time.Duration after = options.consolidateAfter();
+    return after != null && !after.isZero();
   }
 
   private void resetBatch() {
@@ -328,9 +342,15 @@ public final class Provisioner {
     List<Node> nodes = store.list(Node.class).items();
     List<Pod> pods = store.list(Pod.class).items();
     List<Node> managed = managedNodes(nodes);
-    int budget = options.budget().scaledValue(managed.size(), true) - replacing.size();
-    if (budget <= 0) {
-      return;
+    // Karpenter's budgets per disruption reason: Emptiness spends the Empty one, multi- and single-node
+    // consolidation the Underutilized one; nodes being replaced count against both
+    int emptyBudget = options.allowedDisruptions(managed.size(), DisruptionReason.Empty) - replacing.size();
+    int underutilizedBudget = options.allowedDisruptions(managed.size(), DisruptionReason.Underutilized)
+        - replacing.size();
+    boolean underutilized = options.policy() == ConsolidationPolicy.WhenEmptyOrUnderutilized
+        && underutilizedBudget > 0;
+    if (options.consolidateAfter() == null || (emptyBudget <= 0 && !underutilized)) {
+      return; // consolidateAfter: Never, or no budget left
     }
     Map<String, List<Pod>> podsByNode = new HashMap<>();
     for (Pod p : pods) {
@@ -345,7 +365,7 @@ public final class Provisioner {
     for (Node n : managed) {
       InstanceType t = typesByName.get(n.metadata().labels().get(INSTANCE_TYPE_LABEL));
       if (t == null || !n.isReady() || replacing.containsKey(n.name()) || n.metadata().deletionTimestamp() != null
-          || nominated.contains(n.name())) {
+          || nominated.contains(n.name()) || !podEvents.consolidatable(n.name(), now, options.consolidateAfter())) {
         continue;
       }
       List<Pod> on = podsByNode.getOrDefault(n.name(), List.of());
@@ -366,7 +386,7 @@ public final class Provisioner {
     // 1. Emptiness
     List<String> empty = new ArrayList<>();
     for (Candidate c : candidates) {
-      if (c.evict().isEmpty() && empty.size() < budget) {
+      if (c.evict().isEmpty() && empty.size() < emptyBudget) {
         empty.add(c.node().name());
       }
     }
@@ -379,11 +399,11 @@ public final class Provisioner {
       commands.add(new ConsolidationCommand("Emptiness", empty, null, savings));
       return;
     }
-    if (options.policy() != ConsolidationPolicy.WhenEmptyOrUnderutilized || candidates.isEmpty()) {
+    if (!underutilized || candidates.isEmpty()) {
       return;
     }
     // 2. MultiNodeConsolidation: binary search over prefixes of at least 2 candidates
-    int max = Math.min(Math.min(candidates.size(), options.multiNodeCandidates()), budget);
+    int max = Math.min(Math.min(candidates.size(), options.multiNodeCandidates()), underutilizedBudget);
     Plan best = null;
     int lo = 2;
     int hi = max;

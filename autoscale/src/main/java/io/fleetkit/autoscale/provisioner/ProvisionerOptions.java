@@ -2,38 +2,46 @@ package io.fleetkit.autoscale.provisioner;
 
 import io.fleetkit.api.meta.IntOrPercent;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The provisioner's settings, with Karpenter's defaults ({@link #defaults()}).
  *
  * @param batchIdleDuration {@code BATCH_IDLE_DURATION} (1 s): a batch closes this long after its last new pod
  * @param batchMaxDuration {@code BATCH_MAX_DURATION} (10 s): a batch closes at the latest this long after it opened
- * @param budget the disruption budget ({@code budgets: [{nodes: "10%"}]}), rounded up against the managed nodes
+ *     (so an idle duration above it never matters, as in Karpenter)
+ * @param budgets the disruption budgets ({@code budgets: [{nodes: "10%"}]}); for each reason the most restrictive of
+ *     those that apply to it counts ({@link #allowedDisruptions}); none: no limit
  * @param policy the consolidation policy (WhenEmptyOrUnderutilized)
+ * @param consolidateAfter {@code disruption.consolidateAfter} (0 s): how long after the last pod event on a node (a
+ *     pod bound to it or gone from it; else since it became Ready) the node may be consolidated; {@code null}:
+ *     {@code Never}, no consolidation at all
  * @param startupDelay how long a launched node takes to become Ready (0 s: at once)
  * @param multiNodeCandidates the most candidates multi-node consolidation considers (100)
  */
-public record ProvisionerOptions(Duration batchIdleDuration, Duration batchMaxDuration, IntOrPercent budget,
-    ConsolidationPolicy policy, Duration startupDelay, int multiNodeCandidates) {
+public record ProvisionerOptions(Duration batchIdleDuration, Duration batchMaxDuration, List<DisruptionBudget> budgets,
+    ConsolidationPolicy policy, @Nullable Duration consolidateAfter, Duration startupDelay, int multiNodeCandidates) {
   private static final ProvisionerOptions DEFAULTS = new ProvisionerOptions(Duration.ofSeconds(1),
-      Duration.ofSeconds(10), IntOrPercent.ofPercent(10), ConsolidationPolicy.WhenEmptyOrUnderutilized, Duration.ZERO,
-      100);
+      Duration.ofSeconds(10), List.of(DisruptionBudget.DEFAULT), ConsolidationPolicy.WhenEmptyOrUnderutilized,
+      Duration.ZERO, Duration.ZERO, 100);
 
   public ProvisionerOptions {
     Objects.requireNonNull(batchIdleDuration, "batchIdleDuration");
     Objects.requireNonNull(batchMaxDuration, "batchMaxDuration");
-    Objects.requireNonNull(budget, "budget");
+    budgets = List.copyOf(budgets);
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(startupDelay, "startupDelay");
-    if (batchIdleDuration.isNegative() || batchMaxDuration.compareTo(batchIdleDuration) < 0) {
-      throw new IllegalArgumentException("provisioner options: batchMaxDuration " + batchMaxDuration
-          + " must be at least batchIdleDuration " + batchIdleDuration + ", which must not be negative");
+    if (batchIdleDuration.isNegative() || batchMaxDuration.isNegative()) {
+      throw new IllegalArgumentException("provisioner options: batchIdleDuration " + batchIdleDuration
+          + " and batchMaxDuration " + batchMaxDuration + " must not be negative");
     }
-    if (startupDelay.isNegative() || multiNodeCandidates < 1 || budget.value() < 0) {
+    if (startupDelay.isNegative() || multiNodeCandidates < 1 || (consolidateAfter != null
+        && consolidateAfter.isNegative())) {
       throw new IllegalArgumentException("provisioner options: startupDelay " + startupDelay
-          + " and budget " + budget + " must not be negative, multiNodeCandidates " + multiNodeCandidates
-          + " must be positive");
+          + " and consolidateAfter " + consolidateAfter + " must not be negative, multiNodeCandidates "
+          + multiNodeCandidates + " must be positive");
     }
   }
 
@@ -41,15 +49,49 @@ public record ProvisionerOptions(Duration batchIdleDuration, Duration batchMaxDu
     return DEFAULTS;
   }
 
+  /**
+   * How many of {@code nodes} managed nodes the budgets let be disrupted at once for {@code reason}: the least of the
+   * budgets that apply to it, percentages rounded up ({@link Integer#MAX_VALUE} when none applies), as Karpenter's
+   * {@code GetAllowedDisruptionsByReason}.
+   */
+  public int allowedDisruptions(int nodes, DisruptionReason reason) {
+    int allowed = Integer.MAX_VALUE;
+    for (DisruptionBudget b : budgets) {
+      if (b.appliesTo(reason)) {
+        allowed = Math.min(allowed, b.nodes().scaledValue(nodes, true));
+      }
+    }
+    return allowed;
+  }
+
+  /** These options with batches closing {@code idle} after their last new pod, at the latest {@code max} after. */
+  public ProvisionerOptions withBatchDurations(Duration idle, Duration max) {
+    return new ProvisionerOptions(idle, max, budgets, policy, consolidateAfter, startupDelay, multiNodeCandidates);
+  }
+
+  /** These options with one budget of {@code b} for every reason. */
   public ProvisionerOptions withBudget(IntOrPercent b) {
-    return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, b, policy, startupDelay, multiNodeCandidates);
+    return withBudgets(List.of(DisruptionBudget.of(b)));
+  }
+
+  public ProvisionerOptions withBudgets(List<DisruptionBudget> b) {
+    return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, b, policy, consolidateAfter, startupDelay,
+        multiNodeCandidates);
   }
 
   public ProvisionerOptions withPolicy(ConsolidationPolicy p) {
-    return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budget, p, startupDelay, multiNodeCandidates);
+    return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budgets, p, consolidateAfter, startupDelay,
+        multiNodeCandidates);
+  }
+
+  /** These options with another {@code consolidateAfter} ({@code null}: {@code Never}). */
+  public ProvisionerOptions withConsolidateAfter(@Nullable Duration d) {
+    return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budgets, policy, d, startupDelay,
+        multiNodeCandidates);
   }
 
   public ProvisionerOptions withStartupDelay(Duration d) {
-    return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budget, policy, d, multiNodeCandidates);
+    return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budgets, policy, consolidateAfter, d,
+        multiNodeCandidates);
   }
 }

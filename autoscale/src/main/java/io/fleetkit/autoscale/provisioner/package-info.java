@@ -2,7 +2,8 @@
  * Karpenter-style provisioning: {@link io.fleetkit.autoscale.provisioner.Provisioner} batches pending pods, launches
  * the cheapest compatible {@link io.fleetkit.autoscale.provisioner.InstanceType}s for them (DRA devices included: a type's
  * device templates satisfy the pods' ResourceClaims), and consolidates (deletes or replaces with strictly cheaper
- * nodes, several at once) within a disruption budget.
+ * nodes, several at once) within Karpenter's disruption budgets
+ * ({@link io.fleetkit.autoscale.provisioner.DisruptionBudget}) once a node's {@code consolidateAfter} has passed.
  *
  * <p>Thread-safety: {@code Provisioner.runOnce} is synchronized; the records are immutable.
  */

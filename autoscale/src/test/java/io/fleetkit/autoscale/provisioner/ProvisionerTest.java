@@ -341,4 +341,145 @@ final class ProvisionerTest {
     assertThat(p.runOnce().readyNodes()).containsExactly(node);
     assertThat(store.require(Node.class, "", node).isReady()).isTrue();
   }
+
+  @Test
+  void batchDurations_set_closeTheBatchAtTheirTimes() {
+    Provisioner p = provisioner(ProvisionerOptions.defaults().withBatchDurations(Duration.ofMinutes(1),
+        Duration.ofMinutes(2)));
+    store.create(pod("a", 1000, 1));
+    assertThat(p.runOnce().batchOpen()).isTrue();
+    clock.advance(Duration.ofSeconds(59));
+    assertThat(p.runOnce().launched()).isEmpty();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(p.runOnce().launched()).hasSize(1);
+    // the maximum closes a batch whose pods keep coming: a new pod every 50 s never lets the idle minute pass
+    for (int i = 0; i < 2; i++) {
+      store.create(pod("b" + i, 3000, 1));
+      assertThat(p.runOnce().launched()).as("pod %d", i).isEmpty();
+      clock.advance(Duration.ofSeconds(50));
+    }
+    store.create(pod("b2", 3000, 1));
+    assertThat(p.runOnce().launched()).isEmpty(); // 100 s since the batch opened
+    clock.advance(Duration.ofSeconds(20));
+    assertThat(p.runOnce().launched()).isNotEmpty(); // 120 s: the 2-minute maximum
+    assertThatThrownBy(() -> ProvisionerOptions.defaults().withBatchDurations(Duration.ofSeconds(-1),
+        Duration.ofSeconds(10))).hasMessageContaining("batchIdleDuration PT-1S and batchMaxDuration PT10S must not be "
+        + "negative");
+  }
+
+  @Test
+  void batchIdleAboveMax_theMaximumClosesTheBatch() {
+    // Karpenter checks both windows; an idle window longer than the maximum one never ends a batch
+    Provisioner p = provisioner(ProvisionerOptions.defaults().withBatchDurations(Duration.ofMinutes(5),
+        Duration.ofSeconds(30)));
+    store.create(pod("a", 1000, 1));
+    assertThat(p.runOnce().batchOpen()).isTrue();
+    clock.advance(Duration.ofSeconds(29));
+    assertThat(p.runOnce().launched()).isEmpty();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(p.runOnce().launched()).hasSize(1);
+  }
+
+  @Test
+  void budgets_theMostRestrictiveOfThoseForTheReasonCounts() {
+    ProvisionerOptions o = ProvisionerOptions.defaults().withBudgets(List.of(
+        DisruptionBudget.of(IntOrPercent.ofPercent(50)),
+        new DisruptionBudget(IntOrPercent.of(2), java.util.Set.of(DisruptionReason.Empty)),
+        new DisruptionBudget(IntOrPercent.of(0), java.util.Set.of(DisruptionReason.Drifted))));
+    assertThat(o.allowedDisruptions(10, DisruptionReason.Empty)).isEqualTo(2);
+    assertThat(o.allowedDisruptions(10, DisruptionReason.Underutilized)).isEqualTo(5);
+    assertThat(o.allowedDisruptions(3, DisruptionReason.Underutilized)).isEqualTo(2); // 1.5 rounded up
+    assertThat(o.allowedDisruptions(10, DisruptionReason.Drifted)).isZero();
+    assertThat(ProvisionerOptions.defaults().withBudgets(List.of()).allowedDisruptions(10,
+        DisruptionReason.Empty)).isEqualTo(Integer.MAX_VALUE);
+    for (int i = 0; i < 10; i++) {
+      managed("n" + i, "m.large");
+    }
+    assertThat(provisioner(o).runOnce().deletedNodes()).hasSize(2);
+    // a budget for drift alone limits nothing the provisioner does: every empty node goes
+    assertThat(provisioner(ProvisionerOptions.defaults().withBudgets(List.of(new DisruptionBudget(IntOrPercent.of(0),
+        java.util.Set.of(DisruptionReason.Drifted))))).runOnce().deletedNodes()).hasSize(8);
+    assertThatThrownBy(() -> DisruptionBudget.of(IntOrPercent.of(-1))).hasMessageContaining("must not be negative");
+  }
+
+  @Test
+  void budgetZero_blocksEmptinessAndConsolidation() {
+    threeBusyNodes();
+    managed("idle", "m.xlarge");
+    ProvisionerOptions zero = ProvisionerOptions.defaults().withBudget(IntOrPercent.of(0));
+    ProvisionerResult r = provisioner(zero).runOnce();
+    assertThat(r.commands()).isEmpty();
+    assertThat(store.list(Node.class).items()).hasSize(4);
+    assertThat(provisioner(ProvisionerOptions.defaults().withBudget(IntOrPercent.ofPercent(0))).runOnce().commands())
+        .isEmpty();
+    // with the default 10% the empty node goes first
+    assertThat(provisioner().runOnce().commands()).singleElement()
+        .satisfies(c -> assertThat(c.candidates()).containsExactly("idle"));
+  }
+
+  @Test
+  void budgetZeroForEmpty_consolidationStillRemovesTheEmptyNodes() {
+    // Karpenter's consolidation takes empty nodes among its candidates, under the Underutilized budget
+    managed("n1", "m.xlarge");
+    managed("n2", "m.xlarge");
+    ProvisionerResult r = provisioner(ProvisionerOptions.defaults().withBudgets(List.of(
+        new DisruptionBudget(IntOrPercent.of(0), java.util.Set.of(DisruptionReason.Empty)),
+        new DisruptionBudget(IntOrPercent.ofPercent(100), java.util.Set.of(DisruptionReason.Underutilized)))))
+        .runOnce();
+    assertThat(r.commands()).singleElement().satisfies(c -> {
+      assertThat(c.method()).isEqualTo("MultiNodeConsolidation");
+      assertThat(c.candidates()).containsExactlyInAnyOrder("n1", "n2");
+    });
+    // under WhenEmpty there is no consolidation to do it
+    managed("n3", "m.xlarge");
+    assertThat(provisioner(ProvisionerOptions.defaults().withPolicy(ConsolidationPolicy.WhenEmpty).withBudgets(
+        List.of(new DisruptionBudget(IntOrPercent.of(0), java.util.Set.of(DisruptionReason.Empty))))).runOnce()
+        .commands()).isEmpty();
+  }
+
+  @Test
+  void whenEmpty_leavesUnderutilizedNodes() {
+    threeBusyNodes();
+    ProvisionerOptions all = ProvisionerOptions.defaults().withBudget(IntOrPercent.ofPercent(100));
+    assertThat(provisioner(all.withPolicy(ConsolidationPolicy.WhenEmpty)).runOnce().commands()).isEmpty();
+    assertThat(provisioner(all).runOnce().commands()).singleElement()
+        .satisfies(c -> assertThat(c.method()).isEqualTo("MultiNodeConsolidation"));
+  }
+
+  @Test
+  void consolidateAfter_waitsThatLongAfterTheNodesLastPodEvent() {
+    managed("n1", "m.xlarge");
+    managed("n2", "m.xlarge");
+    store.create(pod("keep", 3000, 1).toBuilder().nodeName("n2").annotation(Provisioner.DO_NOT_DISRUPT, "true")
+        .build());
+    Provisioner p = provisioner(ProvisionerOptions.defaults().withConsolidateAfter(Duration.ofMinutes(1)));
+    assertThat(p.runOnce().commands()).isEmpty(); // first seen Ready now
+    clock.advance(Duration.ofSeconds(30));
+    bound("a", 500, 1, "n1"); // a pod event at 30 s
+    assertThat(p.runOnce().commands()).isEmpty();
+    clock.advance(Duration.ofSeconds(20));
+    store.delete(Pod.class, "default", "a"); // and another at 50 s: n1 is empty again
+    assertThat(p.runOnce().commands()).isEmpty();
+    clock.advance(Duration.ofSeconds(59));
+    assertThat(p.runOnce().commands()).isEmpty(); // 59 s after the last pod event
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(p.runOnce().commands()).singleElement().satisfies(c -> {
+      assertThat(c.method()).isEqualTo("Emptiness");
+      assertThat(c.candidates()).containsExactly("n1");
+    });
+  }
+
+  @Test
+  void consolidateAfterNever_consolidatesNothingButStillProvisions() {
+    threeBusyNodes();
+    managed("idle", "m.xlarge");
+    Provisioner p = provisioner(ProvisionerOptions.defaults().withConsolidateAfter(null)
+        .withBudget(IntOrPercent.ofPercent(100)));
+    clock.advance(Duration.ofHours(1));
+    assertThat(p.runOnce().commands()).isEmpty();
+    store.create(pod("new", 5000, 1)); // fits on none of the nodes
+    assertThat(runAfterBatch(p)).hasSize(1);
+    assertThatThrownBy(() -> ProvisionerOptions.defaults().withConsolidateAfter(Duration.ofSeconds(-1)))
+        .hasMessageContaining("consolidateAfter PT-1S must not be negative");
+  }
 }

@@ -39,6 +39,8 @@ import java.util.Set;
  *   scheduler: {profile: mostAllocated, gpuPolicy: GapFill}   # see ScenarioScheduler
  *   waitForPodsReady: {timeout: 10m}  # Kueue's, for the queues; see ScenarioPodsReady
  *   clusterAutoscaler: {expander: least-nodes, coresTotal: {max: 64}}   # see ScenarioAutoscaler
+ *   # with features {provisioner: true, clusterAutoscaler: false}, the provisioner's options instead:
+ *   # provisioner: {consolidationPolicy: WhenEmpty, budgets: [{nodes: "20%"}]}   # see ScenarioProvisioner
  * </pre>
  */
 public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObject<Scenario> {
@@ -161,6 +163,15 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
                 : "") + ")", "set");
       }
       ca.validate(v, "spec.clusterAutoscaler");
+    }
+    ScenarioProvisioner provisioner = spec.provisioner();
+    if (provisioner != null) {
+      if (!spec.features().provisioner()) {
+        v.add("spec.provisioner", "needs spec.features.provisioner: true (these are the provisioner's options, and "
+            + "it is off" + (spec.features().clusterAutoscaler() ? "; the cluster autoscaler runs instead" : "")
+            + ")", "set");
+      }
+      provisioner.validate(v, "spec.provisioner");
     }
     Set<String> queueNames = new HashSet<>();
     for (int i = 0; i < spec.queues().size(); i++) {

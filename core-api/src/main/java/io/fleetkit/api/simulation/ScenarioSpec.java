@@ -22,12 +22,13 @@ import org.jspecify.annotations.Nullable;
  * @param cohorts the Kueue cohort tree the queues' cohorts belong to
  * @param waitForPodsReady Kueue's {@code waitForPodsReady} for the queues; {@code null}: off
  * @param clusterAutoscaler the cluster autoscaler's options; {@code null}: upstream's defaults
+ * @param provisioner the provisioner's options; {@code null}: Karpenter's defaults
  */
 public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
     List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
     List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup, ScenarioScheduler scheduler,
     List<ScenarioCohort> cohorts, @Nullable ScenarioPodsReady waitForPodsReady,
-    @Nullable ScenarioAutoscaler clusterAutoscaler) {
+    @Nullable ScenarioAutoscaler clusterAutoscaler, @Nullable ScenarioProvisioner provisioner) {
   /** The default sample interval. */
   public static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofMinutes(1);
 
@@ -45,7 +46,17 @@ public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval
     cohorts = List.copyOf(cohorts);
   }
 
-  /** A scenario with the cluster autoscaler's default options. */
+  /** A scenario with the provisioner's default options. */
+  public ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
+      List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
+      List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup, ScenarioScheduler scheduler,
+      List<ScenarioCohort> cohorts, @Nullable ScenarioPodsReady waitForPodsReady,
+      @Nullable ScenarioAutoscaler clusterAutoscaler) {
+    this(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers, nodeStartup,
+        scheduler, cohorts, waitForPodsReady, clusterAutoscaler, null);
+  }
+
+  /** A scenario with the cluster autoscaler's and the provisioner's default options. */
   public ScenarioSpec(Duration duration, long seed, Duration sampleInterval, List<WorkloadLoad> loads,
       List<ScenarioFault> faults, ScenarioFeatures features, List<ScenarioQueue> queues, List<JobStream> jobStreams,
       List<QueueScaler> queueScalers, List<NodeStartup> nodeStartup, ScenarioScheduler scheduler,
@@ -82,25 +93,31 @@ public record ScenarioSpec(Duration duration, long seed, Duration sampleInterval
   /** This spec with another scheduler. */
   public ScenarioSpec withScheduler(ScenarioScheduler v) {
     return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
-        nodeStartup, v, cohorts, waitForPodsReady, clusterAutoscaler);
+        nodeStartup, v, cohorts, waitForPodsReady, clusterAutoscaler, provisioner);
   }
 
   /** This spec with another cohort tree. */
   public ScenarioSpec withCohorts(List<ScenarioCohort> v) {
     return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
-        nodeStartup, scheduler, v, waitForPodsReady, clusterAutoscaler);
+        nodeStartup, scheduler, v, waitForPodsReady, clusterAutoscaler, provisioner);
   }
 
   /** This spec with another {@code waitForPodsReady} ({@code null}: off). */
   public ScenarioSpec withWaitForPodsReady(@Nullable ScenarioPodsReady v) {
     return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
-        nodeStartup, scheduler, cohorts, v, clusterAutoscaler);
+        nodeStartup, scheduler, cohorts, v, clusterAutoscaler, provisioner);
   }
 
   /** This spec with other cluster autoscaler options ({@code null}: upstream's defaults). */
   public ScenarioSpec withClusterAutoscaler(@Nullable ScenarioAutoscaler v) {
     return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
-        nodeStartup, scheduler, cohorts, waitForPodsReady, v);
+        nodeStartup, scheduler, cohorts, waitForPodsReady, v, provisioner);
+  }
+
+  /** This spec with other provisioner options ({@code null}: Karpenter's defaults). */
+  public ScenarioSpec withProvisioner(@Nullable ScenarioProvisioner v) {
+    return new ScenarioSpec(duration, seed, sampleInterval, loads, faults, features, queues, jobStreams, queueScalers,
+        nodeStartup, scheduler, cohorts, waitForPodsReady, clusterAutoscaler, v);
   }
 
   /** A scenario without node start-up phases. */

@@ -1,8 +1,8 @@
 /**
  * FleetKit's what-if kind {@code simulation.fleetkit.io/v1 Scenario}: how long to simulate, the seed, the load on
- * each workload ({@link LoadPattern}), the faults to inject, which engines run and the cluster autoscaler's
- * options ({@link ScenarioAutoscaler}). Immutable records validated in
- * their constructors; thread-safe.
+ * each workload ({@link LoadPattern}), the faults to inject, which engines run, the cluster autoscaler's
+ * options ({@link ScenarioAutoscaler}) and the provisioner's ({@link ScenarioProvisioner}). Immutable records
+ * validated in their constructors; thread-safe.
  */
 @NullMarked
 package io.fleetkit.api.simulation;

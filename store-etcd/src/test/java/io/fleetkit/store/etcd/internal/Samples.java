@@ -50,6 +50,7 @@ import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioAutoscaler;
 import io.fleetkit.api.simulation.ScenarioFeatures;
+import io.fleetkit.api.simulation.ScenarioProvisioner;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.api.resource.dra.Device;
 import io.fleetkit.api.resource.dra.DeviceTaint;
@@ -131,6 +132,12 @@ final class Samples {
             .scaleDownUtilizationThreshold(0.25).scaleDownUnneededTime(Duration.ofMinutes(2))
             .balanceSimilarNodeGroups(true).balancingIgnoreLabels(List.of("example.com/rack")).coresTotal(null, 64L)
             .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(20).build())),
+        new Scenario(ObjectMeta.builder().name("karpenter-day").build(), new ScenarioSpec(Duration.ofHours(1), 1,
+            ScenarioSpec.DEFAULT_SAMPLE_INTERVAL, List.of(), List.of(), ScenarioFeatures.builder().build()
+            .withProvisioner()).withProvisioner(ScenarioProvisioner.builder().batchIdleDuration(Duration.ofSeconds(5))
+            .batchMaxDuration(Duration.ofMinutes(1)).consolidationPolicy("WhenEmpty")
+            .consolidateAfter(Duration.ofMinutes(5)).budgets(List.of(ScenarioProvisioner.Budget.of("20%"),
+                new ScenarioProvisioner.Budget("0", List.of("Underutilized")))).build())),
         NodePool.builder().name("a100").nodeLabel("pool", "a100").minSize(0).maxSize(10)
             .startupDelay(Duration.ofMinutes(3)).pricePerHour(32.77).build(),
         ResourceSlice.of("node-1-gpu.example.com", ResourceSliceSpec.builder("gpu.example.com",

@@ -15,6 +15,7 @@ import io.fleetkit.api.simulation.ScenarioAutoscaler;
 import io.fleetkit.api.simulation.ScenarioCohort;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioPodsReady;
+import io.fleetkit.api.simulation.ScenarioProvisioner;
 import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.api.simulation.WorkloadLoad;
 import java.time.Duration;
@@ -644,5 +645,106 @@ final class ScenarioYamlTest {
         .contains("spec.clusterAutoscaler.balanceSimilarNodeGroups");
     assertThat(problems(AUTOSCALER.replace("[example.com/rack]", "[\"not a label\"]")))
         .contains("spec.clusterAutoscaler.balancingIgnoreLabels[0]");
+  }
+
+  private static final String PROVISIONER = """
+      spec:
+        duration: 1h
+        features: {provisioner: true}
+        provisioner:
+          batchIdleDuration: 5s
+          batchMaxDuration: 1m30s
+          consolidationPolicy: WhenEmpty
+          consolidateAfter: 1h30m5s
+          budgets:
+          - nodes: "20%"
+          - nodes: "0"
+            reasons: [Underutilized, Drifted]
+          - reasons: [Empty]
+      """;
+
+  @Test
+  void provisioner_everyOptionRead_roundTrips_absentIsUnset() {
+    Scenario s = parse(PROVISIONER);
+    assertThat(s.spec().provisioner()).isEqualTo(ScenarioProvisioner.builder()
+        .batchIdleDuration(Duration.ofSeconds(5)).batchMaxDuration(Duration.ofSeconds(90))
+        .consolidationPolicy("WhenEmpty").consolidateAfter(Duration.ofHours(1).plusMinutes(30).plusSeconds(5))
+        .budgets(List.of(ScenarioProvisioner.Budget.of("20%"),
+            new ScenarioProvisioner.Budget("0", List.of("Underutilized", "Drifted")),
+            // Karpenter's CRD default for a budget's nodes
+            new ScenarioProvisioner.Budget("10%", List.of("Empty")))).build());
+    String dumped = KubernetesYaml.dump(List.of(s));
+    assertThat(dumped).contains("  provisioner:\n", "consolidateAfter: \"1h30m5s\"", "nodes: \"0\"");
+    assertThat(KubernetesYaml.parse(dumped, "dump.yaml").ofType(Scenario.class).get(0)).isEqualTo(s);
+    // Never round-trips as Never
+    Scenario never = parse(PROVISIONER.replace("consolidateAfter: 1h30m5s", "consolidateAfter: Never"));
+    assertThat(never.spec().provisioner().consolidatesNever()).isTrue();
+    assertThat(KubernetesYaml.dump(List.of(never))).contains("consolidateAfter: \"Never\"");
+    assertThat(KubernetesYaml.parse(KubernetesYaml.dump(List.of(never)), "dump.yaml").ofType(Scenario.class).get(0))
+        .isEqualTo(never);
+    // absent: Karpenter's defaults, nothing written; {}: set, every option unset, and written back as set
+    Scenario absent = parse("spec: {duration: 1h, features: {provisioner: true}}\n");
+    assertThat(absent.spec().provisioner()).isNull();
+    assertThat(KubernetesYaml.dump(List.of(absent))).doesNotContain("  provisioner:\n");
+    Scenario empty = parse("spec:\n  duration: 1h\n  features: {provisioner: true}\n  provisioner: {}\n");
+    assertThat(empty.spec().provisioner()).isEqualTo(ScenarioProvisioner.DEFAULTS);
+    assertThat(KubernetesYaml.parse(KubernetesYaml.dump(List.of(empty)), "dump.yaml").ofType(Scenario.class).get(0))
+        .isEqualTo(empty);
+  }
+
+  @Test
+  void provisioner_consolidateAfter_karpentersPattern() {
+    // Karpenter's nodepool_validation_cel_test.go "should fail on an invalid consolidateAfter": -1s, 1hr, FooNever
+    for (String bad : List.of("-1s", "1hr", "FooNever", "1.5s", "500ms", "never")) {
+      assertThat(problems(PROVISIONER.replace("consolidateAfter: 1h30m5s", "consolidateAfter: " + bad)))
+          .as(bad).contains("spec.provisioner.consolidateAfter", bad,
+              "must be a duration in whole s, m and h units, or Never");
+    }
+    // "should succeed on a valid consolidateAfter": 30s, 1h30m5s, Never (and 0s, the CRD's default)
+    for (String ok : List.of("30s", "Never", "0s")) {
+      assertThat(parse(PROVISIONER.replace("consolidateAfter: 1h30m5s", "consolidateAfter: " + ok)).spec()
+          .provisioner().consolidateAfter()).as(ok).isNotNull();
+    }
+  }
+
+  @Test
+  void provisioner_badValues_reportedNamingTheField() {
+    assertThat(problems(PROVISIONER.replace("consolidationPolicy: WhenEmpty", "consolidationPolicy: Balanced")))
+        .contains("spec.provisioner.consolidationPolicy", "Balanced", "must be one of WhenEmpty, "
+            + "WhenEmptyOrUnderutilized");
+    assertThat(problems(PROVISIONER.replace("nodes: \"20%\"", "nodes: \"1000%\"")))
+        .contains("spec.provisioner.budgets[0].nodes", "1000%", "must be a count or a percentage up to 100%");
+    assertThat(problems(PROVISIONER.replace("[Underutilized, Drifted]", "[Underutilized, Expired]")))
+        .contains("spec.provisioner.budgets[1].reasons[1]", "Expired");
+    assertThat(problems(PROVISIONER.replace("batchIdleDuration: 5s", "batchIdleDuration: -5s")))
+        .contains("spec.provisioner.batchIdleDuration", "must not be negative");
+    assertThat(problems(PROVISIONER.replace("batchMaxDuration: 1m30s", "batchMaxDuration: soon")))
+        .contains("spec.provisioner.batchMaxDuration", "must be a duration");
+  }
+
+  @Test
+  void provisioner_budgetSchedule_refusedAsNotModelled() {
+    assertThat(problems(PROVISIONER.replace("  - nodes: \"20%\"\n",
+        "  - nodes: \"20%\"\n      schedule: \"@daily\"\n      duration: 10m\n")))
+        .contains("spec.provisioner.budgets[0].schedule", "spec.provisioner.budgets[0].duration",
+            "is not modelled: FleetKit's provisioner has no budget schedules");
+  }
+
+  @Test
+  void provisioner_withTheProvisionerOff_reported() {
+    assertThat(problems(PROVISIONER.replace("features: {provisioner: true}", "features: {storage: false}")))
+        .contains("spec.provisioner", "needs spec.features.provisioner: true", "the cluster autoscaler runs instead");
+  }
+
+  @Test
+  void provisioner_unknownFieldOrWrongType_reportedWithThePath() {
+    assertThat(problems(PROVISIONER.replace("batchIdleDuration: 5s", "batchIdle: 5s")))
+        .contains("spec.provisioner.batchIdle", "is not a field");
+    assertThat(problems(PROVISIONER.replace("reasons: [Empty]", "reason: [Empty]")))
+        .contains("spec.provisioner.budgets[2].reason", "is not a field");
+    assertThat(problems(PROVISIONER.replace("reasons: [Empty]", "reasons: Empty")))
+        .contains("spec.provisioner.budgets[2].reasons", "must be a list");
+    assertThat(problems(PROVISIONER.replace("  provisioner:\n", "  provisioner: fast\n  ignored:\n")))
+        .contains("spec.provisioner");
   }
 }

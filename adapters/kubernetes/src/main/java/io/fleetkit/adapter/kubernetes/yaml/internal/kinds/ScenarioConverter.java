@@ -21,6 +21,7 @@ import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioAutoscaler;
 import io.fleetkit.api.simulation.ScenarioCohort;
 import io.fleetkit.api.simulation.ScenarioPodsReady;
+import io.fleetkit.api.simulation.ScenarioProvisioner;
 import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.api.simulation.ScenarioQueue;
@@ -43,7 +44,8 @@ import org.jspecify.annotations.Nullable;
  * in a what-if never silently simulates something else. Durations are Go durations; {@code cpuPerRequest} and
  * {@code memoryPerRequest} are quantities per request/s; a CSV load is inline text of
  * {@code seconds,requestsPerSecond} rows (a header row and {@code #} comments are skipped);
- * {@code clusterAutoscaler} is read by {@link ScenarioAutoscalerYaml}.
+ * {@code clusterAutoscaler} is read by {@link ScenarioAutoscalerYaml}, {@code provisioner} by
+ * {@link ScenarioProvisionerYaml}.
  */
 public final class ScenarioConverter extends AbstractKindConverter<GenericKubernetesResource, Scenario> {
   public ScenarioConverter() {
@@ -51,7 +53,7 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
   }
   private static final Set<String> SPEC_FIELDS = Set.of("duration", "seed", "sampleInterval", "features", "loads",
       "faults", "queues", "cohorts", "jobStreams", "queueScalers", "nodeStartup", "scheduler", "waitForPodsReady",
-      "clusterAutoscaler");
+      "clusterAutoscaler", "provisioner");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
       "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling", "provisioner", "networking",
       "admission", "rollouts", "podGarbageCollector", "dynamicResources");
@@ -122,11 +124,13 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
         ? podsReady(Untyped.map(spec, "waitForPodsReady", "spec.waitForPodsReady", ctx), ctx) : null;
     ScenarioAutoscaler autoscaler = spec.containsKey("clusterAutoscaler") ? ScenarioAutoscalerYaml.read(
         Untyped.map(spec, "clusterAutoscaler", ScenarioAutoscalerYaml.PATH, ctx), ctx) : null;
+    ScenarioProvisioner provisionerOptions = spec.containsKey("provisioner") ? ScenarioProvisionerYaml.read(
+        Untyped.map(spec, "provisioner", ScenarioProvisionerYaml.PATH, ctx), ctx) : null;
     if (ctx.hasErrors()) {
       return null;
     }
     ScenarioSpec s = new ScenarioSpec(duration, seed == null ? 0 : seed, interval, loads, faults, features, queues,
-        streams, scalers, startup, scheduler, cohorts, podsReady, autoscaler);
+        streams, scalers, startup, scheduler, cohorts, podsReady, autoscaler, provisionerOptions);
     return ctx.build("", () -> new Scenario(meta, s));
   }
 
@@ -706,6 +710,10 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     ScenarioAutoscaler autoscaler = s.clusterAutoscaler();
     if (autoscaler != null) {
       spec.put("clusterAutoscaler", ScenarioAutoscalerYaml.write(autoscaler)); // {} too: set, all defaults
+    }
+    ScenarioProvisioner provisioner = s.provisioner();
+    if (provisioner != null) {
+      spec.put("provisioner", ScenarioProvisionerYaml.write(provisioner)); // {} too: set, all defaults
     }
     return GenericKinds.resource(in, spec, null);
   }

@@ -1,0 +1,202 @@
+package io.fleetkit.api.simulation;
+
+import io.fleetkit.api.Violations;
+import io.fleetkit.api.meta.IntOrPercent;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Karpenter-style provisioner's options a scenario sets: Karpenter's batching settings and its NodePool's
+ * {@code spec.disruption}, each named as Karpenter names it; an option left out ({@code null}, or no budgets) keeps
+ * Karpenter's default. The simulator passes them to the provisioner it runs when {@code features.provisioner} is on
+ * ({@link Scenario} refuses them when it is off).
+ *
+ * <pre>
+ * provisioner:
+ *   batchIdleDuration: 1s                 # BATCH_IDLE_DURATION (1s)
+ *   batchMaxDuration: 10s                 # BATCH_MAX_DURATION (10s)
+ *   consolidationPolicy: WhenEmpty        # disruption.consolidationPolicy (WhenEmptyOrUnderutilized)
+ *   consolidateAfter: 5m                  # disruption.consolidateAfter (0s), or Never
+ *   budgets:                              # disruption.budgets ([{nodes: "10%"}])
+ *   - nodes: "20%"
+ *   - nodes: "0"
+ *     reasons: [Underutilized]
+ * </pre>
+ *
+ * <p>The record holds what was written; {@link Scenario} validates it as Karpenter's CRD does (durations not
+ * negative, {@code consolidateAfter} in whole seconds, the policy and reasons from their enums, {@code nodes} matching
+ * {@value #NODES_PATTERN}, at most {@value #MAX_ITEMS} budgets and reasons) and names the field of each broken rule.
+ *
+ * @param batchIdleDuration a batch of pending pods closes this long after its last new pod
+ * @param batchMaxDuration a batch closes at the latest this long after it opened
+ * @param consolidationPolicy one of {@link #POLICIES}: which nodes consolidation may remove or replace
+ * @param consolidateAfter how long after the last pod event on a node (a pod bound to it, or gone from it) the node
+ *     may be consolidated; {@link #NEVER}: no consolidation at all
+ * @param budgets the disruption budgets, of which the most restrictive that applies counts; empty: Karpenter's
+ *     default, one budget of {@code 10%} for every reason
+ */
+public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullable Duration batchMaxDuration,
+    @Nullable String consolidationPolicy, @Nullable Duration consolidateAfter, List<Budget> budgets) {
+  /**
+   * The policies a scenario may name, as FleetKit's provisioner has them. Karpenter's {@code Balanced} is not among
+   * them: the provisioner does not implement its scoring.
+   */
+  public static final List<String> POLICIES = List.of("WhenEmpty", "WhenEmptyOrUnderutilized");
+  /** Karpenter's default policy. */
+  public static final String DEFAULT_POLICY = "WhenEmptyOrUnderutilized";
+  /** The disruption reasons a budget may name (Karpenter's {@code DisruptionReason}). */
+  public static final List<String> REASONS = List.of("Underutilized", "Empty", "Drifted");
+  /** Karpenter's pattern for a budget's {@code nodes}: a count, or a percentage up to 100. */
+  public static final String NODES_PATTERN = "^((100|[0-9]{1,2})%|[0-9]+)$";
+  /** Karpenter's most budgets per NodePool, and most reasons per budget. */
+  public static final int MAX_ITEMS = 50;
+  /** {@code consolidateAfter: Never}: a wait that never ends, so the provisioner consolidates nothing. */
+  public static final Duration NEVER = Duration.ofSeconds(Long.MAX_VALUE, 999_999_999);
+  /** Nothing set: Karpenter's defaults. */
+  public static final ScenarioProvisioner DEFAULTS = builder().build();
+
+  private static final Pattern NODES = Pattern.compile(NODES_PATTERN);
+
+  public ScenarioProvisioner {
+    budgets = List.copyOf(budgets);
+  }
+
+  /**
+   * One disruption budget (Karpenter's {@code NodePool.spec.disruption.budgets[]}), always active: Karpenter's
+   * {@code schedule} and {@code duration} are not modelled.
+   *
+   * @param nodes how many nodes, or what percentage of them (rounded up), may be disrupted at once
+   * @param reasons the reasons it applies to, from {@link #REASONS}; empty: all
+   */
+  public record Budget(String nodes, List<String> reasons) {
+    /** Karpenter's default {@code nodes}. */
+    public static final String DEFAULT_NODES = "10%";
+
+    public Budget {
+      Objects.requireNonNull(nodes, "nodes");
+      reasons = List.copyOf(reasons);
+    }
+
+    /** A budget of {@code nodes} for every reason. */
+    public static Budget of(String nodes) {
+      return new Budget(nodes, List.of());
+    }
+
+    /**
+     * {@link #nodes()} as a count or percentage.
+     *
+     * @throws IllegalArgumentException when it does not match {@value ScenarioProvisioner#NODES_PATTERN}
+     */
+    public IntOrPercent nodesValue() {
+      if (!NODES.matcher(nodes).matches()) {
+        throw new IllegalArgumentException("nodes \"" + nodes + "\" must match " + NODES_PATTERN);
+      }
+      if (nodes.endsWith("%")) {
+        return IntOrPercent.parse(nodes);
+      }
+      // a count past int's range is more nodes than any cluster has
+      return nodes.length() > 9 && new java.math.BigInteger(nodes).bitLength() > 31
+          ? IntOrPercent.of(Integer.MAX_VALUE) : IntOrPercent.of(Integer.parseInt(nodes));
+    }
+  }
+
+  /** A builder with nothing set. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these options. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.batchIdleDuration = batchIdleDuration;
+    b.batchMaxDuration = batchMaxDuration;
+    b.consolidationPolicy = consolidationPolicy;
+    b.consolidateAfter = consolidateAfter;
+    b.budgets = budgets;
+    return b;
+  }
+
+  /** Whether {@code consolidateAfter} is {@code Never}. */
+  public boolean consolidatesNever() {
+    return NEVER.equals(consolidateAfter);
+  }
+
+  /**
+   * Records in {@code v} each rule these options break, naming the field under {@code p} ({@code spec.provisioner}):
+   * Karpenter's CRD rules for its NodePool's {@code spec.disruption} and a non-negative batch window.
+   */
+  void validate(Violations v, String p) {
+    nonNegative(v, p + ".batchIdleDuration", batchIdleDuration);
+    nonNegative(v, p + ".batchMaxDuration", batchMaxDuration);
+    if (consolidationPolicy != null && !POLICIES.contains(consolidationPolicy)) {
+      v.add(p + ".consolidationPolicy", "must be one of " + String.join(", ", POLICIES) + " (Karpenter's Balanced "
+          + "is not implemented by FleetKit's provisioner)", consolidationPolicy);
+    }
+    Duration after = consolidateAfter;
+    if (after != null && !consolidatesNever()) {
+      if (after.isNegative()) {
+        v.add(p + ".consolidateAfter", Violations.NON_NEGATIVE, after);
+      } else if (after.getNano() != 0) {
+        v.add(p + ".consolidateAfter", "must be whole seconds, or Never (Karpenter's pattern "
+            + "^(([0-9]+(s|m|h))+|Never)$)", after);
+      }
+    }
+    if (budgets.size() > MAX_ITEMS) {
+      v.add(p + ".budgets", "must have at most " + MAX_ITEMS + " items", budgets.size());
+    }
+    for (int i = 0; i < budgets.size(); i++) {
+      Budget b = budgets.get(i);
+      String bp = p + ".budgets[" + i + "]";
+      if (!NODES.matcher(b.nodes()).matches()) {
+        v.add(bp + ".nodes", "must be a count or a percentage up to 100% (Karpenter's pattern " + NODES_PATTERN + ")",
+            b.nodes());
+      }
+      if (b.reasons().size() > MAX_ITEMS) {
+        v.add(bp + ".reasons", "must have at most " + MAX_ITEMS + " items", b.reasons().size());
+      }
+      Set<String> seen = new HashSet<>();
+      for (int j = 0; j < b.reasons().size(); j++) {
+        String r = b.reasons().get(j);
+        if (!REASONS.contains(r)) {
+          v.add(bp + ".reasons[" + j + "]", "must be one of " + String.join(", ", REASONS), r);
+        } else if (!seen.add(r)) {
+          v.add(bp + ".reasons[" + j + "]", Violations.DUPLICATE, r);
+        }
+      }
+    }
+  }
+
+  private static void nonNegative(Violations v, String field, @Nullable Duration d) {
+    if (d != null && d.isNegative()) {
+      v.add(field, Violations.NON_NEGATIVE, d);
+    }
+  }
+
+  /** Builds {@link ScenarioProvisioner}; every option starts unset (Karpenter's default). Not thread-safe. */
+  public static final class Builder {
+    private @Nullable Duration batchIdleDuration;
+    private @Nullable Duration batchMaxDuration;
+    private @Nullable String consolidationPolicy;
+    private @Nullable Duration consolidateAfter;
+    private List<Budget> budgets = List.of();
+
+    private Builder() {}
+
+    public Builder batchIdleDuration(@Nullable Duration v) { batchIdleDuration = v; return this; }
+    public Builder batchMaxDuration(@Nullable Duration v) { batchMaxDuration = v; return this; }
+    public Builder consolidationPolicy(@Nullable String v) { consolidationPolicy = v; return this; }
+    /** {@code consolidateAfter}; {@link ScenarioProvisioner#NEVER} for {@code Never}. */
+    public Builder consolidateAfter(@Nullable Duration v) { consolidateAfter = v; return this; }
+    public Builder budgets(List<Budget> v) { budgets = Objects.requireNonNull(v, "budgets"); return this; }
+
+    public ScenarioProvisioner build() {
+      return new ScenarioProvisioner(batchIdleDuration, batchMaxDuration, consolidationPolicy, consolidateAfter,
+          budgets);
+    }
+  }
+}

@@ -1,0 +1,196 @@
+package io.fleetkit.api.simulation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetkit.api.ValidationException;
+import io.fleetkit.api.meta.IntOrPercent;
+import io.fleetkit.api.meta.ObjectMeta;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A scenario's {@code spec.provisioner}. The cases marked "upstream" are Karpenter's
+ * {@code pkg/apis/v1/nodepool_validation_cel_test.go} (kubernetes-sigs/karpenter 2266468), Context "Disruption", for
+ * the fields FleetKit's provisioner has: a value Karpenter's CRD accepts is accepted here, one it refuses is refused
+ * naming {@code spec.provisioner.FIELD}. Go duration syntax ({@code 1hr}, {@code FooNever}) is the YAML loader's, and
+ * tested there.
+ */
+final class ScenarioProvisionerTest {
+  private static final ScenarioFeatures PROVISIONER = ScenarioFeatures.ALL.withProvisioner();
+
+  private static Scenario scenario(ScenarioFeatures features, ScenarioProvisioner p) {
+    return new Scenario(ObjectMeta.builder().name("what-if").build(), new ScenarioSpec(Duration.ofHours(1), 1,
+        ScenarioSpec.DEFAULT_SAMPLE_INTERVAL, List.of(), List.of(), features).withProvisioner(p));
+  }
+
+  private static Scenario scenario(ScenarioProvisioner p) {
+    return scenario(PROVISIONER, p);
+  }
+
+  private static ScenarioProvisioner budget(String nodes, String... reasons) {
+    return ScenarioProvisioner.builder().budgets(List.of(new ScenarioProvisioner.Budget(nodes, List.of(reasons))))
+        .build();
+  }
+
+  @Test
+  void everyOption_kept_andAbsentMeansUnset() {
+    ScenarioProvisioner p = ScenarioProvisioner.builder().batchIdleDuration(Duration.ofSeconds(5))
+        .batchMaxDuration(Duration.ofMinutes(1)).consolidationPolicy("WhenEmpty")
+        .consolidateAfter(Duration.ofMinutes(5)).budgets(List.of(ScenarioProvisioner.Budget.of("20%"),
+            new ScenarioProvisioner.Budget("0", List.of("Underutilized", "Drifted")))).build();
+    Scenario s = scenario(p);
+    assertThat(s.spec().provisioner()).isEqualTo(p);
+    assertThat(p.toBuilder().build()).isEqualTo(p);
+    assertThat(p.consolidatesNever()).isFalse();
+    assertThat(ScenarioProvisioner.DEFAULTS.budgets()).isEmpty();
+    assertThat(ScenarioProvisioner.DEFAULTS.consolidateAfter()).isNull();
+    assertThat(s.spec().withProvisioner(null).provisioner()).isNull();
+    // the other with-ers keep the block
+    assertThat(s.spec().withScheduler(ScenarioScheduler.DEFAULT).withCohorts(List.of()).withWaitForPodsReady(null)
+        .withClusterAutoscaler(null).provisioner()).isEqualTo(p);
+    assertThat(p.budgets().get(0).nodesValue()).isEqualTo(IntOrPercent.ofPercent(20));
+    assertThat(p.budgets().get(1).nodesValue()).isEqualTo(IntOrPercent.of(0));
+    assertThat(ScenarioProvisioner.Budget.of("99999999999").nodesValue()).isEqualTo(IntOrPercent.of(Integer.MAX_VALUE));
+    // upstream AllowedDisruptions "should return zero values if a nodes value is invalid": refused here
+    assertThatThrownBy(() -> ScenarioProvisioner.Budget.of("1000a%").nodesValue())
+        .hasMessageContaining("nodes \"1000a%\" must match ^((100|[0-9]{1,2})%|[0-9]+)$");
+  }
+
+  @Test
+  void withTheProvisionerOff_refusedNamingTheBlockAndTheSwitch() {
+    assertThatThrownBy(() -> scenario(ScenarioFeatures.ALL, ScenarioProvisioner.DEFAULTS))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("spec.provisioner \"set\" ")
+        .hasMessageContaining("needs spec.features.provisioner: true")
+        .hasMessageContaining("the cluster autoscaler runs instead");
+    assertThatThrownBy(() -> scenario(ScenarioFeatures.builder().clusterAutoscaler(false).build(),
+        ScenarioProvisioner.DEFAULTS))
+        .hasMessageContaining("needs spec.features.provisioner: true")
+        .hasMessageNotContaining("runs instead");
+  }
+
+  @Test
+  void consolidateAfter_upstreamValidValues_accepted() {
+    // upstream: "should succeed on a disabled consolidateAfter"; "should succeed on a valid consolidateAfter":
+    // single unit 30s, multiple units 1h30m5s, never
+    for (Duration d : List.of(ScenarioProvisioner.NEVER, Duration.ofSeconds(30),
+        Duration.ofHours(1).plusMinutes(30).plusSeconds(5))) {
+      assertThat(scenario(ScenarioProvisioner.builder().consolidateAfter(d).build()).spec().provisioner()
+          .consolidateAfter()).isEqualTo(d);
+    }
+    assertThat(ScenarioProvisioner.builder().consolidateAfter(ScenarioProvisioner.NEVER).build().consolidatesNever())
+        .isTrue();
+    // upstream: consolidateAfter 30s or Never with consolidationPolicy WhenEmpty or WhenEmptyOrUnderutilized
+    for (String policy : List.of("WhenEmpty", "WhenEmptyOrUnderutilized")) {
+      for (Duration d : List.of(Duration.ofSeconds(30), ScenarioProvisioner.NEVER)) {
+        assertThat(scenario(ScenarioProvisioner.builder().consolidationPolicy(policy).consolidateAfter(d).build())
+            .spec().provisioner().consolidationPolicy()).isEqualTo(policy);
+      }
+    }
+    assertThat(scenario(ScenarioProvisioner.builder().consolidateAfter(Duration.ZERO).build())).isNotNull();
+  }
+
+  @Test
+  void consolidateAfter_negativeOrFractional_refused() {
+    // upstream: "should fail on an invalid consolidateAfter", negative -1s
+    assertThatThrownBy(() -> scenario(ScenarioProvisioner.builder().consolidateAfter(Duration.ofSeconds(-1)).build()))
+        .hasMessageContaining("spec.provisioner.consolidateAfter \"-1s\" must be greater than or equal to 0");
+    // Karpenter's pattern has whole s, m and h units only
+    assertThatThrownBy(() -> scenario(ScenarioProvisioner.builder().consolidateAfter(Duration.ofMillis(1500))
+        .build()))
+        .hasMessageContaining("spec.provisioner.consolidateAfter")
+        .hasMessageContaining("must be whole seconds, or Never");
+  }
+
+  @Test
+  void consolidationPolicy_upstreamValidValues_accepted_balancedRefusedAsNotImplemented() {
+    // upstream: "should succeed on a valid consolidationPolicy" and "should pass RuntimeValidate for valid
+    // consolidationPolicy": WhenEmpty, WhenEmptyOrUnderutilized (Balanced: FleetKit's provisioner lacks it)
+    for (String policy : List.of("WhenEmpty", "WhenEmptyOrUnderutilized")) {
+      assertThat(scenario(ScenarioProvisioner.builder().consolidationPolicy(policy).build()).spec().provisioner()
+          .consolidationPolicy()).isEqualTo(policy);
+    }
+    assertThatThrownBy(() -> scenario(ScenarioProvisioner.builder().consolidationPolicy("Balanced").build()))
+        .hasMessageContaining("spec.provisioner.consolidationPolicy \"Balanced\"")
+        .hasMessageContaining("Balanced is not implemented by FleetKit's provisioner");
+  }
+
+  @Test
+  void consolidationPolicy_upstreamInvalidValues_refused() {
+    // upstream: "should fail on an invalid consolidationPolicy", every entry
+    for (String bad : List.of("1", "2", "3", "0", "4", "10", "balanced", "whenempty", "", "WhenUnderutilized",
+        "foo")) {
+      assertThatThrownBy(() -> scenario(ScenarioProvisioner.builder().consolidationPolicy(bad).build()))
+          .as(bad)
+          .hasMessageContaining("spec.provisioner.consolidationPolicy \"" + bad + "\" must be one of WhenEmpty, "
+              + "WhenEmptyOrUnderutilized");
+    }
+  }
+
+  @Test
+  void budgetNodes_upstreamCases() {
+    // upstream: "should fail when creating a budget with a negative value int", "... negative value percent",
+    // "... a value percent with more than 3 digits"
+    for (String bad : List.of("-10", "-10%", "1000%")) {
+      assertThatThrownBy(() -> scenario(budget(bad)))
+          .as(bad)
+          .hasMessageContaining("spec.provisioner.budgets[0].nodes \"" + bad + "\" must be a count or a percentage up "
+              + "to 100%");
+    }
+    // upstream: "should succeed when creating a budget with neither duration nor cron"
+    assertThat(scenario(budget("10")).spec().provisioner().budgets()).hasSize(1);
+    for (String ok : List.of("0", "0%", "100%", "99%", "7", "250")) {
+      assertThat(scenario(budget(ok)).spec().provisioner().budgets().get(0).nodes()).isEqualTo(ok);
+    }
+    for (String bad : List.of("101%", "10.5%", "ten", "", " 10", "%")) {
+      assertThatThrownBy(() -> scenario(budget(bad))).as(bad).hasMessageContaining("spec.provisioner.budgets[0].nodes");
+    }
+  }
+
+  @Test
+  void budgetReasons_upstreamCases() {
+    // upstream: "should succeed when creating a budget with valid reasons": Drifted, Underutilized, Empty;
+    // "should allow setting multiple reasons"
+    for (String r : ScenarioProvisioner.REASONS) {
+      assertThat(scenario(budget("10", r)).spec().provisioner().budgets().get(0).reasons()).containsExactly(r);
+    }
+    assertThat(scenario(budget("10", "Drifted", "Empty")).spec().provisioner().budgets().get(0).reasons())
+        .containsExactly("Drifted", "Empty");
+    // upstream: "should fail when creating a budget with invalid reasons": invalid, expired, empty
+    for (String bad : List.of("invalid", "expired", "")) {
+      assertThatThrownBy(() -> scenario(budget("10", bad)))
+          .as(bad)
+          .hasMessageContaining("spec.provisioner.budgets[0].reasons[0] \"" + bad + "\" must be one of "
+              + "Underutilized, Empty, Drifted");
+    }
+    // the CRD's reasons are a set
+    assertThatThrownBy(() -> scenario(budget("10", "Empty", "Empty")))
+        .hasMessageContaining("spec.provisioner.budgets[0].reasons[1] \"Empty\" Duplicate value");
+  }
+
+  @Test
+  void budgets_atMostFiftyOfThemAndOfTheirReasons() {
+    List<ScenarioProvisioner.Budget> many = new ArrayList<>(Collections.nCopies(50, ScenarioProvisioner.Budget.of(
+        "1")));
+    assertThat(scenario(ScenarioProvisioner.builder().budgets(many).build())).isNotNull();
+    many.add(ScenarioProvisioner.Budget.of("1"));
+    assertThatThrownBy(() -> scenario(ScenarioProvisioner.builder().budgets(many).build()))
+        .hasMessageContaining("spec.provisioner.budgets \"51\" must have at most 50 items");
+  }
+
+  @Test
+  void batchDurations_negative_eachNamed() {
+    Duration neg = Duration.ofSeconds(-1);
+    assertThatThrownBy(() -> scenario(ScenarioProvisioner.builder().batchIdleDuration(neg).batchMaxDuration(neg)
+        .build()))
+        .hasMessageContaining("spec.provisioner.batchIdleDuration \"-1s\" must be greater than or equal to 0")
+        .hasMessageContaining("spec.provisioner.batchMaxDuration \"-1s\" must be greater than or equal to 0");
+    // zero closes a batch in the loop it opens; an idle window above the maximum is Karpenter's to accept too
+    assertThat(scenario(ScenarioProvisioner.builder().batchIdleDuration(Duration.ofMinutes(1))
+        .batchMaxDuration(Duration.ZERO).build())).isNotNull();
+  }
+}

@@ -1,0 +1,205 @@
+package io.fleetkit.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
+import io.fleetkit.api.meta.IntOrPercent;
+import io.fleetkit.api.simulation.ScenarioProvisioner;
+import io.fleetkit.autoscale.provisioner.ConsolidationPolicy;
+import io.fleetkit.autoscale.provisioner.DisruptionBudget;
+import io.fleetkit.autoscale.provisioner.DisruptionReason;
+import io.fleetkit.autoscale.provisioner.Provisioner;
+import io.fleetkit.autoscale.provisioner.ProvisionerOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A scenario's {@code spec.provisioner} ({@link ProvisionerChoice}): each option set replaces Karpenter's default in
+ * the provisioner the simulation runs, and changes what it does against the same manifests run with the defaults.
+ */
+final class ScenarioProvisionerOptionsTest {
+  private static final String FEATURES = "horizontalPodAutoscaler: false, storage: false, verticalPodAutoscaler: "
+      + "false, queueAdmission: false, queueScaling: false, clusterAutoscaler: false, provisioner: true";
+
+  private static final String POOL = """
+      apiVersion: fleetkit.io/v1alpha1
+      kind: NodePool
+      metadata: {name: a}
+      spec:
+        template:
+          capacity: {cpu: "4", memory: 16Gi, pods: "110"}
+        minSize: 0
+        maxSize: 10
+        startupDelay: 1m
+        pricePerHour: 1
+      ---
+      """;
+
+  /** A node of pool {@code a} the provisioner launched earlier (it manages it). */
+  private static String node(String name) {
+    return """
+        apiVersion: v1
+        kind: Node
+        metadata:
+          name: %s
+          labels: {fleetkit.io/node-pool: a, %s: %s, %s: a}
+        status:
+          capacity: {cpu: "4", memory: 16Gi, pods: "110"}
+        ---
+        """.formatted(name, Provisioner.MANAGED_LABEL, ProvisionerLoop.NAME, Provisioner.INSTANCE_TYPE_LABEL);
+  }
+
+  private static String deployment(int replicas, String cpu) {
+    return """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web, namespace: default}
+        spec:
+          replicas: %d
+          selector: {matchLabels: {app: web}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers:
+              - name: web
+                image: web:1
+                resources:
+                  requests: {cpu: "%s", memory: 1Gi}
+        ---
+        """.formatted(replicas, cpu);
+  }
+
+  /** Three managed nodes: two with a 1-CPU pod each (both fit on one node), one empty. */
+  private static final String THREE_NODES = POOL + node("x") + node("y") + node("z") + deployment(2, "1");
+
+  /** {@code manifests} with a scenario of {@code duration}, the provisioner's block {@code block} (or none). */
+  private static SimulationRun run(String manifests, String duration, String block) {
+    String yaml = manifests + """
+        apiVersion: simulation.fleetkit.io/v1
+        kind: Scenario
+        metadata: {name: what-if}
+        spec:
+          duration: %s
+          sampleInterval: 1m
+          features: {%s}
+        """.formatted(duration, FEATURES) + (block.isEmpty() ? "" : "  provisioner: " + block + "\n");
+    return ClusterSimulation.builder().objects(KubernetesYaml.parse(yaml, "test.yaml").objects()).build().run();
+  }
+
+  private static List<TimelineEvent> events(SimulationRun run, String kind) {
+    return run.timeline().stream().filter(e -> e.kind().equals(kind)).toList();
+  }
+
+  private static double readyNodesAtTheEnd(SimulationRun run) {
+    return run.series("ready nodes a").orElseThrow().last();
+  }
+
+  private static double costAtTheEnd(SimulationRun run) {
+    return run.series("cumulative cost").orElseThrow().last();
+  }
+
+  @Test
+  void consolidationPolicy_whenEmptyKeepsTheUnderutilizedNode_theDefaultRemovesIt() {
+    SimulationRun byDefault = run(THREE_NODES, "15m", "");
+    SimulationRun whenEmpty = run(THREE_NODES, "15m", "{consolidationPolicy: WhenEmpty}");
+    // the default removes the empty node, then moves one pod next to the other and removes its node
+    assertThat(readyNodesAtTheEnd(byDefault)).isEqualTo(1.0);
+    assertThat(events(byDefault, "Consolidate")).extracting(TimelineEvent::message)
+        .anyMatch(m -> m.startsWith("Emptiness: z removed"))
+        .anyMatch(m -> m.startsWith("SingleNodeConsolidation: "));
+    // WhenEmpty removes only the empty node
+    assertThat(readyNodesAtTheEnd(whenEmpty)).isEqualTo(2.0);
+    assertThat(events(whenEmpty, "Consolidate")).extracting(TimelineEvent::message)
+        .allMatch(m -> m.startsWith("Emptiness: "));
+    assertThat(costAtTheEnd(whenEmpty)).isGreaterThan(costAtTheEnd(byDefault));
+    assertThat(run(THREE_NODES, "15m", "{consolidationPolicy: WhenEmptyOrUnderutilized}").timeline())
+        .isEqualTo(byDefault.timeline());
+  }
+
+  @Test
+  void budgetZero_blocksConsolidation_perReasonBudgetsBlockOnlyTheirMethods() {
+    SimulationRun none = run(THREE_NODES, "15m", "{budgets: [{nodes: \"0\"}]}");
+    assertThat(events(none, "Consolidate")).isEmpty();
+    assertThat(readyNodesAtTheEnd(none)).isEqualTo(3.0);
+    assertThat(readyNodesAtTheEnd(run(THREE_NODES, "15m", "{budgets: [{nodes: \"0%\"}]}"))).isEqualTo(3.0);
+    // no underutilized consolidation: only the empty node goes
+    SimulationRun emptyOnly = run(THREE_NODES, "15m", "{budgets: [{nodes: \"0\", reasons: [Underutilized]}]}");
+    assertThat(readyNodesAtTheEnd(emptyOnly)).isEqualTo(2.0);
+    assertThat(events(emptyOnly, "Consolidate")).singleElement()
+        .satisfies(e -> assertThat(e.message()).startsWith("Emptiness: z removed"));
+    // 100%: everything at once, two nodes in the loop after the empty one
+    SimulationRun all = run(THREE_NODES, "15m", "{budgets: [{nodes: \"100%\"}]}");
+    assertThat(readyNodesAtTheEnd(all)).isEqualTo(1.0);
+  }
+
+  @Test
+  void consolidateAfter_postponesConsolidation_neverStopsIt() {
+    SimulationRun byDefault = run(THREE_NODES, "30m", "");
+    Duration firstByDefault = events(byDefault, "Consolidate").get(0).at();
+    assertThat(firstByDefault).isLessThan(Duration.ofMinutes(1));
+    SimulationRun later = run(THREE_NODES, "30m", "{consolidateAfter: 20m}");
+    assertThat(events(later, "Consolidate")).isNotEmpty()
+        .allSatisfy(e -> assertThat(e.at()).isGreaterThanOrEqualTo(Duration.ofMinutes(20)));
+    assertThat(readyNodesAtTheEnd(later)).isEqualTo(1.0);
+    SimulationRun never = run(THREE_NODES, "30m", "{consolidateAfter: Never}");
+    assertThat(events(never, "Consolidate")).isEmpty();
+    assertThat(readyNodesAtTheEnd(never)).isEqualTo(3.0);
+  }
+
+  @Test
+  void batchDurations_delayTheLaunch() {
+    // six 3-CPU pods pending from the start, no node yet
+    String manifests = POOL + deployment(6, "3");
+    // the pods are pending from the first 10 s loop on; by default the batch closes at the next loop
+    SimulationRun byDefault = run(manifests, "10m", "");
+    assertThat(events(byDefault, "ScaleUp")).first()
+        .satisfies(e -> assertThat(e.at()).isEqualTo(Duration.ofSeconds(20)));
+    SimulationRun batched = run(manifests, "10m", "{batchIdleDuration: 2m, batchMaxDuration: 5m}");
+    assertThat(events(batched, "ScaleUp")).first().satisfies(e -> {
+      assertThat(e.at()).isEqualTo(Duration.ofMinutes(2).plusSeconds(10));
+      assertThat(e.message()).startsWith("provisioner launching 6 node(s)");
+    });
+    // the maximum ends the batch when the idle window is longer
+    SimulationRun capped = run(manifests, "10m", "{batchIdleDuration: 4m, batchMaxDuration: 1m}");
+    assertThat(events(capped, "ScaleUp")).first()
+        .satisfies(e -> assertThat(e.at()).isEqualTo(Duration.ofMinutes(1).plusSeconds(10)));
+  }
+
+  @Test
+  void options_eachSetOneReplacesTheDefault_theOthersStay() {
+    assertThat(ProvisionerChoice.of(null).options()).isEqualTo(ProvisionerOptions.defaults());
+    assertThat(ProvisionerChoice.of(ScenarioProvisioner.DEFAULTS).options()).isEqualTo(ProvisionerOptions.defaults());
+    // Karpenter's CRD defaults consolidateAfter to 0s
+    assertThat(ProvisionerOptions.defaults().consolidateAfter()).isEqualTo(Duration.ZERO);
+    ScenarioProvisioner p = ScenarioProvisioner.builder().batchIdleDuration(Duration.ofSeconds(5))
+        .batchMaxDuration(Duration.ofMinutes(1)).consolidationPolicy("WhenEmpty")
+        .consolidateAfter(Duration.ofMinutes(3)).budgets(List.of(ScenarioProvisioner.Budget.of("20%"),
+            new ScenarioProvisioner.Budget("2", List.of("Empty", "Drifted")))).build();
+    assertThat(ProvisionerChoice.of(p).options()).isEqualTo(ProvisionerOptions.defaults()
+        .withBatchDurations(Duration.ofSeconds(5), Duration.ofMinutes(1)).withPolicy(ConsolidationPolicy.WhenEmpty)
+        .withConsolidateAfter(Duration.ofMinutes(3)).withBudgets(List.of(
+            DisruptionBudget.of(IntOrPercent.ofPercent(20)),
+            new DisruptionBudget(IntOrPercent.of(2), Set.of(DisruptionReason.Empty, DisruptionReason.Drifted)))));
+    // one batch window set keeps the other's default
+    ProvisionerOptions idleOnly = ProvisionerChoice.of(ScenarioProvisioner.builder()
+        .batchIdleDuration(Duration.ofSeconds(3)).build()).options();
+    assertThat(idleOnly.batchMaxDuration()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(ProvisionerChoice.of(ScenarioProvisioner.builder().consolidateAfter(ScenarioProvisioner.NEVER)
+        .build()).options().consolidateAfter()).isNull();
+  }
+
+  @Test
+  void everyPolicyAndReasonAScenarioMayName_isOneTheProvisionerKnows() {
+    for (String policy : ScenarioProvisioner.POLICIES) {
+      assertThat(ConsolidationPolicy.valueOf(policy)).hasToString(policy);
+    }
+    assertThat(ScenarioProvisioner.DEFAULT_POLICY)
+        .isEqualTo(ProvisionerOptions.defaults().policy().name());
+    for (String reason : ScenarioProvisioner.REASONS) {
+      assertThat(DisruptionReason.valueOf(reason)).hasToString(reason);
+    }
+    assertThat(ScenarioProvisioner.REASONS).hasSize(DisruptionReason.values().length);
+  }
+}
