@@ -217,7 +217,7 @@ public final class ClusterSimulation {
       problems.add(fromMessage(object, autoscalerProblem));
     }
     if (provisionerProblem != null) {
-      problems.add(provisionerProblem);
+      problems.add(fromMessage(object, provisionerProblem));
     }
     List<WorkloadLoad> loads = scenario.spec().loads();
     for (int i = 0; i < loads.size(); i++) {
