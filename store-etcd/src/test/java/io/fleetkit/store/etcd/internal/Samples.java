@@ -130,7 +130,8 @@ final class Samples {
             List.of(), List.of(), List.of()).withClusterAutoscaler(ScenarioAutoscaler.builder().expander("least-nodes")
             .scaleDownUtilizationThreshold(0.25).scaleDownUnneededTime(Duration.ofMinutes(2))
             .balanceSimilarNodeGroups(true).balancingIgnoreLabels(List.of("example.com/rack")).coresTotal(null, 64L)
-            .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(20).build())),
+            .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(20)
+            .gpuTotal(List.of(new ScenarioAutoscaler.GpuTotal("a100", 2, 16))).build())),
         NodePool.builder().name("a100").nodeLabel("pool", "a100").minSize(0).maxSize(10)
             .startupDelay(Duration.ofMinutes(3)).pricePerHour(32.77).build(),
         ResourceSlice.of("node-1-gpu.example.com", ResourceSliceSpec.builder("gpu.example.com",
