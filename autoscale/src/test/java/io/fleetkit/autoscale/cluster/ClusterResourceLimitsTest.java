@@ -25,8 +25,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code cluster-autoscaler/core/scaleup/resource/manager_test.go} (commit 068ce782723fb71e554e0edc1eab58ad9e2c4dae:
  * TestDeltaForNode, TestResourcesLeft, TestApplyLimits, TestCheckDeltaWithinLimits, TestResourceManagerWithGpuResource)
  * and {@code core/scaledown/resource/limits_test.go} (commit 47560660ba75d5403cdc9424ffa321c96a3a3650:
- * TestCalculateCoresAndMemoryTotal, TestCheckDeltaWithinLimits; the file has no GPU case), with FleetKit's own cases
- * for the GPU targets (upstream's {@code GetNodeGpuTarget}) and the scale-down GPU minima.
+ * TestCalculateCoresAndMemoryTotal, TestCheckDeltaWithinLimits; the file has no GPU case), the value cases of
+ * {@code config/flags/flags_test.go} TestParseSingleGpuLimit (4 of 8; the other four test the flag's text syntax,
+ * which FleetKit does not have), with FleetKit's own cases for the GPU targets (upstream's {@code GetNodeGpuTarget})
+ * and the scale-down GPU minima.
  */
 final class ClusterResourceLimitsTest {
   private static final long MIB = 1024L * 1024;
@@ -230,6 +232,30 @@ final class ClusterResourceLimitsTest {
     assertThat(o.gpuLimit("a100")).isEqualTo(new AutoscalerOptions.GpuLimit("a100", 4, 0));
     assertThat(o.gpuLimit("h100")).isNull();
     assertThat(AutoscalerOptions.defaults().gpuTotal()).isEmpty();
+  }
+
+  // ---- config/flags/flags_test.go TestParseSingleGpuLimit: the value cases (FleetKit has no flag syntax) ----
+
+  static Stream<Arguments> parseSingleGpuLimit() {
+    return Stream.of(
+        Arguments.of("gpu", 1L, 10L, null), // gpu:1:10
+        Arguments.of("gpu", -1L, 10L, "autoscaler options: gpuTotal gpu -1:10 must not be negative (--gpu-total)"),
+        Arguments.of("gpu", 1L, -10L, "autoscaler options: gpuTotal gpu 1:-10 must not be negative (--gpu-total)"),
+        Arguments.of("gpu", 10L, 1L, "autoscaler options: gpuTotal gpu min 10 must not exceed max 1 (--gpu-total)"));
+  }
+
+  @ParameterizedTest
+  @MethodSource
+  void parseSingleGpuLimit(String type, long min, long max, String error) {
+    if (error == null) {
+      AutoscalerOptions.GpuLimit g = new AutoscalerOptions.GpuLimit(type, min, max);
+      assertThat(g.gpuType()).isEqualTo("gpu");
+      assertThat(g.min()).isEqualTo(1);
+      assertThat(g.max()).isEqualTo(10);
+    } else {
+      assertThatThrownBy(() -> new AutoscalerOptions.GpuLimit(type, min, max))
+          .isInstanceOf(IllegalArgumentException.class).hasMessage(error);
+    }
   }
 
   // ---- manager_test.go TestApplyLimits ----
