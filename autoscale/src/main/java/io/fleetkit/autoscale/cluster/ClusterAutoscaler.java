@@ -1679,7 +1679,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       // reading it, and once both kinds' are, so is every node left
       boolean emptiesDone = empties >= emptyLimit;
       boolean drainsDone = drains >= drainLimit;
-      // with a minimum of cores or memory every due node is read, so each one over it says so
+      // with a minimum of cores, memory or GPUs every due node is read, so each one over it says so
       if (roomInEveryPool && limits == null && emptiesDone && drainsDone) {
         break;
       }
