@@ -24,7 +24,8 @@ record AutoscalerChoice(AutoscalerOptions options, Expander expander, String exp
    * The options of {@code a} ({@code null}: none set) over upstream's defaults.
    *
    * @throws IllegalArgumentException naming {@code spec.clusterAutoscaler} when the autoscaler refuses a value (a
-   *     total's minimum above upstream's default maximum, an expander it does not know)
+   *     total's minimum above upstream's default maximum, a GPU type named {@code cpu} or {@code memory}, an expander
+   *     it does not know)
    */
   static AutoscalerChoice of(@Nullable ScenarioAutoscaler a) {
     if (a == null) {
@@ -54,6 +55,8 @@ record AutoscalerChoice(AutoscalerOptions options, Expander expander, String exp
       Quantity maxMemory = a.maxMemoryTotal();
       o = o.withMemoryTotal(minMemory == null ? o.minMemoryTotal() : minMemory.value(),
           maxMemory == null ? o.maxMemoryTotal() : maxMemory.value());
+      o = o.withGpuTotal(a.gpuTotal().stream()
+          .map(g -> new AutoscalerOptions.GpuLimit(g.type(), g.min(), g.max())).toList());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("spec.clusterAutoscaler: " + e.getMessage(), e);
     }

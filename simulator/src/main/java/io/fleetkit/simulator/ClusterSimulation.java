@@ -17,6 +17,7 @@ import io.fleetkit.queueing.controller.QueueAdmissionController;
 import io.fleetkit.queueing.AdmissionEngine;
 import io.fleetkit.traces.OpenbTraces;
 import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioAutoscaler;
 import io.fleetkit.api.simulation.ScenarioFault;
 import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.api.events.EventRecorder;
@@ -185,6 +186,7 @@ public final class ClusterSimulation {
     Set<String> pools = new TreeSet<>();
     java.util.Map<String, Long> gpus = new java.util.HashMap<>();
     Map<String, String> poolZones = new HashMap<>(); // each pool's template zone, "" when it names none
+    Set<String> gpuTypes = new TreeSet<>(); // the GPU_LABEL values of the nodes and pool templates
     for (ApiObject<?> o : objects) {
       if (o instanceof io.fleetkit.api.autoscaling.NodePool p) {
         pools.add(p.metadata().name());
@@ -192,6 +194,11 @@ public final class ClusterSimulation {
       }
       if (o instanceof Node n) {
         gpus.put(n.name(), n.allocatable().value(io.fleetkit.api.resource.ResourceNames.NVIDIA_GPU));
+      }
+      if (o instanceof Node n && n.metadata().labels().containsKey(NodePool.GPU_LABEL)) {
+        gpuTypes.add(n.metadata().labels().get(NodePool.GPU_LABEL));
+      } else if (o instanceof NodePool p && p.spec().template().labels().containsKey(NodePool.GPU_LABEL)) {
+        gpuTypes.add(p.spec().template().labels().get(NodePool.GPU_LABEL));
       }
       if (o instanceof Deployment || o instanceof StatefulSet || o instanceof io.fleetkit.api.rollouts.Rollout) {
         workloads.add(o.kind() + "/" + o.metadata().namespace() + "/" + o.metadata().name());
@@ -218,6 +225,15 @@ public final class ClusterSimulation {
     }
     if (provisionerProblem != null) {
       problems.add(fromMessage(object, provisionerProblem));
+    }
+    ScenarioAutoscaler ca = scenario.spec().clusterAutoscaler();
+    List<ScenarioAutoscaler.GpuTotal> gpuTotal = ca == null ? List.of() : ca.gpuTotal();
+    for (int i = 0; i < gpuTotal.size(); i++) {
+      if (!gpuTypes.contains(gpuTotal.get(i).type())) {
+        problems.add(new Violation(object, "spec.clusterAutoscaler.gpuTotal[" + i + "].type", "is the "
+            + NodePool.GPU_LABEL + " label of no node or NodePool template, so the limit would count no GPU (GPU"
+            + " types: " + gpuTypes + ")", gpuTotal.get(i).type()));
+      }
     }
     List<WorkloadLoad> loads = scenario.spec().loads();
     for (int i = 0; i < loads.size(); i++) {

@@ -51,7 +51,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class SchedulerChoice {
   /** The node label a listed device's model is read from when the node lists no devices. */
-  static final String MODEL_LABEL = "fleetkit.io/accelerator";
+  static final String MODEL_LABEL = NodePool.GPU_LABEL;
   /** At most this many pods of one workload count towards FGD's typical shapes. */
   private static final int MAX_PODS_PER_WORKLOAD = 100;
 

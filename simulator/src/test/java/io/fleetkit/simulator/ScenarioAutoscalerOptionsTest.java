@@ -107,6 +107,73 @@ final class ScenarioAutoscalerOptionsTest {
     assertThat(launched(run(manifests, "20m", "{maxNodesTotal: 4}"))).hasSize(4);
   }
 
+  /** A pool of 8-CPU nodes with 4 GPUs of {@code type}. */
+  private static String gpuPool(String name, String type) {
+    return """
+        apiVersion: fleetkit.io/v1alpha1
+        kind: NodePool
+        metadata: {name: %s}
+        spec:
+          template:
+            labels: {fleetkit.io/accelerator: %s}
+            capacity: {cpu: "8", memory: 64Gi, pods: "110", nvidia.com/gpu: "4"}
+          minSize: 0
+          maxSize: 10
+          startupDelay: 1m
+          pricePerHour: 3
+        ---
+        """.formatted(name, type);
+  }
+
+  /** {@code replicas} training pods asking for 4 GPUs each (one per GPU node). */
+  private static String training(int replicas) {
+    return """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: train, namespace: default}
+        spec:
+          replicas: %d
+          selector: {matchLabels: {app: train}}
+          template:
+            metadata: {labels: {app: train}}
+            spec:
+              containers:
+              - name: train
+                image: train:1
+                resources:
+                  requests: {cpu: "1", memory: 1Gi}
+                  limits: {nvidia.com/gpu: "4"}
+        ---
+        """.formatted(replicas);
+  }
+
+  @Test
+  void gpuTotalMax_capsTheGpuNodesOfItsType() {
+    String manifests = gpuPool("a100", "a100") + training(5);
+    assertThat(launchedPerPool(run(manifests, "20m", ""))).isEqualTo(Map.of("a100", 5));
+    // at most 12 a100 GPUs: 3 nodes of 4, the other two pods stay pending
+    SimulationRun capped = run(manifests, "20m", "{gpuTotal: [{type: a100, max: 12}]}");
+    assertThat(launchedPerPool(capped)).isEqualTo(Map.of("a100", 3));
+    assertThat(capped.series("pending pods").orElseThrow().last()).isEqualTo(2.0);
+    // a limit on another type leaves a100 alone, and then the h100 pool takes what a100 may not
+    String twoTypes = manifests + gpuPool("h100", "h100");
+    assertThat(launchedPerPool(run(twoTypes, "20m", "{gpuTotal: [{type: h100, max: 4}, {type: a100, max: 8}]}")))
+        .isEqualTo(Map.of("a100", 2, "h100", 1));
+  }
+
+  @Test
+  void gpuTotal_aTypeNoNodeOrPoolCarries_refusedBeforeTheRun() {
+    String manifests = gpuPool("a100", "a100") + training(1);
+    assertThatThrownBy(() -> run(manifests, "10m", "{gpuTotal: [{type: a100, max: 8}, {type: A100, max: 8}]}"))
+        .isInstanceOf(io.fleetkit.api.ValidationException.class)
+        .hasMessageContaining("spec.clusterAutoscaler.gpuTotal[1].type \"A100\" is the fleetkit.io/accelerator label"
+            + " of no node or NodePool template, so the limit would count no GPU (GPU types: [a100])")
+        .message().doesNotContain("gpuTotal[0]");
+    assertThat(AutoscalerChoice.of(ScenarioAutoscaler.builder().gpuTotal(List.of(
+        new ScenarioAutoscaler.GpuTotal("a100", 4, 16))).build()).options().gpuTotal())
+        .containsExactly(new AutoscalerOptions.GpuLimit("a100", 4, 16));
+  }
+
   @Test
   void scaleDownUtilizationThresholdZero_keepsTheNodeTheDefaultRemoves() {
     // two pool nodes with one 1-CPU pod each (25 % used): both pods fit on one node, so the default threshold (0.5)

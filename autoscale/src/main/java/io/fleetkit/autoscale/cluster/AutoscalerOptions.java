@@ -1,8 +1,12 @@
 package io.fleetkit.autoscale.cluster;
 
+import io.fleetkit.api.autoscaling.NodePool;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cluster autoscaler's settings, with upstream's flag defaults ({@link #defaults()}).
@@ -82,6 +86,9 @@ import java.util.Objects;
  *     allocatable resources may differ, as a share of the larger; between 0 and 1
  * @param maxFreeDifferenceRatio {@code --max-free-difference-ratio} (0.05): the same for their free resources
  * @param memoryDifferenceRatio {@code --memory-difference-ratio} (0.015): the same for their memory capacity
+ * @param gpuTotal {@code --gpu-total}, one {@link GpuLimit} per GPU type (none): scale-up adds no node whose GPUs
+ *     would take the cluster's GPUs of its type over the maximum, scale-down removes none that would take them under
+ *     the minimum ({@link ClusterResourceLimits})
  */
 public record AutoscalerOptions(double scaleDownUtilizationThreshold, double scaleDownGpuUtilizationThreshold,
     Duration scaleDownUnneededTime, Duration scaleDownDelayAfterAdd, Duration maxNodeProvisionTime,
@@ -95,7 +102,8 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     boolean ignoreMirrorPodsUtilization, Duration maxNodeStartupTime, int maxBulkSoftTaintCount,
     Duration maxBulkSoftTaintTime, long minCoresTotal, long maxCoresTotal, long minMemoryTotal, long maxMemoryTotal,
     boolean balanceSimilarNodeGroups, List<String> balancingIgnoreLabels, List<String> balancingLabels,
-    double maxAllocatableDifferenceRatio, double maxFreeDifferenceRatio, double memoryDifferenceRatio) {
+    double maxAllocatableDifferenceRatio, double maxFreeDifferenceRatio, double memoryDifferenceRatio,
+    List<GpuLimit> gpuTotal) {
 
   /** Upstream's {@code DefaultMaxClusterCores}: 5,000 nodes of 64 cores. */
   public static final long DEFAULT_MAX_CORES_TOTAL = 5000L * 64;
@@ -107,7 +115,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5), Duration.ofSeconds(30),
       Duration.ZERO, Duration.ofMinutes(3), 600, Duration.ofMinutes(2), Duration.ZERO, false, true, false,
       Duration.ofMinutes(20), true, 45, 3, false, Duration.ofMinutes(15), 10, Duration.ofSeconds(3), 0,
-      DEFAULT_MAX_CORES_TOTAL, 0, DEFAULT_MAX_MEMORY_TOTAL, false, List.of(), List.of(), 0.05, 0.05, 0.015);
+      DEFAULT_MAX_CORES_TOTAL, 0, DEFAULT_MAX_MEMORY_TOTAL, false, List.of(), List.of(), 0.05, 0.05, 0.015, List.of());
 
   public AutoscalerOptions {
     check(scaleDownUtilizationThreshold, "scaleDownUtilizationThreshold");
@@ -155,6 +163,14 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     check(maxAllocatableDifferenceRatio, "maxAllocatableDifferenceRatio");
     check(maxFreeDifferenceRatio, "maxFreeDifferenceRatio");
     check(memoryDifferenceRatio, "memoryDifferenceRatio");
+    gpuTotal = List.copyOf(gpuTotal);
+    Set<String> gpuTypes = new HashSet<>();
+    for (int i = 0; i < gpuTotal.size(); i++) {
+      if (!gpuTypes.add(gpuTotal.get(i).gpuType())) {
+        throw new IllegalArgumentException("autoscaler options: gpuTotal[" + i + "] GPU type "
+            + gpuTotal.get(i).gpuType() + " must be given once (--gpu-total)");
+      }
+    }
     if (maxEmptyBulkDelete < 0 || maxDrainParallelism < 0 || maxNodesTotal < 0) {
       throw new IllegalArgumentException("autoscaler options: maxEmptyBulkDelete " + maxEmptyBulkDelete
           + ", maxDrainParallelism " + maxDrainParallelism + " and maxNodesTotal " + maxNodesTotal
@@ -194,6 +210,35 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     Objects.requireNonNull(d, field);
     if (d.isNegative()) {
       throw new IllegalArgumentException("autoscaler options: " + field + " " + d + " must not be negative");
+    }
+  }
+
+  /**
+   * One {@code --gpu-total=gpuType:min:max} (upstream's {@code config.GpuLimits}): the GPUs ({@code nvidia.com/gpu})
+   * of the nodes whose {@value NodePool#GPU_LABEL} label is {@code gpuType}, kept at or
+   * over {@code min} by scale-down and at or under {@code max} by scale-up. A minimum or maximum of 0 is no limit, as
+   * for {@code --cores-total}.
+   *
+   * @param gpuType the GPU type: the label's value
+   * @param min the fewest GPUs of the type scale-down leaves
+   * @param max the most GPUs of the type scale-up adds up to
+   */
+  public record GpuLimit(String gpuType, long min, long max) {
+    /**
+     * @throws IllegalArgumentException if {@code gpuType} is blank, {@code cpu} or {@code memory}, {@code min} or {@code max} is negative, or
+     *     {@code max} is not 0 and less than {@code min}
+     */
+    public GpuLimit {
+      Objects.requireNonNull(gpuType, "gpuType");
+      if (gpuType.isBlank()) {
+        throw new IllegalArgumentException("autoscaler options: gpuTotal GPU type \"" + gpuType
+            + "\" must not be blank (--gpu-total)");
+      }
+      if (gpuType.equals("cpu") || gpuType.equals("memory")) { // the limits share one map of resource names
+        throw new IllegalArgumentException("autoscaler options: gpuTotal GPU type \"" + gpuType
+            + "\" must not be cpu or memory (the resources of --cores-total and --memory-total) (--gpu-total)");
+      }
+      minMax(min, max, "gpuTotal " + gpuType, "--gpu-total");
     }
   }
 
@@ -393,6 +438,28 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     return c.build();
   }
 
+  /**
+   * These options with {@code --gpu-total} for each of {@code limits} (replacing any given before; empty: no GPU
+   * limit): scale-down keeps the cluster's GPUs of each type at or over its minimum, scale-up at or under its maximum.
+   *
+   * @throws IllegalArgumentException if two limits name one GPU type
+   */
+  public AutoscalerOptions withGpuTotal(List<GpuLimit> limits) {
+    Copy c = new Copy(this);
+    c.gpuTotal = limits;
+    return c.build();
+  }
+
+  /** The {@code --gpu-total} limit of GPU type {@code gpuType}, or {@code null} when it has none. */
+  public @Nullable GpuLimit gpuLimit(String gpuType) {
+    for (GpuLimit g : gpuTotal) {
+      if (g.gpuType().equals(gpuType)) {
+        return g;
+      }
+    }
+    return null;
+  }
+
   /** These options with {@code --balance-similar-node-groups} {@code b}. */
   public AutoscalerOptions withBalanceSimilarNodeGroups(boolean b) {
     Copy c = new Copy(this);
@@ -474,6 +541,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     double maxAllocatableDifferenceRatio;
     double maxFreeDifferenceRatio;
     double memoryDifferenceRatio;
+    List<GpuLimit> gpuTotal;
 
     Copy(AutoscalerOptions o) {
       scaleDownUtilizationThreshold = o.scaleDownUtilizationThreshold;
@@ -517,6 +585,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       maxAllocatableDifferenceRatio = o.maxAllocatableDifferenceRatio;
       maxFreeDifferenceRatio = o.maxFreeDifferenceRatio;
       memoryDifferenceRatio = o.memoryDifferenceRatio;
+      gpuTotal = o.gpuTotal;
     }
 
     AutoscalerOptions build() {
@@ -529,7 +598,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
           scaleDownUnreadyTime, scaleDownUnreadyEnabled, maxTotalUnreadyPercentage, okTotalUnreadyCount,
           ignoreMirrorPodsUtilization, maxNodeStartupTime, maxBulkSoftTaintCount, maxBulkSoftTaintTime, minCoresTotal,
           maxCoresTotal, minMemoryTotal, maxMemoryTotal, balanceSimilarNodeGroups, balancingIgnoreLabels,
-          balancingLabels, maxAllocatableDifferenceRatio, maxFreeDifferenceRatio, memoryDifferenceRatio);
+          balancingLabels, maxAllocatableDifferenceRatio, maxFreeDifferenceRatio, memoryDifferenceRatio, gpuTotal);
     }
   }
 }

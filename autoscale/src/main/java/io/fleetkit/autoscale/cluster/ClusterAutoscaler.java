@@ -406,7 +406,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
           if (left == null) {
             left = scaleUpLimits(pools, nodes);
           }
-          Map<String, Long> delta = ClusterResourceLimits.deltaForPool(pool);
+          Map<String, Long> delta = ClusterResourceLimits.deltaForPool(pool, options);
           if (!left.exceeded(delta).isEmpty()) {
             continue;
           }
@@ -732,7 +732,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       // upstream's IsNodeGroupResourceExceeded: one node (all an atomic pool adds) must stay within the cluster-wide
       // maxima
       if (!left.isEmpty()) {
-        Map<String, Long> one = ClusterResourceLimits.deltaForPool(pool);
+        Map<String, Long> one = ClusterResourceLimits.deltaForPool(pool, options);
         List<String> exceeded = left.exceeded(ClusterResourceLimits.times(one, atomic ? pool.spec().maxSize() - size
             : 1));
         if (!exceeded.isEmpty()) {
@@ -784,7 +784,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     // upstream's orchestrator: the estimate capped by the cluster-wide maxima (ApplyLimits), then split over the
     // chosen pool and its similar pools (BalanceScaleUpBetweenGroups; without balancing, the chosen pool alone)
     int newNodes = left.isEmpty() ? chosen.nodeCount()
-        : left.applyLimits(chosen.nodeCount(), ClusterResourceLimits.deltaForPool(chosen.pool()));
+        : left.applyLimits(chosen.nodeCount(), ClusterResourceLimits.deltaForPool(chosen.pool(), options));
     List<ScaleUpBalancing.Group> targets = new ArrayList<>();
     targets.add(new ScaleUpBalancing.Group(chosen.poolName(), sizes.get(chosen.poolName()),
         chosen.pool().spec().maxSize()));
@@ -1592,9 +1592,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
     int drainLimit = Math.max(0, options.maxDrainParallelism() - actuator.drainsInProgress());
     List<Node> emptyChosen = new ArrayList<>();
     List<Node> drainChosen = new ArrayList<>();
-    // upstream's LimitsLeft: what the cluster may lose before a minimum of --cores-total or --memory-total; each node
-    // removed is charged (TryDecrementBy), and a node that would exceed it is unremovable
-    ClusterResourceLimits limits = ClusterResourceLimits.scaleDownLeft(nodes, now, options);
+    // upstream's LimitsLeft: what the cluster may lose before a minimum of --cores-total, --memory-total or
+    // --gpu-total; each node removed is charged (TryDecrementBy), and a node that would exceed it is unremovable
+    ClusterResourceLimits limits = ClusterResourceLimits.scaleDownLeft(nodes, pools, now, options);
     // a node is due when unneeded for scaleDownUnneededTime, an unready one for scaleDownUnreadyTime (upstream's
     // unneeded.Nodes.RemovableAt); the node is read only when its unneeded time lies between the two
     Instant due = now.minus(options.scaleDownUnneededTime());
@@ -1629,9 +1629,21 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
       Map<String, Long> poolDelta = new HashMap<>();
       if (limits != null) {
+        boolean known = true;
         for (String name : members) {
-          ClusterResourceLimits.deltaForNode(Objects.requireNonNull(named(nodes, name), name))
-              .forEach((k, v) -> poolDelta.merge(k, v, Long::sum));
+          Map<String, Long> d = ClusterResourceLimits.deltaForNode(Objects.requireNonNull(named(nodes, name), name),
+              pools.get(pool), options);
+          if (d == null) {
+            known = false;
+            break;
+          }
+          d.forEach((k, v) -> poolDelta.merge(k, v, Long::sum));
+        }
+        if (!known) { // upstream: an error reading a node's resources
+          for (String name : members) {
+            unremovable.put(name, UNEXPECTED_ERROR);
+          }
+          continue;
         }
         if (!limits.exceeded(poolDelta).isEmpty()) {
           for (String name : members) {
@@ -1667,7 +1679,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       // reading it, and once both kinds' are, so is every node left
       boolean emptiesDone = empties >= emptyLimit;
       boolean drainsDone = drains >= drainLimit;
-      // with a minimum of cores or memory every due node is read, so each one over it says so
+      // with a minimum of cores, memory or GPUs every due node is read, so each one over it says so
       if (roomInEveryPool && limits == null && emptiesDone && drainsDone) {
         break;
       }
@@ -1691,7 +1703,12 @@ public final class ClusterAutoscaler implements AutoCloseable {
         unremovable.put(name, NODE_GROUP_MIN_SIZE_REACHED);
         continue;
       }
-      Map<String, Long> delta = limits == null ? Map.of() : ClusterResourceLimits.deltaForNode(n);
+      Map<String, Long> delta = limits == null ? Map.of()
+          : ClusterResourceLimits.deltaForNode(n, ClusterResourceLimits.poolOf(n, pools), options);
+      if (delta == null) { // upstream: an error reading the node's resources ("Error getting node resources")
+        unremovable.put(name, UNEXPECTED_ERROR);
+        continue;
+      }
       if (limits != null && !limits.exceeded(delta).isEmpty()) {
         unremovable.put(name, MINIMAL_RESOURCE_LIMIT_EXCEEDED);
         continue;

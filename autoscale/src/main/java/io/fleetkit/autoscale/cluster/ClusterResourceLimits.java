@@ -1,6 +1,7 @@
 package io.fleetkit.autoscale.cluster;
 
 import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.core.GpuRequests;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.Taint;
@@ -14,14 +15,16 @@ import java.util.function.ToIntFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The cluster-wide resource limits ({@code --cores-total}, {@code --memory-total}): how many cores and bytes of
- * memory the cluster may still gain (scale-up, upstream's {@code core/scaleup/resource/manager.go}) or lose
- * (scale-down, {@code core/scaledown/resource/limits.go}).
+ * The cluster-wide resource limits ({@code --cores-total}, {@code --memory-total}, {@code --gpu-total}): how many
+ * cores, bytes of memory and GPUs of each type the cluster may still gain (scale-up, upstream's
+ * {@code core/scaleup/resource/manager.go}) or lose (scale-down, {@code core/scaledown/resource/limits.go}).
  *
  * <p>A node's share is its capacity's cpu in whole cores (rounded up, as Go's {@code Quantity.Value()}) and its
  * memory in bytes (upstream's {@code GetNodeCoresAndMemory}); a node that states only its allocatable counts with
- * that. The limits are maps from resource name ({@value #CORES}, {@value #MEMORY}) to what is left; a resource
- * without a limit has no entry.
+ * that. Its GPUs count under their type, the value of its {@value NodePool#GPU_LABEL} label ({@link #gpuTarget},
+ * upstream's GPU custom resources processor). The limits are maps from resource name ({@value #CORES},
+ * {@value #MEMORY}, or a GPU type) to what is left; a resource without a limit has no entry, one whose total could not
+ * be counted has {@link #UNKNOWN}.
  *
  * <p>Immutable but for {@link #tryDecrementBy}, which scale-down uses to charge the nodes it removes one by one; not
  * thread-safe.
@@ -36,6 +39,11 @@ final class ClusterResourceLimits {
    * less than this ago is being deleted and does not count toward the totals scale-down protects.
    */
   static final Duration MAX_NODE_DELETION_TIME = Duration.ofMinutes(5);
+  /**
+   * What is left of a limit whose total could not be counted (upstream's {@code LimitUnknown} and
+   * {@code limitUnknown}): every positive delta exceeds it, so no node with such GPUs is added or removed.
+   */
+  static final long UNKNOWN = Long.MIN_VALUE;
 
   /** What is left, by resource; a resource without a limit has no entry. */
   private final Map<String, Long> left;
@@ -86,17 +94,23 @@ final class ClusterResourceLimits {
    */
   static ClusterResourceLimits scaleUpLeft(Map<String, NodePool> pools, ToIntFunction<String> sizeOf, List<Node> nodes,
       AutoscalerOptions o) {
-    if (o.maxCoresTotal() == 0 && o.maxMemoryTotal() == 0) {
+    boolean gpuMax = o.gpuTotal().stream().anyMatch(g -> g.max() > 0);
+    if (o.maxCoresTotal() == 0 && o.maxMemoryTotal() == 0 && !gpuMax) {
       return new ClusterResourceLimits(new TreeMap<>());
     }
     long cores = 0;
     long memory = 0;
+    Map<String, Long> gpus = new TreeMap<>(); // upstream's customResourcesTotal
+    boolean gpusKnown = true;
     for (NodePool p : pools.values()) {
       int size = sizeOf.applyAsInt(p.metadata().name());
       if (size > 0) {
         Map<String, Long> d = deltaForPool(p);
         cores += size * d.get(CORES);
         memory += size * d.get(MEMORY);
+        if (gpuMax) {
+          gpuTarget(p).forEach((type, count) -> gpus.merge(type, saturatedMultiply(count, size), Long::sum));
+        }
       }
     }
     for (Node n : nodes) {
@@ -105,21 +119,118 @@ final class ClusterResourceLimits {
         Map<String, Long> d = deltaForNode(n);
         cores += d.get(CORES);
         memory += d.get(MEMORY);
+        if (gpuMax) {
+          Map<String, Long> g = gpuTarget(n, null);
+          if (g == null) {
+            gpusKnown = false;
+          } else {
+            g.forEach((type, count) -> gpus.merge(type, count, Long::sum));
+          }
+        }
       }
     }
-    return scaleUpLeft(cores, memory, o);
+    ClusterResourceLimits left = scaleUpLeft(cores, memory, o);
+    for (AutoscalerOptions.GpuLimit g : o.gpuTotal()) {
+      if (g.max() > 0) {
+        left.left.put(g.gpuType(), gpusKnown ? Math.max(0, g.max() - gpus.getOrDefault(g.gpuType(), 0L)) : UNKNOWN);
+      }
+    }
+    return left;
   }
 
   /**
-   * Upstream's scale-down {@code LimitsLeft} for a cluster: the cores and memory of {@code nodes}, less those being
-   * deleted at {@code now} ({@link #isBeingDeleted}), above the minima; {@code null} when no minimum is set.
+   * Upstream's scale-down {@code LimitsLeft} for a cluster: the cores, memory and GPUs of each limited type of
+   * {@code nodes}, less those being deleted at {@code now} ({@link #isBeingDeleted}), above the minima; {@code null}
+   * when no minimum is set. A node's GPUs are read with its pool's template from {@code pools}
+   * ({@link #gpuTarget}); when one cannot be read, every GPU minimum's room is {@link #UNKNOWN}.
    */
-  static @Nullable ClusterResourceLimits scaleDownLeft(List<Node> nodes, Instant now, AutoscalerOptions o) {
-    if (o.minCoresTotal() == 0 && o.minMemoryTotal() == 0) {
+  static @Nullable ClusterResourceLimits scaleDownLeft(List<Node> nodes, Map<String, NodePool> pools, Instant now,
+      AutoscalerOptions o) {
+    boolean gpuMin = o.gpuTotal().stream().anyMatch(g -> g.min() > 0);
+    if (o.minCoresTotal() == 0 && o.minMemoryTotal() == 0 && !gpuMin) {
       return null;
     }
     long[] total = coresMemoryTotal(nodes, now);
-    return scaleDownLeft(total[0], total[1], o);
+    ClusterResourceLimits left = scaleDownLeft(total[0], total[1], o);
+    if (gpuMin) {
+      Map<String, Long> gpus = gpuTotal(nodes, pools, now);
+      for (AutoscalerOptions.GpuLimit g : o.gpuTotal()) {
+        if (g.min() > 0) {
+          left.left.put(g.gpuType(), gpus == null ? UNKNOWN
+              : Math.max(0, gpus.getOrDefault(g.gpuType(), 0L) - g.min()));
+        }
+      }
+    }
+    return left;
+  }
+
+  /**
+   * Upstream's scale-down {@code customResourcesTotal}: the GPUs of {@code nodes} by type, those being deleted at
+   * {@code now} left out; {@code null} when a node's cannot be read ({@link #gpuTarget}).
+   */
+  static @Nullable Map<String, Long> gpuTotal(List<Node> nodes, Map<String, NodePool> pools, Instant now) {
+    Map<String, Long> out = new TreeMap<>();
+    for (Node n : nodes) {
+      if (isBeingDeleted(n, now)) {
+        continue;
+      }
+      Map<String, Long> g = gpuTarget(n, poolOf(n, pools));
+      if (g == null) {
+        return null;
+      }
+      g.forEach((type, count) -> out.merge(type, count, Long::sum));
+    }
+    return out;
+  }
+
+  /** The pool of {@code pools} that {@code node} belongs to ({@link NodePool#POOL_LABEL}), or {@code null}. */
+  static @Nullable NodePool poolOf(Node node, Map<String, NodePool> pools) {
+    String pool = node.metadata().labels().get(NodePool.POOL_LABEL);
+    return pool == null ? null : pools.get(pool);
+  }
+
+  /**
+   * Upstream's {@code GetNodeGpuTarget}: the GPUs {@code node} has or will have, as {@code {type: count}}. The type is
+   * the node's {@value NodePool#GPU_LABEL} label; a node without it has none (an empty map). The count is its
+   * allocatable {@code nvidia.com/gpu} when above 0; otherwise (devices not ready yet, or failed) its pool's template's
+   * capacity, none when the template states no {@code nvidia.com/gpu}.
+   *
+   * @param pool the pool {@code node} belongs to, or {@code null} for a node outside the pools
+   * @return the GPUs by type, or {@code null} when they cannot be told: a labelled node without allocatable GPUs
+   *     outside the pools (upstream's error "node with gpu label, without capacity not belonging to autoscaled node
+   *     group")
+   */
+  static @Nullable Map<String, Long> gpuTarget(Node node, @Nullable NodePool pool) {
+    String type = node.metadata().labels().get(NodePool.GPU_LABEL);
+    if (type == null) {
+      return Map.of();
+    }
+    long allocatable = GpuRequests.whole(node.allocatable());
+    if (allocatable > 0) {
+      return Map.of(type, allocatable);
+    }
+    if (pool == null) {
+      return null;
+    }
+    ResourceList c = templateCapacity(pool);
+    return c.has(GpuRequests.WHOLE) ? Map.of(type, c.value(GpuRequests.WHOLE)) : Map.of();
+  }
+
+  /**
+   * {@link #gpuTarget(Node, NodePool)} of a node made from {@code pool}'s template: its allocatable
+   * {@code nvidia.com/gpu} under the template's {@value NodePool#GPU_LABEL} label, else its capacity's.
+   */
+  static Map<String, Long> gpuTarget(NodePool pool) {
+    String type = pool.spec().template().labels().get(NodePool.GPU_LABEL);
+    if (type == null) {
+      return Map.of();
+    }
+    long allocatable = GpuRequests.whole(pool.spec().template().allocatable());
+    if (allocatable > 0) {
+      return Map.of(type, allocatable);
+    }
+    ResourceList c = templateCapacity(pool);
+    return c.has(GpuRequests.WHOLE) ? Map.of(type, c.value(GpuRequests.WHOLE)) : Map.of();
   }
 
   /**
@@ -156,8 +267,47 @@ final class ClusterResourceLimits {
 
   /** What one node of {@code pool} adds: {@link #deltaForNode} of its template. */
   static Map<String, Long> deltaForPool(NodePool pool) {
+    return delta(templateCapacity(pool));
+  }
+
+  /**
+   * Upstream's scale-up {@code DeltaForNode} with the GPU custom resources: {@link #deltaForPool(NodePool)} and, when
+   * {@code o} limits GPUs of the template's type, its GPUs under that type ({@link #gpuTarget(NodePool)}).
+   */
+  static Map<String, Long> deltaForPool(NodePool pool, AutoscalerOptions o) {
+    return withGpus(deltaForPool(pool), gpuTarget(pool), o);
+  }
+
+  /**
+   * Upstream's scale-down {@code DeltaForNode} with the GPU custom resources: {@link #deltaForNode(Node)} and, when
+   * {@code o} limits GPUs of the node's type, its GPUs under that type ({@link #gpuTarget(Node, NodePool)}, read
+   * with {@code pool}'s template); {@code null} when they cannot be told.
+   */
+  static @Nullable Map<String, Long> deltaForNode(Node node, @Nullable NodePool pool, AutoscalerOptions o) {
+    if (o.gpuTotal().isEmpty()) {
+      return deltaForNode(node);
+    }
+    Map<String, Long> gpus = gpuTarget(node, pool);
+    return gpus == null ? null : withGpus(deltaForNode(node), gpus, o);
+  }
+
+  private static Map<String, Long> withGpus(Map<String, Long> delta, Map<String, Long> gpus, AutoscalerOptions o) {
+    Map<String, Long> out = null;
+    for (Map.Entry<String, Long> e : gpus.entrySet()) {
+      if (o.gpuLimit(e.getKey()) != null) { // only limited types: a GPU type is never cpu or memory
+        if (out == null) {
+          out = new TreeMap<>(delta);
+        }
+        out.put(e.getKey(), Math.max(0, e.getValue()));
+      }
+    }
+    return out == null ? delta : out;
+  }
+
+  /** The capacity of {@code pool}'s template, or its allocatable when it states no capacity. */
+  private static ResourceList templateCapacity(NodePool pool) {
     ResourceList c = pool.spec().template().capacity();
-    return delta(c.isEmpty() ? pool.spec().template().allocatable() : c);
+    return c.isEmpty() ? pool.spec().template().allocatable() : c;
   }
 
   private static Map<String, Long> delta(ResourceList r) {
@@ -228,7 +378,10 @@ final class ClusterResourceLimits {
     return newCount;
   }
 
-  /** Upstream's {@code MaxResourceLimitReached} reason: {@code max cluster cpu, memory limit reached}. */
+  /**
+   * Upstream's {@code MaxResourceLimitReached} reason: {@code max cluster cpu, memory limit reached}, with a GPU type
+   * for a {@code --gpu-total} maximum ({@code max cluster a100 limit reached}).
+   */
   static String maxLimitReachedReason(List<String> resources) {
     return "max cluster " + String.join(", ", resources) + " limit reached";
   }

@@ -17,9 +17,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cluster-wide limits {@code --cores-total} and {@code --memory-total} in the autoscaler's loop: a pool one node of
- * which would exceed a maximum is skipped with upstream's reason, the chosen option is capped (upstream's
- * {@code ApplyLimits}), and scale-down keeps the cluster at its minima ({@code MinimalResourceLimitExceeded}).
+ * The cluster-wide limits {@code --cores-total}, {@code --memory-total} and {@code --gpu-total} in the autoscaler's
+ * loop: a pool one node of which would exceed a maximum is skipped with upstream's reason, the chosen option is capped
+ * (upstream's {@code ApplyLimits}), and scale-down keeps the cluster at its minima
+ * ({@code MinimalResourceLimitExceeded}).
  */
 final class ClusterAutoscalerResourceLimitsTest {
   private final ManualClock clock = ManualClock.atEpoch2026();
@@ -137,5 +138,68 @@ final class ClusterAutoscalerResourceLimitsTest {
     LoopResult r = ca.runOnce();
     assertThat(r.deletionsStarted()).hasSize(1);
     assertThat(r.unremovableNodes()).containsValue(ClusterAutoscaler.MINIMAL_RESOURCE_LIMIT_EXCEEDED);
+  }
+
+  /** A pool of 8-core nodes with {@code gpus} GPUs of type {@code type} ({@link NodePool#GPU_LABEL}). */
+  private static NodePool gpuPool(String name, String type, long gpus, int max) {
+    return NodePool.builder().name(name).nodeLabel(NodePool.GPU_LABEL, type)
+        .capacity(CaFixtures.gpuResources(8000, 32768 * MI, 110, gpus)).minSize(0).maxSize(max).build();
+  }
+
+  private static AutoscalerOptions gpuTotal(String type, long min, long max) {
+    return AutoscalerOptions.defaults().withGpuTotal(List.of(new AutoscalerOptions.GpuLimit(type, min, max)));
+  }
+
+  @Test
+  void scaleUp_cappedByTheGpuMaximumOfTheType_thenThePoolSkipped() {
+    store.create(gpuPool("a100", "a100", 4, 10));
+    for (int i = 0; i < 6; i++) {
+      store.create(CaFixtures.gpuPod("t" + i, 1000, 1024, 4)); // one per node
+    }
+    ClusterAutoscaler ca = ca(gpuTotal("a100", 0, 10));
+    LoopResult r = ca.runOnce();
+    assertThat(r.scaleUp().chosen().nodeCount()).as("the estimate").isEqualTo(6);
+    // 10 GPUs of a100 allowed: 10 / 4 = 2 nodes
+    assertThat(r.scaleUp().scaleUps()).containsExactly(new PoolScaleUp("a100", 0, 2, 10));
+    assertThat(poolNodes("a100")).isEqualTo(2);
+    clock.advance(Duration.ofSeconds(10));
+    LoopResult next = ca.runOnce();
+    assertThat(next.launchedNodes()).isEmpty();
+    assertThat(next.scaleUp().skippedPools()).containsEntry("a100", "max cluster a100 limit reached");
+  }
+
+  @Test
+  void scaleUp_gpuMaximumOfOneType_poolOfAnotherTypeChosen() {
+    store.create(gpuPool("a100", "a100", 4, 10));
+    store.create(gpuPool("h100", "h100", 4, 10));
+    store.create(CaFixtures.gpuPod("t", 1000, 1024, 2));
+    ScaleUpPlan plan = ca(gpuTotal("a100", 0, 3)).planScaleUp();
+    assertThat(plan.skippedPools()).containsEntry("a100", "max cluster a100 limit reached");
+    assertThat(plan.scaleUps()).containsExactly(new PoolScaleUp("h100", 0, 1, 10));
+  }
+
+  @Test
+  void scaleDown_keepsTheGpuMinimumOfTheType_otherTypesGo() {
+    NodePool a100 = gpuPool("a100", "a100", 4, 10);
+    NodePool h100 = gpuPool("h100", "h100", 4, 10);
+    store.create(a100);
+    store.create(h100);
+    for (String n : List.of("a1", "a2", "a3", "a4")) {
+      store.create(poolNode(a100, n));
+    }
+    store.create(poolNode(h100, "h1"));
+    // 16 a100 GPUs, at least 8 stay: two of the four empty a100 nodes may go; the h100 node has no minimum
+    ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock).seed(42).options(gpuTotal("a100", 8, 0)
+        .withMaxEmptyBulkDelete(10)).build();
+    assertThat(ca.runOnce().unneededNodes()).hasSize(5);
+    clock.advance(Duration.ofMinutes(11));
+    LoopResult r = ca.runOnce();
+    assertThat(r.deletionsStarted()).hasSize(3).contains("h1");
+    assertThat(r.unremovableNodes()).hasSize(2)
+        .allSatisfy((n, reason) -> assertThat(reason).isEqualTo(ClusterAutoscaler.MINIMAL_RESOURCE_LIMIT_EXCEEDED));
+    assertThat(poolNodes("a100")).isEqualTo(2);
+    clock.advance(Duration.ofMinutes(11));
+    assertThat(ca.runOnce().deletedNodes()).as("at the minimum").isEmpty();
+    assertThat(poolNodes("a100")).isEqualTo(2);
   }
 }

@@ -2,6 +2,8 @@ package io.fleetkit.autoscale.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.autoscaling.NodePool;
+import java.util.List;
 import java.util.Map;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -10,8 +12,8 @@ import net.jqwik.api.constraints.LongRange;
 
 /**
  * {@link ClusterResourceLimits}: after {@code applyLimits} the nodes added never exceed what is left of any limited
- * resource, and one node more would (unless the request was not capped); {@code tryDecrementBy} never takes a limit
- * below zero.
+ * resource, and one node more would (unless the request was not capped), a GPU type's maximum as the cores';
+ * {@code tryDecrementBy} never takes a limit below zero.
  */
 final class ClusterResourceLimitsPropertyTest {
   @Property(tries = 500)
@@ -47,5 +49,28 @@ final class ClusterResourceLimitsPropertyTest {
       assertThat(left.left().get("cpu")).isGreaterThanOrEqualTo(0);
     }
     assertThat(taken).isEqualTo((int) Math.min(nodes, cores / perNode));
+  }
+
+  @Property(tries = 300)
+  void gpuMaximum_aPoolOfTheTypeIsSkippedOrCappedWithinIt_tightly(@ForAll @IntRange(min = 0, max = 20) int size,
+      @ForAll @LongRange(min = 1, max = 8) long gpus, @ForAll @LongRange(min = 1, max = 100) long max,
+      @ForAll @IntRange(min = 1, max = 50) int newCount) {
+    NodePool pool = NodePool.builder().name("g").nodeLabel(NodePool.GPU_LABEL, "a100")
+        .capacity(CaFixtures.gpuResources(8000, 1L << 30, 110, gpus)).maxSize(100).build();
+    AutoscalerOptions o = AutoscalerOptions.defaults()
+        .withGpuTotal(List.of(new AutoscalerOptions.GpuLimit("a100", 0, max)));
+    ClusterResourceLimits left = ClusterResourceLimits.scaleUpLeft(Map.of("g", pool), p -> size, List.of(), o);
+    Map<String, Long> delta = ClusterResourceLimits.deltaForPool(pool, o);
+    long used = size * gpus;
+    if (!left.exceeded(delta).isEmpty()) {
+      assertThat(used + gpus).as("skipped only when one node would pass the maximum").isGreaterThan(max);
+      return;
+    }
+    int n = left.applyLimits(newCount, delta);
+    assertThat(n).isBetween(1, newCount);
+    assertThat(used + n * gpus).isLessThanOrEqualTo(max);
+    if (n < newCount) {
+      assertThat(used + (n + 1) * gpus).isGreaterThan(max);
+    }
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.resource.ResourceNames;
 import io.fleetkit.api.scheduling.Taint;
 import io.fleetkit.api.scheduling.TaintEffect;
 import java.time.Duration;
@@ -22,9 +23,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * {@link ClusterResourceLimits}, with the cases of kubernetes/autoscaler's
  * {@code cluster-autoscaler/core/scaleup/resource/manager_test.go} (commit 068ce782723fb71e554e0edc1eab58ad9e2c4dae:
- * TestDeltaForNode, TestResourcesLeft, TestApplyLimits, TestCheckDeltaWithinLimits; TestResourceManagerWithGpuResource
- * is not ported, GPU limits are not modelled) and {@code core/scaledown/resource/limits_test.go} (commit
- * 47560660ba75d5403cdc9424ffa321c96a3a3650: TestCalculateCoresAndMemoryTotal, TestCheckDeltaWithinLimits).
+ * TestDeltaForNode, TestResourcesLeft, TestApplyLimits, TestCheckDeltaWithinLimits, TestResourceManagerWithGpuResource)
+ * and {@code core/scaledown/resource/limits_test.go} (commit 47560660ba75d5403cdc9424ffa321c96a3a3650:
+ * TestCalculateCoresAndMemoryTotal, TestCheckDeltaWithinLimits; the file has no GPU case), the value cases of
+ * {@code config/flags/flags_test.go} TestParseSingleGpuLimit (4 of 8; the other four test the flag's text syntax,
+ * which FleetKit does not have), with FleetKit's own cases for the GPU targets (upstream's {@code GetNodeGpuTarget})
+ * and the scale-down GPU minima.
  */
 final class ClusterResourceLimitsTest {
   private static final long MIB = 1024L * 1024;
@@ -93,6 +97,165 @@ final class ClusterResourceLimitsTest {
     assertThat(left.left()).isEqualTo(Map.of("cpu", 20L - 2 * 4 - 3));
     assertThat(ClusterResourceLimits.scaleUpLeft(Map.of(), p -> 0, List.of(other),
         AutoscalerOptions.defaults().withCoresTotal(0, 0).withMemoryTotal(0, 0)).isEmpty()).isTrue();
+  }
+
+  // ---- manager_test.go TestResourceManagerWithGpuResource ----
+
+  /** A pool of nodes of {@code cpu} cores, {@code mem} bytes and {@code gpus} GPUs of type {@code type}. */
+  private static NodePool gpuGroup(String name, int min, int max, long cpu, long mem, String type, long gpus) {
+    return NodePool.builder().name(name).nodeLabel(NodePool.GPU_LABEL, type).capacity(gpuResources(cpu, mem, gpus))
+        .minSize(min).maxSize(max).build();
+  }
+
+  private static ResourceList gpuResources(long cpu, long mem, long gpus) {
+    return ResourceList.builder().put("cpu", String.valueOf(cpu)).put("memory", String.valueOf(mem))
+        .put(ResourceNames.NVIDIA_GPU, String.valueOf(gpus)).build();
+  }
+
+  @Test
+  void resourceManagerWithGpuResource() {
+    // limits: cpu 0..320, memory 0..640, gpu 0..16; one node of ng1 (3..10, size 1): 8 cores, 16 bytes, 4 GPUs
+    // labelled with the GPU type "gpu"
+    AutoscalerOptions o = AutoscalerOptions.defaults().withCoresTotal(0, 320).withMemoryTotal(0, 640)
+        .withGpuTotal(List.of(new AutoscalerOptions.GpuLimit("gpu", 0, 16)));
+    NodePool ng1 = gpuGroup("ng1", 3, 10, 8, 16, "gpu", 4);
+    Node n1 = CaFixtures.poolNode(ng1, "n1");
+
+    Map<String, Long> delta = ClusterResourceLimits.deltaForPool(ng1, o);
+    assertThat(delta).containsEntry("cpu", 8L).containsEntry("memory", 16L).containsEntry("gpu", 4L);
+
+    ClusterResourceLimits left = ClusterResourceLimits.scaleUpLeft(Map.of("ng1", ng1), p -> 1, List.of(n1), o);
+    // cpu: 320-8*1=312; memory: 640-16*1=624; gpu: 16-4*1=12
+    assertThat(left.left()).isEqualTo(Map.of("cpu", 312L, "memory", 624L, "gpu", 12L));
+
+    assertThat(left.exceeded(delta)).isEmpty();
+
+    assertThat(left.applyLimits(10, delta)).isEqualTo(3); // gpu left / gpu per node: 12 / 4 = 3
+  }
+
+  @Test
+  void gpuMaximum_reached_poolSkippedWithTheTypeAsReason_otherTypesAndCpuPoolsUntouched() {
+    AutoscalerOptions o = AutoscalerOptions.defaults()
+        .withGpuTotal(List.of(new AutoscalerOptions.GpuLimit("a100", 0, 8)));
+    NodePool a100 = gpuGroup("a100", 0, 10, 8, 16, "a100", 4);
+    NodePool h100 = gpuGroup("h100", 0, 10, 8, 16, "h100", 8);
+    NodePool cpu = group("cpu", 0, 10, 8, 16);
+    ClusterResourceLimits left = ClusterResourceLimits.scaleUpLeft(Map.of("a100", a100, "h100", h100, "cpu", cpu),
+        p -> p.equals("a100") ? 2 : 1, List.of(), o);
+    assertThat(left.left()).containsEntry("a100", 0L).doesNotContainKey("h100");
+    List<String> exceeded = left.exceeded(ClusterResourceLimits.deltaForPool(a100, o));
+    assertThat(exceeded).containsExactly("a100");
+    assertThat(ClusterResourceLimits.maxLimitReachedReason(exceeded)).isEqualTo("max cluster a100 limit reached");
+    assertThat(left.exceeded(ClusterResourceLimits.deltaForPool(h100, o))).isEmpty();
+    assertThat(left.exceeded(ClusterResourceLimits.deltaForPool(cpu, o))).isEmpty();
+    assertThat(ClusterResourceLimits.deltaForPool(h100, o)).as("an unlimited type is not counted")
+        .doesNotContainKey("h100");
+  }
+
+  @Test
+  void gpuTarget_labelThenAllocatableThenTheTemplate_unknownOutsideThePools() {
+    NodePool pool = gpuGroup("g", 0, 10, 8, 16, "a100", 4);
+    Node ready = CaFixtures.poolNode(pool, "g-1");
+    assertThat(ClusterResourceLimits.gpuTarget(ready, pool)).isEqualTo(Map.of("a100", 4L));
+    // all devices failed (allocatable 0): the template's capacity, as upstream's evil hack
+    Node failed = ready.toBuilder().allocatable(gpuResources(8, 16, 0)).build();
+    assertThat(ClusterResourceLimits.gpuTarget(failed, pool)).isEqualTo(Map.of("a100", 4L));
+    // the same node outside the pools: cannot be told
+    assertThat(ClusterResourceLimits.gpuTarget(failed, null)).isNull();
+    // no label: no GPUs counted, whatever its resources (upstream counts only labelled nodes)
+    Node unlabelled = Node.builder().name("u").capacity(gpuResources(8, 16, 2)).build();
+    assertThat(ClusterResourceLimits.gpuTarget(unlabelled, null)).isEmpty();
+    // a label but a template without nvidia.com/gpu: none
+    NodePool noGpus = NodePool.builder().name("c").nodeLabel(NodePool.GPU_LABEL, "a100")
+        .capacity(ResourceList.ofCpuMemory(8000, 16)).maxSize(3).build();
+    assertThat(ClusterResourceLimits.gpuTarget(CaFixtures.poolNode(noGpus, "c-1"), noGpus)).isEmpty();
+    assertThat(ClusterResourceLimits.gpuTarget(noGpus)).isEmpty();
+    assertThat(ClusterResourceLimits.gpuTarget(pool)).isEqualTo(Map.of("a100", 4L));
+  }
+
+  @Test
+  void gpuTotals_unknownNodeOutsideThePools_everyGpuLimitUnknown() {
+    AutoscalerOptions o = AutoscalerOptions.defaults().withCoresTotal(1, 1000)
+        .withGpuTotal(List.of(new AutoscalerOptions.GpuLimit("a100", 2, 16),
+            new AutoscalerOptions.GpuLimit("h100", 1, 16)));
+    Node stray = Node.builder().name("stray").label(NodePool.GPU_LABEL, "h100")
+        .capacity(gpuResources(8, 16, 0)).build();
+    NodePool pool = gpuGroup("g", 0, 10, 8, 16, "a100", 4);
+    ClusterResourceLimits up = ClusterResourceLimits.scaleUpLeft(Map.of("g", pool), p -> 1,
+        List.of(CaFixtures.poolNode(pool, "g-1"), stray), o);
+    assertThat(up.left()).containsEntry("a100", ClusterResourceLimits.UNKNOWN)
+        .containsEntry("h100", ClusterResourceLimits.UNKNOWN).containsEntry("cpu", 1000L - 8 - 8);
+    assertThat(up.exceeded(ClusterResourceLimits.deltaForPool(pool, o))).containsExactly("a100");
+    ClusterResourceLimits down = ClusterResourceLimits.scaleDownLeft(List.of(CaFixtures.poolNode(pool, "g-1"), stray),
+        Map.of("g", pool), NOW, o);
+    assertThat(down.left()).containsEntry("a100", ClusterResourceLimits.UNKNOWN)
+        .containsEntry("h100", ClusterResourceLimits.UNKNOWN).containsEntry("cpu", 16L - 1);
+    assertThat(down.exceeded(ClusterResourceLimits.deltaForNode(CaFixtures.poolNode(pool, "g-1"), pool, o)))
+        .containsExactly("a100");
+    assertThat(ClusterResourceLimits.deltaForNode(stray, null, o)).as("the stray node's own delta").isNull();
+  }
+
+  @Test
+  void scaleDownLeft_gpuMinima_byTypeAboveTheMinimum_nodesBeingDeletedLeftOut() {
+    AutoscalerOptions o = AutoscalerOptions.defaults()
+        .withGpuTotal(List.of(new AutoscalerOptions.GpuLimit("a100", 6, 0), new AutoscalerOptions.GpuLimit("h100", 0,
+            64)));
+    NodePool pool = gpuGroup("g", 0, 10, 8, 16, "a100", 4);
+    Node deleting = CaFixtures.poolNode(pool, "g-3").toBuilder().taint(new Taint(ClusterAutoscaler.TO_BE_DELETED_TAINT,
+        String.valueOf(NOW.getEpochSecond()), TaintEffect.NoSchedule, null)).build();
+    List<Node> nodes = List.of(CaFixtures.poolNode(pool, "g-1"), CaFixtures.poolNode(pool, "g-2"), deleting);
+    ClusterResourceLimits left = ClusterResourceLimits.scaleDownLeft(nodes, Map.of("g", pool), NOW, o);
+    assertThat(left.left()).as("8 GPUs counted, 6 kept; h100 has no minimum").isEqualTo(Map.of("a100", 2L));
+    Map<String, Long> one = ClusterResourceLimits.deltaForNode(nodes.get(0), pool, o);
+    assertThat(left.tryDecrementBy(one)).as("removing one node leaves 4 < 6").containsExactly("a100");
+    assertThat(ClusterResourceLimits.scaleDownLeft(nodes, Map.of("g", pool), NOW,
+        AutoscalerOptions.defaults().withGpuTotal(List.of(new AutoscalerOptions.GpuLimit("a100", 0, 8)))))
+        .as("a maximum alone: no scale-down limits").isNull();
+  }
+
+  @Test
+  void gpuLimit_badValues_rejectedNamingTheFlag() {
+    assertThatThrownBy(() -> new AutoscalerOptions.GpuLimit("a100", 10, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("autoscaler options: gpuTotal a100 min 10 must not exceed max 1 (--gpu-total)");
+    assertThatThrownBy(() -> new AutoscalerOptions.GpuLimit("a100", -1, 10))
+        .hasMessage("autoscaler options: gpuTotal a100 -1:10 must not be negative (--gpu-total)");
+    assertThatThrownBy(() -> new AutoscalerOptions.GpuLimit(" ", 0, 10))
+        .hasMessage("autoscaler options: gpuTotal GPU type \" \" must not be blank (--gpu-total)");
+    assertThatThrownBy(() -> new AutoscalerOptions.GpuLimit("cpu", 0, 10))
+        .hasMessageContaining("GPU type \"cpu\" must not be cpu or memory");
+    assertThatThrownBy(() -> AutoscalerOptions.defaults().withGpuTotal(List.of(
+        new AutoscalerOptions.GpuLimit("a100", 0, 10), new AutoscalerOptions.GpuLimit("a100", 1, 2))))
+        .hasMessage("autoscaler options: gpuTotal[1] GPU type a100 must be given once (--gpu-total)");
+    AutoscalerOptions o = AutoscalerOptions.defaults().withGpuTotal(List.of(new AutoscalerOptions.GpuLimit("a100", 4,
+        0)));
+    assertThat(o.gpuLimit("a100")).isEqualTo(new AutoscalerOptions.GpuLimit("a100", 4, 0));
+    assertThat(o.gpuLimit("h100")).isNull();
+    assertThat(AutoscalerOptions.defaults().gpuTotal()).isEmpty();
+  }
+
+  // ---- config/flags/flags_test.go TestParseSingleGpuLimit: the value cases (FleetKit has no flag syntax) ----
+
+  static Stream<Arguments> parseSingleGpuLimit() {
+    return Stream.of(
+        Arguments.of("gpu", 1L, 10L, null), // gpu:1:10
+        Arguments.of("gpu", -1L, 10L, "autoscaler options: gpuTotal gpu -1:10 must not be negative (--gpu-total)"),
+        Arguments.of("gpu", 1L, -10L, "autoscaler options: gpuTotal gpu 1:-10 must not be negative (--gpu-total)"),
+        Arguments.of("gpu", 10L, 1L, "autoscaler options: gpuTotal gpu min 10 must not exceed max 1 (--gpu-total)"));
+  }
+
+  @ParameterizedTest
+  @MethodSource
+  void parseSingleGpuLimit(String type, long min, long max, String error) {
+    if (error == null) {
+      AutoscalerOptions.GpuLimit g = new AutoscalerOptions.GpuLimit(type, min, max);
+      assertThat(g.gpuType()).isEqualTo("gpu");
+      assertThat(g.min()).isEqualTo(1);
+      assertThat(g.max()).isEqualTo(10);
+    } else {
+      assertThatThrownBy(() -> new AutoscalerOptions.GpuLimit(type, min, max))
+          .isInstanceOf(IllegalArgumentException.class).hasMessage(error);
+    }
   }
 
   // ---- manager_test.go TestApplyLimits ----
@@ -200,11 +363,11 @@ final class ClusterResourceLimitsTest {
   void scaleDownLeft_aboveTheMinima_noMinimumNoLimits() {
     Node n = Node.builder().name("n").capacity(ResourceList.ofCpuMemory(4000, 100)).build();
     AutoscalerOptions o = AutoscalerOptions.defaults().withCoresTotal(3, 0).withMemoryTotal(150, 0);
-    assertThat(ClusterResourceLimits.scaleDownLeft(List.of(n, n), NOW, o).left())
+    assertThat(ClusterResourceLimits.scaleDownLeft(List.of(n, n), Map.of(), NOW, o).left())
         .isEqualTo(Map.of("cpu", 5L, "memory", 50L));
-    assertThat(ClusterResourceLimits.scaleDownLeft(List.of(n), NOW, o).left())
+    assertThat(ClusterResourceLimits.scaleDownLeft(List.of(n), Map.of(), NOW, o).left())
         .as("already under the memory minimum: nothing may go").isEqualTo(Map.of("cpu", 1L, "memory", 0L));
-    assertThat(ClusterResourceLimits.scaleDownLeft(List.of(n), NOW, AutoscalerOptions.defaults())).isNull();
+    assertThat(ClusterResourceLimits.scaleDownLeft(List.of(n), Map.of(), NOW, AutoscalerOptions.defaults())).isNull();
   }
 
   @Test

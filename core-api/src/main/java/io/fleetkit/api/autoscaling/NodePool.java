@@ -24,6 +24,13 @@ public record NodePool(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus st
   public static final String KIND = "NodePool";
   /** The label FleetKit puts on every node of a pool, naming the pool. */
   public static final String POOL_LABEL = "fleetkit.io/node-pool";
+  /**
+   * The node label naming the type of a node's GPUs ({@code a100}, {@code h100}, ...), set on a pool's template for
+   * the nodes it launches (upstream cluster-autoscaler's cloud provider {@code GPULabel}): the cluster autoscaler's
+   * per-type GPU limits ({@code --gpu-total}) count a node's {@code nvidia.com/gpu} under this label's value, and the
+   * simulator names the devices it lists on a GPU node after it.
+   */
+  public static final String GPU_LABEL = "fleetkit.io/accelerator";
 
   public NodePool {
     Objects.requireNonNull(metadata, "metadata");

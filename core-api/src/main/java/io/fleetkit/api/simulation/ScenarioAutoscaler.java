@@ -1,6 +1,8 @@
 package io.fleetkit.api.simulation;
 
 import io.fleetkit.api.Violations;
+import io.fleetkit.api.autoscaling.NodePool;
+import io.fleetkit.api.labels.Validation;
 import io.fleetkit.api.resource.Quantity;
 import java.time.Duration;
 import java.util.HashSet;
@@ -29,11 +31,14 @@ import org.jspecify.annotations.Nullable;
  *   balancingIgnoreLabels: [example.com/rack]   # --balancing-ignore-label, repeated (none)
  *   coresTotal: {min: 0, max: 64}          # --cores-total min:max, whole cores (0:320000)
  *   memoryTotal: {min: 0, max: 256Gi}      # --memory-total min:max, quantities of bytes (0:6400000Gi)
+ *   gpuTotal:                              # --gpu-total type:min:max, repeated (none)
+ *   - {type: a100, min: 0, max: 16}        #   GPUs of nodes labelled fleetkit.io/accelerator=a100
  *   maxNodesTotal: 20                      # --max-nodes-total (0: unlimited)
  * </pre>
  *
  * <p>The record holds what was written; {@link Scenario} validates it (durations not negative, thresholds between 0
- * and 1, {@code min} not above {@code max}, known expanders) and names the field of each broken rule.
+ * and 1, {@code min} not above {@code max}, known expanders, GPU types given once) and names the field of each broken
+ * rule.
  *
  * @param expander {@code --expander}: one of {@link #EXPANDERS}, or several separated by commas, each narrowing the
  *     options the previous one kept; {@code null}: {@value #DEFAULT_EXPANDER}
@@ -54,6 +59,8 @@ import org.jspecify.annotations.Nullable;
  * @param minMemoryTotal {@code --memory-total}'s minimum, a quantity of bytes (upstream's flag counts GiB)
  * @param maxMemoryTotal {@code --memory-total}'s maximum, a quantity of bytes (0: no limit)
  * @param maxNodesTotal {@code --max-nodes-total}: the most nodes the cluster may have (0: unlimited)
+ * @param gpuTotal {@code --gpu-total}, one entry per GPU type: the cluster's GPUs of that type kept between its
+ *     {@code min} and {@code max} (empty: no GPU limit)
  */
 public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double scaleDownUtilizationThreshold,
     @Nullable Double scaleDownGpuUtilizationThreshold, @Nullable Duration scaleDownUnneededTime,
@@ -61,7 +68,7 @@ public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double sca
     @Nullable Duration scaleDownDelayAfterFailure, @Nullable Duration maxNodeProvisionTime,
     @Nullable Boolean balanceSimilarNodeGroups, List<String> balancingIgnoreLabels, @Nullable Long minCoresTotal,
     @Nullable Long maxCoresTotal, @Nullable Quantity minMemoryTotal, @Nullable Quantity maxMemoryTotal,
-    @Nullable Integer maxNodesTotal) {
+    @Nullable Integer maxNodesTotal, List<GpuTotal> gpuTotal) {
   /** Upstream's default expander. */
   public static final String DEFAULT_EXPANDER = "least-waste";
   /**
@@ -79,6 +86,22 @@ public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double sca
 
   public ScenarioAutoscaler {
     balancingIgnoreLabels = List.copyOf(balancingIgnoreLabels);
+    gpuTotal = List.copyOf(gpuTotal);
+  }
+
+  /**
+   * One {@code --gpu-total=type:min:max} (upstream's {@code GpuLimits}): the cluster's GPUs ({@code nvidia.com/gpu})
+   * on nodes whose {@value NodePool#GPU_LABEL} label is {@code type} are kept at or over {@code min} by scale-down and
+   * at or under {@code max} by scale-up. Holds what was written; {@link Scenario} validates it.
+   *
+   * @param type the GPU type, a label value of {@value NodePool#GPU_LABEL}
+   * @param min the fewest GPUs of the type scale-down leaves (0: no minimum)
+   * @param max the most GPUs of the type scale-up adds up to (0: no maximum)
+   */
+  public record GpuTotal(String type, long min, long max) {
+    public GpuTotal {
+      Objects.requireNonNull(type, "type");
+    }
   }
 
   /** A builder with nothing set. */
@@ -104,6 +127,7 @@ public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double sca
     b.minMemoryTotal = minMemoryTotal;
     b.maxMemoryTotal = maxMemoryTotal;
     b.maxNodesTotal = maxNodesTotal;
+    b.gpuTotal = gpuTotal;
     return b;
   }
 
@@ -119,7 +143,8 @@ public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double sca
    * Records in {@code v} each rule these options break, naming the field under {@code p}
    * ({@code spec.clusterAutoscaler}): upstream's rules for its flags (an unknown expander, one named twice or after
    * {@value #SINGLE_RESULT_EXPANDER}; a threshold outside 0..1; a negative duration, count or total; a total's minimum
-   * above its maximum) and label keys for {@code balancingIgnoreLabels}.
+   * above its maximum), label keys for {@code balancingIgnoreLabels}, and for {@code gpuTotal} a GPU type that is a
+   * non-blank label value, given once.
    */
   void validate(Violations v, String p) {
     if (expander != null) {
@@ -165,6 +190,27 @@ public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double sca
       v.add(p + ".memoryTotal.min", "must not be more than memoryTotal.max " + maxMemory, minMemory);
     }
     v.nonNegative(p + ".maxNodesTotal", maxNodesTotal);
+    Set<String> types = new HashSet<>();
+    for (int i = 0; i < gpuTotal.size(); i++) {
+      GpuTotal g = gpuTotal.get(i);
+      String f = p + ".gpuTotal[" + i + "]";
+      if (g.type().isBlank()) {
+        v.add(f + ".type", Violations.REQUIRED + ": the GPU type, as nodes carry it in their " + NodePool.GPU_LABEL
+            + " label", g.type());
+      } else {
+        for (String rule : Validation.isValidLabelValue(g.type())) {
+          v.add(f + ".type", rule + " (a GPU type is a value of the " + NodePool.GPU_LABEL + " label)", g.type());
+        }
+        if (!types.add(g.type())) {
+          v.add(f + ".type", Violations.DUPLICATE + ": each GPU type takes one entry", g.type());
+        }
+      }
+      v.nonNegative(f + ".min", g.min());
+      v.nonNegative(f + ".max", g.max());
+      if (g.max() > 0 && g.min() > g.max()) {
+        v.add(f + ".min", "must not be more than gpuTotal[" + i + "].max " + g.max(), g.min());
+      }
+    }
   }
 
   private static void share(Violations v, String field, @Nullable Double x) {
@@ -196,6 +242,7 @@ public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double sca
     private @Nullable Quantity minMemoryTotal;
     private @Nullable Quantity maxMemoryTotal;
     private @Nullable Integer maxNodesTotal;
+    private List<GpuTotal> gpuTotal = List.of();
 
     private Builder() {}
 
@@ -228,12 +275,17 @@ public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double sca
       return this;
     }
     public Builder maxNodesTotal(@Nullable Integer v) { maxNodesTotal = v; return this; }
+    /** {@code gpuTotal}: one entry per GPU type; empty for none. */
+    public Builder gpuTotal(List<GpuTotal> v) {
+      gpuTotal = Objects.requireNonNull(v, "gpuTotal");
+      return this;
+    }
 
     public ScenarioAutoscaler build() {
       return new ScenarioAutoscaler(expander, scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
           scaleDownUnneededTime, scaleDownDelayAfterAdd, scaleDownDelayAfterDelete, scaleDownDelayAfterFailure,
           maxNodeProvisionTime, balanceSimilarNodeGroups, balancingIgnoreLabels, minCoresTotal, maxCoresTotal,
-          minMemoryTotal, maxMemoryTotal, maxNodesTotal);
+          minMemoryTotal, maxMemoryTotal, maxNodesTotal, gpuTotal);
     }
   }
 }

@@ -118,4 +118,56 @@ final class ScenarioAutoscalerTest {
         .build()))
         .hasMessageContaining("spec.clusterAutoscaler.balancingIgnoreLabels[1]");
   }
+
+  private static ScenarioAutoscaler gpu(ScenarioAutoscaler.GpuTotal... limits) {
+    return ScenarioAutoscaler.builder().gpuTotal(List.of(limits)).build();
+  }
+
+  @Test
+  void gpuTotal_kept_inOrder_andMaxZeroIsNoMaximum() {
+    ScenarioAutoscaler ca = gpu(new ScenarioAutoscaler.GpuTotal("h100", 0, 16),
+        new ScenarioAutoscaler.GpuTotal("a100", 4, 0));
+    assertThat(scenario(ca).spec().clusterAutoscaler().gpuTotal()).extracting(ScenarioAutoscaler.GpuTotal::type)
+        .containsExactly("h100", "a100");
+    assertThat(ca.toBuilder().build()).isEqualTo(ca);
+    assertThat(ScenarioAutoscaler.DEFAULTS.gpuTotal()).isEmpty();
+  }
+
+  @Test
+  void gpuTotal_minAboveMax_refusedNamingTheEntry() {
+    assertThatThrownBy(() -> scenario(gpu(new ScenarioAutoscaler.GpuTotal("a100", 0, 8),
+        new ScenarioAutoscaler.GpuTotal("h100", 9, 8))))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("spec.clusterAutoscaler.gpuTotal[1].min \"9\"")
+        .hasMessageContaining("must not be more than gpuTotal[1].max 8")
+        .message().doesNotContain("gpuTotal[0]");
+  }
+
+  @Test
+  void gpuTotal_negative_refusedNamingTheField() {
+    assertThatThrownBy(() -> scenario(gpu(new ScenarioAutoscaler.GpuTotal("a100", -1, -2))))
+        .hasMessageContaining("spec.clusterAutoscaler.gpuTotal[0].min \"-1\" must be greater than or equal to 0")
+        .hasMessageContaining("spec.clusterAutoscaler.gpuTotal[0].max \"-2\" must be greater than or equal to 0");
+  }
+
+  @Test
+  void gpuTotal_blankOrNotALabelValue_refusedNamingTheType() {
+    for (String blank : new String[] {"", "  "}) {
+      assertThatThrownBy(() -> scenario(gpu(new ScenarioAutoscaler.GpuTotal(blank, 0, 8))))
+          .hasMessageContaining("spec.clusterAutoscaler.gpuTotal[0].type")
+          .hasMessageContaining("Required value: the GPU type, as nodes carry it in their fleetkit.io/accelerator "
+              + "label");
+    }
+    assertThatThrownBy(() -> scenario(gpu(new ScenarioAutoscaler.GpuTotal("nvidia/a100", 0, 8))))
+        .hasMessageContaining("spec.clusterAutoscaler.gpuTotal[0].type \"nvidia/a100\"")
+        .hasMessageContaining("(a GPU type is a value of the fleetkit.io/accelerator label)");
+  }
+
+  @Test
+  void gpuTotal_typeTwice_refusedAsDuplicate() {
+    assertThatThrownBy(() -> scenario(gpu(new ScenarioAutoscaler.GpuTotal("a100", 0, 8),
+        new ScenarioAutoscaler.GpuTotal("h100", 0, 8), new ScenarioAutoscaler.GpuTotal("a100", 1, 2))))
+        .hasMessageContaining("spec.clusterAutoscaler.gpuTotal[2].type \"a100\"")
+        .hasMessageContaining("Duplicate value: each GPU type takes one entry");
+  }
 }

@@ -131,7 +131,8 @@ final class Samples {
             List.of(), List.of(), List.of()).withClusterAutoscaler(ScenarioAutoscaler.builder().expander("least-nodes")
             .scaleDownUtilizationThreshold(0.25).scaleDownUnneededTime(Duration.ofMinutes(2))
             .balanceSimilarNodeGroups(true).balancingIgnoreLabels(List.of("example.com/rack")).coresTotal(null, 64L)
-            .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(20).build())),
+            .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(20)
+            .gpuTotal(List.of(new ScenarioAutoscaler.GpuTotal("a100", 2, 16))).build())),
         new Scenario(ObjectMeta.builder().name("karpenter-day").build(), new ScenarioSpec(Duration.ofHours(1), 1,
             ScenarioSpec.DEFAULT_SAMPLE_INTERVAL, List.of(), List.of(), ScenarioFeatures.builder().build()
             .withProvisioner()).withProvisioner(ScenarioProvisioner.builder().batchIdleDuration(Duration.ofSeconds(5))

@@ -559,6 +559,9 @@ final class ScenarioYamlTest {
           coresTotal: {min: 4, max: 64}
           memoryTotal: {min: 1Gi, max: 256Gi}
           maxNodesTotal: 20
+          gpuTotal:
+          - {type: a100, min: 2, max: 16}
+          - {type: h100, max: 8}
       """;
 
   @Test
@@ -570,7 +573,9 @@ final class ScenarioYamlTest {
         .scaleDownDelayAfterDelete(Duration.ZERO).scaleDownDelayAfterFailure(Duration.ofSeconds(90))
         .maxNodeProvisionTime(Duration.ofMinutes(5)).balanceSimilarNodeGroups(true)
         .balancingIgnoreLabels(List.of("example.com/rack")).coresTotal(4L, 64L)
-        .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(20).build());
+        .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(20)
+        .gpuTotal(List.of(new ScenarioAutoscaler.GpuTotal("a100", 2, 16), new ScenarioAutoscaler.GpuTotal("h100", 0, 8)))
+        .build());
     String dumped = KubernetesYaml.dump(List.of(s));
     assertThat(dumped).contains("  clusterAutoscaler:\n", "scaleDownUnneededTime: \"2m0s\"", "max: \"256Gi\"");
     Scenario again = KubernetesYaml.parse(dumped, "dump.yaml").ofType(Scenario.class).get(0);
@@ -613,6 +618,22 @@ final class ScenarioYamlTest {
         .contains("spec.clusterAutoscaler.memoryTotal.min", "must be greater than or equal to 0");
     assertThat(problems(AUTOSCALER.replace("{min: 4, max: 64}", "{min: 4, max: lots}")))
         .contains("spec.clusterAutoscaler.coresTotal.max", "must be an integer");
+  }
+
+  @Test
+  void clusterAutoscaler_gpuTotalBadEntries_reportedNamingTheEntry() {
+    assertThat(problems(AUTOSCALER.replace("{type: a100, min: 2, max: 16}", "{type: a100, min: 17, max: 16}")))
+        .contains("spec.clusterAutoscaler.gpuTotal[0].min", "must not be more than gpuTotal[0].max 16");
+    assertThat(problems(AUTOSCALER.replace("{type: h100, max: 8}", "{type: h100, max: -8}")))
+        .contains("spec.clusterAutoscaler.gpuTotal[1].max", "must be greater than or equal to 0");
+    assertThat(problems(AUTOSCALER.replace("{type: h100, max: 8}", "{max: 8}")))
+        .contains("spec.clusterAutoscaler.gpuTotal[1].type", "Required value");
+    assertThat(problems(AUTOSCALER.replace("{type: h100, max: 8}", "{type: a100, max: 8}")))
+        .contains("spec.clusterAutoscaler.gpuTotal[1].type", "Duplicate value");
+    assertThat(problems(AUTOSCALER.replace("{type: h100, max: 8}", "{type: h100, maximum: 8}")))
+        .contains("spec.clusterAutoscaler.gpuTotal[1].maximum", "is not a field");
+    assertThat(problems(AUTOSCALER.replace("{type: h100, max: 8}", "{type: h100, max: many}")))
+        .contains("spec.clusterAutoscaler.gpuTotal[1].max", "must be an integer");
   }
 
   @Test

@@ -6,7 +6,9 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.simulation.ScenarioAutoscaler;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -14,16 +16,19 @@ import org.jspecify.annotations.Nullable;
 /**
  * A Scenario's {@code spec.clusterAutoscaler} ({@link ScenarioAutoscaler}), read from and written to an untyped map:
  * upstream cluster-autoscaler's flags in camelCase, durations as Go durations, {@code coresTotal} as whole cores and
- * {@code memoryTotal} as quantities, each a {@code {min, max}} map. A field left out stays unset (upstream's
- * default); the rules between fields (thresholds, min against max, expanders) are {@code Scenario}'s.
+ * {@code memoryTotal} as quantities, each a {@code {min, max}} map, {@code gpuTotal} as a list of
+ * {@code {type, min, max}} maps (a {@code min} or {@code max} left out is 0: no limit on that side). A field left out
+ * stays unset (upstream's default); the rules between fields (thresholds, min against max, expanders, GPU types) are
+ * {@code Scenario}'s.
  */
 final class ScenarioAutoscalerYaml {
   static final String PATH = "spec.clusterAutoscaler";
   private static final Set<String> FIELDS = Set.of("expander", "scaleDownUtilizationThreshold",
       "scaleDownGpuUtilizationThreshold", "scaleDownUnneededTime", "scaleDownDelayAfterAdd",
       "scaleDownDelayAfterDelete", "scaleDownDelayAfterFailure", "maxNodeProvisionTime", "balanceSimilarNodeGroups",
-      "balancingIgnoreLabels", "coresTotal", "memoryTotal", "maxNodesTotal");
+      "balancingIgnoreLabels", "coresTotal", "memoryTotal", "maxNodesTotal", "gpuTotal");
   private static final Set<String> RANGE_FIELDS = Set.of("min", "max");
+  private static final Set<String> GPU_FIELDS = Set.of("type", "min", "max");
 
   private ScenarioAutoscalerYaml() {}
 
@@ -53,7 +58,17 @@ final class ScenarioAutoscalerYaml {
     Untyped.known(memory, RANGE_FIELDS, PATH + ".memoryTotal", ctx);
     b.memoryTotal(quantity(memory, "min", ctx), quantity(memory, "max", ctx));
     b.maxNodesTotal(Untyped.int32(m, "maxNodesTotal", PATH + ".maxNodesTotal", ctx));
+    b.gpuTotal(Untyped.entries(m, "gpuTotal", PATH + ".gpuTotal", ctx, ScenarioAutoscalerYaml::gpuTotal));
     return b.build();
+  }
+
+  /** One {@code gpuTotal} entry at {@code path}; a {@code type} left out is empty, which {@code Scenario} refuses. */
+  private static ScenarioAutoscaler.GpuTotal gpuTotal(Map<String, Object> m, String path, DocumentContext ctx) {
+    Untyped.known(m, GPU_FIELDS, path, ctx);
+    Long min = Untyped.integer(m, "min", path + ".min", ctx);
+    Long max = Untyped.integer(m, "max", path + ".max", ctx);
+    return new ScenarioAutoscaler.GpuTotal(Untyped.string(m, "type", "", path + ".type", ctx),
+        min == null ? 0 : min, max == null ? 0 : max);
   }
 
   /** The block as {@link #read} reads it back: only the fields that are set. */
@@ -80,6 +95,15 @@ final class ScenarioAutoscalerYaml {
     Untyped.put(memory, "max", maxMemory == null ? null : maxMemory.toString());
     Untyped.put(m, "memoryTotal", memory);
     Untyped.put(m, "maxNodesTotal", a.maxNodesTotal());
+    List<Object> gpus = new ArrayList<>();
+    for (ScenarioAutoscaler.GpuTotal g : a.gpuTotal()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("type", g.type());
+      e.put("min", g.min());
+      e.put("max", g.max());
+      gpus.add(e);
+    }
+    Untyped.put(m, "gpuTotal", gpus);
     return m;
   }
 
