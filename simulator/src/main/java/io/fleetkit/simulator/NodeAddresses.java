@@ -121,8 +121,8 @@ final class NodeAddresses {
   @Nullable NodeStatus assign(Node node) {
     String name = node.metadata().name();
     List<NodeAddress> current = node.status().addresses();
+    reserve(name, current);
     if (hasInternalIp(node)) {
-      reserve(name, current);
       return null;
     }
     List<IpAddress> given = assigned.get(name);
