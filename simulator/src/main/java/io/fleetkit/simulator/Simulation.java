@@ -105,7 +105,7 @@ import org.jspecify.annotations.Nullable;
  * kube-controller-manager's defaults: 12,500 terminated pods, a pass every 20 s, orphans of deleted nodes after 40 s;
  * {@link Builder#withoutPodGarbageCollector} leaves it out) and one {@link NodeAgent} per node, all on one
  * {@link ManualClock}. Every Node without an {@code InternalIP} gets one from the node CIDR
- * ({@link Builder#nodeCidrs}, default {@value NodeAddresses#DEFAULT_CIDR}) and a {@code Hostname} address as it
+ * ({@link Builder#nodeCidrs}, default 10.0.0.0/16) and a {@code Hostname} address as it
  * appears, before its kubelet runs, so that its pods get their {@code hostIP} and host-network pods their node's IP.
  * Time jumps from
  * timer to timer (and ticks every simulated second while the scheduler holds pods waiting); after each step every
@@ -162,6 +162,8 @@ public final class Simulation implements AutoCloseable {
   private final NodeAddresses nodeAddresses;
   /** Nodes seen without an {@code InternalIP} since the last settle round, by name (insertion order). */
   private final Set<String> unaddressed = new java.util.LinkedHashSet<>();
+  /** Nodes the node CIDR had no address left for (recorded once each, until deleted). */
+  private final Set<String> addressFailed = new HashSet<>();
   private final long seed;
   private final ApiLatency api = new ApiLatency();
   private boolean closed;
@@ -282,6 +284,7 @@ public final class Simulation implements AutoCloseable {
       Node n = e.object();
       if (e.type() == WatchEventType.DELETED) {
         unaddressed.remove(n.name());
+        addressFailed.remove(n.name());
         nodeAddresses.release(n.name());
       } else if (!NodeAddresses.hasInternalIp(n)) {
         unaddressed.add(n.name());
@@ -437,7 +440,9 @@ public final class Simulation implements AutoCloseable {
       try {
         status = n == null ? null : nodeAddresses.assign(n);
       } catch (io.fleetkit.networking.ipam.AllocationException e) {
-        timeline.add("NodeAddressFailed", "Node/" + name, e.getMessage()); // it runs on without addresses
+        if (addressFailed.add(name)) { // once: it runs on without addresses, each status post finding none
+          timeline.add("NodeAddressFailed", "Node/" + name, e.getMessage());
+        }
         continue;
       }
       if (status != null) {
@@ -1101,8 +1106,7 @@ public final class Simulation implements AutoCloseable {
     /**
      * The ranges the simulated machines' addresses come from: a Node without an {@code InternalIP} gets the next
      * free address of each (one CIDR, or one per IP family for dual-stack nodes) and a {@code Hostname} address
-     * with its name, when it appears (from the manifests, an apply, an autoscaler); default
-     * {@value NodeAddresses#DEFAULT_CIDR}.
+     * with its name, when it appears (from the manifests, an apply, an autoscaler); default 10.0.0.0/16.
      *
      * @throws IllegalStateException if the node CIDRs were given already
      * @throws IllegalArgumentException naming the CIDR when one does not parse, is too large or too small, or two

@@ -106,6 +106,20 @@ final class NodeAddressesInSimulationTest {
   }
 
   @Test
+  void fullNodeCidr_nodeRunsWithoutAddresses_failureRecordedOnce() {
+    try (Simulation sim = Simulation.builder().nodeCidrs("10.0.0.0/30").objects(SimFixtures.nodes(3)).seed(1)
+        .build()) {
+      sim.runFor(Duration.ofMinutes(20)); // the kubelets post their nodes' status every 5 minutes
+      assertThat(sim.store().require(Node.class, "", "node-3").status().addresses()).isEmpty();
+      assertThat(sim.timeline()).filteredOn(e -> e.kind().equals("NodeAddressFailed")).singleElement()
+          .satisfies(e -> {
+            assertThat(e.object()).isEqualTo("Node/node-3");
+            assertThat(e.message()).contains("10.0.0.0/30 has no address left");
+          });
+    }
+  }
+
+  @Test
   void dualStackNodeCidrs_podsGetBothHostIps_primaryFamilyFirst() {
     try (Simulation sim = Simulation.builder().nodeCidrs("10.0.0.0/16", "fd00:10::/112")
         .objects(SimFixtures.nodes(1)).object(SimFixtures.deployment("web", 1)).seed(1).build()) {
@@ -208,7 +222,8 @@ final class NodeAddressesInSimulationTest {
 
   @Test
   void provisionerNodes_getDistinctAddresses_andTheirPodsTheHostIp() {
-    assertDistinctAddressesAndHostIps(runWithPools(ScenarioFeatures.builder().clusterAutoscaler(false).provisioner(true).build(), 3));
+    ScenarioFeatures provisioner = ScenarioFeatures.builder().clusterAutoscaler(false).provisioner(true).build();
+    assertDistinctAddressesAndHostIps(runWithPools(provisioner, 3));
   }
 
   @Test

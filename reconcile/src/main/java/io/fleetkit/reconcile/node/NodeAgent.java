@@ -45,8 +45,9 @@ import org.jspecify.annotations.Nullable;
  * {@code PodScheduled}, in its order and with its reasons ({@link PodConditions}), container and init container
  * statuses with restart counts and the {@code PodInitializing} and {@code CrashLoopBackOff} waiting reasons, and
  * {@code hostIP} and {@code hostIPs}: its node's IPs ({@link NodeAddress#hostIPs}, as the agent read its node at its
- * last status post; left as they are while the node has none)) and posts a heartbeat every {@code heartbeatPeriod} (the node's
- * {@code Ready=True} condition with a fresh {@code lastHeartbeatTime}; kube's {@code nodeStatusUpdateFrequency}).
+ * last status post; left as they are while the node has none)) and posts a heartbeat every {@code heartbeatPeriod}
+ * (the node's {@code Ready=True} condition with a fresh {@code lastHeartbeatTime}; kube's
+ * {@code nodeStatusUpdateFrequency}).
  * With {@linkplain Builder#leases node Leases} it renews its node's Lease every {@code heartbeatPeriod} instead and
  * posts the node's status every {@code statusReportPeriod} (kube's {@code nodeStatusReportFrequency}, 5 min), as a
  * kubelet does since node Leases (kube 1.17).
