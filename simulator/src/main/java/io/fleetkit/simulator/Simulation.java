@@ -104,7 +104,10 @@ import org.jspecify.annotations.Nullable;
  * {@link TaintEvictionController}, the {@link PodGcController} (kube's pod garbage collector, with
  * kube-controller-manager's defaults: 12,500 terminated pods, a pass every 20 s, orphans of deleted nodes after 40 s;
  * {@link Builder#withoutPodGarbageCollector} leaves it out) and one {@link NodeAgent} per node, all on one
- * {@link ManualClock}. Time jumps from
+ * {@link ManualClock}. Every Node without an {@code InternalIP} gets one from the node CIDR
+ * ({@link Builder#nodeCidrs}, default 10.0.0.0/16) and a {@code Hostname} address as it
+ * appears, before its kubelet runs, so that its pods get their {@code hostIP} and host-network pods their node's IP.
+ * Time jumps from
  * timer to timer (and ticks every simulated second while the scheduler holds pods waiting); after each step every
  * component runs until nothing is left to do at that instant. Runs are deterministic: same objects, faults and seed, same timeline.
  *
@@ -155,6 +158,12 @@ public final class Simulation implements AutoCloseable {
   private final Watch nodeFeed;
   /** Nodes created, made Ready or deleted since the last settle round, by name (insertion order). */
   private final Map<String, Boolean> nodeChanges = new LinkedHashMap<>();
+  /** The machines' addresses ({@link Builder#nodeCidrs}). */
+  private final NodeAddresses nodeAddresses;
+  /** Nodes seen without an {@code InternalIP} since the last settle round, by name (insertion order). */
+  private final Set<String> unaddressed = new java.util.LinkedHashSet<>();
+  /** Nodes the node CIDR had no address left for (recorded once each, until deleted). */
+  private final Set<String> addressFailed = new HashSet<>();
   private final long seed;
   private final ApiLatency api = new ApiLatency();
   private boolean closed;
@@ -202,6 +211,13 @@ public final class Simulation implements AutoCloseable {
     for (ApiObject<?> o : nodes) {
       create(o);
     }
+    this.nodeAddresses = new NodeAddresses(b.nodeCidrs != null ? b.nodeCidrs : List.of(NodeAddresses.DEFAULT_CIDR));
+    // the addresses the manifests give, those applied later included, are nobody else's
+    reserveGivenAddresses(b);
+    for (Node n : store.list(Node.class).items()) {
+      unaddressed.add(n.name());
+    }
+    assignAddresses();
     SchedulerBuilder schedulerBuilder = Scheduler.builder().clock(clock.asClock()).seed(seed).parallelism(1)
         .store(store).metrics(b.metrics);
     if (b.schedulerSetup != null) {
@@ -266,6 +282,13 @@ public final class Simulation implements AutoCloseable {
     // that renews their Lease; deleted nodes lose theirs
     this.nodeFeed = store.watch(Node.class, "0", e -> {
       Node n = e.object();
+      if (e.type() == WatchEventType.DELETED) {
+        unaddressed.remove(n.name());
+        addressFailed.remove(n.name());
+        nodeAddresses.release(n.name());
+      } else if (!NodeAddresses.hasInternalIp(n)) {
+        unaddressed.add(n.name());
+      }
       if (e.type() == WatchEventType.DELETED) {
         nodeChanges.put(n.name(), false);
       } else if (!agents.containsKey(n.name()) && (n.isReady() || !hasReadyCondition(n))) {
@@ -383,6 +406,51 @@ public final class Simulation implements AutoCloseable {
 
   private static boolean hasReadyCondition(Node n) {
     return n.status().condition(NodeCondition.READY) != null;
+  }
+
+  private void reserveGivenAddresses(Builder b) {
+    for (ApiObject<?> o : b.objects) {
+      if (o instanceof Node n) {
+        nodeAddresses.reserve(n.name(), n.status().addresses());
+      }
+    }
+    for (Apply a : b.applies) {
+      for (ApiObject<?> o : a.objects) {
+        if (o instanceof Node n) {
+          nodeAddresses.reserve(n.name(), n.status().addresses());
+        }
+      }
+    }
+  }
+
+  /**
+   * Gives the nodes seen without an {@code InternalIP} their addresses ({@link NodeAddresses}), as their kubelets
+   * register them; returns how many it wrote.
+   */
+  private int assignAddresses() {
+    if (unaddressed.isEmpty()) {
+      return 0;
+    }
+    List<String> names = new ArrayList<>(unaddressed);
+    unaddressed.clear();
+    int writes = 0;
+    for (String name : names) {
+      Node n = store.get(Node.class, "", name).orElse(null);
+      io.fleetkit.api.core.NodeStatus status;
+      try {
+        status = n == null ? null : nodeAddresses.assign(n);
+      } catch (io.fleetkit.networking.ipam.AllocationException e) {
+        if (addressFailed.add(name)) { // once: it runs on without addresses, each status post finding none
+          timeline.add("NodeAddressFailed", "Node/" + name, e.getMessage());
+        }
+        continue;
+      }
+      if (status != null) {
+        store.updateStatus(n.withStatus(status));
+        writes++;
+      }
+    }
+    return writes;
   }
 
   /** Starts kubelets for new nodes and stops those of deleted ones; returns how many changed. */
@@ -796,7 +864,8 @@ public final class Simulation implements AutoCloseable {
   public void settle() {
     ensureOpen();
     for (int round = 0; round < MAX_SETTLE_ROUNDS; round++) {
-      int n = applyNodeChanges();
+      int n = assignAddresses();
+      n += applyNodeChanges();
       if (quotas != null) {
         n += quotas.sync(); // first, so that a controller reacting to a deletion finds the usage freed
       }
@@ -1030,8 +1099,28 @@ public final class Simulation implements AutoCloseable {
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
     private @Nullable StoreFactory storeFactory;
     private @Nullable Function<Clock, AdmissionChain> admission;
+    private @Nullable List<String> nodeCidrs;
 
     private Builder() {}
+
+    /**
+     * The ranges the simulated machines' addresses come from: a Node without an {@code InternalIP} gets the next
+     * free address of each (one CIDR, or one per IP family for dual-stack nodes) and a {@code Hostname} address
+     * with its name, when it appears (from the manifests, an apply, an autoscaler); default 10.0.0.0/16.
+     *
+     * @throws IllegalStateException if the node CIDRs were given already
+     * @throws IllegalArgumentException naming the CIDR when one does not parse, is too large or too small, or two
+     *     share a family
+     */
+    public Builder nodeCidrs(String... cidrs) {
+      if (nodeCidrs != null) {
+        throw new IllegalStateException("simulation: node CIDRs were already set to " + nodeCidrs);
+      }
+      List<String> v = List.of(cidrs);
+      new NodeAddresses(v); // fails now, naming the CIDR
+      nodeCidrs = v;
+      return this;
+    }
 
     /**
      * Where the simulation keeps its state; default a new in-memory store in direct mode. The factory gets the

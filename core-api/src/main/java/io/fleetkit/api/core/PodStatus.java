@@ -15,11 +15,15 @@ import org.jspecify.annotations.Nullable;
  * @param resourceClaimStatuses the claims made from templates for the pod's {@code spec.resourceClaims}
  *     ({@code status.resourceClaimStatuses}), written by the resource-claim controller; empty when none ({@code null}
  *     becomes empty)
+ * @param hostIP the primary IP of the node the pod runs on ({@code status.hostIP}), empty until the kubelet sets it
+ * @param hostIPs the node's IPs ({@code status.hostIPs}): {@code hostIP} first, then at most one of the other IP
+ *     family, as the kubelet writes them from its node's addresses ({@link NodeAddress#hostIPs}); empty until set
+ *     ({@code null}, an encoding written before the component existed, becomes empty)
  */
 public record PodStatus(PodPhase phase, List<PodCondition> conditions, String nominatedNodeName, String hostIP,
     @Nullable Instant startTime, List<ContainerStatus> containerStatuses, String reason, String message,
     List<String> podIPs, List<ContainerStatus> initContainerStatuses,
-    List<PodResourceClaimStatus> resourceClaimStatuses) {
+    List<PodResourceClaimStatus> resourceClaimStatuses, List<String> hostIPs) {
 
   /** A new pod's status: Pending, nothing observed. */
   public static final PodStatus PENDING = new PodStatus(PodPhase.Pending, List.of(), "", "", null, List.of(), "", "");
@@ -37,6 +41,16 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
     // an encoding written without the component (the store's JSON) decodes as none
     resourceClaimStatuses = resourceClaimStatuses == null || resourceClaimStatuses.isEmpty() ? List.of()
         : List.copyOf(resourceClaimStatuses);
+    hostIPs = hostIPs == null || hostIPs.isEmpty() ? List.of() : List.copyOf(hostIPs);
+  }
+
+  /** A status without host IPs ({@code status.hostIPs}). */
+  public PodStatus(PodPhase phase, List<PodCondition> conditions, String nominatedNodeName, String hostIP,
+      @Nullable Instant startTime, List<ContainerStatus> containerStatuses, String reason, String message,
+      List<String> podIPs, List<ContainerStatus> initContainerStatuses,
+      List<PodResourceClaimStatus> resourceClaimStatuses) {
+    this(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message, podIPs,
+        initContainerStatuses, resourceClaimStatuses, List.of());
   }
 
   /** A status without resource claim statuses. */
@@ -68,7 +82,16 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
 
   public PodStatus withPodIPs(List<String> ips) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message,
-        ips, initContainerStatuses, resourceClaimStatuses);
+        ips, initContainerStatuses, resourceClaimStatuses, hostIPs);
+  }
+
+  /**
+   * This status with {@code ips} as {@code status.hostIPs} and the first of them as {@code status.hostIP} (empty when
+   * none), as the kubelet writes both.
+   */
+  public PodStatus withHostIPs(List<String> ips) {
+    return new PodStatus(phase, conditions, nominatedNodeName, ips.isEmpty() ? "" : ips.get(0), startTime,
+        containerStatuses, reason, message, podIPs, initContainerStatuses, resourceClaimStatuses, ips);
   }
 
   public static PodStatus of(PodPhase phase) {
@@ -88,39 +111,39 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
 
   public PodStatus withPhase(PodPhase newPhase) {
     return new PodStatus(newPhase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason,
-        message, podIPs, initContainerStatuses, resourceClaimStatuses);
+        message, podIPs, initContainerStatuses, resourceClaimStatuses, hostIPs);
   }
 
   public PodStatus withNominatedNodeName(String node) {
     return new PodStatus(phase, conditions, node, hostIP, startTime, containerStatuses, reason, message, podIPs,
-        initContainerStatuses, resourceClaimStatuses);
+        initContainerStatuses, resourceClaimStatuses, hostIPs);
   }
 
   public PodStatus withStartTime(@Nullable Instant time) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, time, containerStatuses, reason, message,
-        podIPs, initContainerStatuses, resourceClaimStatuses);
+        podIPs, initContainerStatuses, resourceClaimStatuses, hostIPs);
   }
 
   public PodStatus withReason(String newReason, String newMessage) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, newReason,
-        newMessage, podIPs, initContainerStatuses, resourceClaimStatuses);
+        newMessage, podIPs, initContainerStatuses, resourceClaimStatuses, hostIPs);
   }
 
   public PodStatus withContainerStatuses(List<ContainerStatus> statuses) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, statuses, reason, message, podIPs,
-        initContainerStatuses, resourceClaimStatuses);
+        initContainerStatuses, resourceClaimStatuses, hostIPs);
   }
 
   public PodStatus withInitContainerStatuses(List<ContainerStatus> statuses) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message,
-        podIPs, statuses, resourceClaimStatuses);
+        podIPs, statuses, resourceClaimStatuses, hostIPs);
   }
 
   /** This status with {@code condition} replacing any condition of the same type (appended otherwise). */
   /** This status with {@code statuses} as {@code status.resourceClaimStatuses}. */
   public PodStatus withResourceClaimStatuses(List<PodResourceClaimStatus> statuses) {
     return new PodStatus(phase, conditions, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message,
-        podIPs, initContainerStatuses, statuses);
+        podIPs, initContainerStatuses, statuses, hostIPs);
   }
 
   /**
@@ -173,6 +196,6 @@ public record PodStatus(PodPhase phase, List<PodCondition> conditions, String no
       next.add(condition);
     }
     return new PodStatus(phase, next, nominatedNodeName, hostIP, startTime, containerStatuses, reason, message,
-        podIPs, initContainerStatuses, resourceClaimStatuses);
+        podIPs, initContainerStatuses, resourceClaimStatuses, hostIPs);
   }
 }

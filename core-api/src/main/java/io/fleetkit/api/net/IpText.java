@@ -65,6 +65,61 @@ public final class IpText {
   }
 
   /**
+   * The canonical text of an address's bytes: a dotted quad for 4 bytes; for 16, RFC 5952 (lower-case hex without
+   * leading zeros, the longest run of two or more zero groups, the first of equal runs, written {@code ::}).
+   *
+   * @throws IllegalArgumentException if {@code address} is not 4 or 16 bytes long
+   */
+  public static String format(byte[] address) {
+    if (address.length == 4) {
+      return (address[0] & 255) + "." + (address[1] & 255) + "." + (address[2] & 255) + "." + (address[3] & 255);
+    }
+    if (address.length != 16) {
+      throw new IllegalArgumentException("an IP address has 4 or 16 bytes, not " + address.length);
+    }
+    int[] g = new int[8];
+    for (int i = 0; i < 8; i++) {
+      g[i] = ((address[2 * i] & 255) << 8) | (address[2 * i + 1] & 255);
+    }
+    int bestStart = -1;
+    int bestLen = 1;
+    for (int i = 0; i < 8; ) {
+      if (g[i] == 0) {
+        int j = i;
+        while (j < 8 && g[j] == 0) {
+          j++;
+        }
+        if (j - i > bestLen) {
+          bestStart = i;
+          bestLen = j - i;
+        }
+        i = j;
+      } else {
+        i++;
+      }
+    }
+    StringBuilder sb = new StringBuilder(39);
+    for (int i = 0; i < 8; i++) {
+      if (i == bestStart) {
+        sb.append("::");
+        i += bestLen - 1;
+        continue;
+      }
+      if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
+        sb.append(':');
+      }
+      sb.append(Integer.toHexString(g[i]));
+    }
+    return sb.toString();
+  }
+
+  /** The canonical text ({@link #format}) of the address {@code s}, or {@code null} when it is not one. */
+  public static @Nullable String canonical(String s) {
+    byte[] bytes = parse(s);
+    return bytes == null ? null : format(bytes);
+  }
+
+  /**
    * The special ranges an address falls in, as Kubernetes' {@code ValidateNonSpecialIP} reports them for external
    * IPs and endpoints: unspecified, loopback, link-local unicast, link-local multicast (an IPv4-mapped IPv6 address
    * counts as its IPv4 address). Empty for any other address.

@@ -57,6 +57,21 @@ final class IpTextTest {
   }
 
   @Example
+  void format_printsTheCanonicalText_rfc5952() {
+    assertThat(IpText.canonical("10.0.0.1")).isEqualTo("10.0.0.1");
+    assertThat(IpText.canonical("2001:DB8:0:0:0:0:0:1")).isEqualTo("2001:db8::1");
+    assertThat(IpText.canonical("2001:db8:0:0:1:0:0:1")).isEqualTo("2001:db8::1:0:0:1"); // the first of equal runs
+    assertThat(IpText.canonical("2001:db8:0:1:1:1:1:1")).isEqualTo("2001:db8:0:1:1:1:1:1"); // one zero group stays
+    assertThat(IpText.canonical("::")).isEqualTo("::");
+    assertThat(IpText.canonical("not-an-ip")).isNull();
+  }
+
+  @Property
+  void format_roundTrips_throughParse(@ForAll @net.jqwik.api.constraints.Size(16) byte[] sixteen) {
+    assertThat(IpText.parse(IpText.format(sixteen))).containsExactly(sixteen);
+  }
+
+  @Example
   void malformed_areNotAddresses() {
     for (String s : List.of("", "garbage-ip", "None", "1.2.3", "1.2.3.256", "01.2.3.4", "1::2::3", ":::", "1:2:3:4:5:6:7",
         "1:2:3:4:5:6:7:8:9", "12345::", "g::1", "1.2.3.4/", "foo.bar")) {

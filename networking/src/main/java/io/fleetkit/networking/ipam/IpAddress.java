@@ -70,47 +70,13 @@ public record IpAddress(IPFamily family, BigInteger value) implements Comparable
     return c != 0 ? c : value.compareTo(o.value);
   }
 
+  /** The canonical text: {@link IpText#format}. */
   @Override
   public String toString() {
-    if (family == IPFamily.IPv4) {
-      long v = value.longValue();
-      return ((v >> 24) & 255) + "." + ((v >> 16) & 255) + "." + ((v >> 8) & 255) + "." + (v & 255);
-    }
-    int[] g = new int[8];
-    BigInteger v = value;
-    for (int i = 7; i >= 0; i--) {
-      g[i] = v.intValue() & 0xffff;
-      v = v.shiftRight(16);
-    }
-    int bestStart = -1;
-    int bestLen = 1;
-    for (int i = 0; i < 8; ) {
-      if (g[i] == 0) {
-        int j = i;
-        while (j < 8 && g[j] == 0) {
-          j++;
-        }
-        if (j - i > bestLen) {
-          bestStart = i;
-          bestLen = j - i;
-        }
-        i = j;
-      } else {
-        i++;
-      }
-    }
-    StringBuilder sb = new StringBuilder(39);
-    for (int i = 0; i < 8; i++) {
-      if (i == bestStart) {
-        sb.append("::");
-        i += bestLen - 1;
-        continue;
-      }
-      if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-        sb.append(':');
-      }
-      sb.append(Integer.toHexString(g[i]));
-    }
-    return sb.toString();
+    byte[] raw = value.toByteArray(); // big-endian, maybe a leading sign byte or fewer bytes than the address has
+    byte[] bytes = new byte[bits() / 8];
+    int n = Math.min(raw.length, bytes.length);
+    System.arraycopy(raw, raw.length - n, bytes, bytes.length - n, n);
+    return IpText.format(bytes);
   }
 }

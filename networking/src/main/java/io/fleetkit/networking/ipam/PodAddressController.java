@@ -4,6 +4,7 @@ import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.IPFamily;
 import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.NodeAddress;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.store.ObjectStore;
@@ -26,9 +27,8 @@ import java.util.concurrent.CompletableFuture;
  * (CNI host-local style): one address per pod CIDR, sequential, skipping the network address, the first address
  * (the node's bridge gateway) and, for IPv4, the broadcast address; an address returns to the pool when its pod is
  * deleted or finishes. Pods on nodes without pod CIDRs wait (requeued when the node gets them). A pod with
- * {@code spec.hostNetwork} takes no address from the pool: its IPs are its node's (the kubelet's
- * {@code GetNodeHostIPs}: the first InternalIP, else ExternalIP, and the first of the other family after it), and it
- * waits while its node has none.
+ * {@code spec.hostNetwork} takes no address from the pool: its IPs are its node's ({@link NodeAddress#hostIPs}, the
+ * kubelet's {@code GetNodeHostIPs}), and it waits while its node has none.
  */
 public final class PodAddressController implements AutoCloseable {
   private final Controller<Pod> controller;
@@ -89,7 +89,7 @@ public final class PodAddressController implements AutoCloseable {
     }
     Node node = ctx.lister(Node.class).get("", pod.spec().nodeName()).orElse(null);
     if (node != null && pod.spec().hostNetwork()) {
-      List<String> hostIps = hostIps(node);
+      List<String> hostIps = NodeAddress.hostIPs(node.status().addresses());
       if (hostIps.isEmpty()) {
         return Result.done(); // the node watch requeues the pod when the node gets addresses
       }
@@ -123,32 +123,6 @@ public final class PodAddressController implements AutoCloseable {
     }
     byPod.put(key, ips);
     return Result.done();
-  }
-
-  /**
-   * Upstream's {@code GetNodeHostIPs}: the node's InternalIP addresses, then its ExternalIP ones; the first, and the
-   * first of the other IP family when there is one. Empty when the node has no such address.
-   */
-  static List<String> hostIps(Node node) {
-    List<IpAddress> all = new ArrayList<>();
-    for (String type : List.of("InternalIP", "ExternalIP")) {
-      for (var a : node.status().addresses()) {
-        IpAddress ip = a.type().equals(type) ? IpAddress.tryParse(a.address()) : null;
-        if (ip != null) {
-          all.add(ip);
-        }
-      }
-    }
-    if (all.isEmpty()) {
-      return List.of();
-    }
-    IpAddress first = all.get(0);
-    for (IpAddress ip : all) {
-      if (ip.family() != first.family()) {
-        return List.of(first.toString(), ip.toString());
-      }
-    }
-    return List.of(first.toString());
   }
 
   private static @org.jspecify.annotations.Nullable IpAddress next(IpPrefix cidr, Set<IpAddress> used) {

@@ -62,10 +62,10 @@ final class PodAddressHostNetworkTest {
     Node dual = Node.builder().name("n").address(new NodeAddress("ExternalIP", "203.0.113.5"))
         .address(new NodeAddress("InternalIP", "10.0.0.5")).address(new NodeAddress("InternalIP", "10.0.0.6"))
         .address(new NodeAddress("ExternalIP", "2001:db8::5")).build();
-    assertThat(PodAddressController.hostIps(dual)).containsExactly("10.0.0.5", "2001:db8::5");
+    assertThat(NodeAddress.hostIPs(dual.status().addresses())).containsExactly("10.0.0.5", "2001:db8::5");
     Node external = Node.builder().name("n").address(new NodeAddress("ExternalIP", "203.0.113.5")).build();
-    assertThat(PodAddressController.hostIps(external)).containsExactly("203.0.113.5");
+    assertThat(NodeAddress.hostIPs(external.status().addresses())).containsExactly("203.0.113.5");
     Node none = Node.builder().name("n").address(new NodeAddress("Hostname", "n")).build();
-    assertThat(PodAddressController.hostIps(none)).isEmpty();
+    assertThat(NodeAddress.hostIPs(none.status().addresses())).isEmpty();
   }
 }

@@ -4,6 +4,7 @@ import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Node;
+import io.fleetkit.api.core.NodeAddress;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
@@ -42,9 +43,11 @@ import org.jspecify.annotations.Nullable;
  * liveness and exits from a {@link HealthSource}, writes pod status (phase, the conditions the kubelet generates,
  * {@code PodReadyToStartContainers}, {@code Initialized}, {@code Ready}, {@code ContainersReady} and
  * {@code PodScheduled}, in its order and with its reasons ({@link PodConditions}), container and init container
- * statuses with restart counts and the {@code PodInitializing} and {@code CrashLoopBackOff} waiting reasons) and
- * posts a heartbeat every {@code heartbeatPeriod} (the node's
- * {@code Ready=True} condition with a fresh {@code lastHeartbeatTime}; kube's {@code nodeStatusUpdateFrequency}).
+ * statuses with restart counts and the {@code PodInitializing} and {@code CrashLoopBackOff} waiting reasons, and
+ * {@code hostIP} and {@code hostIPs}: its node's IPs ({@link NodeAddress#hostIPs}, as the agent read its node at its
+ * last status post; left as they are while the node has none)) and posts a heartbeat every {@code heartbeatPeriod}
+ * (the node's {@code Ready=True} condition with a fresh {@code lastHeartbeatTime}; kube's
+ * {@code nodeStatusUpdateFrequency}).
  * With {@linkplain Builder#leases node Leases} it renews its node's Lease every {@code heartbeatPeriod} instead and
  * posts the node's status every {@code statusReportPeriod} (kube's {@code nodeStatusReportFrequency}, 5 min), as a
  * kubelet does since node Leases (kube 1.17).
@@ -88,6 +91,13 @@ public final class NodeAgent implements AutoCloseable {
   private @Nullable PodSpec lastWrittenSpec;
   private @Nullable Instant lastWrittenAt;
   private @Nullable Watch watch;
+  /**
+   * The node's host IPs ({@link NodeAddress#hostIPs}) as the agent last read its node (at each status post): what it
+   * writes into its pods' {@code status.hostIP} and {@code status.hostIPs}; empty while the node has no IP.
+   */
+  private List<String> hostIPs = List.of();
+  /** The node's address list {@link #hostIPs} was read from. */
+  private @Nullable List<NodeAddress> hostIPsOf;
   private TimerClock.@Nullable Timer heartbeat;
   private boolean alive = true;
   private boolean heartbeatDue;
@@ -399,9 +409,13 @@ public final class NodeAgent implements AutoCloseable {
     List<ContainerStatus> containers = r.containerStatuses(now);
     List<ContainerStatus> inits = r.hasInitContainers() ? r.initContainerStatuses(now) : List.of();
     List<ContainerStatus> all = inits.isEmpty() ? containers : concat(inits, containers);
+    // generateAPIPodStatus: the node's IPs as the host IPs when it has one (kept otherwise)
+    boolean hostKnown = !hostIPs.isEmpty();
     PodStatus s = new PodStatus(phase, conditions(old, pod.spec(), all, phase, r, now), old.nominatedNodeName(),
-        old.hostIP(), old.startTime() != null ? old.startTime() : r.startTime, containers, old.reason(), old.message(),
-        old.podIPs(), r.hasInitContainers() ? inits : old.initContainerStatuses(), old.resourceClaimStatuses());
+        hostKnown ? hostIPs.get(0) : old.hostIP(), old.startTime() != null ? old.startTime() : r.startTime,
+        containers, old.reason(), old.message(), old.podIPs(),
+        r.hasInitContainers() ? inits : old.initContainerStatuses(), old.resourceClaimStatuses(),
+        hostKnown ? hostIPs : old.hostIPs());
     if (s.equals(old)) {
       return false;
     }
@@ -510,6 +524,10 @@ public final class NodeAgent implements AutoCloseable {
       return false;
     }
     Node node = current.get();
+    if (node.status().addresses() != hostIPsOf) { // status writes keep the list: parse it only when it changed
+      hostIPsOf = node.status().addresses();
+      hostIPs = NodeAddress.hostIPs(hostIPsOf);
+    }
     Instant now = clock.now();
     NodeCondition prev = node.status().condition(NodeCondition.READY);
     Instant transition = prev != null && prev.status() == ConditionStatus.True && prev.lastTransitionTime() != null

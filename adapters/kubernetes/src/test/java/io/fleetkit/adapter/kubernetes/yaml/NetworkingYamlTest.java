@@ -40,6 +40,8 @@ final class NetworkingYamlTest {
     assertThat(pod.spec().hostname()).isEqualTo("web-0");
     assertThat(pod.spec().subdomain()).isEqualTo("nginx");
     assertThat(pod.status().podIPs()).containsExactly("10.244.1.5", "fd00:10:244:1::5");
+    assertThat(pod.status().hostIP()).isEqualTo("10.0.0.1");
+    assertThat(pod.status().hostIPs()).containsExactly("10.0.0.1", "fd00::1");
     assertThat(((Node) byName.get("Node/node-1")).spec().podCIDRs()).containsExactly("10.244.1.0/24",
         "fd00:10:244:1::/64");
     EndpointSlice slice = (EndpointSlice) byName.get("EndpointSlice/nginx-abcde");

@@ -59,12 +59,18 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
     } else if (s.getPodIP() != null && !s.getPodIP().isEmpty()) {
       podIPs.add(s.getPodIP());
     }
+    java.util.List<String> hostIPs = new java.util.ArrayList<>();
+    if (s.getHostIPs() != null && !s.getHostIPs().isEmpty()) {
+      s.getHostIPs().forEach(ip -> hostIPs.add(Values.orEmpty(ip.getIp())));
+    } else if (s.getHostIP() != null && !s.getHostIP().isEmpty()) {
+      hostIPs.add(s.getHostIP());
+    }
     var claims = Fabric8Scheduling.list(s.getResourceClaimStatuses(), "status.resourceClaimStatuses", ctx,
         (c, p, cx) -> new io.fleetkit.api.core.PodResourceClaimStatus(Values.required(c.getName(), p + ".name", cx),
             Values.orEmpty(c.getResourceClaimName())));
     return ctx.build("status", () -> new PodStatus(phase, conditions, Values.orEmpty(s.getNominatedNodeName()),
         Values.orEmpty(s.getHostIP()), start, containers, Values.orEmpty(s.getReason()),
-        Values.orEmpty(s.getMessage()), podIPs, initContainers, claims));
+        Values.orEmpty(s.getMessage()), podIPs, initContainers, claims, hostIPs));
   }
 
   private static @Nullable PodCondition condition(io.fabric8.kubernetes.api.model.PodCondition c, String p,
@@ -118,6 +124,7 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
                 .withLastTransitionTime(Values.instant(c.lastTransitionTime())).build()))
             .withNominatedNodeName(Values.emptyToNull(s.nominatedNodeName()))
             .withHostIP(Values.emptyToNull(s.hostIP()))
+            .withHostIPs(Fabric8Scheduling.out(s.hostIPs(), ip -> new io.fabric8.kubernetes.api.model.HostIP(ip)))
             .withStartTime(Values.instant(s.startTime()))
             .withContainerStatuses(Fabric8Scheduling.out(s.containerStatuses(), PodConverter::containerStatus))
             .withInitContainerStatuses(Fabric8Scheduling.out(s.initContainerStatuses(),
