@@ -42,12 +42,12 @@ public final class DaemonSetPlacement {
   public static final String TAINT_MEMORY_PRESSURE = "node.kubernetes.io/memory-pressure";
   public static final String TAINT_PID_PRESSURE = "node.kubernetes.io/pid-pressure";
   public static final String TAINT_UNSCHEDULABLE = "node.kubernetes.io/unschedulable";
+  public static final String TAINT_NETWORK_UNAVAILABLE = "node.kubernetes.io/network-unavailable";
 
   /**
    * The tolerations every daemon pod gets, in upstream's order: not-ready and unreachable NoExecute without
    * tolerationSeconds (the pod survives taint-based eviction), and disk-, memory-, pid-pressure and unschedulable
-   * NoSchedule (TaintNodesByCondition). Upstream adds network-unavailable NoSchedule for host-network pods too;
-   * FleetKit's pods have no host network, so that one never applies.
+   * NoSchedule (TaintNodesByCondition). A host-network pod also gets {@link #HOST_NETWORK_TOLERATION}.
    */
   public static final List<Toleration> DAEMON_TOLERATIONS = List.of(
       Toleration.exists(TAINT_NOT_READY, TaintEffect.NoExecute),
@@ -56,6 +56,13 @@ public final class DaemonSetPlacement {
       Toleration.exists(TAINT_MEMORY_PRESSURE, TaintEffect.NoSchedule),
       Toleration.exists(TAINT_PID_PRESSURE, TaintEffect.NoSchedule),
       Toleration.exists(TAINT_UNSCHEDULABLE, TaintEffect.NoSchedule));
+
+  /**
+   * network-unavailable NoSchedule, which upstream adds to a daemon pod with {@code hostNetwork}: it needs no pod
+   * network, so it runs on a node whose network is not set up yet (as a CNI's own DaemonSet must).
+   */
+  public static final Toleration HOST_NETWORK_TOLERATION =
+      Toleration.exists(TAINT_NETWORK_UNAVAILABLE, TaintEffect.NoSchedule);
 
   private DaemonSetPlacement() {}
 
@@ -89,11 +96,17 @@ public final class DaemonSetPlacement {
     return out;
   }
 
-  /** Upstream's {@code AddOrUpdateDaemonPodTolerations}: {@code spec} with {@link #DAEMON_TOLERATIONS}. */
+  /**
+   * Upstream's {@code AddOrUpdateDaemonPodTolerations}: {@code spec} with {@link #DAEMON_TOLERATIONS}, and with
+   * {@link #HOST_NETWORK_TOLERATION} when it uses the host network.
+   */
   public static PodSpec withDaemonTolerations(PodSpec spec) {
     List<Toleration> t = spec.tolerations();
     for (Toleration d : DAEMON_TOLERATIONS) {
       t = addOrUpdateToleration(t, d);
+    }
+    if (spec.hostNetwork()) {
+      t = addOrUpdateToleration(t, HOST_NETWORK_TOLERATION);
     }
     return spec.withTolerations(t);
   }

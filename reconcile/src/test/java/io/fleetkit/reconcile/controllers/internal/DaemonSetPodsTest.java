@@ -154,4 +154,20 @@ final class DaemonSetPodsTest {
     spec.tolerations().forEach(t -> keys.merge(t.key(), 1, Integer::sum));
     assertThat(keys.values()).allMatch(n -> n == 1);
   }
+
+  // daemon/util/daemonset_util.go AddOrUpdateDaemonPodTolerations: network-unavailable only with hostNetwork
+  @Test
+  void withDaemonTolerations_hostNetwork_alsoToleratesNetworkUnavailable() {
+    PodSpec plain = DaemonSetPlacement.withDaemonTolerations(PodSpec.builder().container("c", "i", ResourceList.EMPTY)
+        .build());
+    PodSpec host = DaemonSetPlacement.withDaemonTolerations(PodSpec.builder().container("c", "i", ResourceList.EMPTY)
+        .hostNetwork(true).build());
+
+    assertThat(plain.tolerations()).containsExactlyElementsOf(DaemonSetPlacement.DAEMON_TOLERATIONS);
+    assertThat(host.tolerations()).hasSize(DaemonSetPlacement.DAEMON_TOLERATIONS.size() + 1)
+        .containsAll(DaemonSetPlacement.DAEMON_TOLERATIONS)
+        .last().isEqualTo(Toleration.exists("node.kubernetes.io/network-unavailable", TaintEffect.NoSchedule));
+    // applied twice, still one of each
+    assertThat(DaemonSetPlacement.withDaemonTolerations(host).tolerations()).isEqualTo(host.tolerations());
+  }
 }
