@@ -241,6 +241,29 @@ final class ListDocumentYamlTest {
   }
 
   @Test
+  void load_realClusterDumpExample_loadsTheModelledKindsAndWarnsOfTheOthers() {
+    LoadedObjects loaded = KubernetesYaml.load(List.of(java.nio.file.Path.of("..", "..", "examples",
+        "real-cluster-dump")));
+
+    assertThat(loaded.summary()).isEqualTo("9 objects (1 Deployment, 1 EndpointSlice, 3 Node, 2 Pod, 1 ReplicaSet,"
+        + " 1 Service)");
+    assertThat(loaded.warnings()).filteredOn(w -> w.violation().field().equals("kind"))
+        .extracting(w -> w.violation().rule()).containsExactly(
+            "Endpoints (v1) is not modelled by FleetKit; ignored",
+            "Lease (coordination.k8s.io/v1) is not modelled by FleetKit; ignored",
+            "Event (v1) is not modelled by FleetKit; ignored",
+            "ClusterRole (rbac.authorization.k8s.io/v1) is not modelled by FleetKit; ignored",
+            "NetworkPolicy (networking.k8s.io/v1) is not modelled by FleetKit; ignored");
+    assertThat(loaded.warnings()).allSatisfy(w -> assertThat(w.item()).isNotNegative());
+    assertThat(loaded.warnings()).extracting(w -> w.violation().field()).doesNotContain("status",
+        "metadata.uid", "metadata.resourceVersion", "metadata.creationTimestamp", "metadata.ownerReferences");
+    Pod pod = loaded.ofType(Pod.class).get(0);
+    assertThat(pod.metadata().ownerReferences()).extracting(r -> r.kind() + "/" + r.name() + "/" + r.uid())
+        .containsExactly("ReplicaSet/web-5d9c8f7b6c/99999999-8888-7777-6666-555555555555");
+    assertThat(pod.spec().volumes().get(0).source().configMapNames()).containsExactly("kube-root-ca.crt");
+  }
+
+  @Test
   void dump_ofListItems_isTheSameObjects() {
     LoadedObjects loaded = KubernetesYaml.parse(LIST, "cluster.yaml");
     LoadedObjects again = KubernetesYaml.parse(KubernetesYaml.dump(loaded.objects()), "again.yaml");
