@@ -10,10 +10,13 @@ import org.jspecify.annotations.Nullable;
  */
 public sealed interface VolumeProjection {
 
-  /** Keys of a Secret, by name; every key when {@code items} is empty. */
-  record Secret(String name, List<KeyToPath> items, boolean optional) implements VolumeProjection {
+  /**
+   * Keys of a Secret, by name ({@code secretName}, as in {@link VolumeSource.Secret}; upstream's field is
+   * {@code name}); every key when {@code items} is empty.
+   */
+  record Secret(String secretName, List<KeyToPath> items, boolean optional) implements VolumeProjection {
     public Secret {
-      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(secretName, "secretName");
       items = List.copyOf(items);
     }
   }

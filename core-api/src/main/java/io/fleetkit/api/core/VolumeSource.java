@@ -78,7 +78,7 @@ public sealed interface VolumeSource {
       List<String> out = new ArrayList<>();
       for (VolumeProjection s : sources) {
         if (s instanceof VolumeProjection.Secret sec) {
-          out.add(sec.name());
+          out.add(sec.secretName());
         }
       }
       return List.copyOf(out);

@@ -39,7 +39,7 @@ final class VolumeFileChecks {
       VolumeProjection s = p.sources().get(i);
       String at = path + ".sources[" + i + "]";
       if (s instanceof VolumeProjection.Secret sec) {
-        if (sec.name().isEmpty()) {
+        if (sec.secretName().isEmpty()) {
           v.required(at + ".secret.name");
         }
         keys(sec.items(), at + ".secret.items", paths, v);

@@ -127,7 +127,7 @@ final class ProjectedVolumes {
   private static io.fabric8.kubernetes.api.model.VolumeProjection projection(VolumeProjection s) {
     VolumeProjectionBuilder b = new VolumeProjectionBuilder();
     if (s instanceof VolumeProjection.Secret sec) {
-      b.withSecret(new SecretProjectionBuilder().withName(sec.name())
+      b.withSecret(new SecretProjectionBuilder().withName(sec.secretName())
           .withItems(Fabric8Scheduling.out(sec.items(), ProjectedVolumes::key))
           .withOptional(sec.optional() ? Boolean.TRUE : null).build());
     } else if (s instanceof VolumeProjection.ConfigMap cm) {
