@@ -221,8 +221,8 @@ final class ListDocumentYamlTest {
         - 42
         """);
 
-    assertThat(e.problems()).extracting(ManifestProblem::item).containsExactly(-1);
-    assertThat(e.getMessage()).contains("items[2] must be a map");
+    assertThat(e.problems()).extracting(ManifestProblem::item).containsExactly(0, 1, -1);
+    assertThat(e.problems().get(2).toString()).contains("List: items[2] must be a map");
     ManifestException e2 = refused("""
         apiVersion: v1
         kind: List

@@ -146,42 +146,45 @@ public final class ManifestReader {
     if (items != null && !items.isNull() && !items.isArray()) {
       ctx.error("items", "must be a list of objects", null);
     }
-    List<JsonNode> roots = new ArrayList<>();
-    if (items != null && items.isArray()) {
-      for (int i = 0; i < items.size(); i++) {
-        roots.add(listItem(items.get(i), "items[" + i + "]", element, apiVersion, ctx));
-      }
-    }
-    if (ctx.hasErrors()) {
+    if (ctx.hasErrors() || items == null || !items.isArray()) {
       problems.addAll(ctx.problems());
       return;
     }
-    for (int i = 0; i < roots.size(); i++) {
-      readObject(doc.item(i, roots.get(i)), roots.get(i), source);
+    // an item refused as an item (not a map, of another kind) is reported; the others are read all the same
+    for (int i = 0; i < items.size(); i++) {
+      DocumentContext itemCtx = new DocumentContext(source, doc);
+      itemCtx.object(kind);
+      JsonNode item = listItem(items.get(i), "items[" + i + "]", element, apiVersion, itemCtx);
+      if (item == null) {
+        problems.addAll(itemCtx.problems());
+      } else {
+        readObject(doc.item(i, item), item, source);
+      }
     }
   }
 
   /**
    * Item {@code path} of a list whose items are of kind {@code element} ({@code ""}: any), with the apiVersion and
-   * kind of a typed list's item filled in when left out; a problem with its kind is reported on {@code ctx}.
+   * kind of a typed list's item filled in when left out; {@code null} when it cannot be an item (reported on
+   * {@code ctx}).
    */
-  private JsonNode listItem(JsonNode item, String path, String element, @Nullable String apiVersion,
+  private @Nullable JsonNode listItem(JsonNode item, String path, String element, @Nullable String apiVersion,
       DocumentContext ctx) {
     if (!item.isObject()) {
       ctx.error(path, "must be a map (a Kubernetes object) with apiVersion, kind and metadata", null);
-      return item;
+      return null;
     }
     String kind = text(item.get("kind"));
     if (kind != null && listElementKind(kind) != null) {
       ctx.error(path + ".kind", "must not be a list: the items of a list are objects", kind);
-      return item;
+      return null;
     }
     if (element.isEmpty()) {
       return item;
     }
     if (kind != null && !kind.equals(element)) {
       ctx.error(path + ".kind", "must be " + element + " in a " + element + LIST_KIND, kind);
-      return item;
+      return null;
     }
     ObjectNode typed = ((ObjectNode) item).deepCopy();
     if (kind == null && !typed.has("kind")) {
