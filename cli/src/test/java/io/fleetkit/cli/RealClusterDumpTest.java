@@ -31,7 +31,7 @@ final class RealClusterDumpTest {
     Files.writeString(pending, """
         apiVersion: v1
         kind: Pod
-        metadata: {name: batch-0, namespace: default}
+        metadata: {name: batch-0, namespace: storefront}
         spec:
           nodeSelector: {topology.kubernetes.io/zone: zone-c}
           containers: [{name: c, image: busybox, resources: {requests: {cpu: "7", memory: 1Gi}}}]
@@ -40,9 +40,9 @@ final class RealClusterDumpTest {
     int code = run("schedule", dump(), pending.toString());
 
     assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString()).contains("default/batch-0").contains("worker-3").contains("1 placed, 0 unschedulable");
+    assertThat(out.toString()).contains("storefront/batch-0").contains("worker-3").contains("1 placed, 0 unschedulable");
     assertThat(err.toString())
-        .contains("Endpoints default/web: kind: Endpoints (v1) is not modelled by FleetKit; ignored")
+        .contains("Endpoints storefront/web: kind: Endpoints (v1) is not modelled by FleetKit; ignored")
         .contains("kind: Lease (coordination.k8s.io/v1) is not modelled by FleetKit; ignored")
         .contains("Warning: spec.containers[0].volumeMounts: not modelled by FleetKit; ignored in 2 objects")
         .doesNotContain("spec.volumes").doesNotContain("Warning: status:");
@@ -53,9 +53,9 @@ final class RealClusterDumpTest {
     int code = run("simulate", dump(), "--duration", "10m");
 
     assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString()).contains("Deployment  default/web  2/2 ready")
-        .contains("Service default/web  10.96.12.34  2/2 endpoints ready")
-        .contains("Pod/default/web-5d9c8f7b6c-abcde").contains("Pod/default/web-5d9c8f7b6c-fghij")
+    assertThat(out.toString()).contains("Deployment  storefront/web  2/2 ready")
+        .contains("Service storefront/web  10.96.12.34  2/2 endpoints ready")
+        .contains("Pod/storefront/web-5d9c8f7b6c-abcde").contains("Pod/storefront/web-5d9c8f7b6c-fghij")
         .doesNotContain("Rejected");
     assertThat(out.toString().lines().filter(l -> l.contains("PodCreated")).count()).isEqualTo(2);
   }

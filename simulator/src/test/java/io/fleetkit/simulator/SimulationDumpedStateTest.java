@@ -31,18 +31,18 @@ final class SimulationDumpedStateTest {
     try (Simulation sim = Simulation.builder().objects(dump()).build()) {
       sim.runFor(Duration.ofMinutes(10));
 
-      ReplicaSet rs = sim.store().require(ReplicaSet.class, "default", "web-5d9c8f7b6c");
-      Deployment dep = sim.store().require(Deployment.class, "default", "web");
-      assertThat(sim.store().list(ReplicaSet.class, "default").items()).hasSize(1);
+      ReplicaSet rs = sim.store().require(ReplicaSet.class, "storefront", "web-5d9c8f7b6c");
+      Deployment dep = sim.store().require(Deployment.class, "storefront", "web");
+      assertThat(sim.store().list(ReplicaSet.class, "storefront").items()).hasSize(1);
       assertThat(rs.metadata().uid()).isNotEqualTo("99999999-8888-7777-6666-555555555555"); // the store's own
       assertThat(rs.metadata().ownerReferences()).extracting(OwnerReference::uid)
           .containsExactly(dep.metadata().uid());
-      List<Pod> pods = sim.store().list(Pod.class, "default").items();
+      List<Pod> pods = sim.store().list(Pod.class, "storefront").items();
       assertThat(pods).extracting(p -> p.metadata().name())
           .containsExactlyInAnyOrder("web-5d9c8f7b6c-abcde", "web-5d9c8f7b6c-fghij");
       assertThat(pods).allSatisfy(p -> assertThat(p.metadata().ownerReferences()).extracting(OwnerReference::uid)
           .containsExactly(rs.metadata().uid()));
-      assertThat(SimFixtures.readyPods(sim, "web")).hasSize(2);
+      assertThat(pods).allSatisfy(p -> assertThat(p.isReady()).as(p.metadata().name()).isTrue());
       assertThat(sim.timeline()).noneMatch(e -> e.kind().equals("Rejected"));
     }
   }
