@@ -103,7 +103,8 @@ final class ProjectedVolumes {
     var fr = f.getFieldRef();
     var rr = f.getResourceFieldRef();
     DownwardAPIVolumeFile.FieldRef field = fr == null ? null : ctx.build(p + ".fieldRef",
-        () -> new DownwardAPIVolumeFile.FieldRef(Values.orEmpty(fr.getApiVersion()), Values.orEmpty(fr.getFieldPath())));
+        () -> new DownwardAPIVolumeFile.FieldRef(Values.orEmpty(fr.getApiVersion()),
+            Values.orEmpty(fr.getFieldPath())));
     Quantity divisor = rr == null || rr.getDivisor() == null ? null
         : Values.quantity(rr.getDivisor().toString(), p + ".resourceFieldRef.divisor", ctx);
     DownwardAPIVolumeFile.ResourceFieldRef resource = rr == null ? null : ctx.build(p + ".resourceFieldRef",
