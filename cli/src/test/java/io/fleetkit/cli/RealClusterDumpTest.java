@@ -49,6 +49,15 @@ final class RealClusterDumpTest {
   }
 
   @Test
+  void validate_dump_countsTheFieldsAndTheObjectsLeftOut() {
+    int code = run("validate", dump());
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString()).startsWith("OK: 10 objects (1 Deployment, 1 EndpointSlice, 1 Namespace, 3 Node, 2 Pod,"
+        + " 1 ReplicaSet, 1 Service); ").contains(" fields and 5 objects not modelled by FleetKit ignored");
+  }
+
+  @Test
   void simulate_dump_keepsTheDumpedPodsAndServesTheService() {
     int code = run("simulate", dump(), "--duration", "10m");
 
