@@ -107,9 +107,18 @@ public final class ServiceAccountPlugin implements MutatingAdmissionPlugin, Vali
       if (!pod.spec().serviceAccountName().isEmpty()) {
         return AdmissionVerdict.deny("spec.serviceAccountName", "a mirror pod may not reference service accounts");
       }
+      // the secrets of secret volumes and of projected volumes' sources, as upstream's VisitPodSecretNames
       for (int i = 0; i < volumes.size(); i++) {
-        if (volumes.get(i).source() instanceof VolumeSource.Secret) {
-          return AdmissionVerdict.deny("spec.volumes[" + i + "].secret", "a mirror pod may not reference secrets");
+        VolumeSource s = volumes.get(i).source();
+        if (!s.secretNames().isEmpty()) {
+          return AdmissionVerdict.deny("spec.volumes[" + i + (s instanceof VolumeSource.Secret ? "].secret"
+              : "].projected"), "a mirror pod may not reference secrets");
+        }
+      }
+      for (int i = 0; i < volumes.size(); i++) {
+        if (volumes.get(i).source() instanceof VolumeSource.Projected p && p.hasServiceAccountToken()) {
+          return AdmissionVerdict.deny("spec.volumes[" + i + "].projected",
+              "a mirror pod may not use ServiceAccountToken volume projections");
         }
       }
       return AdmissionVerdict.allow();

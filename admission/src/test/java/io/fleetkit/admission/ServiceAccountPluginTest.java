@@ -171,6 +171,31 @@ final class ServiceAccountPluginTest {
   }
 
   @Test
+  void testRejectsMirrorPodWithProjectedSecret() {
+    VolumeSource projected = new VolumeSource.Projected(List.of(new io.fleetkit.api.core.VolumeProjection.Secret(
+        "mysecret", List.of(), false)), null);
+    AdmissionDeniedException e = denial(mirror(b -> b.volume(new Volume("v", projected))));
+    assertThat(e.field()).isEqualTo("spec.volumes[0].projected");
+    assertThat(e.rule()).isEqualTo("a mirror pod may not reference secrets");
+  }
+
+  @Test
+  void testRejectsMirrorPodWithServiceAccountTokenVolumeProjections() {
+    VolumeSource projected = new VolumeSource.Projected(List.of(
+        new io.fleetkit.api.core.VolumeProjection.ServiceAccountToken("", null, "token")), null);
+    AdmissionDeniedException e = denial(mirror(b -> b.volume(new Volume("v", projected))));
+    assertThat(e.field()).isEqualTo("spec.volumes[0].projected");
+    assertThat(e.rule()).isEqualTo("a mirror pod may not use ServiceAccountToken volume projections");
+  }
+
+  @Test
+  void testAcceptsMirrorPodWithProjectedConfigMap() {
+    VolumeSource projected = new VolumeSource.Projected(List.of(new io.fleetkit.api.core.VolumeProjection.ConfigMap(
+        "kube-root-ca.crt", List.of(), false)), null);
+    assertThat(store.create(mirror(b -> b.volume(new Volume("v", projected)))).spec().volumes()).hasSize(1);
+  }
+
+  @Test
   void testFetchesUncachedServiceAccount() {
     store.create(ServiceAccount.of(NS, PodSpec.DEFAULT_SERVICE_ACCOUNT));
     assertThat(store.create(pod(b -> b)).spec().serviceAccountName()).isEqualTo(PodSpec.DEFAULT_SERVICE_ACCOUNT);

@@ -64,9 +64,14 @@ final class ManifestWarnings {
     return w.line() > 0 ? w.source() + ":" + w.line() : w.source();
   }
 
-  /** {@code 3 fields} / {@code 1 field}: how many fields were ignored, for a command's summary. */
+  /**
+   * {@code 3 fields} / {@code 1 field}: how many fields were ignored, for a command's summary; with {@code and 2
+   * objects} when objects of kinds FleetKit does not model were left out (their warning is at {@code kind}).
+   */
   static String ignoredFields(LoadedObjects loaded) {
-    int n = loaded.warnings().size();
-    return n + (n == 1 ? " field" : " fields");
+    int objects = (int) loaded.warnings().stream().filter(w -> w.violation().field().equals("kind")).count();
+    int n = loaded.warnings().size() - objects;
+    String fields = n + (n == 1 ? " field" : " fields");
+    return objects == 0 ? fields : fields + " and " + objects + (objects == 1 ? " object" : " objects");
   }
 }

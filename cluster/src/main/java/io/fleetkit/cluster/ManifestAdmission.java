@@ -126,9 +126,10 @@ final class ManifestAdmission {
     return new Result(new LoadedObjects(out, counts), rejected);
   }
 
+  /** Creates {@code o}, without the resourceVersion a cluster's dump gives it (the store owns it). */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static ApiObject<?> create(ObjectStore store, ApiObject o) {
-    return (ApiObject<?>) store.create(o);
+    return (ApiObject<?>) store.create((ApiObject) ManifestScheduling.creatable(o));
   }
 
   /** {@code o} without what this store assigned (uid, resourceVersion, generation, creation time). */

@@ -191,7 +191,16 @@ final class ManifestScheduling {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static void createRaw(ObjectStore store, ApiObject<?> o) {
-    store.create((ApiObject) o);
+    store.create((ApiObject) creatable(o));
+  }
+
+  /**
+   * {@code o} as a store can create it: without the resourceVersion that objects dumped from a cluster
+   * ({@code kubectl get -o yaml}) carry, which only the store sets.
+   */
+  static ApiObject<?> creatable(ApiObject<?> o) {
+    return o.metadata().resourceVersion().isEmpty() ? o
+        : o.withMetadata(o.metadata().toBuilder().resourceVersion("").build());
   }
 
   private static ScheduleOutcome schedule(LoadedObjects loaded, io.fleetkit.scheduler.SchedulerBuilder builder,

@@ -151,6 +151,8 @@ public final class Simulation implements AutoCloseable {
   /** The wake-up at the next whole second while the scheduler has pods waiting (see {@link #armSchedulerPoll}). */
   private io.fleetkit.api.time.TimerClock.@Nullable Timer schedulerPoll;
   private final TimelineRecorder timeline;
+  /** Makes the starting objects creatable when they were dumped from a cluster (resourceVersion, owner uids). */
+  private final DumpedState dumped = new DumpedState();
   private final @Nullable QuotaReplenisher quotas;
   /** The ServiceAccounts controller, run when the chain has ServiceAccount admission (a cluster has both). */
   private final @Nullable ServiceAccountsController serviceAccounts;
@@ -205,7 +207,7 @@ public final class Simulation implements AutoCloseable {
         ? ServiceAccountsController.of(store).start() : null;
     List<ApiObject<?>> nodes = new ArrayList<>();
     List<ApiObject<?>> others = new ArrayList<>();
-    for (ApiObject<?> o : admissionOrder(b.objects)) {
+    for (ApiObject<?> o : DumpedState.ownersFirst(admissionOrder(b.objects))) {
       (o instanceof Node ? nodes : others).add(o);
     }
     for (ApiObject<?> o : nodes) {
@@ -372,15 +374,19 @@ public final class Simulation implements AutoCloseable {
     return store.update((ApiObject) o);
   }
 
-  /** Creates {@code o}; a refusal by the admission chain is a {@code Rejected} timeline event, not an error. */
+  /**
+   * Creates starting object {@code given}, as {@link DumpedState#prepare} makes it creatable; a refusal by the
+   * admission chain is a {@code Rejected} timeline event, not an error.
+   */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private void create(ApiObject<?> o) {
+  private void create(ApiObject<?> given) {
+    ApiObject<?> o = dumped.prepare(given);
     try {
       if (o instanceof ServiceAccount sa && serviceAccounts != null) {
         ServiceAccountsController.apply(store, sa); // a namespace's default replaces the one the controller made
         return;
       }
-      store.create((ApiObject) o);
+      dumped.created(given, (ApiObject<?>) store.create((ApiObject) o));
     } catch (AdmissionDeniedException e) {
       String ns = o.metadata().namespace();
       timeline.add("Rejected", o.kind() + "/" + (ns.isEmpty() ? "" : ns + "/") + o.metadata().name(),

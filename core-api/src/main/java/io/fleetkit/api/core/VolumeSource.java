@@ -1,11 +1,29 @@
 package io.fleetkit.api.core;
 
 import io.fleetkit.api.resource.Quantity;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
-/** Where a pod volume's data comes from: exactly one of the kinds below (a small subset of Kubernetes'). */
+/**
+ * Where a pod volume's data comes from: exactly one of the kinds below (a subset of Kubernetes'). Kubernetes' other
+ * sources (nfs, csi, iscsi, cloud disks...) are not modelled; see the YAML loader for how it reads them.
+ */
 public sealed interface VolumeSource {
+
+  /**
+   * The Secrets this source reads, by name: a secret volume's, and a projected volume's secret sources' (as
+   * Kubernetes' {@code VisitPodSecretNames} visits them); empty for other sources.
+   */
+  default List<String> secretNames() {
+    return List.of();
+  }
+
+  /** The ConfigMaps this source reads, by name (as Kubernetes' {@code VisitPodConfigmapNames}); often empty. */
+  default List<String> configMapNames() {
+    return List.of();
+  }
 
   /** A persistent volume claim in the pod's namespace. */
   record PersistentVolumeClaim(String claimName, boolean readOnly) implements VolumeSource {
@@ -35,6 +53,68 @@ public sealed interface VolumeSource {
     public ConfigMap {
       Objects.requireNonNull(name, "name");
     }
+
+    @Override
+    public List<String> configMapNames() {
+      return List.of(name);
+    }
+  }
+
+  /**
+   * Several sources (ConfigMaps, Secrets, downward API files, a service account token) projected into one
+   * directory, as Kubernetes' {@code ProjectedVolumeSource}; the volume every pod gets for its service account
+   * token ({@code kube-api-access-*}) is one.
+   *
+   * @param defaultMode the files' permission bits (0 to 0777) where a source does not set them, or {@code null}
+   *     for 0644
+   */
+  record Projected(List<VolumeProjection> sources, @Nullable Integer defaultMode) implements VolumeSource {
+    public Projected {
+      sources = List.copyOf(sources);
+    }
+
+    @Override
+    public List<String> secretNames() {
+      List<String> out = new ArrayList<>();
+      for (VolumeProjection s : sources) {
+        if (s instanceof VolumeProjection.Secret sec) {
+          out.add(sec.secretName());
+        }
+      }
+      return List.copyOf(out);
+    }
+
+    @Override
+    public List<String> configMapNames() {
+      List<String> out = new ArrayList<>();
+      for (VolumeProjection s : sources) {
+        if (s instanceof VolumeProjection.ConfigMap cm) {
+          out.add(cm.name());
+        }
+      }
+      return List.copyOf(out);
+    }
+
+    /** Whether a source is a service account token. */
+    public boolean hasServiceAccountToken() {
+      for (VolumeProjection s : sources) {
+        if (s instanceof VolumeProjection.ServiceAccountToken) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /**
+   * Fields of the pod and resources of its containers, one file each (Kubernetes' {@code DownwardAPIVolumeSource}).
+   *
+   * @param defaultMode the files' permission bits (0 to 0777), or {@code null} for 0644
+   */
+  record DownwardAPI(List<DownwardAPIVolumeFile> items, @Nullable Integer defaultMode) implements VolumeSource {
+    public DownwardAPI {
+      items = List.copyOf(items);
+    }
   }
 
   /**
@@ -58,6 +138,11 @@ public sealed interface VolumeSource {
   record Secret(String secretName) implements VolumeSource {
     public Secret {
       Objects.requireNonNull(secretName, "secretName");
+    }
+
+    @Override
+    public List<String> secretNames() {
+      return List.of(secretName);
     }
   }
 }

@@ -492,6 +492,10 @@ public final class PodSpecChecks {
         v.add(p + ".emptyDir.sizeLimit", Violations.NON_NEGATIVE, ed.sizeLimit());
       } else if (s instanceof VolumeSource.Ephemeral e) {
         ClaimSpecChecks.template(v, p + ".ephemeral.volumeClaimTemplate", e.volumeClaimTemplate());
+      } else if (s instanceof VolumeSource.Projected pr) {
+        VolumeFileChecks.projected(pr, p + ".projected", v);
+      } else if (s instanceof VolumeSource.DownwardAPI d) {
+        VolumeFileChecks.downwardAPI(d, p + ".downwardAPI", v);
       }
     }
   }

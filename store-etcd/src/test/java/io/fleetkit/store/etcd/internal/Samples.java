@@ -19,6 +19,10 @@ import io.fleetkit.api.core.PersistentVolumeClaimSpec;
 import io.fleetkit.api.core.PersistentVolumeSource;
 import io.fleetkit.api.core.PersistentVolumeSpec;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.DownwardAPIVolumeFile;
+import io.fleetkit.api.core.KeyToPath;
+import io.fleetkit.api.core.VolumeProjection;
+import io.fleetkit.api.core.VolumeSource;
 import io.fleetkit.api.core.PodOS;
 import io.fleetkit.api.core.HostAlias;
 import io.fleetkit.api.core.PodDNSConfig;
@@ -83,7 +87,16 @@ final class Samples {
         .withLifecycle(new Lifecycle(new ProbeHandler.Exec(List.of("warm-up")), new LifecycleHandler.Sleep(5),
             "SIGQUIT"));
     return PodSpec.builder().container(c).os(PodOS.LINUX).volume(Volume.emptyDir("scratch"))
-        .volume(Volume.persistentVolumeClaim("data", "data-claim")).serviceAccountName("web")
+        .volume(Volume.persistentVolumeClaim("data", "data-claim"))
+        .volume(new Volume("kube-api-access", new VolumeSource.Projected(List.of(
+            new VolumeProjection.ServiceAccountToken("", 3607L, "token"),
+            new VolumeProjection.ConfigMap("kube-root-ca.crt", List.of(new KeyToPath("ca.crt", "ca.crt", null)), false),
+            new VolumeProjection.Secret("tls", List.of(), true),
+            new VolumeProjection.DownwardAPI(List.of(new DownwardAPIVolumeFile("namespace",
+                new DownwardAPIVolumeFile.FieldRef("v1", "metadata.namespace"), null, null)))), 420)))
+        .volume(new Volume("info", new VolumeSource.DownwardAPI(List.of(new DownwardAPIVolumeFile("mem", null,
+            new DownwardAPIVolumeFile.ResourceFieldRef("app", "limits.memory", Quantity.parse("1Mi")), 0400)), null)))
+        .serviceAccountName("web")
         .automountServiceAccountToken(false)
         .dnsConfig(new PodDNSConfig(List.of("10.0.0.10"), List.of("corp.example.com"),
             List.of(PodDNSConfigOption.of("ndots", "2"), PodDNSConfigOption.of("edns0"))))

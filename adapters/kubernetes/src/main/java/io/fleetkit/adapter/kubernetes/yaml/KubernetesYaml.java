@@ -26,6 +26,14 @@ import java.util.stream.Stream;
  * aliases and merge keys ({@code <<: *base}) are expanded as kubectl expands them, with go-yaml's limit on
  * aliasing against "billion laughs" documents. Files must be UTF-8 and at most {@link #MAX_FILE_BYTES} long.
  *
+ * <p>A cluster's dump loads as kubectl prints it ({@code kubectl get ... -A -o yaml}): a list document
+ * ({@code apiVersion: v1, kind: List}, or the API server's {@code PodList}, {@code NodeList}...) has its items read
+ * one by one, each as a document of its own whose problems and warnings name the item and its lines
+ * ({@link ManifestProblem#item()}, {@link LoadedObjects#locationOf}); an object of a built-in Kubernetes kind
+ * FleetKit does not model (Endpoints, Lease, Event, RBAC...), under that kind's real apiVersion, is left out with a
+ * warning ({@code kind Endpoints (v1) is not modelled by FleetKit; ignored}); so is a pod volume of a source
+ * FleetKit does not model (nfs, csi...).
+ *
  * <p>Supported kinds: those of core-api (Node, Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision,
  * Job, CronJob, Service, PersistentVolume, PersistentVolumeClaim, StorageClass, PriorityClass, HorizontalPodAutoscaler,
  * VerticalPodAutoscaler, PodDisruptionBudget, PodGroup, NodePool) as they are modelled. Thread-safe: all methods are

@@ -13,15 +13,25 @@ import java.util.Objects;
  * @param documentLine the 1-based line where the document starts
  * @param lines the line of every field and list element of the document, keyed by field path
  *     ({@code spec.loads[0].target})
+ * @param item the 0-based index of the object in the {@code items} of a list document, or
+ *     {@link ManifestProblem#NO_ITEM} when it is a document of its own; for an item, {@code documentLine} is the
+ *     item's first line and {@code lines} are keyed by the item's own paths ({@code spec.nodeName}, not
+ *     {@code items[3].spec.nodeName})
  */
-public record ManifestLocation(String source, int document, int documentLine, Map<String, Integer> lines) {
+public record ManifestLocation(String source, int document, int documentLine, Map<String, Integer> lines,
+    int item) {
   public ManifestLocation {
     Objects.requireNonNull(source, "source");
     lines = Map.copyOf(lines);
-    if (document < 1 || documentLine < 1) {
+    if (document < 1 || documentLine < 1 || item < ManifestProblem.NO_ITEM) {
       throw new IllegalArgumentException("ManifestLocation: document " + document + " and documentLine "
-          + documentLine + " must be at least 1");
+          + documentLine + " must be at least 1, item " + item + " at least -1 (not in a list)");
     }
+  }
+
+  /** The location of an object that is a document of its own. */
+  public ManifestLocation(String source, int document, int documentLine, Map<String, Integer> lines) {
+    this(source, document, documentLine, lines, ManifestProblem.NO_ITEM);
   }
 
   /** The line of {@code path}, or of its closest recorded ancestor, or the document's first line. */
@@ -31,7 +41,7 @@ public record ManifestLocation(String source, int document, int documentLine, Ma
 
   /** {@code violation} of this object, shown at the line of its field. */
   public ManifestProblem problem(Violation violation) {
-    return new ManifestProblem(source, document, documentLine, lineOf(violation.field()), violation);
+    return new ManifestProblem(source, document, documentLine, lineOf(violation.field()), violation, item);
   }
 
   /**

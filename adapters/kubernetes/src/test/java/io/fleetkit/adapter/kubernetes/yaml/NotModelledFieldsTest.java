@@ -268,8 +268,9 @@ final class NotModelledFieldsTest {
     // Each example directory is one scenario (names repeat across them), so each is loaded on its own.
     List<Path> dirs;
     try (Stream<Path> list = Files.list(Path.of("..", "..", "examples"))) {
-      dirs = list.filter(Files::isDirectory).filter(d -> !d.getFileName().toString().contains("bad")).sorted()
-          .toList();
+      // real-cluster-dump is a cluster's dump as kubectl prints it: its server fields are warned of by design
+      dirs = list.filter(Files::isDirectory).filter(d -> !d.getFileName().toString().contains("bad"))
+          .filter(d -> !d.getFileName().toString().equals("real-cluster-dump")).sorted().toList();
     }
     assertThat(dirs).isNotEmpty();
     for (Path d : dirs) {

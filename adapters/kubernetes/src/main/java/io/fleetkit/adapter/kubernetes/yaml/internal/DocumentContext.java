@@ -17,6 +17,7 @@ public final class DocumentContext {
   private final String source;
   private final YamlDocument document;
   private final List<ManifestProblem> problems = new ArrayList<>();
+  private final List<String[]> notModelled = new ArrayList<>();
   private String object = "";
 
   public DocumentContext(String source, YamlDocument document) {
@@ -49,7 +50,20 @@ public final class DocumentContext {
   /** Reports that {@code path} (with value {@code value}, if any) breaks {@code rule}. */
   public void error(String path, String rule, @Nullable Object value) {
     problems.add(new ManifestProblem(source, document.index(), document.line(), document.lineOf(path),
-        new Violation(object, path, rule, value == null ? null : String.valueOf(value))));
+        new Violation(object, path, rule, value == null ? null : String.valueOf(value)), document.item()));
+  }
+
+  /**
+   * Reports that the part at {@code path} was left out because its {@code field} (a volume's {@code nfs}) is one
+   * FleetKit does not model: a warning at {@code path.field}, not a problem.
+   */
+  public void notModelled(String path, String field) {
+    notModelled.add(new String[] {path, field});
+  }
+
+  /** The parts {@link #notModelled left out}: each as its path and the field not modelled. */
+  public List<String[]> notModelledParts() {
+    return List.copyOf(notModelled);
   }
 
   public boolean hasErrors() {
@@ -78,7 +92,7 @@ public final class DocumentContext {
         String field = join(path, v.field());
         if (!reported(field)) {
           extra.add(new ManifestProblem(source, document.index(), document.line(), document.lineOf(field),
-              new Violation(object, field, v.rule(), v.value())));
+              new Violation(object, field, v.rule(), v.value()), document.item()));
         }
       }
       problems.addAll(extra);

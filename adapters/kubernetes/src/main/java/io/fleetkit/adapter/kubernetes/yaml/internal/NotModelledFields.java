@@ -262,8 +262,23 @@ final class NotModelledFields {
     return false;
   }
 
+  /**
+   * Whether {@code n} carries nothing: null, {@code {}}, {@code []}, or a map of such ({@code status: {loadBalancer:
+   * {}}}, as the API server prints a Service without a load balancer).
+   */
   static boolean isEmpty(JsonNode n) {
-    return n.isNull() || n.isMissingNode() || (n.isContainer() && n.isEmpty());
+    if (n.isNull() || n.isMissingNode() || (n.isContainer() && n.isEmpty())) {
+      return true;
+    }
+    if (n.isObject()) {
+      for (JsonNode v : n.values()) {
+        if (!isEmpty(v)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return false;
   }
 
   /** A copy of {@code n} with every scalar changed to a value a reader of it cannot take for the original. */

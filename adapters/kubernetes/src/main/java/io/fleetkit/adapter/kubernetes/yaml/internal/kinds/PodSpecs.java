@@ -54,7 +54,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PodSpecs {
   private static final String VOLUME_SOURCES =
-      "persistentVolumeClaim, emptyDir, hostPath, configMap, secret, ephemeral";
+      "persistentVolumeClaim, emptyDir, hostPath, configMap, secret, ephemeral, projected, downwardAPI (others, such"
+      + " as nfs or csi, are left out with a warning)";
 
   private PodSpecs() {}
 
@@ -317,8 +318,18 @@ public final class PodSpecs {
           Values.orEmpty(v.getSecret().getSecretName())));
     } else if (v.getEphemeral() != null) {
       source = ephemeral(v.getEphemeral(), p + ".ephemeral", ctx);
+    } else if (v.getProjected() != null) {
+      source = ProjectedVolumes.projected(v.getProjected(), p + ".projected", ctx);
+    } else if (v.getDownwardAPI() != null) {
+      source = ProjectedVolumes.downwardAPI(v.getDownwardAPI(), p + ".downwardAPI", ctx);
     } else {
-      ctx.error(p, "must have one of the supported volume sources: " + VOLUME_SOURCES, null);
+      String unmodelled = unmodelledSource(v);
+      if (unmodelled != null) {
+        // FleetKit does not model volume mounts, so nothing refers to the volume once it is left out
+        ctx.notModelled(p, unmodelled);
+      } else {
+        ctx.error(p, "must have one of the supported volume sources: " + VOLUME_SOURCES, null);
+      }
       return null;
     }
     return source == null ? null : ctx.build(p, () -> new Volume(name, source));
@@ -329,16 +340,44 @@ public final class PodSpecs {
    * order) is refused with its message.
    */
   private static boolean oneSource(io.fabric8.kubernetes.api.model.Volume v, String p, DocumentContext ctx) {
-    Object[] sources = {v.getHostPath(), v.getEmptyDir(), v.getSecret(), v.getPersistentVolumeClaim(),
-        v.getConfigMap(), v.getEphemeral()};
-    String[] names = {"hostPath", "emptyDir", "secret", "persistentVolumeClaim", "configMap", "ephemeral"};
+    Object[] sources = sources(v);
     int found = 0;
     for (int i = 0; i < sources.length; i++) {
       if (sources[i] != null && found++ > 0) {
-        ctx.error(p + "." + names[i], "Forbidden: may not specify more than 1 volume type", null);
+        ctx.error(p + "." + SOURCE_NAMES[i], "Forbidden: may not specify more than 1 volume type", null);
       }
     }
     return found <= 1;
+  }
+
+  /** Every volume source of the schema, in upstream's {@code validateVolumeSource} order. */
+  private static final String[] SOURCE_NAMES = {"hostPath", "emptyDir", "gitRepo", "gcePersistentDisk",
+      "awsElasticBlockStore", "secret", "nfs", "iscsi", "glusterfs", "flocker", "persistentVolumeClaim", "rbd",
+      "quobyte", "cinder", "cephfs", "downwardAPI", "fc", "azureFile", "flexVolume", "vsphereVolume",
+      "photonPersistentDisk", "portworxVolume", "azureDisk", "storageos", "configMap", "scaleIO", "projected", "csi",
+      "ephemeral", "image"};
+  /** The sources of {@link #SOURCE_NAMES} that FleetKit models. */
+  private static final java.util.Set<String> MODELLED_SOURCES = java.util.Set.of("hostPath", "emptyDir", "secret",
+      "persistentVolumeClaim", "downwardAPI", "configMap", "projected", "ephemeral");
+
+  private static Object[] sources(io.fabric8.kubernetes.api.model.Volume v) {
+    return new Object[] {v.getHostPath(), v.getEmptyDir(), v.getGitRepo(), v.getGcePersistentDisk(),
+        v.getAwsElasticBlockStore(), v.getSecret(), v.getNfs(), v.getIscsi(), v.getGlusterfs(), v.getFlocker(),
+        v.getPersistentVolumeClaim(), v.getRbd(), v.getQuobyte(), v.getCinder(), v.getCephfs(), v.getDownwardAPI(),
+        v.getFc(), v.getAzureFile(), v.getFlexVolume(), v.getVsphereVolume(), v.getPhotonPersistentDisk(),
+        v.getPortworxVolume(), v.getAzureDisk(), v.getStorageos(), v.getConfigMap(), v.getScaleIO(),
+        v.getProjected(), v.getCsi(), v.getEphemeral(), v.getImage()};
+  }
+
+  /** The name of the (single) source of {@code v} that FleetKit does not model, or {@code null}. */
+  private static @Nullable String unmodelledSource(io.fabric8.kubernetes.api.model.Volume v) {
+    Object[] sources = sources(v);
+    for (int i = 0; i < sources.length; i++) {
+      if (sources[i] != null && !MODELLED_SOURCES.contains(SOURCE_NAMES[i])) {
+        return SOURCE_NAMES[i];
+      }
+    }
+    return null;
   }
 
   /**
@@ -400,6 +439,10 @@ public final class PodSpecs {
       b.withConfigMap(new ConfigMapVolumeSourceBuilder().withName(c.name()).build());
     } else if (s instanceof VolumeSource.Secret c) {
       b.withSecret(new SecretVolumeSourceBuilder().withSecretName(c.secretName()).build());
+    } else if (s instanceof VolumeSource.Projected pr) {
+      b.withProjected(ProjectedVolumes.projected(pr));
+    } else if (s instanceof VolumeSource.DownwardAPI d) {
+      b.withDownwardAPI(ProjectedVolumes.downwardAPI(d));
     } else if (s instanceof VolumeSource.Ephemeral e) {
       PersistentVolumeClaimTemplate t = e.volumeClaimTemplate();
       b.withEphemeral(new EphemeralVolumeSourceBuilder().withVolumeClaimTemplate(

@@ -1,0 +1,178 @@
+package io.fleetkit.api.internal;
+
+import io.fleetkit.api.Violations;
+import io.fleetkit.api.core.DownwardAPIVolumeFile;
+import io.fleetkit.api.core.KeyToPath;
+import io.fleetkit.api.core.VolumeProjection;
+import io.fleetkit.api.core.VolumeSource;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Kubernetes' rules for the volumes that write files (projected and downward API volumes:
+ * {@code validateProjectedVolumeSource}, {@code validateDownwardAPIVolumeSource}, {@code validateDownwardAPIVolumeFile},
+ * {@code validateKeyToPath}, {@code validateLocalNonReservedPath} in {@code pkg/apis/core/validation/validation.go})
+ * with Kubernetes' messages. The divisor of a resource field is not checked. Stateless.
+ */
+final class VolumeFileChecks {
+  /** Upstream's {@code fileModeErrorMsg}. */
+  static final String FILE_MODE = "must be a number between 0 and 0777 (octal), both inclusive";
+  /** Upstream's {@code validVolumeDownwardAPIFieldPathExpressions}, sorted as its error lists them. */
+  static final List<String> FIELD_PATHS = List.of("metadata.annotations", "metadata.labels", "metadata.name",
+      "metadata.namespace", "metadata.uid");
+  /** Upstream's {@code validContainerResourceFieldPathExpressions}, sorted. */
+  static final List<String> RESOURCES = List.of("limits.cpu", "limits.ephemeral-storage", "limits.memory",
+      "requests.cpu", "requests.ephemeral-storage", "requests.memory");
+  private static final int MAX_MODE = 0777;
+  private static final long MIN_TOKEN_SECONDS = 10 * 60;
+  private static final long MAX_TOKEN_SECONDS = 1L << 32;
+
+  private VolumeFileChecks() {}
+
+  /** Checks a projected volume's source at {@code path} (e.g. {@code spec.volumes[0].projected}). */
+  static void projected(VolumeSource.Projected p, String path, Violations v) {
+    mode(p.defaultMode(), path + ".defaultMode", v);
+    Set<String> paths = new HashSet<>();
+    for (int i = 0; i < p.sources().size(); i++) {
+      VolumeProjection s = p.sources().get(i);
+      String at = path + ".sources[" + i + "]";
+      if (s instanceof VolumeProjection.Secret sec) {
+        if (sec.secretName().isEmpty()) {
+          v.required(at + ".secret.name");
+        }
+        keys(sec.items(), at + ".secret.items", paths, v);
+      } else if (s instanceof VolumeProjection.ConfigMap cm) {
+        if (cm.name().isEmpty()) {
+          v.required(at + ".configMap.name");
+        }
+        keys(cm.items(), at + ".configMap.items", paths, v);
+      } else if (s instanceof VolumeProjection.DownwardAPI d) {
+        for (int j = 0; j < d.items().size(); j++) {
+          DownwardAPIVolumeFile f = d.items().get(j);
+          String fp = at + ".downwardAPI.items[" + j + "]";
+          file(f, fp, v);
+          unique(f.path(), fp + ".path", paths, v);
+        }
+      } else if (s instanceof VolumeProjection.ServiceAccountToken t) {
+        String tp = at + ".serviceAccountToken";
+        Long seconds = t.expirationSeconds();
+        if (seconds != null && seconds < MIN_TOKEN_SECONDS) {
+          v.add(tp + ".expirationSeconds", "may not specify a duration less than 10 minutes", seconds);
+        } else if (seconds != null && seconds > MAX_TOKEN_SECONDS) {
+          v.add(tp + ".expirationSeconds", "may not specify a duration larger than 2^32 seconds", seconds);
+        }
+        if (t.path().isEmpty()) {
+          v.required(tp + ".path"); // upstream checks no more of the token's path (the kubelet does)
+        }
+      }
+    }
+  }
+
+  /** Checks a downward API volume's source at {@code path} (e.g. {@code spec.volumes[0].downwardAPI}). */
+  static void downwardAPI(VolumeSource.DownwardAPI d, String path, Violations v) {
+    mode(d.defaultMode(), path + ".defaultMode", v);
+    for (int i = 0; i < d.items().size(); i++) {
+      file(d.items().get(i), path + ".items[" + i + "]", v);
+    }
+  }
+
+  private static void keys(List<KeyToPath> items, String path, Set<String> paths, Violations v) {
+    for (int i = 0; i < items.size(); i++) {
+      KeyToPath k = items.get(i);
+      String at = path + "[" + i + "]";
+      if (k.key().isEmpty()) {
+        v.required(at + ".key");
+      }
+      if (k.path().isEmpty()) {
+        v.required(at + ".path");
+      } else {
+        localPath(k.path(), at + ".path", v);
+      }
+      mode(k.mode(), at + ".mode", v);
+      unique(k.path(), at + ".path", paths, v);
+    }
+  }
+
+  /** Upstream's {@code validateDownwardAPIVolumeFile}. */
+  private static void file(DownwardAPIVolumeFile f, String path, Violations v) {
+    if (f.path().isEmpty()) {
+      v.required(path + ".path");
+    } else {
+      localPath(f.path(), path + ".path", v);
+    }
+    DownwardAPIVolumeFile.FieldRef field = f.fieldRef();
+    DownwardAPIVolumeFile.ResourceFieldRef resource = f.resourceFieldRef();
+    if (field != null) {
+      fieldRef(field, path + ".fieldRef", v);
+      if (resource != null) {
+        v.add(path, "fieldRef and resourceFieldRef can not be specified simultaneously", "resource");
+      }
+    } else if (resource != null) {
+      String rp = path + ".resourceFieldRef";
+      if (resource.containerName().isEmpty()) {
+        v.required(rp + ".containerName");
+      }
+      if (resource.resource().isEmpty()) {
+        v.required(rp + ".resource");
+      } else if (!RESOURCES.contains(resource.resource()) && !resource.resource().startsWith("requests.hugepages-")
+          && !resource.resource().startsWith("limits.hugepages-")) {
+        v.add(rp + ".resource", LifecycleChecks.unsupported(RESOURCES), resource.resource());
+      }
+    } else {
+      v.required(path, "one of fieldRef and resourceFieldRef is required");
+    }
+    mode(f.mode(), path + ".mode", v);
+  }
+
+  /** Upstream's {@code validateObjectFieldSelector} against the downward API volume's field paths. */
+  private static void fieldRef(DownwardAPIVolumeFile.FieldRef ref, String path, Violations v) {
+    String fieldPath = ref.fieldPath();
+    if (fieldPath.isEmpty()) {
+      v.required(path + ".fieldPath");
+      return;
+    }
+    // a label or annotation by key (metadata.labels['app']) is allowed where the whole map is
+    String base = fieldPath;
+    int bracket = fieldPath.indexOf('[');
+    if (bracket > 0 && fieldPath.endsWith("']") && fieldPath.startsWith("['", bracket)) {
+      base = fieldPath.substring(0, bracket);
+      if (!base.equals("metadata.labels") && !base.equals("metadata.annotations")) {
+        v.add(path + ".fieldPath", "does not support subscript", fieldPath);
+        return;
+      }
+    }
+    if (!FIELD_PATHS.contains(base)) {
+      v.add(path + ".fieldPath", LifecycleChecks.unsupported(FIELD_PATHS), fieldPath);
+    }
+  }
+
+  private static void unique(String filePath, String path, Set<String> paths, Violations v) {
+    if (!filePath.isEmpty() && !paths.add(filePath)) {
+      v.add(path, "conflicting duplicate paths", filePath);
+    }
+  }
+
+  /** Upstream's {@code validateLocalNonReservedPath}: relative, no {@code ..} element, not starting with it. */
+  static void localPath(String filePath, String path, Violations v) {
+    if (filePath.startsWith("/")) {
+      v.add(path, "must be a relative path", filePath);
+    }
+    for (String element : filePath.split("/", -1)) {
+      if (element.equals("..")) {
+        v.add(path, "must not contain '..'", filePath);
+        break;
+      }
+    }
+    if (filePath.length() >= 2 && filePath.startsWith("..")) {
+      v.add(path, "must not start with '..'", filePath);
+    }
+  }
+
+  private static void mode(@Nullable Integer mode, String path, Violations v) {
+    if (mode != null && (mode < 0 || mode > MAX_MODE)) {
+      v.add(path, FILE_MODE, mode);
+    }
+  }
+}
