@@ -172,6 +172,19 @@ public final class NodePoolConverter extends AbstractKindConverter<GenericKubern
     return d == null ? Duration.ZERO : d;
   }
 
+  /**
+   * The duration at {@code key} of a block whose path is {@code blockPath}, or {@code null} when the block does not
+   * set it (a problem naming {@code blockPath.key} when it is not a Go duration).
+   */
+  static @Nullable Duration optionalDuration(Map<String, Object> m, String key, String blockPath,
+      DocumentContext ctx) {
+    if (!m.containsKey(key)) {
+      return null;
+    }
+    String path = blockPath + "." + key;
+    return duration(Untyped.string(m, key, "", path, ctx), path, ctx);
+  }
+
   /** Go's spelling of {@code d} ({@link GoDurations#format}): {@code 1h30m0s}, {@code 1m30s}, {@code 1.5s}. */
   static String duration(Duration d) {
     return GoDurations.format(d);

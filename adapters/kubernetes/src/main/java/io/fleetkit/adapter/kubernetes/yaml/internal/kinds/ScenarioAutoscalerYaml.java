@@ -108,11 +108,7 @@ final class ScenarioAutoscalerYaml {
   }
 
   private static @Nullable Duration duration(Map<String, Object> m, String key, DocumentContext ctx) {
-    if (!m.containsKey(key)) {
-      return null;
-    }
-    String path = PATH + "." + key;
-    return NodePoolConverter.duration(Untyped.string(m, key, "", path, ctx), path, ctx);
+    return NodePoolConverter.optionalDuration(m, key, PATH, ctx);
   }
 
   private static @Nullable Quantity quantity(Map<String, Object> m, String key, DocumentContext ctx) {

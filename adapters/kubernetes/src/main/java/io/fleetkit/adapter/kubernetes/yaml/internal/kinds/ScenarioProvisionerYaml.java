@@ -93,10 +93,6 @@ final class ScenarioProvisionerYaml {
   }
 
   private static @Nullable Duration duration(Map<String, Object> m, String key, DocumentContext ctx) {
-    if (!m.containsKey(key)) {
-      return null;
-    }
-    String path = PATH + "." + key;
-    return NodePoolConverter.duration(Untyped.string(m, key, "", path, ctx), path, ctx);
+    return NodePoolConverter.optionalDuration(m, key, PATH, ctx);
   }
 }
