@@ -20,8 +20,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li>a mirror pod (annotation {@value #MIRROR_POD_ANNOTATION}, a kubelet's static pod) is not changed, and may
- *       neither name a service account ({@code a mirror pod may not reference service accounts}) nor mount a secret
- *       ({@code a mirror pod may not reference secrets});
+ *       neither name a service account ({@code a mirror pod may not reference service accounts}) nor name a secret,
+ *       as an image pull secret or in a volume ({@code a mirror pod may not reference secrets});
  *   <li>any other pod without {@code spec.serviceAccountName} gets {@value PodSpec#DEFAULT_SERVICE_ACCOUNT};
  *   <li>the service account must exist in the pod's namespace, else the pod is refused:
  *       {@code error looking up service account ns/name: serviceaccount "name" not found}. Upstream looks the
@@ -107,7 +107,11 @@ public final class ServiceAccountPlugin implements MutatingAdmissionPlugin, Vali
       if (!pod.spec().serviceAccountName().isEmpty()) {
         return AdmissionVerdict.deny("spec.serviceAccountName", "a mirror pod may not reference service accounts");
       }
-      // the secrets of secret volumes and of projected volumes' sources, as upstream's VisitPodSecretNames
+      // the secrets upstream's VisitPodSecretNames visits, in its order: image pull secrets, then those of secret
+      // volumes and of projected volumes' sources
+      if (!pod.spec().imagePullSecrets().isEmpty()) {
+        return AdmissionVerdict.deny("spec.imagePullSecrets[0]", "a mirror pod may not reference secrets");
+      }
       for (int i = 0; i < volumes.size(); i++) {
         VolumeSource s = volumes.get(i).source();
         if (!s.secretNames().isEmpty()) {

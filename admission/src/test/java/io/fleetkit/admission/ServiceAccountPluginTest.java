@@ -170,6 +170,14 @@ final class ServiceAccountPluginTest {
     assertThat(e.rule()).isEqualTo("a mirror pod may not reference secrets");
   }
 
+  // FleetKit's own case: upstream's VisitPodSecretNames visits image pull secrets first
+  @Test
+  void mirrorPod_withImagePullSecret_isRefusedNamingTheField() {
+    AdmissionDeniedException e = denial(mirror(b -> b.imagePullSecrets(List.of("registry"))));
+    assertThat(e.field()).isEqualTo("spec.imagePullSecrets[0]");
+    assertThat(e.rule()).isEqualTo("a mirror pod may not reference secrets");
+  }
+
   @Test
   void testRejectsMirrorPodWithProjectedSecret() {
     VolumeSource projected = new VolumeSource.Projected(List.of(new io.fleetkit.api.core.VolumeProjection.Secret(
