@@ -4,7 +4,9 @@ import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
 import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
+import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.FleetKitException;
+import io.fleetkit.api.core.Pod;
 import io.fleetkit.cluster.Cluster;
 import io.fleetkit.cluster.ScheduleOutcome;
 import java.io.PrintWriter;
@@ -64,11 +66,13 @@ public final class ScheduleCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Cluster cluster;
+    int bound;
     MetricsFile metrics = MetricsFile.of(metricsFile);
     try {
       // Loaded here rather than by Cluster.Builder#manifests so that the load's warnings can be printed.
       LoadedObjects loaded = KubernetesYaml.load(paths);
       ManifestWarnings.print(loaded, err);
+      bound = boundPods(loaded.objects());
       Cluster.Builder b = Cluster.builder().objects(loaded.objects()).seed(seed).metrics(metrics.registry());
       if (profileFile != null) {
         b.schedulerConfiguration(profileFile);
@@ -97,15 +101,26 @@ public final class ScheduleCommand implements Callable<Integer> {
       return 1;
     }
     if (output == Format.json) {
-      out.println(json(outcome));
+      out.println(json(outcome, bound));
     } else {
-      table(outcome, out);
+      table(outcome, bound, out);
     }
     out.flush();
     return 0;
   }
 
-  static String json(ScheduleOutcome outcome) {
+  /** The manifests' pods that name a node already: the scheduler leaves them where they are. */
+  private static int boundPods(List<ApiObject<?>> objects) {
+    int n = 0;
+    for (ApiObject<?> o : objects) {
+      if (o instanceof Pod p && !p.spec().nodeName().isEmpty()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  static String json(ScheduleOutcome outcome, int bound) {
     List<Map<String, Object>> placements = new ArrayList<>();
     for (ScheduleOutcome.Placement p : outcome.placements()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -127,6 +142,9 @@ public final class ScheduleCommand implements Callable<Integer> {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("placements", placements);
     root.put("unschedulable", failed);
+    if (bound > 0) {
+      root.put("alreadyBound", bound);
+    }
     if (!outcome.rejected().isEmpty()) {
       List<Map<String, Object>> rejected = new ArrayList<>();
       for (ScheduleOutcome.Rejected r : outcome.rejected()) {
@@ -147,7 +165,7 @@ public final class ScheduleCommand implements Callable<Integer> {
     return String.join(", ", parts);
   }
 
-  private static void table(ScheduleOutcome outcome, PrintWriter out) {
+  private static void table(ScheduleOutcome outcome, int bound, PrintWriter out) {
     int w = "POD".length();
     for (var p : outcome.placements()) {
       w = Math.max(w, p.pod().length());
@@ -167,7 +185,8 @@ public final class ScheduleCommand implements Callable<Integer> {
     for (var r : outcome.rejected()) {
       out.printf("rejected %s: %s%n", r.object(), r.message());
     }
-    out.printf("%n%d placed, %d unschedulable%s%n", outcome.placements().size(), outcome.unschedulable().size(),
-        outcome.rejected().isEmpty() ? "" : ", " + outcome.rejected().size() + " rejected by admission");
+    out.printf("%n%d placed, %d unschedulable%s%s%n", outcome.placements().size(), outcome.unschedulable().size(),
+        outcome.rejected().isEmpty() ? "" : ", " + outcome.rejected().size() + " rejected by admission",
+        bound == 0 ? "" : " (" + bound + (bound == 1 ? " pod was" : " pods were") + " on a node already)");
   }
 }

@@ -40,7 +40,7 @@ final class RealClusterDumpTest {
     int code = run("schedule", dump(), pending.toString());
 
     assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString()).contains("storefront/batch-0").contains("worker-3").contains("1 placed, 0 unschedulable");
+    assertThat(out.toString()).contains("storefront/batch-0").contains("worker-3").contains("1 placed, 0 unschedulable (2 pods were on a node already)");
     assertThat(err.toString())
         .contains("Endpoints storefront/web: kind: Endpoints (v1) is not modelled by FleetKit; ignored")
         .contains("kind: Lease (coordination.k8s.io/v1) is not modelled by FleetKit; ignored")
