@@ -157,6 +157,9 @@ final class ScenarioProvisionerTest {
     // "should allow setting multiple reasons"
     for (String r : ScenarioProvisioner.REASONS) {
       assertThat(scenario(budget("10", r)).spec().provisioner().budgets().get(0).reasons()).containsExactly(r);
+      // as upstream's entries, with the schedule "* * * * *" for 20m they carry
+      assertThat(budgets(new ScenarioProvisioner.Budget("10", List.of(r), "* * * * *", Duration.ofMinutes(20))).spec()
+          .provisioner().budgets().get(0).reasons()).containsExactly(r);
     }
     assertThat(scenario(budget("10", "Drifted", "Empty")).spec().provisioner().budgets().get(0).reasons())
         .containsExactly("Drifted", "Empty");
