@@ -103,7 +103,7 @@ public final class ClusterSimulation {
   /** Timeline kinds drawn as markers on the report's time axis. */
   static final Set<String> MARKER_KINDS = Set.of("NodeFailed", "NodeRecovered", "ZoneFailed", "ZoneRecovered",
       "GpuDeviceFailed", "GpuDeviceRecovered", "ApiSlow", "ApiRecovered", "KubeletRestarted", "CapacityStockout",
-      "CapacityRestored", "HorizontalScale", "ScaleUp", "ScaleDown", "Consolidate", "QueueScale");
+      "CapacityRestored", "HorizontalScale", "ScaleUp", "ScaleDown", "Consolidate", "Expire", "QueueScale");
   /** The marker kinds that are faults (the others are recoveries and scaling decisions). */
   static final Set<String> FAULT_KINDS = Set.of("NodeFailed", "ZoneFailed", "GpuDeviceFailed", "ApiSlow",
       "KubeletRestarted", "CapacityStockout");

@@ -46,6 +46,11 @@ record ProvisionerChoice(ProvisionerOptions options) {
       } else if (p.consolidateAfter() != null) {
         o = o.withConsolidateAfter(p.consolidateAfter());
       }
+      if (p.expiresNever()) {
+        o = o.withExpireAfter(null);
+      } else if (p.expireAfter() != null) {
+        o = o.withExpireAfter(p.expireAfter());
+      }
       if (!p.budgets().isEmpty()) {
         List<DisruptionBudget> budgets = new ArrayList<>();
         for (ScenarioProvisioner.Budget b : p.budgets()) {
@@ -53,7 +58,7 @@ record ProvisionerChoice(ProvisionerOptions options) {
           for (String r : b.reasons()) {
             reasons.add(DisruptionReason.valueOf(r));
           }
-          budgets.add(new DisruptionBudget(b.nodesValue(), reasons));
+          budgets.add(new DisruptionBudget(b.nodesValue(), reasons, b.scheduleValue(), b.duration()));
         }
         o = o.withBudgets(budgets);
       }

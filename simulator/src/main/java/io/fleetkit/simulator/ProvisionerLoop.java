@@ -28,8 +28,11 @@ import java.util.TreeMap;
  * provisioner has one delay for all types, so the node's ready time is set per pool after each loop). The pools'
  * sizes are not limits here: Karpenter has no node groups. Runs every {@link ClusterSimulation#AUTOSCALER_PERIOD},
  * so its batch windows (1 s/10 s by default, the scenario's {@code spec.provisioner} otherwise:
- * {@link ProvisionerChoice}) close on that tick. Every node is asked of the run's cloud ({@link CapacityStockouts});
- * a refused launch is a {@code LaunchFailed} line. Not thread-safe.
+ * {@link ProvisionerChoice}) close on that tick, and its budgets' schedules are read at the run's clock. Every node
+ * is asked of the run's cloud ({@link CapacityStockouts}); a refused launch is a {@code LaunchFailed} line. A node
+ * older than the provisioner's {@code expireAfter} (720 h unless the scenario sets it) is deleted, an {@code Expire}
+ * line; its pods' controllers recreate them and the provisioner launches for them as for any pending pods. Not
+ * thread-safe.
  */
 final class ProvisionerLoop {
   /** The provisioner's name (its nodes are {@code fleetkit-1}, {@code fleetkit-2}, ...). */
@@ -39,6 +42,8 @@ final class ProvisionerLoop {
   private final ManualClock clock;
   private final Provisioner provisioner;
   private final Map<String, Duration> delays = new HashMap<>();
+  /** The provisioner's {@code expireAfter}, for the {@code Expire} lines (never {@code null} when one is written). */
+  private final Duration expireAfter;
 
   ProvisionerLoop(ObjectStore store, ManualClock clock, List<NodePool> pools, InstanceCreation cloud,
       ProvisionerOptions options) {
@@ -55,6 +60,7 @@ final class ProvisionerLoop {
       delays.put(pool, p.spec().startupDelay());
       longest = longest.compareTo(p.spec().startupDelay()) < 0 ? p.spec().startupDelay() : longest;
     }
+    this.expireAfter = options.expireAfter() == null ? Duration.ZERO : options.expireAfter();
     this.provisioner = Provisioner.builder(store).name(NAME).clock(clock.asClock()).instanceTypes(types)
         .options(options.withStartupDelay(longest)).instanceCreation(cloud).build();
   }
@@ -86,6 +92,11 @@ final class ProvisionerLoop {
       out.add(new String[] {"Consolidate", "Provisioner/" + NAME, c.method() + ": " + String.join(", ", c.candidates())
           + (c.replacement() == null ? " removed" : " replaced by a " + c.replacement())
           + String.format(java.util.Locale.ROOT, " (saves %.2f $/h)", c.savingsPerHour())});
+    }
+    // Karpenter's expiration deletes the NodeClaim whatever the budgets; nothing is launched ahead of the pods
+    for (String n : r.expiredNodes()) {
+      out.add(new String[] {"Expire", "Node/" + n, "expired: older than the provisioner's expireAfter ("
+          + io.fleetkit.api.Violations.durationText(expireAfter) + "); deleted, its pods to be rescheduled"});
     }
     if (!r.deletedNodes().isEmpty()) {
       out.add(new String[] {"ScaleDown", "Provisioner/" + NAME, "removed " + String.join(", ", r.deletedNodes())});

@@ -149,6 +149,62 @@ final class ScenarioProvisionerOptionsTest {
   }
 
   @Test
+  void expireAfter_nodesExpiredAndReplaced_podsRescheduled() {
+    // two 1-CPU pods, no node yet: one node launched at 20 s, Ready a minute later; expired every two hours
+    String manifests = POOL + deployment(2, "1");
+    SimulationRun expiring = run(manifests, "6h", "{expireAfter: 2h}");
+    List<TimelineEvent> expired = events(expiring, "Expire");
+    assertThat(expired).hasSize(2);
+    assertThat(expired.get(0).at()).isEqualTo(Duration.ofHours(2).plusSeconds(20));
+    assertThat(expired.get(0).message()).isEqualTo("expired: older than the provisioner's expireAfter (2h); deleted, "
+        + "its pods to be rescheduled");
+    // each replacement is launched for the recreated pods, and expires two hours after its own launch
+    List<TimelineEvent> launches = events(expiring, "ScaleUp");
+    assertThat(launches).hasSize(3);
+    assertThat(launches.get(1).at()).isBetween(expired.get(0).at(), expired.get(0).at().plusMinutes(1));
+    assertThat(expired.get(1).at()).isEqualTo(launches.get(1).at().plus(Duration.ofHours(2)));
+    assertThat(expired.get(0).object()).isNotEqualTo(expired.get(1).object());
+    // the pods run again on the replacement: both running at the end, each outage shorter than three minutes
+    assertThat(expiring.series("running pods").orElseThrow().last()).isEqualTo(2.0);
+    List<Double> running = expiring.series("running pods").orElseThrow().values();
+    int longestOutage = 0;
+    int outage = 0;
+    for (int i = 5; i < running.size(); i++) {
+      outage = running.get(i) < 2.0 ? outage + 1 : 0;
+      longestOutage = Math.max(longestOutage, outage);
+    }
+    assertThat(longestOutage).isBetween(1, 3); // samples of 1 minute
+    assertThat(readyNodesAtTheEnd(expiring)).isEqualTo(1.0);
+    // Karpenter's default, 720 h, expires nothing in six hours; Never nothing ever
+    SimulationRun byDefault = run(manifests, "6h", "");
+    assertThat(events(byDefault, "Expire")).isEmpty();
+    assertThat(events(byDefault, "ScaleUp")).hasSize(1);
+    assertThat(run(manifests, "6h", "{expireAfter: Never}").timeline()).isEqualTo(byDefault.timeline());
+    // expiry is forceful: a budget of 0 does not hold it
+    assertThat(events(run(manifests, "6h", "{expireAfter: 2h, budgets: [{nodes: \"0\"}]}"), "Expire")).hasSize(2);
+  }
+
+  @Test
+  void scheduledBudget_blocksConsolidationWhileActive_onlyThen() {
+    // the run starts at 2024-01-01 00:00 UTC; no disruption from midnight for 20 minutes, then the default 10%
+    SimulationRun blocked = run(THREE_NODES, "30m",
+        "{budgets: [{nodes: \"0\", schedule: \"@daily\", duration: 20m}, {nodes: \"100%\"}]}");
+    assertThat(events(blocked, "Consolidate")).isNotEmpty()
+        .allSatisfy(e -> assertThat(e.at()).isGreaterThanOrEqualTo(Duration.ofMinutes(20)));
+    assertThat(readyNodesAtTheEnd(blocked)).isEqualTo(1.0);
+    // a window that opens later leaves the first minutes free: consolidation is done before it
+    SimulationRun later = run(THREE_NODES, "30m",
+        "{budgets: [{nodes: \"0\", schedule: \"0 1 * * *\", duration: 20m}, {nodes: \"100%\"}]}");
+    assertThat(events(later, "Consolidate")).isNotEmpty()
+        .allSatisfy(e -> assertThat(e.at()).isLessThan(Duration.ofMinutes(1)));
+    // a window that stays open blocks it all along
+    SimulationRun always = run(THREE_NODES, "30m",
+        "{budgets: [{nodes: \"0\", schedule: \"* * * * *\", duration: 1h}]}");
+    assertThat(events(always, "Consolidate")).isEmpty();
+    assertThat(readyNodesAtTheEnd(always)).isEqualTo(3.0);
+  }
+
+  @Test
   void batchDurations_delayTheLaunch() {
     // six 3-CPU pods pending from the start, no node yet
     String manifests = POOL + deployment(6, "3");
@@ -188,6 +244,20 @@ final class ScenarioProvisionerOptionsTest {
     assertThat(idleOnly.batchMaxDuration()).isEqualTo(Duration.ofSeconds(10));
     assertThat(ProvisionerChoice.of(ScenarioProvisioner.builder().consolidateAfter(ScenarioProvisioner.NEVER)
         .build()).options().consolidateAfter()).isNull();
+    // expireAfter: Karpenter's 720h unless set; Never is none
+    assertThat(ProvisionerOptions.defaults().expireAfter()).isEqualTo(ScenarioProvisioner.DEFAULT_EXPIRE_AFTER);
+    assertThat(ProvisionerChoice.of(ScenarioProvisioner.builder().expireAfter(Duration.ofHours(2)).build()).options()
+        .expireAfter()).isEqualTo(Duration.ofHours(2));
+    assertThat(ProvisionerChoice.of(ScenarioProvisioner.builder().expireAfter(ScenarioProvisioner.NEVER).build())
+        .options().expireAfter()).isNull();
+    // a scheduled budget keeps its schedule, parsed in UTC, and its duration
+    DisruptionBudget scheduled = ProvisionerChoice.of(ScenarioProvisioner.builder().budgets(List.of(
+        new ScenarioProvisioner.Budget("0", List.of(), "0 9 * * mon-fri", Duration.ofHours(8)))).build()).options()
+        .budgets().get(0);
+    assertThat(scheduled.schedule()).isNotNull();
+    assertThat(scheduled.duration()).isEqualTo(Duration.ofHours(8));
+    assertThat(scheduled.isActive(java.time.Instant.parse("2024-01-01T09:00:00Z"))).isTrue();
+    assertThat(scheduled.isActive(java.time.Instant.parse("2024-01-01T17:00:00Z"))).isFalse();
   }
 
   @Test

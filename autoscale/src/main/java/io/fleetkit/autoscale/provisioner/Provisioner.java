@@ -47,6 +47,11 @@ import org.slf4j.LoggerFactory;
  *       Ready {@link #REGISTRATION_TTL} after its request is deleted, so that its pods get a new one (Karpenter's
  *       NodeClaim liveness, {@code pkg/controllers/nodeclaim/lifecycle/liveness.go}: a claim whose node has not
  *       registered within its {@code registrationTTL} is deleted and tried again; here a node registers when Ready).
+ *   <li><b>Expiration.</b> A managed node whose {@link ProvisionerOptions#expireAfter} (720 h by default) has passed
+ *       since its launch request (its NodeClaim's creation) is deleted with its pods, whatever the budgets and
+ *       {@value #DO_NOT_DISRUPT} (Karpenter v1's expiration, {@code pkg/controllers/nodeclaim/expiration}, is
+ *       forceful); nothing is launched in its place ahead of time: the pods its controllers recreate are pending and
+ *       provisioned as any others.
  *   <li><b>Batching.</b> Pending pods that fit on no existing or starting node (checked with the scheduler's real
  *       filters) open a batch; it closes {@code batchIdleDuration} (1 s) after the last new pod or
  *       {@code batchMaxDuration} (10 s) after it opened.
@@ -55,9 +60,9 @@ import org.slf4j.LoggerFactory;
  *       ResourceClaims needs a type whose DRA devices ({@link InstanceType#resourceSlices}) can satisfy them, together
  *       with those of the other pods of its node; a launched node whose drivers have not published its slices yet
  *       counts with its type's.
- *   <li><b>Consolidation</b> when no batch is open and no node is starting, within the disruption budgets
- *       ({@link ProvisionerOptions#allowedDisruptions}, by default {@code ceil(10% of managed nodes)}, minus nodes
- *       already being disrupted; Emptiness spends the budget of reason Empty, the others that of Underutilized), in
+ *   <li><b>Consolidation</b> when no batch is open and no node is starting, within the disruption budgets active at
+ *       the clock's time ({@link ProvisionerOptions#allowedDisruptions}: a budget with a schedule only from each hit
+ *       for its duration; by default {@code ceil(10% of managed nodes)}), minus nodes already being disrupted; Emptiness spends the budget of reason Empty, the others that of Underutilized), in
  *       Karpenter's order: Emptiness (delete empty nodes), then, under the policy
  *       {@link ConsolidationPolicy#WhenEmptyOrUnderutilized}, MultiNodeConsolidation (binary search for the longest prefix of candidates,
  *       cheapest to disrupt first, whose pods fit on the other nodes plus at most one new node strictly cheaper than
@@ -78,7 +83,9 @@ import org.slf4j.LoggerFactory;
  * one fits, else they wait. A replacement the cloud refuses leaves its candidates in place.
  *
  * <p>Managed nodes carry {@value #MANAGED_LABEL} (the provisioner's name) and {@value #INSTANCE_TYPE_LABEL}. Not
- * modelled: spot offerings and their 15-option rule, drift, expiry, the 15 s command re-validation delay.
+ * modelled: spot offerings and their 15-option rule, drift, the 15 s command re-validation delay, the drain's
+ * eviction API (a removed or expired node's pods are deleted at once; Karpenter evicts them, PDBs permitting, until
+ * the NodeClaim's {@code terminationGracePeriod}).
  *
  * <p>Thread-safety: {@code runOnce} is synchronized.
  */
@@ -177,6 +184,7 @@ public final class Provisioner {
       }
     }
     finishReplacements(deleted);
+    List<String> expired = expire(now);
 
     List<Node> nodes = store.list(Node.class).items();
     List<Pod> pods = store.list(Pod.class).items();
@@ -226,10 +234,36 @@ public final class Provisioner {
     boolean starting = managedNodes(store.list(Node.class).items()).stream().anyMatch(SimulatedNodes::isStarting);
     // Consolidate only a settled cluster: nothing batching, launching, starting or just changed (Karpenter waits for
     // its cluster state to be synced and never disrupts nodes that pending pods are nominated to).
-    if (!open && launched.isEmpty() && pending.isEmpty() && !starting && ready.isEmpty() && deleted.isEmpty()) {
+    if (!open && launched.isEmpty() && pending.isEmpty() && !starting && ready.isEmpty() && deleted.isEmpty()
+        && expired.isEmpty()) {
       consolidate(now, nominated, commands, deleted);
     }
-    return new ProvisionerResult(ready, open, launched, unschedulable, commands, deleted, timedOut, launchFailures);
+    return new ProvisionerResult(ready, open, launched, unschedulable, commands, deleted, timedOut, launchFailures,
+        expired);
+  }
+
+  /**
+   * Deletes the managed nodes whose {@code expireAfter} has passed at {@code now} since their launch request (their
+   * creation when they carry none), as Karpenter's expiration controller deletes an expired NodeClaim: not before
+   * {@code creation + expireAfter}, whatever the budgets; a node already being deleted is not expired again. Returns
+   * the nodes deleted.
+   */
+  private List<String> expire(Instant now) {
+    java.time.Duration after = options.expireAfter();
+    List<String> expired = new ArrayList<>();
+    if (after == null) {
+      return expired;
+    }
+    for (Node n : managedNodes(store.list(Node.class).items())) {
+      Instant requested = SimulatedNodes.requestedAt(n);
+      Instant created = requested != null ? requested : n.metadata().creationTimestamp();
+      if (created != null && !now.isBefore(created.plus(after))) {
+        replacing.remove(n.name());
+        removeNode(n.name(), expired);
+        LOG.debug("provisioner {}: node {} expired ({} after {})", name, n.name(), after, created);
+      }
+    }
+    return expired;
   }
 
   /** Whether {@code consolidateAfter} is a positive wait, for which the nodes' pod events are tracked. */
@@ -344,8 +378,8 @@ public final class Provisioner {
     List<Node> managed = managedNodes(nodes);
     // Karpenter's budgets per disruption reason: Emptiness spends the Empty one, multi- and single-node
     // consolidation the Underutilized one; nodes being replaced count against both
-    int emptyBudget = options.allowedDisruptions(managed.size(), DisruptionReason.Empty) - replacing.size();
-    int underutilizedBudget = options.allowedDisruptions(managed.size(), DisruptionReason.Underutilized)
+    int emptyBudget = options.allowedDisruptions(managed.size(), DisruptionReason.Empty, now) - replacing.size();
+    int underutilizedBudget = options.allowedDisruptions(managed.size(), DisruptionReason.Underutilized, now)
         - replacing.size();
     boolean underutilized = options.policy() == ConsolidationPolicy.WhenEmptyOrUnderutilized
         && underutilizedBudget > 0;

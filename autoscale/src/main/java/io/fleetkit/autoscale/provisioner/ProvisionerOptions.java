@@ -2,6 +2,7 @@ package io.fleetkit.autoscale.provisioner;
 
 import io.fleetkit.api.meta.IntOrPercent;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -13,19 +14,25 @@ import org.jspecify.annotations.Nullable;
  * @param batchMaxDuration {@code BATCH_MAX_DURATION} (10 s): a batch closes at the latest this long after it opened
  *     (so an idle duration above it never matters, as in Karpenter)
  * @param budgets the disruption budgets ({@code budgets: [{nodes: "10%"}]}); for each reason the most restrictive of
- *     those that apply to it counts ({@link #allowedDisruptions}); none: no limit
+ *     those active that apply to it counts ({@link #allowedDisruptions}); none: no limit
  * @param policy the consolidation policy (WhenEmptyOrUnderutilized)
  * @param consolidateAfter {@code disruption.consolidateAfter} (0 s): how long after the last pod event on a node (a
  *     pod bound to it or gone from it; else since it became Ready) the node may be consolidated; {@code null}:
  *     {@code Never}, no consolidation at all
  * @param startupDelay how long a launched node takes to become Ready (0 s: at once)
  * @param multiNodeCandidates the most candidates multi-node consolidation considers (100)
+ * @param expireAfter the NodePool template's {@code expireAfter} ({@link #DEFAULT_EXPIRE_AFTER}, 720 h): how long after
+ *     its launch request a node is expired, deleted whatever the budgets and {@code do-not-disrupt};
+ *     {@code null}: {@code Never}
  */
 public record ProvisionerOptions(Duration batchIdleDuration, Duration batchMaxDuration, List<DisruptionBudget> budgets,
-    ConsolidationPolicy policy, @Nullable Duration consolidateAfter, Duration startupDelay, int multiNodeCandidates) {
+    ConsolidationPolicy policy, @Nullable Duration consolidateAfter, Duration startupDelay, int multiNodeCandidates,
+    @Nullable Duration expireAfter) {
+  /** Karpenter's default {@code expireAfter}, 720 h (30 days). */
+  public static final Duration DEFAULT_EXPIRE_AFTER = Duration.ofHours(720);
   private static final ProvisionerOptions DEFAULTS = new ProvisionerOptions(Duration.ofSeconds(1),
       Duration.ofSeconds(10), List.of(DisruptionBudget.DEFAULT), ConsolidationPolicy.WhenEmptyOrUnderutilized,
-      Duration.ZERO, Duration.ZERO, 100);
+      Duration.ZERO, Duration.ZERO, 100, DEFAULT_EXPIRE_AFTER);
 
   public ProvisionerOptions {
     Objects.requireNonNull(batchIdleDuration, "batchIdleDuration");
@@ -43,6 +50,9 @@ public record ProvisionerOptions(Duration batchIdleDuration, Duration batchMaxDu
           + " and consolidateAfter " + consolidateAfter + " must not be negative, multiNodeCandidates "
           + multiNodeCandidates + " must be positive");
     }
+    if (expireAfter != null && expireAfter.isNegative()) {
+      throw new IllegalArgumentException("provisioner options: expireAfter " + expireAfter + " must not be negative");
+    }
   }
 
   public static ProvisionerOptions defaults() {
@@ -50,15 +60,15 @@ public record ProvisionerOptions(Duration batchIdleDuration, Duration batchMaxDu
   }
 
   /**
-   * How many of {@code nodes} managed nodes the budgets let be disrupted at once for {@code reason}: the least of the
-   * budgets that apply to it, percentages rounded up ({@link Integer#MAX_VALUE} when none applies), as Karpenter's
-   * {@code GetAllowedDisruptionsByReason}.
+   * How many of {@code nodes} managed nodes the budgets let be disrupted at once for {@code reason} at {@code now}: the
+   * least of the budgets active at {@code now} that apply to it, percentages rounded up ({@link Integer#MAX_VALUE} when
+   * none does), as Karpenter's {@code GetAllowedDisruptionsByReason}.
    */
-  public int allowedDisruptions(int nodes, DisruptionReason reason) {
+  public int allowedDisruptions(int nodes, DisruptionReason reason, Instant now) {
     int allowed = Integer.MAX_VALUE;
     for (DisruptionBudget b : budgets) {
       if (b.appliesTo(reason)) {
-        allowed = Math.min(allowed, b.nodes().scaledValue(nodes, true));
+        allowed = Math.min(allowed, b.allowedDisruptions(nodes, now));
       }
     }
     return allowed;
@@ -66,7 +76,8 @@ public record ProvisionerOptions(Duration batchIdleDuration, Duration batchMaxDu
 
   /** These options with batches closing {@code idle} after their last new pod, at the latest {@code max} after. */
   public ProvisionerOptions withBatchDurations(Duration idle, Duration max) {
-    return new ProvisionerOptions(idle, max, budgets, policy, consolidateAfter, startupDelay, multiNodeCandidates);
+    return new ProvisionerOptions(idle, max, budgets, policy, consolidateAfter, startupDelay, multiNodeCandidates,
+        expireAfter);
   }
 
   /** These options with one budget of {@code b} for every reason. */
@@ -76,22 +87,28 @@ public record ProvisionerOptions(Duration batchIdleDuration, Duration batchMaxDu
 
   public ProvisionerOptions withBudgets(List<DisruptionBudget> b) {
     return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, b, policy, consolidateAfter, startupDelay,
-        multiNodeCandidates);
+        multiNodeCandidates, expireAfter);
   }
 
   public ProvisionerOptions withPolicy(ConsolidationPolicy p) {
     return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budgets, p, consolidateAfter, startupDelay,
-        multiNodeCandidates);
+        multiNodeCandidates, expireAfter);
   }
 
   /** These options with another {@code consolidateAfter} ({@code null}: {@code Never}). */
   public ProvisionerOptions withConsolidateAfter(@Nullable Duration d) {
     return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budgets, policy, d, startupDelay,
-        multiNodeCandidates);
+        multiNodeCandidates, expireAfter);
   }
 
   public ProvisionerOptions withStartupDelay(Duration d) {
     return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budgets, policy, consolidateAfter, d,
-        multiNodeCandidates);
+        multiNodeCandidates, expireAfter);
+  }
+
+  /** These options with another {@code expireAfter} ({@code null}: {@code Never}). */
+  public ProvisionerOptions withExpireAfter(@Nullable Duration d) {
+    return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budgets, policy, consolidateAfter, startupDelay,
+        multiNodeCandidates, d);
   }
 }

@@ -17,10 +17,11 @@ import java.util.Objects;
  * @param timedOutNodes launched nodes deleted in this loop because they were not Ready {@link
  *     Provisioner#REGISTRATION_TTL} after their request
  * @param launchFailures the launches the cloud refused in this loop (those nodes were never created)
+ * @param expiredNodes nodes deleted in this loop because their {@link ProvisionerOptions#expireAfter} had passed
  */
 public record ProvisionerResult(List<String> readyNodes, boolean batchOpen, Map<String, String> launched,
     List<String> unschedulablePods, List<ConsolidationCommand> commands, List<String> deletedNodes,
-    List<String> timedOutNodes, List<LaunchFailure> launchFailures) {
+    List<String> timedOutNodes, List<LaunchFailure> launchFailures, List<String> expiredNodes) {
   public ProvisionerResult {
     readyNodes = List.copyOf(readyNodes);
     launched = Map.copyOf(launched);
@@ -29,6 +30,7 @@ public record ProvisionerResult(List<String> readyNodes, boolean batchOpen, Map<
     deletedNodes = List.copyOf(deletedNodes);
     timedOutNodes = List.copyOf(timedOutNodes);
     launchFailures = List.copyOf(launchFailures);
+    expiredNodes = List.copyOf(expiredNodes);
   }
 
   /**

@@ -3,7 +3,8 @@
  * the cheapest compatible {@link io.fleetkit.autoscale.provisioner.InstanceType}s for them (DRA devices included: a type's
  * device templates satisfy the pods' ResourceClaims), and consolidates (deletes or replaces with strictly cheaper
  * nodes, several at once) within Karpenter's disruption budgets
- * ({@link io.fleetkit.autoscale.provisioner.DisruptionBudget}) once a node's {@code consolidateAfter} has passed.
+ * ({@link io.fleetkit.autoscale.provisioner.DisruptionBudget}, each always active or active on a cron schedule) once a
+ * node's {@code consolidateAfter} has passed, and expires (deletes) nodes older than their {@code expireAfter}.
  *
  * <p>Thread-safety: {@code Provisioner.runOnce} is synchronized; the records are immutable.
  */

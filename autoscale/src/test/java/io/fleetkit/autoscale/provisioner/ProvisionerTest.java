@@ -14,6 +14,7 @@ import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -386,12 +387,12 @@ final class ProvisionerTest {
         DisruptionBudget.of(IntOrPercent.ofPercent(50)),
         new DisruptionBudget(IntOrPercent.of(2), java.util.Set.of(DisruptionReason.Empty)),
         new DisruptionBudget(IntOrPercent.of(0), java.util.Set.of(DisruptionReason.Drifted))));
-    assertThat(o.allowedDisruptions(10, DisruptionReason.Empty)).isEqualTo(2);
-    assertThat(o.allowedDisruptions(10, DisruptionReason.Underutilized)).isEqualTo(5);
-    assertThat(o.allowedDisruptions(3, DisruptionReason.Underutilized)).isEqualTo(2); // 1.5 rounded up
-    assertThat(o.allowedDisruptions(10, DisruptionReason.Drifted)).isZero();
+    assertThat(o.allowedDisruptions(10, DisruptionReason.Empty, Instant.EPOCH)).isEqualTo(2);
+    assertThat(o.allowedDisruptions(10, DisruptionReason.Underutilized, Instant.EPOCH)).isEqualTo(5);
+    assertThat(o.allowedDisruptions(3, DisruptionReason.Underutilized, Instant.EPOCH)).isEqualTo(2); // 1.5 rounded up
+    assertThat(o.allowedDisruptions(10, DisruptionReason.Drifted, Instant.EPOCH)).isZero();
     assertThat(ProvisionerOptions.defaults().withBudgets(List.of()).allowedDisruptions(10,
-        DisruptionReason.Empty)).isEqualTo(Integer.MAX_VALUE);
+        DisruptionReason.Empty, Instant.EPOCH)).isEqualTo(Integer.MAX_VALUE);
     for (int i = 0; i < 10; i++) {
       managed("n" + i, "m.large");
     }

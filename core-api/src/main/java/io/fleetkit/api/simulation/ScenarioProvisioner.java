@@ -1,6 +1,7 @@
 package io.fleetkit.api.simulation;
 
 import io.fleetkit.api.Violations;
+import io.fleetkit.api.batch.CronSchedule;
 import io.fleetkit.api.meta.IntOrPercent;
 import java.time.Duration;
 import java.util.HashSet;
@@ -11,9 +12,10 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Karpenter-style provisioner's options a scenario sets: Karpenter's batching settings and its NodePool's
- * {@code spec.disruption}, each named as Karpenter names it; an option left out ({@code null}, or no budgets) keeps
- * Karpenter's default. The simulator passes them to the provisioner it runs when {@code features.provisioner} is on
+ * The Karpenter-style provisioner's options a scenario sets: Karpenter's batching settings, its NodePool's
+ * {@code spec.disruption} and the {@code expireAfter} of the NodePool's template, each named as Karpenter names it; an
+ * option left out ({@code null}, or no budgets) keeps Karpenter's default. The provisioner plays one Karpenter NodePool
+ * (the scenario's NodePools are its instance types), so these fields hold for all of its nodes. The simulator passes them to the provisioner it runs when {@code features.provisioner} is on
  * ({@link Scenario} refuses them when it is off).
  *
  * <pre>
@@ -22,26 +24,34 @@ import org.jspecify.annotations.Nullable;
  *   batchMaxDuration: 10s                 # BATCH_MAX_DURATION (10s)
  *   consolidationPolicy: WhenEmpty        # disruption.consolidationPolicy (WhenEmptyOrUnderutilized)
  *   consolidateAfter: 5m                  # disruption.consolidateAfter (0s), or Never
+ *   expireAfter: 24h                      # template.spec.expireAfter (720h), or Never
  *   budgets:                              # disruption.budgets ([{nodes: "10%"}])
  *   - nodes: "20%"
  *   - nodes: "0"
  *     reasons: [Underutilized]
+ *     schedule: "0 9 * * mon-fri"         # active from each hit of this cron (UTC) ...
+ *     duration: 8h                        # ... for this long
  * </pre>
  *
  * <p>The record holds what was written; {@link Scenario} validates it as Karpenter's CRD does (durations not
- * negative, {@code consolidateAfter} in whole seconds, the policy and reasons from their enums, {@code nodes} matching
- * {@value #NODES_PATTERN}, at most {@value #MAX_ITEMS} budgets and reasons) and names the field of each broken rule.
+ * negative, {@code consolidateAfter} and {@code expireAfter} in whole seconds, the policy and reasons from their enums,
+ * {@code nodes} matching {@value #NODES_PATTERN}, a budget's {@code schedule} a cron schedule and its {@code duration}
+ * whole minutes, each set only with the other, at most {@value #MAX_ITEMS} budgets and reasons) and names the field of
+ * each broken rule.
  *
  * @param batchIdleDuration a batch of pending pods closes this long after its last new pod
  * @param batchMaxDuration a batch closes at the latest this long after it opened
  * @param consolidationPolicy one of {@link #POLICIES}: which nodes consolidation may remove or replace
  * @param consolidateAfter how long after the last pod event on a node (a pod bound to it, or gone from it) the node
  *     may be consolidated; {@link #NEVER}: no consolidation at all
- * @param budgets the disruption budgets, of which the most restrictive that applies counts; empty: Karpenter's
- *     default, one budget of {@code 10%} for every reason
+ * @param budgets the disruption budgets, of which the most restrictive active one that applies counts; empty:
+ *     Karpenter's default, one budget of {@code 10%} for every reason
+ * @param expireAfter how long after its launch a node is expired (deleted whatever the budgets, its pods rescheduled);
+ *     {@link #NEVER}: never; {@code null}: Karpenter's default, {@link #DEFAULT_EXPIRE_AFTER}
  */
 public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullable Duration batchMaxDuration,
-    @Nullable String consolidationPolicy, @Nullable Duration consolidateAfter, List<Budget> budgets) {
+    @Nullable String consolidationPolicy, @Nullable Duration consolidateAfter, List<Budget> budgets,
+    @Nullable Duration expireAfter) {
   /**
    * The policies a scenario may name, as FleetKit's provisioner has them. Karpenter's {@code Balanced} is not among
    * them: the provisioner does not implement its scoring.
@@ -55,25 +65,42 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
   public static final String NODES_PATTERN = "^((100|[0-9]{1,2})%|[0-9]+)$";
   /** Karpenter's most budgets per NodePool, and most reasons per budget. */
   public static final int MAX_ITEMS = 50;
-  /** {@code consolidateAfter: Never}: a wait that never ends, so the provisioner consolidates nothing. */
+  /**
+   * {@code consolidateAfter: Never} or {@code expireAfter: Never}: a wait that never ends, so the provisioner
+   * consolidates nothing, or expires no node.
+   */
   public static final Duration NEVER = Duration.ofSeconds(Long.MAX_VALUE, 999_999_999);
+  /** Karpenter's default {@code expireAfter} (its CRD's {@code 720h}, 30 days). */
+  public static final Duration DEFAULT_EXPIRE_AFTER = Duration.ofHours(720);
+  /**
+   * Karpenter's CRD pattern for a budget's {@code schedule}: five fields, or one of the descriptors it names (no
+   * {@code @every}); what matches must also parse as robfig/cron's standard parser reads it, in UTC.
+   */
+  public static final String SCHEDULE_PATTERN =
+      "^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\\s(.+)\\s(.+)\\s(.+)\\s(.+))$";
+  /** Karpenter's CRD pattern for a budget's {@code duration}: hours and minutes only, as cron has no seconds. */
+  public static final String BUDGET_DURATION_PATTERN = "^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$";
   /** Nothing set: Karpenter's defaults. */
   public static final ScenarioProvisioner DEFAULTS = builder().build();
 
   private static final Pattern NODES = Pattern.compile(NODES_PATTERN);
+  private static final Pattern SCHEDULE = Pattern.compile(SCHEDULE_PATTERN);
 
   public ScenarioProvisioner {
     budgets = List.copyOf(budgets);
   }
 
   /**
-   * One disruption budget (Karpenter's {@code NodePool.spec.disruption.budgets[]}), always active: Karpenter's
-   * {@code schedule} and {@code duration} are not modelled.
+   * One disruption budget (Karpenter's {@code NodePool.spec.disruption.budgets[]}): always active without a schedule,
+   * else from each hit of its {@code schedule} (UTC) for its {@code duration}.
    *
    * @param nodes how many nodes, or what percentage of them (rounded up), may be disrupted at once
    * @param reasons the reasons it applies to, from {@link #REASONS}; empty: all
+   * @param schedule when the budget becomes active, a cron schedule ({@link #SCHEDULE_PATTERN}); {@code null}: always
+   *     active (then {@code duration} is {@code null} too)
+   * @param duration how long the budget stays active after each hit of {@code schedule}
    */
-  public record Budget(String nodes, List<String> reasons) {
+  public record Budget(String nodes, List<String> reasons, @Nullable String schedule, @Nullable Duration duration) {
     /** Karpenter's default {@code nodes}. */
     public static final String DEFAULT_NODES = "10%";
 
@@ -82,9 +109,32 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
       reasons = List.copyOf(reasons);
     }
 
-    /** A budget of {@code nodes} for every reason. */
+    /** An always active budget. */
+    public Budget(String nodes, List<String> reasons) {
+      this(nodes, reasons, null, null);
+    }
+
+    /** An always active budget of {@code nodes} for every reason. */
     public static Budget of(String nodes) {
       return new Budget(nodes, List.of());
+    }
+
+    /**
+     * {@link #schedule()} parsed as Karpenter's {@code IsActive} parses it (robfig/cron's standard parser after a
+     * {@code TZ=UTC} prefix, so a schedule of its own zone is refused), or {@code null} when there is none.
+     *
+     * @throws IllegalArgumentException when it does not match {@value ScenarioProvisioner#SCHEDULE_PATTERN} or the
+     *     parser refuses it, with the parser's reason
+     */
+    public @Nullable CronSchedule scheduleValue() {
+      if (schedule == null) {
+        return null;
+      }
+      try {
+        return parseSchedule(schedule);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("schedule \"" + schedule + "\" " + e.getMessage(), e);
+      }
     }
 
     /**
@@ -103,6 +153,20 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
       return nodes.length() > 9 && new java.math.BigInteger(nodes).bitLength() > 31
           ? IntOrPercent.of(Integer.MAX_VALUE) : IntOrPercent.of(Integer.parseInt(nodes));
     }
+
+    /** {@link #scheduleValue()} of {@code s}; the exception's message is the broken rule. */
+    private static CronSchedule parseSchedule(String s) {
+      // Go's MatchString: the pattern's anchors are its own (its first branch is anchored at the start only)
+      if (!SCHEDULE.matcher(s).find()) {
+        throw new IllegalArgumentException("must be 5 cron fields or one of @annually, @yearly, @monthly, @weekly, "
+            + "@daily, @midnight, @hourly (Karpenter's pattern " + SCHEDULE_PATTERN + ")");
+      }
+      try {
+        return CronSchedule.parse("TZ=UTC " + s);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("must be a cron schedule in UTC: " + e.getMessage(), e);
+      }
+    }
   }
 
   /** A builder with nothing set. */
@@ -118,12 +182,18 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
     b.consolidationPolicy = consolidationPolicy;
     b.consolidateAfter = consolidateAfter;
     b.budgets = budgets;
+    b.expireAfter = expireAfter;
     return b;
   }
 
   /** Whether {@code consolidateAfter} is {@code Never}. */
   public boolean consolidatesNever() {
     return NEVER.equals(consolidateAfter);
+  }
+
+  /** Whether {@code expireAfter} is {@code Never}. */
+  public boolean expiresNever() {
+    return NEVER.equals(expireAfter);
   }
 
   /**
@@ -137,15 +207,8 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
       v.add(p + ".consolidationPolicy", "must be one of " + String.join(", ", POLICIES) + " (Karpenter's Balanced "
           + "is not implemented by FleetKit's provisioner)", consolidationPolicy);
     }
-    Duration after = consolidateAfter;
-    if (after != null && !consolidatesNever()) {
-      if (after.isNegative()) {
-        v.add(p + ".consolidateAfter", Violations.NON_NEGATIVE, after);
-      } else if (after.getNano() != 0) {
-        v.add(p + ".consolidateAfter", "must be whole seconds, or Never (Karpenter's pattern "
-            + "^(([0-9]+(s|m|h))+|Never)$)", after);
-      }
-    }
+    wholeSecondsOrNever(v, p + ".consolidateAfter", consolidateAfter);
+    wholeSecondsOrNever(v, p + ".expireAfter", expireAfter);
     if (budgets.size() > MAX_ITEMS) {
       v.add(p + ".budgets", "must have at most " + MAX_ITEMS + " items", budgets.size());
     }
@@ -156,6 +219,7 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
         v.add(bp + ".nodes", "must be a count or a percentage up to 100% (Karpenter's pattern " + NODES_PATTERN + ")",
             b.nodes());
       }
+      validateSchedule(v, bp, b);
       if (b.reasons().size() > MAX_ITEMS) {
         v.add(bp + ".reasons", "must have at most " + MAX_ITEMS + " items", b.reasons().size());
       }
@@ -168,6 +232,39 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
           v.add(bp + ".reasons[" + j + "]", Violations.DUPLICATE, r);
         }
       }
+    }
+  }
+
+  /** A budget's schedule and duration: both or neither, a cron schedule, whole minutes (Karpenter's CRD). */
+  private static void validateSchedule(Violations v, String bp, Budget b) {
+    if ((b.schedule() == null) != (b.duration() == null)) {
+      v.add(bp, "'schedule' must be set with 'duration' (both or neither)", b.schedule() == null ? "duration only"
+          : "schedule only");
+    }
+    String schedule = b.schedule();
+    if (schedule != null) {
+      try {
+        Budget.parseSchedule(schedule);
+      } catch (IllegalArgumentException e) {
+        v.add(bp + ".schedule", e.getMessage(), schedule);
+      }
+    }
+    Duration d = b.duration();
+    if (d != null && (d.isNegative() || d.toSecondsPart() != 0 || d.toNanosPart() != 0)) {
+      v.add(bp + ".duration", "must be whole minutes or hours, not negative (Karpenter's pattern "
+          + BUDGET_DURATION_PATTERN + ")", d);
+    }
+  }
+
+  /** A wait of Karpenter's pattern {@code ^(([0-9]+(s|m|h))+|Never)$}: whole seconds, not negative, or Never. */
+  private static void wholeSecondsOrNever(Violations v, String field, @Nullable Duration d) {
+    if (d == null || NEVER.equals(d)) {
+      return;
+    }
+    if (d.isNegative()) {
+      v.add(field, Violations.NON_NEGATIVE, d);
+    } else if (d.getNano() != 0) {
+      v.add(field, "must be whole seconds, or Never (Karpenter's pattern ^(([0-9]+(s|m|h))+|Never)$)", d);
     }
   }
 
@@ -184,6 +281,7 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
     private @Nullable String consolidationPolicy;
     private @Nullable Duration consolidateAfter;
     private List<Budget> budgets = List.of();
+    private @Nullable Duration expireAfter;
 
     private Builder() {}
 
@@ -193,10 +291,12 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
     /** {@code consolidateAfter}; {@link ScenarioProvisioner#NEVER} for {@code Never}. */
     public Builder consolidateAfter(@Nullable Duration v) { consolidateAfter = v; return this; }
     public Builder budgets(List<Budget> v) { budgets = Objects.requireNonNull(v, "budgets"); return this; }
+    /** {@code expireAfter}; {@link ScenarioProvisioner#NEVER} for {@code Never}. */
+    public Builder expireAfter(@Nullable Duration v) { expireAfter = v; return this; }
 
     public ScenarioProvisioner build() {
       return new ScenarioProvisioner(batchIdleDuration, batchMaxDuration, consolidationPolicy, consolidateAfter,
-          budgets);
+          budgets, expireAfter);
     }
   }
 }

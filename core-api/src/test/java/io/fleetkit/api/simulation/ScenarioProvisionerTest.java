@@ -157,6 +157,9 @@ final class ScenarioProvisionerTest {
     // "should allow setting multiple reasons"
     for (String r : ScenarioProvisioner.REASONS) {
       assertThat(scenario(budget("10", r)).spec().provisioner().budgets().get(0).reasons()).containsExactly(r);
+      // as upstream's entries, with the schedule "* * * * *" for 20m they carry
+      assertThat(budgets(new ScenarioProvisioner.Budget("10", List.of(r), "* * * * *", Duration.ofMinutes(20))).spec()
+          .provisioner().budgets().get(0).reasons()).containsExactly(r);
     }
     assertThat(scenario(budget("10", "Drifted", "Empty")).spec().provisioner().budgets().get(0).reasons())
         .containsExactly("Drifted", "Empty");
@@ -180,6 +183,120 @@ final class ScenarioProvisionerTest {
     many.add(ScenarioProvisioner.Budget.of("1"));
     assertThatThrownBy(() -> scenario(ScenarioProvisioner.builder().budgets(many).build()))
         .hasMessageContaining("spec.provisioner.budgets \"51\" must have at most 50 items");
+  }
+
+  private static ScenarioProvisioner.Budget scheduled(String schedule, Duration duration) {
+    return new ScenarioProvisioner.Budget("10", List.of(), schedule, duration);
+  }
+
+  private static Scenario budgets(ScenarioProvisioner.Budget... budgets) {
+    return scenario(ScenarioProvisioner.builder().budgets(List.of(budgets)).build());
+  }
+
+  @Test
+  void budgetSchedule_upstreamInvalidCrons_refused() {
+    // upstream: "should fail when creating a budget with an invalid cron" ("*"), "should fail when creating a schedule
+    // with less than 5 entries" ("* * * * ")
+    assertThatThrownBy(() -> budgets(scheduled("*", Duration.ofMinutes(20))))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("spec.provisioner.budgets[0].schedule \"*\" must be 5 cron fields or one of @annually");
+    assertThatThrownBy(() -> budgets(scheduled("* * * * ", Duration.ofMinutes(20))))
+        .hasMessageContaining("spec.provisioner.budgets[0].schedule \"* * * * \" must be 5 cron fields");
+    // upstream: "should fail when creating two budgets where one has an invalid crontab"
+    assertThatThrownBy(() -> budgets(scheduled("@annually", Duration.ofMinutes(20)),
+        scheduled("*", Duration.ofMinutes(20))))
+        .hasMessageContaining("spec.provisioner.budgets[1].schedule \"*\"")
+        .hasMessageNotContaining("budgets[0]");
+    // what the pattern lets through but robfig's parser refuses (Karpenter would fail closed at 0 disruptions);
+    // Karpenter's own "TZ=UTC" prefix makes a schedule's zone a sixth field; @every is not in the pattern
+    assertThatThrownBy(() -> budgets(scheduled("60 * * * *", Duration.ofMinutes(20))))
+        .hasMessageContaining("spec.provisioner.budgets[0].schedule \"60 * * * *\" must be a cron schedule in UTC: "
+            + "end of range (60) above maximum (59): 60");
+    assertThatThrownBy(() -> budgets(scheduled("TZ=Europe/Paris 0 9 * * *", Duration.ofMinutes(20))))
+        .hasMessageContaining("must be a cron schedule in UTC: expected exactly 5 fields, found 6");
+    assertThatThrownBy(() -> budgets(scheduled("@every 1h", Duration.ofMinutes(20))))
+        .hasMessageContaining("spec.provisioner.budgets[0].schedule \"@every 1h\" must be 5 cron fields");
+    // upstream nodepool_budgets_test.go IsActive "should return an error indicating why the cron fails to parse"
+    assertThatThrownBy(() -> budgets(scheduled("0 0 * * tue-mon", Duration.ofHours(6))))
+        .hasMessageContaining("beginning of range (2) beyond end of range (1)");
+    assertThatThrownBy(() -> scheduled("@wrongly", Duration.ofHours(1)).scheduleValue())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("schedule \"@wrongly\" must be 5 cron fields");
+  }
+
+  @Test
+  void budgetDuration_upstreamNegativeAndSeconds_refused() {
+    // upstream: "should fail when creating a budget with a negative duration" (-20m), "... with a seconds duration"
+    // (30s)
+    assertThatThrownBy(() -> budgets(scheduled("* * * * *", Duration.ofMinutes(-20))))
+        .hasMessageContaining("spec.provisioner.budgets[0].duration \"-20m\" must be whole minutes or hours, not "
+            + "negative");
+    assertThatThrownBy(() -> budgets(scheduled("* * * * *", Duration.ofSeconds(30))))
+        .hasMessageContaining("spec.provisioner.budgets[0].duration \"30s\" must be whole minutes or hours");
+  }
+
+  @Test
+  void budgetScheduleAndDuration_eachWithoutTheOther_refused() {
+    // upstream: "should fail when creating a budget with a cron but no duration", "... with a duration but no cron"
+    assertThatThrownBy(() -> budgets(new ScenarioProvisioner.Budget("10", List.of(), "* * * * *", null)))
+        .hasMessageContaining("spec.provisioner.budgets[0] \"schedule only\" 'schedule' must be set with 'duration'");
+    assertThatThrownBy(() -> budgets(new ScenarioProvisioner.Budget("10", List.of(), null, Duration.ofMinutes(20))))
+        .hasMessageContaining("spec.provisioner.budgets[0] \"duration only\" 'schedule' must be set with "
+            + "'duration'");
+    // upstream: "should fail when creating multiple budgets where one doesn't have both schedule and duration"
+    assertThatThrownBy(() -> budgets(new ScenarioProvisioner.Budget("10", List.of(), null, Duration.ofMinutes(20)),
+        scheduled("* * * * *", Duration.ofMinutes(20)), ScenarioProvisioner.Budget.of("10")))
+        .hasMessageContaining("spec.provisioner.budgets[0] \"duration only\"")
+        .hasMessageNotContaining("budgets[1]")
+        .hasMessageNotContaining("budgets[2]");
+  }
+
+  @Test
+  void budgetSchedule_upstreamValidCases_accepted() {
+    // upstream: "should succeed when creating a budget with both duration and cron", "... with hours and minutes in
+    // duration" (2h20m), "... with special cased crons" (@annually)
+    assertThat(budgets(scheduled("* * * * *", Duration.ofMinutes(20))).spec().provisioner().budgets().get(0)
+        .schedule()).isEqualTo("* * * * *");
+    assertThat(budgets(scheduled("* * * * *", Duration.ofHours(2).plusMinutes(20))).spec().provisioner().budgets()
+        .get(0).duration()).isEqualTo(Duration.ofMinutes(140));
+    assertThat(budgets(scheduled("@annually", Duration.ofMinutes(20))).spec().provisioner().budgets().get(0)
+        .scheduleValue()).isNotNull();
+    // upstream: the valid reasons table and "should allow setting multiple reasons" carry a schedule
+    assertThat(budgets(new ScenarioProvisioner.Budget("10", List.of("Drifted", "Empty"), "* * * * *",
+        Duration.ofMinutes(20))).spec().provisioner().budgets().get(0).reasons()).containsExactly("Drifted", "Empty");
+    // every descriptor of the pattern, day and month names, a zero duration (never active, as in Karpenter)
+    for (String ok : List.of("@yearly", "@monthly", "@weekly", "@daily", "@midnight", "@hourly", "30 6 * * SUN",
+        "0 9 * jan-mar mon-fri")) {
+      assertThat(scheduled(ok, Duration.ZERO).scheduleValue()).as(ok).isNotNull();
+      assertThat(budgets(scheduled(ok, Duration.ZERO))).as(ok).isNotNull();
+    }
+    assertThat(ScenarioProvisioner.Budget.of("10").scheduleValue()).isNull();
+  }
+
+  @Test
+  void expireAfter_upstreamValidValues_accepted() {
+    // upstream: "should succeed on a disabled expireAfter"; "should succeed on a valid expireAfter": single unit 30s,
+    // multiple units 1h30m5s, never
+    for (Duration d : List.of(ScenarioProvisioner.NEVER, Duration.ofSeconds(30),
+        Duration.ofHours(1).plusMinutes(30).plusSeconds(5))) {
+      assertThat(scenario(ScenarioProvisioner.builder().expireAfter(d).build()).spec().provisioner().expireAfter())
+          .isEqualTo(d);
+    }
+    assertThat(ScenarioProvisioner.builder().expireAfter(ScenarioProvisioner.NEVER).build().expiresNever()).isTrue();
+    assertThat(ScenarioProvisioner.DEFAULTS.expiresNever()).isFalse();
+    assertThat(ScenarioProvisioner.DEFAULTS.expireAfter()).isNull();
+    assertThat(ScenarioProvisioner.DEFAULT_EXPIRE_AFTER).isEqualTo(Duration.ofDays(30));
+    ScenarioProvisioner p = ScenarioProvisioner.builder().expireAfter(Duration.ofHours(2)).build();
+    assertThat(p.toBuilder().build()).isEqualTo(p);
+  }
+
+  @Test
+  void expireAfter_negativeOrFractional_refused() {
+    // upstream: "should fail on an invalid expireAfter", negative -1s (1hr and FooNever: the loader's)
+    assertThatThrownBy(() -> scenario(ScenarioProvisioner.builder().expireAfter(Duration.ofSeconds(-1)).build()))
+        .hasMessageContaining("spec.provisioner.expireAfter \"-1s\" must be greater than or equal to 0");
+    assertThatThrownBy(() -> scenario(ScenarioProvisioner.builder().expireAfter(Duration.ofMillis(500)).build()))
+        .hasMessageContaining("spec.provisioner.expireAfter \"0.5s\" must be whole seconds, or Never");
   }
 
   @Test

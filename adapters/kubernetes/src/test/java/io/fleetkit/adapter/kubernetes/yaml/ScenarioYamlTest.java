@@ -743,12 +743,63 @@ final class ScenarioYamlTest {
         .contains("spec.provisioner.batchMaxDuration", "must be a duration");
   }
 
+  private static final String SCHEDULED = PROVISIONER.replace("  - nodes: \"20%\"\n",
+      "  - nodes: \"20%\"\n      schedule: \"0 9 * * mon-fri\"\n      duration: 8h\n");
+
   @Test
-  void provisioner_budgetSchedule_refusedAsNotModelled() {
-    assertThat(problems(PROVISIONER.replace("  - nodes: \"20%\"\n",
-        "  - nodes: \"20%\"\n      schedule: \"@daily\"\n      duration: 10m\n")))
-        .contains("spec.provisioner.budgets[0].schedule", "spec.provisioner.budgets[0].duration",
-            "is not modelled: FleetKit's provisioner has no budget schedules");
+  void provisioner_budgetSchedule_read_roundTrips() {
+    Scenario s = parse(SCHEDULED + "    expireAfter: 2h\n");
+    ScenarioProvisioner.Budget b = s.spec().provisioner().budgets().get(0);
+    assertThat(b).isEqualTo(new ScenarioProvisioner.Budget("20%", List.of(), "0 9 * * mon-fri", Duration.ofHours(8)));
+    assertThat(s.spec().provisioner().expireAfter()).isEqualTo(Duration.ofHours(2));
+    String dumped = KubernetesYaml.dump(List.of(s));
+    assertThat(dumped).contains("schedule: \"0 9 * * mon-fri\"", "duration: \"8h0m0s\"", "expireAfter: \"2h0m0s\"");
+    assertThat(KubernetesYaml.parse(dumped, "dump.yaml").ofType(Scenario.class).get(0)).isEqualTo(s);
+    // Karpenter's nodepool_validation_cel_test.go: "should succeed when creating a budget with hours and minutes in
+    // duration" (2h20m, written back by Go as 2h20m0s), and the minutes Go writes for 20m
+    for (String ok : List.of("2h20m", "2h20m0s", "20m", "20m0s", "90m")) {
+      assertThat(parse(SCHEDULED.replace("duration: 8h", "duration: " + ok)).spec().provisioner().budgets().get(0)
+          .duration()).as(ok).isNotNull();
+    }
+  }
+
+  @Test
+  void provisioner_budgetScheduleAndDuration_karpentersPatterns() {
+    // Karpenter's nodepool_validation_cel_test.go: "should fail when creating a budget with a negative duration"
+    // (-20m), "... with a seconds duration" (30s); fractions and other units are not in the pattern either
+    for (String bad : List.of("-20m", "30s", "1h30m5s", "1.5h", "1d", "20")) {
+      assertThat(problems(SCHEDULED.replace("duration: 8h", "duration: " + bad)))
+          .as(bad).contains("spec.provisioner.budgets[0].duration", bad, "must be a duration in hours and minutes");
+    }
+    // "should fail when creating a budget with an invalid cron", "... a schedule with less than 5 entries"
+    assertThat(problems(SCHEDULED.replace("\"0 9 * * mon-fri\"", "\"*\"")))
+        .contains("spec.provisioner.budgets[0].schedule", "must be 5 cron fields");
+    assertThat(problems(SCHEDULED.replace("\"0 9 * * mon-fri\"", "\"* * * * \"")))
+        .contains("spec.provisioner.budgets[0].schedule", "must be 5 cron fields");
+    // "should fail when creating a budget with a cron but no duration"
+    assertThat(problems(SCHEDULED.replace("      duration: 8h\n", "")))
+        .contains("spec.provisioner.budgets[0]", "'schedule' must be set with 'duration'");
+  }
+
+  @Test
+  void provisioner_expireAfter_karpentersPattern() {
+    // Karpenter's nodepool_validation_cel_test.go "should fail on an invalid expireAfter": -1s, 1hr, FooNever
+    for (String bad : List.of("-1s", "1hr", "FooNever", "1.5h", "never")) {
+      assertThat(problems(PROVISIONER + "    expireAfter: " + bad + "\n"))
+          .as(bad).contains("spec.provisioner.expireAfter", bad, "must be a duration in whole s, m and h units, or "
+              + "Never");
+    }
+    // "should succeed on a valid expireAfter": 30s, 1h30m5s, Never; "should succeed on a disabled expireAfter"
+    for (String ok : List.of("30s", "1h30m5s", "Never")) {
+      assertThat(parse(PROVISIONER + "    expireAfter: " + ok + "\n").spec().provisioner().expireAfter()).as(ok)
+          .isNotNull();
+    }
+    Scenario never = parse(PROVISIONER + "    expireAfter: Never\n");
+    assertThat(never.spec().provisioner().expiresNever()).isTrue();
+    assertThat(KubernetesYaml.dump(List.of(never))).contains("expireAfter: \"Never\"");
+    assertThat(KubernetesYaml.parse(KubernetesYaml.dump(List.of(never)), "dump.yaml").ofType(Scenario.class).get(0))
+        .isEqualTo(never);
+    assertThat(parse(PROVISIONER).spec().provisioner().expireAfter()).isNull();
   }
 
   @Test

@@ -14,19 +14,20 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A Scenario's {@code spec.provisioner} ({@link ScenarioProvisioner}), read from and written to an untyped map:
- * Karpenter's batch settings and its NodePool's {@code spec.disruption} fields, durations as Go durations,
- * {@code consolidateAfter} also {@code Never}, each budget's {@code nodes} a string (Karpenter's default {@code 10%}
- * when left out). A field left out stays unset (Karpenter's default); the rules on values are {@code Scenario}'s.
- * A budget's {@code schedule} and {@code duration} are refused as not modelled (every budget is always active).
+ * Karpenter's batch settings, its NodePool's {@code spec.disruption} fields and its template's {@code expireAfter},
+ * durations as Go durations, {@code consolidateAfter} and {@code expireAfter} in Karpenter's pattern (whole s, m and h
+ * units, or {@code Never}), each budget's {@code nodes} a string (Karpenter's default {@code 10%} when left out), its
+ * {@code schedule} a string and its {@code duration} in Karpenter's pattern (hours and minutes). A field left out stays
+ * unset (Karpenter's default); the rules on values are {@code Scenario}'s.
  */
 final class ScenarioProvisionerYaml {
   static final String PATH = "spec.provisioner";
   private static final Set<String> FIELDS = Set.of("batchIdleDuration", "batchMaxDuration", "consolidationPolicy",
-      "consolidateAfter", "budgets");
-  private static final Set<String> BUDGET_FIELDS = Set.of("nodes", "reasons");
-  private static final Set<String> NOT_MODELLED_BUDGET_FIELDS = Set.of("schedule", "duration");
-  /** Karpenter's CRD pattern for {@code consolidateAfter}. */
-  private static final Pattern CONSOLIDATE_AFTER = Pattern.compile("^(([0-9]+(s|m|h))+|Never)$");
+      "consolidateAfter", "expireAfter", "budgets");
+  private static final Set<String> BUDGET_FIELDS = Set.of("nodes", "reasons", "schedule", "duration");
+  /** Karpenter's CRD pattern for {@code consolidateAfter} and {@code expireAfter}. */
+  private static final Pattern NILLABLE_DURATION = Pattern.compile("^(([0-9]+(s|m|h))+|Never)$");
+  private static final Pattern BUDGET_DURATION = Pattern.compile(ScenarioProvisioner.BUDGET_DURATION_PATTERN);
   private static final String NEVER = "Never";
 
   private ScenarioProvisionerYaml() {}
@@ -40,34 +41,47 @@ final class ScenarioProvisionerYaml {
     if (m.containsKey("consolidationPolicy")) {
       b.consolidationPolicy(Untyped.string(m, "consolidationPolicy", "", PATH + ".consolidationPolicy", ctx));
     }
-    if (m.containsKey("consolidateAfter")) {
-      String path = PATH + ".consolidateAfter";
-      String text = Untyped.string(m, "consolidateAfter", "", path, ctx);
-      if (!CONSOLIDATE_AFTER.matcher(text).matches()) {
-        ctx.error(path, "must be a duration in whole s, m and h units, or Never (Karpenter's pattern "
-            + CONSOLIDATE_AFTER.pattern() + ")", text);
-      } else {
-        b.consolidateAfter(text.equals(NEVER) ? ScenarioProvisioner.NEVER
-            : NodePoolConverter.duration(text, path, ctx));
-      }
-    }
+    b.consolidateAfter(nillableDuration(m, "consolidateAfter", ctx));
+    b.expireAfter(nillableDuration(m, "expireAfter", ctx));
     b.budgets(Untyped.entries(m, "budgets", PATH + ".budgets", ctx, ScenarioProvisionerYaml::budget));
     return b.build();
   }
 
+  /**
+   * The duration at {@code key} in Karpenter's {@code NillableDuration} pattern: {@link ScenarioProvisioner#NEVER} for
+   * {@code Never}; {@code null} when left out or (reported) refused.
+   */
+  private static @Nullable Duration nillableDuration(Map<String, Object> m, String key, DocumentContext ctx) {
+    if (!m.containsKey(key)) {
+      return null;
+    }
+    String path = PATH + "." + key;
+    String text = Untyped.string(m, key, "", path, ctx);
+    if (!NILLABLE_DURATION.matcher(text).matches()) {
+      ctx.error(path, "must be a duration in whole s, m and h units, or Never (Karpenter's pattern "
+          + NILLABLE_DURATION.pattern() + ")", text);
+      return null;
+    }
+    return text.equals(NEVER) ? ScenarioProvisioner.NEVER : NodePoolConverter.duration(text, path, ctx);
+  }
+
   private static ScenarioProvisioner.@Nullable Budget budget(Map<String, Object> m, String path,
       DocumentContext ctx) {
-    for (String k : NOT_MODELLED_BUDGET_FIELDS) {
-      if (m.containsKey(k)) {
-        ctx.error(path + "." + k, "is not modelled: FleetKit's provisioner has no budget schedules, every budget is "
-            + "always active (leave out schedule and duration)", null);
+    Untyped.known(m, BUDGET_FIELDS, path, ctx);
+    String nodes = Untyped.string(m, "nodes", ScenarioProvisioner.Budget.DEFAULT_NODES, path + ".nodes", ctx);
+    String schedule = m.containsKey("schedule") ? Untyped.string(m, "schedule", "", path + ".schedule", ctx) : null;
+    Duration duration = null;
+    if (m.containsKey("duration")) {
+      String text = Untyped.string(m, "duration", "", path + ".duration", ctx);
+      if (!BUDGET_DURATION.matcher(text).matches()) {
+        ctx.error(path + ".duration", "must be a duration in hours and minutes, as cron has no seconds (Karpenter's "
+            + "pattern " + ScenarioProvisioner.BUDGET_DURATION_PATTERN + ")", text);
+      } else {
+        duration = NodePoolConverter.duration(text, path + ".duration", ctx);
       }
     }
-    Map<String, Object> rest = new LinkedHashMap<>(m);
-    rest.keySet().removeAll(NOT_MODELLED_BUDGET_FIELDS);
-    Untyped.known(rest, BUDGET_FIELDS, path, ctx);
-    String nodes = Untyped.string(m, "nodes", ScenarioProvisioner.Budget.DEFAULT_NODES, path + ".nodes", ctx);
-    return new ScenarioProvisioner.Budget(nodes, Untyped.stringList(m, "reasons", path + ".reasons", ctx));
+    return new ScenarioProvisioner.Budget(nodes, Untyped.stringList(m, "reasons", path + ".reasons", ctx), schedule,
+        duration);
   }
 
   /** The block as {@link #read} reads it back: only the fields that are set. */
@@ -76,20 +90,27 @@ final class ScenarioProvisionerYaml {
     NodePoolConverter.putDuration(m, "batchIdleDuration", p.batchIdleDuration());
     NodePoolConverter.putDuration(m, "batchMaxDuration", p.batchMaxDuration());
     Untyped.put(m, "consolidationPolicy", p.consolidationPolicy());
-    if (p.consolidatesNever()) {
-      m.put("consolidateAfter", NEVER);
-    } else {
-      NodePoolConverter.putDuration(m, "consolidateAfter", p.consolidateAfter());
-    }
+    putNillable(m, "consolidateAfter", p.consolidateAfter());
+    putNillable(m, "expireAfter", p.expireAfter());
     List<Object> budgets = new ArrayList<>();
     for (ScenarioProvisioner.Budget budget : p.budgets()) {
       Map<String, Object> bm = new LinkedHashMap<>();
       bm.put("nodes", budget.nodes());
       Untyped.put(bm, "reasons", budget.reasons());
+      Untyped.put(bm, "schedule", budget.schedule());
+      NodePoolConverter.putDuration(bm, "duration", budget.duration());
       budgets.add(bm);
     }
     Untyped.put(m, "budgets", budgets);
     return m;
+  }
+
+  private static void putNillable(Map<String, Object> m, String key, @Nullable Duration d) {
+    if (ScenarioProvisioner.NEVER.equals(d)) {
+      m.put(key, NEVER);
+    } else {
+      NodePoolConverter.putDuration(m, key, d);
+    }
   }
 
   private static @Nullable Duration duration(Map<String, Object> m, String key, DocumentContext ctx) {
