@@ -482,14 +482,27 @@ public final class PodSpecChecks {
       VolumeSource s = vol.source();
       if (s instanceof VolumeSource.PersistentVolumeClaim pvc && pvc.claimName().isEmpty()) {
         v.required(p + ".persistentVolumeClaim.claimName");
-      } else if (s instanceof VolumeSource.HostPath hp && hp.path().isEmpty()) {
-        v.required(p + ".hostPath.path");
-      } else if (s instanceof VolumeSource.ConfigMap cm && cm.name().isEmpty()) {
-        v.required(p + ".configMap.name");
-      } else if (s instanceof VolumeSource.Secret sec && sec.secretName().isEmpty()) {
-        v.required(p + ".secret.secretName");
+      } else if (s instanceof VolumeSource.HostPath hp) {
+        if (hp.path().isEmpty()) {
+          v.required(p + ".hostPath.path");
+        } else {
+          VolumeFileChecks.noBacksteps(hp.path(), p + ".hostPath.path", v);
+          if (!VolumeFileChecks.HOST_PATH_TYPES.contains(hp.type())) {
+            v.add(p + ".hostPath.type", LifecycleChecks.unsupported(VolumeFileChecks.HOST_PATH_TYPES), hp.type());
+          }
+        }
+      } else if (s instanceof VolumeSource.ConfigMap cm) {
+        if (cm.name().isEmpty()) {
+          v.required(p + ".configMap.name");
+        }
+        VolumeFileChecks.keyFiles(cm.defaultMode(), cm.items(), p + ".configMap", v);
+      } else if (s instanceof VolumeSource.Secret sec) {
+        if (sec.secretName().isEmpty()) {
+          v.required(p + ".secret.secretName");
+        }
+        VolumeFileChecks.keyFiles(sec.defaultMode(), sec.items(), p + ".secret", v);
       } else if (s instanceof VolumeSource.EmptyDir ed && ed.sizeLimit() != null && ed.sizeLimit().signum() < 0) {
-        v.add(p + ".emptyDir.sizeLimit", Violations.NON_NEGATIVE, ed.sizeLimit());
+        v.add(p + ".emptyDir.sizeLimit", "Forbidden: SizeLimit field must be a valid resource quantity", null);
       } else if (s instanceof VolumeSource.Ephemeral e) {
         ClaimSpecChecks.template(v, p + ".ephemeral.volumeClaimTemplate", e.volumeClaimTemplate());
       } else if (s instanceof VolumeSource.Projected pr) {

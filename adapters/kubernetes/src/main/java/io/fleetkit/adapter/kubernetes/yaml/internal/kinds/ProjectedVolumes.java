@@ -1,6 +1,7 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 
 import io.fabric8.kubernetes.api.model.ConfigMapProjectionBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMapVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.DownwardAPIProjectionBuilder;
 import io.fabric8.kubernetes.api.model.DownwardAPIVolumeFileBuilder;
 import io.fabric8.kubernetes.api.model.DownwardAPIVolumeSourceBuilder;
@@ -9,6 +10,7 @@ import io.fabric8.kubernetes.api.model.ObjectFieldSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ProjectedVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.ResourceFieldSelectorBuilder;
 import io.fabric8.kubernetes.api.model.SecretProjectionBuilder;
+import io.fabric8.kubernetes.api.model.SecretVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountTokenProjectionBuilder;
 import io.fabric8.kubernetes.api.model.VolumeProjectionBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
@@ -23,7 +25,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Projected and downward API volume sources both ways. A projection source FleetKit does not model
+ * Projected, downward API, secret and config map volume sources (the sources that write files) both ways. A projection source FleetKit does not model
  * ({@code clusterTrustBundle}, {@code podCertificate}) is left out with a not-modelled warning; a projection with
  * two sources is refused as upstream refuses it.
  */
@@ -42,6 +44,20 @@ final class ProjectedVolumes {
     List<DownwardAPIVolumeFile> items = Fabric8Scheduling.list(s.getItems(), p + ".items", ctx,
         ProjectedVolumes::file);
     return ctx.build(p, () -> new VolumeSource.DownwardAPI(items, s.getDefaultMode()));
+  }
+
+  static VolumeSource.@Nullable Secret secret(io.fabric8.kubernetes.api.model.SecretVolumeSource s, String p,
+      DocumentContext ctx) {
+    List<KeyToPath> items = Fabric8Scheduling.list(s.getItems(), p + ".items", ctx, ProjectedVolumes::key);
+    return ctx.build(p, () -> new VolumeSource.Secret(Values.orEmpty(s.getSecretName()), items, s.getDefaultMode(),
+        Values.boolOr(s.getOptional(), false)));
+  }
+
+  static VolumeSource.@Nullable ConfigMap configMap(io.fabric8.kubernetes.api.model.ConfigMapVolumeSource s,
+      String p, DocumentContext ctx) {
+    List<KeyToPath> items = Fabric8Scheduling.list(s.getItems(), p + ".items", ctx, ProjectedVolumes::key);
+    return ctx.build(p, () -> new VolumeSource.ConfigMap(Values.orEmpty(s.getName()), items, s.getDefaultMode(),
+        Values.boolOr(s.getOptional(), false)));
   }
 
   private static @Nullable VolumeProjection projection(io.fabric8.kubernetes.api.model.VolumeProjection s, String p,
@@ -123,6 +139,18 @@ final class ProjectedVolumes {
   static io.fabric8.kubernetes.api.model.DownwardAPIVolumeSource downwardAPI(VolumeSource.DownwardAPI s) {
     return new DownwardAPIVolumeSourceBuilder().withDefaultMode(s.defaultMode())
         .withItems(Fabric8Scheduling.out(s.items(), ProjectedVolumes::file)).build();
+  }
+
+  static io.fabric8.kubernetes.api.model.SecretVolumeSource secret(VolumeSource.Secret s) {
+    return new SecretVolumeSourceBuilder().withSecretName(s.secretName()).withDefaultMode(s.defaultMode())
+        .withItems(Fabric8Scheduling.out(s.items(), ProjectedVolumes::key))
+        .withOptional(s.optional() ? Boolean.TRUE : null).build();
+  }
+
+  static io.fabric8.kubernetes.api.model.ConfigMapVolumeSource configMap(VolumeSource.ConfigMap s) {
+    return new ConfigMapVolumeSourceBuilder().withName(s.name()).withDefaultMode(s.defaultMode())
+        .withItems(Fabric8Scheduling.out(s.items(), ProjectedVolumes::key))
+        .withOptional(s.optional() ? Boolean.TRUE : null).build();
   }
 
   private static io.fabric8.kubernetes.api.model.VolumeProjection projection(VolumeProjection s) {
