@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Projected, downward API, secret and config map volume sources (the sources that write files) both ways. A projection source FleetKit does not model
  * ({@code clusterTrustBundle}, {@code podCertificate}) is left out with a not-modelled warning; a projection with
- * two sources is refused as upstream refuses it.
+ * two sources is refused as upstream refuses it (with the missing secret or config map name upstream also reports).
  */
 final class ProjectedVolumes {
   private ProjectedVolumes() {}
@@ -71,6 +71,14 @@ final class ProjectedVolumes {
       found += o == null ? 0 : 1;
     }
     if (found > 1) {
+      // upstream checks each projection given before refusing the source; a missing name is reported here too (the
+      // projections' other rules are checked once the source has one projection)
+      if (s.getSecret() != null && Values.orEmpty(s.getSecret().getName()).isEmpty()) {
+        ctx.error(p + ".secret.name", "Required value", null);
+      }
+      if (s.getConfigMap() != null && Values.orEmpty(s.getConfigMap().getName()).isEmpty()) {
+        ctx.error(p + ".configMap.name", "Required value", null);
+      }
       ctx.error(p, "Forbidden: may not specify more than 1 volume type per source", null);
       return null;
     }
