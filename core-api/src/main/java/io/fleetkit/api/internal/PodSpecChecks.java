@@ -118,26 +118,37 @@ public final class PodSpecChecks {
   }
 
   /**
-   * The part of upstream's {@code validateVolumeSource} that needs the pod's name: the claim of each generic
-   * ephemeral volume, {@code <pod name>-<volume name>}, must be a valid claim name (a DNS-1123 subdomain), reported
-   * on the volume's name as {@code PVC name "...": <rule>}. Skipped while either name is empty (reported
-   * elsewhere), as upstream.
+   * The part of upstream's {@code ValidateVolumes} that needs the pod's name: the claim of each generic ephemeral
+   * volume, {@code <pod name>-<volume name>}, must be a valid claim name (a DNS-1123 subdomain), reported on the
+   * volume's name as {@code PVC name "...": <rule>} (skipped while either name is empty, reported elsewhere, as
+   * upstream); and a persistentVolumeClaim volume must not name a claim made for one of the pod's ephemeral volumes.
    */
   public static void ephemeralClaimNames(String podName, PodSpec spec, String path, Violations v) {
     if (podName.isEmpty()) {
       return;
     }
     List<Volume> list = spec.volumes();
+    Set<String> created = null;
     for (int i = 0; i < list.size(); i++) {
       Volume vol = list.get(i);
-      if (!(vol.source() instanceof VolumeSource.Ephemeral) || vol.name().isEmpty()) {
+      if (!(vol.source() instanceof VolumeSource.Ephemeral)) {
         continue;
       }
       String claim = VolumeSource.Ephemeral.claimName(podName, vol.name());
-      if (!Names.isDnsSubdomain(claim)) {
+      if (created == null) {
+        created = new HashSet<>();
+      }
+      created.add(claim);
+      if (!vol.name().isEmpty() && !Names.isDnsSubdomain(claim)) {
         for (String msg : Validation.isDNS1123Subdomain(claim)) {
           v.add(path + "[" + i + "].name", "PVC name \"" + claim + "\": " + msg, vol.name());
         }
+      }
+    }
+    for (int i = 0; created != null && i < list.size(); i++) {
+      if (list.get(i).source() instanceof VolumeSource.PersistentVolumeClaim c && created.contains(c.claimName())) {
+        v.add(path + "[" + i + "].persistentVolumeClaim.claimName",
+            "must not reference a PVC that gets created for an ephemeral volume", c.claimName());
       }
     }
   }

@@ -201,7 +201,8 @@ final class VolumeValidationUpstreamTest {
         c("downapi fieldRef and ResourceFieldRef together", vol("downapi", downward(List.of(
             new DownwardAPIVolumeFile("test", new DownwardAPIVolumeFile.FieldRef("v1", "metadata.labels"),
                 new DownwardAPIVolumeFile.ResourceFieldRef("test-container", "requests.memory", null), null)),
-            null)), err(Type.INVALID, "downwardAPI", "fieldRef and resourceFieldRef can not be specified simultaneously")),
+            null)),
+            err(Type.INVALID, "downwardAPI", "fieldRef and resourceFieldRef can not be specified simultaneously")),
         c("downapi invalid positive defaultMode", vol("downapi", downward(List.of(), 01000)),
             err(Type.INVALID, "downwardAPI.defaultMode")),
         c("downapi invalid negative defaultMode", vol("downapi", downward(List.of(), -1)),
@@ -258,6 +259,22 @@ final class VolumeValidationUpstreamTest {
     assertThat(got).extracting(Violation::field, Violation::rule).containsExactly(
         org.assertj.core.groups.Tuple.tuple("spec.volumes[0].emptyDir.sizeLimit",
             "Forbidden: SizeLimit field must be a valid resource quantity"));
+  }
+
+  /**
+   * Upstream's {@code ValidateVolumes} refuses a persistentVolumeClaim volume naming the claim made for one of the
+   * pod's generic ephemeral volumes ({@code <pod>-<volume>}); no case of the table covers it.
+   */
+  @Test
+  void claimVolume_namingAnEphemeralVolumesClaim_isRefused() {
+    PersistentVolumeClaimTemplate template = PersistentVolumeClaimTemplate.of(PersistentVolumeClaimSpec.builder()
+        .accessMode(PersistentVolumeAccessMode.ReadWriteOnce).storage("1Gi").build());
+    List<Volume> volumes = List.of(Volume.ephemeral("scratch", template),
+        Volume.persistentVolumeClaim("data", "web-scratch"), Volume.persistentVolumeClaim("other", "web-data"));
+
+    assertThat(violations(volumes)).extracting(Violation::field, Violation::rule, Violation::value).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("spec.volumes[1].persistentVolumeClaim.claimName",
+            "must not reference a PVC that gets created for an ephemeral volume", "web-scratch"));
   }
 
   /** Every rule of the table at once: the errors come in the volumes' order, each under its own index. */

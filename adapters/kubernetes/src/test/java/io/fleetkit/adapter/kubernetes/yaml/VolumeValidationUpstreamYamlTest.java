@@ -8,7 +8,11 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.core.VolumeSource;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The cases of kubernetes {@code pkg/apis/core/validation/validation_test.go} (commit 000f26050b9b)
@@ -17,6 +21,11 @@ import org.junit.jupiter.api.Test;
  * projection in a source" cases, with upstream's field, error type and count. The core-api test
  * {@code VolumeValidationUpstreamTest} runs the table's other cases. Also: the fields of secret, configMap and
  * hostPath volumes read and written back.
+ *
+ * <p>And {@code TestValidateEphemeralVolume} ({@code testValidatePVC} with {@code ephemeral}: the claim of each
+ * scenario as a generic ephemeral volume's template), which only says whether the volume is refused; the template
+ * goes through the loader because several of its fields (the forbidden metadata, unknown enum values) cannot be
+ * held by FleetKit's records.
  */
 final class VolumeValidationUpstreamYamlTest {
 
@@ -35,6 +44,117 @@ final class VolumeValidationUpstreamYamlTest {
     ManifestException e = catchThrowableOfType(ManifestException.class, () -> KubernetesYaml.parse(yaml, "p.yaml"));
     assertThat(e).as("refused").isNotNull();
     return e.problems().stream().map(p -> p.violation().field() + ": " + p.violation().rule()).toList();
+  }
+
+  private static final String GOOD_SPEC = """
+      accessModes: [ReadWriteOnce, ReadOnlyMany]
+      selector: {matchExpressions: [{key: key2, operator: Exists}]}
+      resources: {requests: {storage: 10G}}
+      storageClassName: valid
+      volumeMode: Filesystem
+      """;
+
+  private static Arguments ephemeral(String name, boolean failure, String metadata, String spec) {
+    return Arguments.of(name, failure, metadata, spec);
+  }
+
+  private static Arguments ephemeralMeta(String name, boolean failure, String metadata) {
+    return ephemeral(name, failure, metadata, GOOD_SPEC);
+  }
+
+  private static Arguments ephemeralSpec(String name, String spec) {
+    return ephemeral(name, true, "", spec);
+  }
+
+  static Stream<Arguments> testValidateEphemeralVolume() {
+    return Stream.of(
+        ephemeralMeta("good-claim", false, ""),
+        ephemeralMeta("missing-name", false, "name: \"\""),
+        ephemeralMeta("missing-namespace", false, "namespace: \"\""),
+        ephemeralMeta("with-generate-name", true, "generateName: pvc-"),
+        ephemeralMeta("with-uid", true, "uid: ac051fac-2ead-46d9-b8b4-4e0fbeb7455d"),
+        ephemeralMeta("with-resource-version", true, "resourceVersion: \"1\""),
+        ephemeralMeta("with-generation", true, "generation: 100"),
+        ephemeralMeta("with-creation-timestamp", true, "creationTimestamp: \"2024-05-01T10:00:00Z\""),
+        ephemeralMeta("with-deletion-grace-period-seconds", true, "deletionGracePeriodSeconds: 10"),
+        ephemeralMeta("with-owner-references", true, "ownerReferences: [{apiVersion: v1, kind: pod, name: foo,"
+            + " uid: ac051fac-2ead-46d9-b8b4-4e0fbeb7455d}]"),
+        ephemeralMeta("with-finalizers", true, "finalizers: [example.com/foo]"),
+        ephemeralMeta("with-managed-fields", true, "managedFields: [{fieldsType: FieldsV1, operation: Apply,"
+            + " apiVersion: apps/v1, manager: foo}]"),
+        ephemeralMeta("with-good-labels", false, "labels: {apps.kubernetes.io/name: test}"),
+        ephemeralMeta("with-bad-labels", true, "labels: {hello-world: hyphen not allowed}"),
+        ephemeralMeta("with-good-annotations", false, "labels: {foo: bar}"), // upstream sets labels here too
+        ephemeralMeta("with-bad-annotations", true, "labels: {hello-world: hyphen not allowed}"),
+        ephemeral("with-read-write-once-pod", false, "", """
+            accessModes: [ReadWriteOncePod]
+            resources: {requests: {storage: 10G}}
+            """),
+        ephemeralSpec("with-read-write-once-pod-and-others", """
+            accessModes: [ReadWriteOncePod, ReadWriteMany]
+            resources: {requests: {storage: 10G}}
+            """),
+        ephemeralSpec("invalid-claim-zero-capacity", """
+            selector: {matchExpressions: [{key: key2, operator: Exists}]}
+            accessModes: [ReadWriteOnce, ReadOnlyMany]
+            resources: {requests: {storage: 0G}}
+            storageClassName: valid
+            """),
+        ephemeralSpec("invalid-label-selector", """
+            selector: {matchExpressions: [{key: key2, operator: InvalidOp, values: [value1, value2]}]}
+            accessModes: [ReadWriteOnce, ReadOnlyMany]
+            resources: {requests: {storage: 10G}}
+            """),
+        ephemeralSpec("invalid-accessmode", """
+            accessModes: [fakemode]
+            resources: {requests: {storage: 10G}}
+            """),
+        ephemeralSpec("no-access-modes", """
+            resources: {requests: {storage: 10G}}
+            """),
+        ephemeralSpec("no-resource-requests", """
+            accessModes: [ReadWriteOnce]
+            """),
+        ephemeralSpec("invalid-resource-requests", """
+            accessModes: [ReadWriteOnce]
+            resources: {requests: {memory: 10G}}
+            """),
+        ephemeralSpec("negative-storage-request", """
+            selector: {matchExpressions: [{key: key2, operator: Exists}]}
+            accessModes: [ReadWriteOnce, ReadOnlyMany]
+            resources: {requests: {storage: -10G}}
+            """),
+        ephemeralSpec("zero-storage-request", """
+            selector: {matchExpressions: [{key: key2, operator: Exists}]}
+            accessModes: [ReadWriteOnce, ReadOnlyMany]
+            resources: {requests: {storage: 0G}}
+            """),
+        ephemeralSpec("invalid-storage-class-name", """
+            selector: {matchExpressions: [{key: key2, operator: Exists}]}
+            accessModes: [ReadWriteOnce, ReadOnlyMany]
+            resources: {requests: {storage: 10G}}
+            storageClassName: -invalid-
+            """),
+        ephemeralSpec("invalid-volume-mode", """
+            accessModes: [ReadWriteOnce, ReadOnlyMany]
+            resources: {requests: {storage: 10G}}
+            volumeMode: fakeVolumeMode
+            """));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void testValidateEphemeralVolume(String name, boolean failure, String metadata, String spec) {
+    String yaml = pod("- name: foo\n  ephemeral:\n    volumeClaimTemplate:\n"
+        + (metadata.isEmpty() ? "" : "      metadata:\n" + metadata.indent(8))
+        + "      spec:\n" + spec.indent(8));
+    if (failure) {
+      assertThat(refused(yaml)).as(name).isNotEmpty()
+          .allSatisfy(p -> assertThat(p).startsWith("spec.volumes[0].ephemeral.volumeClaimTemplate."));
+    } else {
+      Pod pod = (Pod) KubernetesYaml.parse(yaml, "p.yaml").objects().get(0);
+      assertThat(pod.spec().volumes().get(0).ephemeral()).as(name).isNotNull();
+    }
   }
 
   @Test

@@ -25,9 +25,10 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Projected, downward API, secret and config map volume sources (the sources that write files) both ways. A projection source FleetKit does not model
- * ({@code clusterTrustBundle}, {@code podCertificate}) is left out with a not-modelled warning; a projection with
- * two sources is refused as upstream refuses it (with the missing secret or config map name upstream also reports).
+ * Projected, downward API, secret and config map volume sources (the sources that write files) both ways. A
+ * projection source FleetKit does not model ({@code clusterTrustBundle}, {@code podCertificate}) is left out with a
+ * not-modelled warning; a projection with two sources is refused as upstream refuses it (with the missing secret or
+ * config map name upstream also reports).
  */
 final class ProjectedVolumes {
   private ProjectedVolumes() {}
