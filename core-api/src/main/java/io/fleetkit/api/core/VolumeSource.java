@@ -41,17 +41,42 @@ public sealed interface VolumeSource {
     }
   }
 
-  /** A path on the node. */
-  record HostPath(String path) implements VolumeSource {
+  /**
+   * A path on the node (Kubernetes' {@code HostPathVolumeSource}).
+   *
+   * @param type what must be at the path ({@code Directory}, {@code FileOrCreate}, {@code Socket}...), empty when
+   *     unset (nothing is checked)
+   */
+  record HostPath(String path, String type) implements VolumeSource {
     public HostPath {
       Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(type, "type");
+    }
+
+    /** A path of any type. */
+    public HostPath(String path) {
+      this(path, "");
     }
   }
 
-  /** A config map's data, by name. */
-  record ConfigMap(String name) implements VolumeSource {
+  /**
+   * A config map's data, by name (Kubernetes' {@code ConfigMapVolumeSource}): every key as a file, or the keys of
+   * {@code items} at their paths.
+   *
+   * @param defaultMode the files' permission bits (0 to 0777) where an item does not set them, or {@code null} for
+   *     0644
+   * @param optional whether the pod may start while the config map or a key of {@code items} is missing
+   */
+  record ConfigMap(String name, List<KeyToPath> items, @Nullable Integer defaultMode, boolean optional)
+      implements VolumeSource {
     public ConfigMap {
       Objects.requireNonNull(name, "name");
+      items = List.copyOf(items);
+    }
+
+    /** Every key of the config map {@code name}, with the default mode. */
+    public ConfigMap(String name) {
+      this(name, List.of(), null, false);
     }
 
     @Override
@@ -134,10 +159,24 @@ public sealed interface VolumeSource {
     }
   }
 
-  /** A secret's data, by name. */
-  record Secret(String secretName) implements VolumeSource {
+  /**
+   * A secret's data, by name (Kubernetes' {@code SecretVolumeSource}): every key as a file, or the keys of
+   * {@code items} at their paths.
+   *
+   * @param defaultMode the files' permission bits (0 to 0777) where an item does not set them, or {@code null} for
+   *     0644
+   * @param optional whether the pod may start while the secret or a key of {@code items} is missing
+   */
+  record Secret(String secretName, List<KeyToPath> items, @Nullable Integer defaultMode, boolean optional)
+      implements VolumeSource {
     public Secret {
       Objects.requireNonNull(secretName, "secretName");
+      items = List.copyOf(items);
+    }
+
+    /** Every key of the secret {@code secretName}, with the default mode. */
+    public Secret(String secretName) {
+      this(secretName, List.of(), null, false);
     }
 
     @Override

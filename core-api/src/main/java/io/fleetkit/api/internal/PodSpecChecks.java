@@ -118,26 +118,37 @@ public final class PodSpecChecks {
   }
 
   /**
-   * The part of upstream's {@code validateVolumeSource} that needs the pod's name: the claim of each generic
-   * ephemeral volume, {@code <pod name>-<volume name>}, must be a valid claim name (a DNS-1123 subdomain), reported
-   * on the volume's name as {@code PVC name "...": <rule>}. Skipped while either name is empty (reported
-   * elsewhere), as upstream.
+   * The part of upstream's {@code ValidateVolumes} that needs the pod's name: the claim of each generic ephemeral
+   * volume, {@code <pod name>-<volume name>}, must be a valid claim name (a DNS-1123 subdomain), reported on the
+   * volume's name as {@code PVC name "...": <rule>} (skipped while either name is empty, reported elsewhere, as
+   * upstream); and a persistentVolumeClaim volume must not name a claim made for one of the pod's ephemeral volumes.
    */
   public static void ephemeralClaimNames(String podName, PodSpec spec, String path, Violations v) {
     if (podName.isEmpty()) {
       return;
     }
     List<Volume> list = spec.volumes();
+    Set<String> created = null;
     for (int i = 0; i < list.size(); i++) {
       Volume vol = list.get(i);
-      if (!(vol.source() instanceof VolumeSource.Ephemeral) || vol.name().isEmpty()) {
+      if (!(vol.source() instanceof VolumeSource.Ephemeral)) {
         continue;
       }
       String claim = VolumeSource.Ephemeral.claimName(podName, vol.name());
-      if (!Names.isDnsSubdomain(claim)) {
+      if (created == null) {
+        created = new HashSet<>();
+      }
+      created.add(claim);
+      if (!vol.name().isEmpty() && !Names.isDnsSubdomain(claim)) {
         for (String msg : Validation.isDNS1123Subdomain(claim)) {
           v.add(path + "[" + i + "].name", "PVC name \"" + claim + "\": " + msg, vol.name());
         }
+      }
+    }
+    for (int i = 0; created != null && i < list.size(); i++) {
+      if (list.get(i).source() instanceof VolumeSource.PersistentVolumeClaim c && created.contains(c.claimName())) {
+        v.add(path + "[" + i + "].persistentVolumeClaim.claimName",
+            "must not reference a PVC that gets created for an ephemeral volume", c.claimName());
       }
     }
   }
@@ -482,14 +493,27 @@ public final class PodSpecChecks {
       VolumeSource s = vol.source();
       if (s instanceof VolumeSource.PersistentVolumeClaim pvc && pvc.claimName().isEmpty()) {
         v.required(p + ".persistentVolumeClaim.claimName");
-      } else if (s instanceof VolumeSource.HostPath hp && hp.path().isEmpty()) {
-        v.required(p + ".hostPath.path");
-      } else if (s instanceof VolumeSource.ConfigMap cm && cm.name().isEmpty()) {
-        v.required(p + ".configMap.name");
-      } else if (s instanceof VolumeSource.Secret sec && sec.secretName().isEmpty()) {
-        v.required(p + ".secret.secretName");
+      } else if (s instanceof VolumeSource.HostPath hp) {
+        if (hp.path().isEmpty()) {
+          v.required(p + ".hostPath.path");
+        } else {
+          VolumeFileChecks.noBacksteps(hp.path(), p + ".hostPath.path", v);
+          if (!VolumeFileChecks.HOST_PATH_TYPES.contains(hp.type())) {
+            v.add(p + ".hostPath.type", LifecycleChecks.unsupported(VolumeFileChecks.HOST_PATH_TYPES), hp.type());
+          }
+        }
+      } else if (s instanceof VolumeSource.ConfigMap cm) {
+        if (cm.name().isEmpty()) {
+          v.required(p + ".configMap.name");
+        }
+        VolumeFileChecks.keyFiles(cm.defaultMode(), cm.items(), p + ".configMap", v);
+      } else if (s instanceof VolumeSource.Secret sec) {
+        if (sec.secretName().isEmpty()) {
+          v.required(p + ".secret.secretName");
+        }
+        VolumeFileChecks.keyFiles(sec.defaultMode(), sec.items(), p + ".secret", v);
       } else if (s instanceof VolumeSource.EmptyDir ed && ed.sizeLimit() != null && ed.sizeLimit().signum() < 0) {
-        v.add(p + ".emptyDir.sizeLimit", Violations.NON_NEGATIVE, ed.sizeLimit());
+        v.add(p + ".emptyDir.sizeLimit", "Forbidden: SizeLimit field must be a valid resource quantity", null);
       } else if (s instanceof VolumeSource.Ephemeral e) {
         ClaimSpecChecks.template(v, p + ".ephemeral.volumeClaimTemplate", e.volumeClaimTemplate());
       } else if (s instanceof VolumeSource.Projected pr) {

@@ -11,9 +11,10 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Kubernetes' rules for the volumes that write files (projected and downward API volumes:
+ * Kubernetes' rules for the volumes that write files (projected, downward API, secret and config map volumes:
  * {@code validateProjectedVolumeSource}, {@code validateDownwardAPIVolumeSource}, {@code validateDownwardAPIVolumeFile},
- * {@code validateKeyToPath}, {@code validateLocalNonReservedPath} in {@code pkg/apis/core/validation/validation.go})
+ * {@code validateKeyToPath}, {@code validateLocalNonReservedPath}, {@code validatePathNoBacksteps} in
+ * {@code pkg/apis/core/validation/validation.go})
  * with Kubernetes' messages. The divisor of a resource field is not checked. Stateless.
  */
 final class VolumeFileChecks {
@@ -25,13 +26,21 @@ final class VolumeFileChecks {
   /** Upstream's {@code validContainerResourceFieldPathExpressions}, sorted. */
   static final List<String> RESOURCES = List.of("limits.cpu", "limits.ephemeral-storage", "limits.memory",
       "requests.cpu", "requests.ephemeral-storage", "requests.memory");
+  /** Upstream's {@code supportedHostPathTypes} (the unset type is empty), sorted as its error lists them. */
+  static final List<String> HOST_PATH_TYPES = List.of("", "BlockDevice", "CharDevice", "Directory",
+      "DirectoryOrCreate", "File", "FileOrCreate", "Socket");
   private static final int MAX_MODE = 0777;
   private static final long MIN_TOKEN_SECONDS = 10 * 60;
   private static final long MAX_TOKEN_SECONDS = 1L << 32;
 
   private VolumeFileChecks() {}
 
-  /** Checks a projected volume's source at {@code path} (e.g. {@code spec.volumes[0].projected}). */
+  /**
+   * Checks a projected volume's source at {@code path} (e.g. {@code spec.volumes[0].projected}). As upstream, a
+   * downward API file's errors name its projection ({@code sources[0].downwardAPI.path}, no item index), a path used
+   * twice is reported on the volume ({@code projected}) with the source's name (a downward API file: the path), and
+   * the token's path is checked on {@code projected.path}.
+   */
   static void projected(VolumeSource.Projected p, String path, Violations v) {
     mode(p.defaultMode(), path + ".defaultMode", v);
     Set<String> paths = new HashSet<>();
@@ -42,18 +51,16 @@ final class VolumeFileChecks {
         if (sec.secretName().isEmpty()) {
           v.required(at + ".secret.name");
         }
-        keys(sec.items(), at + ".secret.items", paths, v);
+        keys(sec.items(), at + ".secret.items", v, paths, path, sec.secretName());
       } else if (s instanceof VolumeProjection.ConfigMap cm) {
         if (cm.name().isEmpty()) {
           v.required(at + ".configMap.name");
         }
-        keys(cm.items(), at + ".configMap.items", paths, v);
+        keys(cm.items(), at + ".configMap.items", v, paths, path, cm.name());
       } else if (s instanceof VolumeProjection.DownwardAPI d) {
-        for (int j = 0; j < d.items().size(); j++) {
-          DownwardAPIVolumeFile f = d.items().get(j);
-          String fp = at + ".downwardAPI.items[" + j + "]";
-          file(f, fp, v);
-          unique(f.path(), fp + ".path", paths, v);
+        for (DownwardAPIVolumeFile f : d.items()) {
+          file(f, at + ".downwardAPI", v);
+          unique(f.path(), paths, path, f.path(), v);
         }
       } else if (s instanceof VolumeProjection.ServiceAccountToken t) {
         String tp = at + ".serviceAccountToken";
@@ -63,8 +70,12 @@ final class VolumeFileChecks {
         } else if (seconds != null && seconds > MAX_TOKEN_SECONDS) {
           v.add(tp + ".expirationSeconds", "may not specify a duration larger than 2^32 seconds", seconds);
         }
+        // upstream names the volume's path here, not the token's; a pod may only keep a non-local token path it
+        // already had (AllowNonLocalProjectedTokenPath, an update option), so a new one must be local
         if (t.path().isEmpty()) {
-          v.required(tp + ".path"); // upstream checks no more of the token's path (the kubelet does)
+          v.required(path + ".path");
+        } else {
+          localPath(t.path(), path + ".path", v);
         }
       }
     }
@@ -73,12 +84,24 @@ final class VolumeFileChecks {
   /** Checks a downward API volume's source at {@code path} (e.g. {@code spec.volumes[0].downwardAPI}). */
   static void downwardAPI(VolumeSource.DownwardAPI d, String path, Violations v) {
     mode(d.defaultMode(), path + ".defaultMode", v);
-    for (int i = 0; i < d.items().size(); i++) {
-      file(d.items().get(i), path + ".items[" + i + "]", v);
+    for (DownwardAPIVolumeFile f : d.items()) {
+      file(f, path, v); // upstream names the volume, not the item: downwardAPI.path, downwardAPI.mode
     }
   }
 
-  private static void keys(List<KeyToPath> items, String path, Set<String> paths, Violations v) {
+  /**
+   * Checks a secret or config map volume's {@code defaultMode} and {@code items} at {@code path} (e.g.
+   * {@code spec.volumes[0].secret}): upstream's {@code validateSecretVolumeSource} and
+   * {@code validateConfigMapVolumeSource} after the name.
+   */
+  static void keyFiles(@Nullable Integer defaultMode, List<KeyToPath> items, String path, Violations v) {
+    mode(defaultMode, path + ".defaultMode", v);
+    keys(items, path + ".items", v, null, path, "");
+  }
+
+  /** Upstream's {@code validateKeyToPath} for each item; with {@code paths}, a projection's duplicate check. */
+  private static void keys(List<KeyToPath> items, String path, Violations v, @Nullable Set<String> paths,
+      String volumePath, String sourceName) {
     for (int i = 0; i < items.size(); i++) {
       KeyToPath k = items.get(i);
       String at = path + "[" + i + "]";
@@ -91,7 +114,9 @@ final class VolumeFileChecks {
         localPath(k.path(), at + ".path", v);
       }
       mode(k.mode(), at + ".mode", v);
-      unique(k.path(), at + ".path", paths, v);
+      if (paths != null) {
+        unique(k.path(), paths, volumePath, sourceName, v);
+      }
     }
   }
 
@@ -111,10 +136,9 @@ final class VolumeFileChecks {
       }
     } else if (resource != null) {
       String rp = path + ".resourceFieldRef";
-      if (resource.containerName().isEmpty()) {
+      if (resource.containerName().isEmpty()) { // upstream's validateContainerResourceFieldSelector: one error
         v.required(rp + ".containerName");
-      }
-      if (resource.resource().isEmpty()) {
+      } else if (resource.resource().isEmpty()) {
         v.required(rp + ".resource");
       } else if (!RESOURCES.contains(resource.resource()) && !resource.resource().startsWith("requests.hugepages-")
           && !resource.resource().startsWith("limits.hugepages-")) {
@@ -148,25 +172,34 @@ final class VolumeFileChecks {
     }
   }
 
-  private static void unique(String filePath, String path, Set<String> paths, Violations v) {
+  /** Upstream's duplicate check of a projected volume: reported on the volume, with {@code value}. */
+  private static void unique(String filePath, Set<String> paths, String volumePath, String value, Violations v) {
     if (!filePath.isEmpty() && !paths.add(filePath)) {
-      v.add(path, "conflicting duplicate paths", filePath);
+      v.add(volumePath, "conflicting duplicate paths", value);
     }
   }
 
-  /** Upstream's {@code validateLocalNonReservedPath}: relative, no {@code ..} element, not starting with it. */
+  /**
+   * Upstream's {@code validateLocalNonReservedPath}: relative, no {@code ..} element, not starting with {@code ..}
+   * (not reported again for {@code ../}).
+   */
   static void localPath(String filePath, String path, Violations v) {
     if (filePath.startsWith("/")) {
       v.add(path, "must be a relative path", filePath);
     }
+    noBacksteps(filePath, path, v);
+    if (filePath.startsWith("..") && !filePath.startsWith("../")) { // "../x" is reported above
+      v.add(path, "must not start with '..'", filePath);
+    }
+  }
+
+  /** Upstream's {@code validatePathNoBacksteps}: no {@code ..} element (one error however many there are). */
+  static void noBacksteps(String filePath, String path, Violations v) {
     for (String element : filePath.split("/", -1)) {
       if (element.equals("..")) {
         v.add(path, "must not contain '..'", filePath);
-        break;
+        return;
       }
-    }
-    if (filePath.length() >= 2 && filePath.startsWith("..")) {
-      v.add(path, "must not start with '..'", filePath);
     }
   }
 

@@ -89,21 +89,21 @@ final class ProjectedVolumeTest {
                 at + ".sources[0].secret.items[1].path must not start with '..' ..c")),
         Arguments.of(new VolumeSource.Projected(List.of(CA, new VolumeProjection.Secret("s",
             List.of(new KeyToPath("k", "ca.crt", null)), false)), null),
-            List.of(at + ".sources[1].secret.items[0].path conflicting duplicate paths ca.crt")),
+            List.of(at + " conflicting duplicate paths s")), // upstream: on the volume, with the source's name
         Arguments.of(new VolumeSource.Projected(List.of(NAMESPACE, new VolumeProjection.ConfigMap("c",
             List.of(new KeyToPath("k", "namespace", null)), false)), null),
-            List.of(at + ".sources[1].configMap.items[0].path conflicting duplicate paths namespace")),
+            List.of(at + " conflicting duplicate paths c")),
         Arguments.of(new VolumeSource.Projected(List.of(new VolumeProjection.ServiceAccountToken("", 599L, "")),
             null), List.of(
                 at + ".sources[0].serviceAccountToken.expirationSeconds may not specify a duration less than 10"
                     + " minutes 599",
-                at + ".sources[0].serviceAccountToken.path Required value")),
+                at + ".path Required value")), // upstream's field for the token's path
         Arguments.of(new VolumeSource.Projected(List.of(new VolumeProjection.ServiceAccountToken("vault",
             (1L << 32) + 1, "t")), null), List.of(at + ".sources[0].serviceAccountToken.expirationSeconds may not"
                 + " specify a duration larger than 2^32 seconds 4294967297")),
         Arguments.of(new VolumeSource.Projected(List.of(new VolumeProjection.DownwardAPI(List.of(
             new DownwardAPIVolumeFile("host", new DownwardAPIVolumeFile.FieldRef("v1", "spec.nodeName"), null,
-                null)))), null), List.of(at + ".sources[0].downwardAPI.items[0].fieldRef.fieldPath Unsupported value:"
+                null)))), null), List.of(at + ".sources[0].downwardAPI.fieldRef.fieldPath Unsupported value:"
                     + " supported values: \"metadata.annotations\", \"metadata.labels\", \"metadata.name\","
                     + " \"metadata.namespace\", \"metadata.uid\" spec.nodeName")));
   }
@@ -115,7 +115,7 @@ final class ProjectedVolumeTest {
   }
 
   static Stream<Arguments> badDownwardFiles() {
-    String at = "spec.volumes[0].downwardAPI.items[0]";
+    String at = "spec.volumes[0].downwardAPI"; // upstream names the volume, not the item
     DownwardAPIVolumeFile.FieldRef name = new DownwardAPIVolumeFile.FieldRef("v1", "metadata.name");
     DownwardAPIVolumeFile.ResourceFieldRef cpu = new DownwardAPIVolumeFile.ResourceFieldRef("app", "limits.cpu",
         null);
@@ -130,7 +130,9 @@ final class ProjectedVolumeTest {
         Arguments.of(new DownwardAPIVolumeFile("n", new DownwardAPIVolumeFile.FieldRef("v1", "status.podIP['a']"),
             null, null), List.of(at + ".fieldRef.fieldPath does not support subscript status.podIP['a']")),
         Arguments.of(new DownwardAPIVolumeFile("n", null, new DownwardAPIVolumeFile.ResourceFieldRef("",
-            "limits.gpu", null), null), List.of(at + ".resourceFieldRef.containerName Required value",
+            "limits.gpu", null), null), List.of(at + ".resourceFieldRef.containerName Required value")),
+        Arguments.of(new DownwardAPIVolumeFile("n", null, new DownwardAPIVolumeFile.ResourceFieldRef("app",
+            "limits.gpu", null), null), List.of(
                 at + ".resourceFieldRef.resource Unsupported value: supported values: \"limits.cpu\","
                     + " \"limits.ephemeral-storage\", \"limits.memory\", \"requests.cpu\","
                     + " \"requests.ephemeral-storage\", \"requests.memory\" limits.gpu")));

@@ -1,6 +1,5 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 
-import io.fabric8.kubernetes.api.model.ConfigMapVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.EmptyDirVolumeSourceBuilder;
@@ -13,7 +12,6 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
-import io.fabric8.kubernetes.api.model.SecretVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
@@ -309,13 +307,13 @@ public final class PodSpecs {
           : Values.quantity(e.getSizeLimit().toString(), p + ".emptyDir.sizeLimit", ctx);
       source = ctx.build(p + ".emptyDir", () -> new VolumeSource.EmptyDir(Values.orEmpty(e.getMedium()), size));
     } else if (v.getHostPath() != null) {
-      source = ctx.build(p + ".hostPath", () -> new VolumeSource.HostPath(Values.orEmpty(v.getHostPath().getPath())));
+      var h = v.getHostPath();
+      source = ctx.build(p + ".hostPath", () -> new VolumeSource.HostPath(Values.orEmpty(h.getPath()),
+          Values.orEmpty(h.getType())));
     } else if (v.getConfigMap() != null) {
-      source = ctx.build(p + ".configMap", () -> new VolumeSource.ConfigMap(
-          Values.orEmpty(v.getConfigMap().getName())));
+      source = ProjectedVolumes.configMap(v.getConfigMap(), p + ".configMap", ctx);
     } else if (v.getSecret() != null) {
-      source = ctx.build(p + ".secret", () -> new VolumeSource.Secret(
-          Values.orEmpty(v.getSecret().getSecretName())));
+      source = ProjectedVolumes.secret(v.getSecret(), p + ".secret", ctx);
     } else if (v.getEphemeral() != null) {
       source = ephemeral(v.getEphemeral(), p + ".ephemeral", ctx);
     } else if (v.getProjected() != null) {
@@ -328,7 +326,7 @@ public final class PodSpecs {
         // FleetKit does not model volume mounts, so nothing refers to the volume once it is left out
         ctx.notModelled(p, unmodelled);
       } else {
-        ctx.error(p, "must have one of the supported volume sources: " + VOLUME_SOURCES, null);
+        ctx.error(p, "Required value: must specify a volume type (FleetKit reads " + VOLUME_SOURCES + ")", null);
       }
       return null;
     }
@@ -350,23 +348,26 @@ public final class PodSpecs {
     return found <= 1;
   }
 
-  /** Every volume source of the schema, in upstream's {@code validateVolumeSource} order. */
-  private static final String[] SOURCE_NAMES = {"hostPath", "emptyDir", "gitRepo", "gcePersistentDisk",
+  /**
+   * Every volume source of the schema, in upstream's {@code validateVolumeSource} order, named as its
+   * "more than 1 volume type" errors name them (upstream writes {@code downwarAPI} and {@code cephFS} there).
+   */
+  private static final String[] SOURCE_NAMES = {"emptyDir", "hostPath", "gitRepo", "gcePersistentDisk",
       "awsElasticBlockStore", "secret", "nfs", "iscsi", "glusterfs", "flocker", "persistentVolumeClaim", "rbd",
-      "quobyte", "cinder", "cephfs", "downwardAPI", "fc", "azureFile", "flexVolume", "vsphereVolume",
-      "photonPersistentDisk", "portworxVolume", "azureDisk", "storageos", "configMap", "scaleIO", "projected", "csi",
+      "cinder", "cephFS", "quobyte", "downwarAPI", "fc", "flexVolume", "configMap", "azureFile", "vsphereVolume",
+      "photonPersistentDisk", "portworxVolume", "azureDisk", "storageos", "projected", "scaleIO", "csi",
       "ephemeral", "image"};
   /** The sources of {@link #SOURCE_NAMES} that FleetKit models. */
   private static final java.util.Set<String> MODELLED_SOURCES = java.util.Set.of("hostPath", "emptyDir", "secret",
-      "persistentVolumeClaim", "downwardAPI", "configMap", "projected", "ephemeral");
+      "persistentVolumeClaim", "downwarAPI", "configMap", "projected", "ephemeral");
 
   private static Object[] sources(io.fabric8.kubernetes.api.model.Volume v) {
-    return new Object[] {v.getHostPath(), v.getEmptyDir(), v.getGitRepo(), v.getGcePersistentDisk(),
+    return new Object[] {v.getEmptyDir(), v.getHostPath(), v.getGitRepo(), v.getGcePersistentDisk(),
         v.getAwsElasticBlockStore(), v.getSecret(), v.getNfs(), v.getIscsi(), v.getGlusterfs(), v.getFlocker(),
-        v.getPersistentVolumeClaim(), v.getRbd(), v.getQuobyte(), v.getCinder(), v.getCephfs(), v.getDownwardAPI(),
-        v.getFc(), v.getAzureFile(), v.getFlexVolume(), v.getVsphereVolume(), v.getPhotonPersistentDisk(),
-        v.getPortworxVolume(), v.getAzureDisk(), v.getStorageos(), v.getConfigMap(), v.getScaleIO(),
-        v.getProjected(), v.getCsi(), v.getEphemeral(), v.getImage()};
+        v.getPersistentVolumeClaim(), v.getRbd(), v.getCinder(), v.getCephfs(), v.getQuobyte(), v.getDownwardAPI(),
+        v.getFc(), v.getFlexVolume(), v.getConfigMap(), v.getAzureFile(), v.getVsphereVolume(),
+        v.getPhotonPersistentDisk(), v.getPortworxVolume(), v.getAzureDisk(), v.getStorageos(), v.getProjected(),
+        v.getScaleIO(), v.getCsi(), v.getEphemeral(), v.getImage()};
   }
 
   /** The name of the (single) source of {@code v} that FleetKit does not model, or {@code null}. */
@@ -374,7 +375,7 @@ public final class PodSpecs {
     Object[] sources = sources(v);
     for (int i = 0; i < sources.length; i++) {
       if (sources[i] != null && !MODELLED_SOURCES.contains(SOURCE_NAMES[i])) {
-        return SOURCE_NAMES[i];
+        return SOURCE_NAMES[i].equals("cephFS") ? "cephfs" : SOURCE_NAMES[i]; // the schema's name
       }
     }
     return null;
@@ -434,11 +435,12 @@ public final class PodSpecs {
           .withSizeLimit(e.sizeLimit() == null ? null
               : new io.fabric8.kubernetes.api.model.Quantity(e.sizeLimit().toString())).build());
     } else if (s instanceof VolumeSource.HostPath h) {
-      b.withHostPath(new HostPathVolumeSourceBuilder().withPath(h.path()).build());
+      b.withHostPath(new HostPathVolumeSourceBuilder().withPath(h.path()).withType(Values.emptyToNull(h.type()))
+          .build());
     } else if (s instanceof VolumeSource.ConfigMap c) {
-      b.withConfigMap(new ConfigMapVolumeSourceBuilder().withName(c.name()).build());
+      b.withConfigMap(ProjectedVolumes.configMap(c));
     } else if (s instanceof VolumeSource.Secret c) {
-      b.withSecret(new SecretVolumeSourceBuilder().withSecretName(c.secretName()).build());
+      b.withSecret(ProjectedVolumes.secret(c));
     } else if (s instanceof VolumeSource.Projected pr) {
       b.withProjected(ProjectedVolumes.projected(pr));
     } else if (s instanceof VolumeSource.DownwardAPI d) {

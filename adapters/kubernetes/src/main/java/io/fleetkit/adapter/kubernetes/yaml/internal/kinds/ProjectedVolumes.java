@@ -1,6 +1,7 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 
 import io.fabric8.kubernetes.api.model.ConfigMapProjectionBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMapVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.DownwardAPIProjectionBuilder;
 import io.fabric8.kubernetes.api.model.DownwardAPIVolumeFileBuilder;
 import io.fabric8.kubernetes.api.model.DownwardAPIVolumeSourceBuilder;
@@ -9,6 +10,7 @@ import io.fabric8.kubernetes.api.model.ObjectFieldSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ProjectedVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.ResourceFieldSelectorBuilder;
 import io.fabric8.kubernetes.api.model.SecretProjectionBuilder;
+import io.fabric8.kubernetes.api.model.SecretVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountTokenProjectionBuilder;
 import io.fabric8.kubernetes.api.model.VolumeProjectionBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
@@ -23,9 +25,10 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Projected and downward API volume sources both ways. A projection source FleetKit does not model
- * ({@code clusterTrustBundle}, {@code podCertificate}) is left out with a not-modelled warning; a projection with
- * two sources is refused as upstream refuses it.
+ * Projected, downward API, secret and config map volume sources (the sources that write files) both ways. A
+ * projection source FleetKit does not model ({@code clusterTrustBundle}, {@code podCertificate}) is left out with a
+ * not-modelled warning; a projection with two sources is refused as upstream refuses it (with the missing secret or
+ * config map name upstream also reports).
  */
 final class ProjectedVolumes {
   private ProjectedVolumes() {}
@@ -44,6 +47,20 @@ final class ProjectedVolumes {
     return ctx.build(p, () -> new VolumeSource.DownwardAPI(items, s.getDefaultMode()));
   }
 
+  static VolumeSource.@Nullable Secret secret(io.fabric8.kubernetes.api.model.SecretVolumeSource s, String p,
+      DocumentContext ctx) {
+    List<KeyToPath> items = Fabric8Scheduling.list(s.getItems(), p + ".items", ctx, ProjectedVolumes::key);
+    return ctx.build(p, () -> new VolumeSource.Secret(Values.orEmpty(s.getSecretName()), items, s.getDefaultMode(),
+        Values.boolOr(s.getOptional(), false)));
+  }
+
+  static VolumeSource.@Nullable ConfigMap configMap(io.fabric8.kubernetes.api.model.ConfigMapVolumeSource s,
+      String p, DocumentContext ctx) {
+    List<KeyToPath> items = Fabric8Scheduling.list(s.getItems(), p + ".items", ctx, ProjectedVolumes::key);
+    return ctx.build(p, () -> new VolumeSource.ConfigMap(Values.orEmpty(s.getName()), items, s.getDefaultMode(),
+        Values.boolOr(s.getOptional(), false)));
+  }
+
   private static @Nullable VolumeProjection projection(io.fabric8.kubernetes.api.model.VolumeProjection s, String p,
       DocumentContext ctx) {
     Object[] given = {s.getSecret(), s.getDownwardAPI(), s.getConfigMap(), s.getServiceAccountToken(),
@@ -55,6 +72,14 @@ final class ProjectedVolumes {
       found += o == null ? 0 : 1;
     }
     if (found > 1) {
+      // upstream checks each projection given before refusing the source; a missing name is reported here too (the
+      // projections' other rules are checked once the source has one projection)
+      if (s.getSecret() != null && Values.orEmpty(s.getSecret().getName()).isEmpty()) {
+        ctx.error(p + ".secret.name", "Required value", null);
+      }
+      if (s.getConfigMap() != null && Values.orEmpty(s.getConfigMap().getName()).isEmpty()) {
+        ctx.error(p + ".configMap.name", "Required value", null);
+      }
       ctx.error(p, "Forbidden: may not specify more than 1 volume type per source", null);
       return null;
     }
@@ -123,6 +148,18 @@ final class ProjectedVolumes {
   static io.fabric8.kubernetes.api.model.DownwardAPIVolumeSource downwardAPI(VolumeSource.DownwardAPI s) {
     return new DownwardAPIVolumeSourceBuilder().withDefaultMode(s.defaultMode())
         .withItems(Fabric8Scheduling.out(s.items(), ProjectedVolumes::file)).build();
+  }
+
+  static io.fabric8.kubernetes.api.model.SecretVolumeSource secret(VolumeSource.Secret s) {
+    return new SecretVolumeSourceBuilder().withSecretName(s.secretName()).withDefaultMode(s.defaultMode())
+        .withItems(Fabric8Scheduling.out(s.items(), ProjectedVolumes::key))
+        .withOptional(s.optional() ? Boolean.TRUE : null).build();
+  }
+
+  static io.fabric8.kubernetes.api.model.ConfigMapVolumeSource configMap(VolumeSource.ConfigMap s) {
+    return new ConfigMapVolumeSourceBuilder().withName(s.name()).withDefaultMode(s.defaultMode())
+        .withItems(Fabric8Scheduling.out(s.items(), ProjectedVolumes::key))
+        .withOptional(s.optional() ? Boolean.TRUE : null).build();
   }
 
   private static io.fabric8.kubernetes.api.model.VolumeProjection projection(VolumeProjection s) {
