@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,7 +49,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class EndpointSliceController implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EndpointSliceController.class);
-  private static final String SUFFIX_CHARS = "bcdfghjklmnpqrstvwxz2456789";
 
   private final EndpointSliceReconciler planner;
   private final TopologyCache topologyCache = new TopologyCache();
@@ -70,17 +68,8 @@ public final class EndpointSliceController implements AutoCloseable {
   private final AtomicLong writes = new AtomicLong();
 
   private EndpointSliceController(Builder b) {
-    Random random = new Random(b.seed);
     this.planner = new EndpointSliceReconciler(b.maxEndpointsPerSlice, SliceRules.CONTROLLER_NAME, true,
-        () -> {
-          StringBuilder sb = new StringBuilder(5);
-          synchronized (random) {
-            for (int i = 0; i < 5; i++) {
-              sb.append(SUFFIX_CHARS.charAt(random.nextInt(SUFFIX_CHARS.length())));
-            }
-          }
-          return sb.toString();
-        }, topologyCache);
+        SliceRules.nameSuffixes(b.seed), topologyCache);
     ControllerBuilder<Service> cb = Controller.builder(b.store, Service.class).name("endpointslice")
         .reconciler(this::reconcile)
         .watches(Pod.class, this::servicesTouched);
