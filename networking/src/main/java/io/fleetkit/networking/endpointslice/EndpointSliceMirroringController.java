@@ -6,6 +6,7 @@ import io.fleetkit.api.core.Endpoints;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.discovery.EndpointSlice;
 import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.TimerClock;
@@ -57,6 +58,9 @@ public final class EndpointSliceMirroringController implements AutoCloseable {
         .watches(Service.class, EndpointSliceMirroringController::endpointsOfService);
     if (b.clock != null) {
       cb.clock(b.clock);
+    }
+    if (b.events != null) {
+      cb.events(b.events);
     }
     if (b.stepping) {
       cb.stepping();
@@ -239,6 +243,7 @@ public final class EndpointSliceMirroringController implements AutoCloseable {
     private int workers = 1;
     private long seed = 1;
     private @Nullable TimerClock clock;
+    private @Nullable EventRecorder events;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -268,6 +273,12 @@ public final class EndpointSliceMirroringController implements AutoCloseable {
 
     public Builder clock(TimerClock c) {
       this.clock = c;
+      return this;
+    }
+
+    /** Where the {@value #TOO_MANY_ADDRESSES} events go; none by default. */
+    public Builder events(EventRecorder recorder) {
+      this.events = Objects.requireNonNull(recorder, "recorder");
       return this;
     }
 
