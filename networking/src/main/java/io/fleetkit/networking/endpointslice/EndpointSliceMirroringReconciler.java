@@ -248,7 +248,7 @@ public final class EndpointSliceMirroringReconciler {
    * {@code recycleSlices}: per address family, each create becomes an update of a slice that would be deleted
    * (keeping that slice's name and metadata), as many as both lists allow.
    */
-  private static void recycle(List<EndpointSlice> creates, List<EndpointSlice> updates, List<EndpointSlice> deletes) {
+  static void recycle(List<EndpointSlice> creates, List<EndpointSlice> updates, List<EndpointSlice> deletes) {
     for (AddressType t : AddressType.values()) {
       List<EndpointSlice> c = creates.stream().filter(s -> s.addressType() == t).toList();
       List<EndpointSlice> d = deletes.stream().filter(s -> s.addressType() == t).toList();

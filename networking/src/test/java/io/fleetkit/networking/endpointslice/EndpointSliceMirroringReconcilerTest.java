@@ -282,6 +282,85 @@ final class EndpointSliceMirroringReconcilerTest {
     }
   }
 
+  private static EndpointSlice simple(String name, String ip, AddressType type) {
+    return new EndpointSlice(ObjectMeta.of(NS, name), type, List.of(Endpoint.of(ip)), List.of());
+  }
+
+  private static final String V6A = "2001:db8:1111:3333:4444:5555:6666:7777";
+  private static final String V6B = "2001:db8:2222:3333:4444:5555:6666:7777";
+
+  /**
+   * reconciler_helpers_test.go (commit d6a9061cb43ab98054f0f455115d87e1b20f7971) TestRecycleSlices, all 7 cases:
+   * name, creates, updates, deletes before; creates, updates, deletes after, each as {@code name=ip}.
+   */
+  static Stream<Arguments> testRecycleSlices() {
+    AddressType v4 = AddressType.IPv4;
+    AddressType v6 = AddressType.IPv6;
+    return Stream.of(
+        Arguments.of("Empty slices", List.of(), List.of(), List.of(), List.of(), List.of(), List.of()),
+        Arguments.of("1 to create and 1 to delete", List.of(simple("foo", "10.1.2.3", v4)), List.of(),
+            List.of(simple("bar", "10.2.3.4", v4)), List.of(), List.of("bar=10.1.2.3"), List.of()),
+        Arguments.of("1 to create, update, and delete", List.of(simple("foo", "10.1.2.3", v4)),
+            List.of(simple("baz", "10.2.3.4", v4)), List.of(simple("bar", "10.3.4.5", v4)), List.of(),
+            List.of("bar=10.1.2.3", "baz=10.2.3.4"), List.of()),
+        Arguments.of("2 to create and 1 to delete", List.of(simple("foo1", "10.1.2.3", v4),
+            simple("foo2", "10.3.4.5", v4)), List.of(), List.of(simple("bar", "10.2.3.4", v4)),
+            List.of("foo2=10.3.4.5"), List.of("bar=10.1.2.3"), List.of()),
+        Arguments.of("1 to create and 2 to delete", List.of(simple("foo1", "10.1.2.3", v4)), List.of(),
+            List.of(simple("bar1", "10.2.3.4", v4), simple("bar2", "10.3.4.5", v4)), List.of(),
+            List.of("bar1=10.1.2.3"), List.of("bar2=10.3.4.5")),
+        Arguments.of("1 to create and 1 to delete for each IP family", List.of(simple("foo-v4", "10.1.2.3", v4),
+            simple("foo-v6", V6A, v6)), List.of(), List.of(simple("bar-v4", "10.2.2.3", v4),
+            simple("bar-v6", V6B, v6)), List.of(), List.of("bar-v4=10.1.2.3", "bar-v6=" + V6A), List.of()),
+        Arguments.of("1 to create and 1 to delete, wrong IP family", List.of(simple("foo-v4", "10.1.2.3", v4)),
+            List.of(), List.of(simple("bar-v6", V6B, v6)), List.of("foo-v4=10.1.2.3"), List.of(),
+            List.of("bar-v6=" + V6B)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("testRecycleSlices")
+  void recycle_upstreamCase(String name, List<EndpointSlice> creates, List<EndpointSlice> updates,
+      List<EndpointSlice> deletes, List<String> wantCreates, List<String> wantUpdates, List<String> wantDeletes) {
+    List<EndpointSlice> c = new ArrayList<>(creates);
+    List<EndpointSlice> u = new ArrayList<>(updates);
+    List<EndpointSlice> d = new ArrayList<>(deletes);
+
+    EndpointSliceMirroringReconciler.recycle(c, u, d);
+
+    assertThat(named(c)).isEqualTo(wantCreates);
+    assertThat(named(u)).isEqualTo(wantUpdates);
+    assertThat(named(d)).isEqualTo(wantDeletes);
+  }
+
+  private static List<String> named(List<EndpointSlice> slices) {
+    return slices.stream().map(s -> s.metadata().name() + "=" + s.endpoints().get(0).addresses().get(0)).sorted()
+        .toList();
+  }
+
+  /**
+   * utils_test.go (commit 9891f82d816be0f7ee3ff1eb080089737ad596c9) TestNewEndpointSlice, through {@code plan}: the
+   * Endpoints' labels with service-name and managed-by, a name made from {@code <endpoints>-}, the controller
+   * reference, namespace, ports and family; the Endpoints' labels not modified. The slice has the subset's one
+   * address (a subset without addresses cannot be built, and no slice is created without endpoints).
+   */
+  @Test
+  void newEndpointSlice_upstreamCase() {
+    Endpoints e = new Endpoints(ObjectMeta.builder().namespace(NS).name("foo").label("foo", "bar").build(),
+        List.of(ready(List.of(addr("10.0.0.1", "", "")), port("foo", 80, ServiceProtocol.TCP))));
+    EndpointSlice s = new EndpointSliceMirroringReconciler(1000, () -> "abcde").plan(e, List.of()).slices()
+        .creates().get(0);
+
+    assertThat(s.metadata().labels()).isEqualTo(Map.of("foo", "bar", EndpointSlice.LABEL_SERVICE_NAME, "foo",
+        EndpointSlice.LABEL_MANAGED_BY, EndpointSliceMirroringReconciler.CONTROLLER_NAME));
+    assertThat(s.metadata().name()).isEqualTo("foo-abcde");
+    assertThat(s.metadata().namespace()).isEqualTo(NS);
+    assertThat(s.metadata().ownerReferences()).containsExactly(new OwnerReference("v1", "Endpoints", "foo", "", true,
+        true));
+    assertThat(s.ports()).containsExactly(new EndpointPort("foo", 80, ServiceProtocol.TCP, ""));
+    assertThat(s.addressType()).isEqualTo(AddressType.IPv4);
+    assertThat(e.metadata().labels()).containsOnlyKeys("foo");
+  }
+
   @Test
   void plan_newSlice_ownedByTheEndpointsAndLabelled() {
     Endpoints e = new Endpoints(ObjectMeta.builder().namespace(NS).name(NAME).uid("u-1").label("team", "db")
