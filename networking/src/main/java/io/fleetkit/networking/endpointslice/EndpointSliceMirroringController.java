@@ -1,7 +1,6 @@
 package io.fleetkit.networking.endpointslice;
 
 import io.fleetkit.api.ConflictException;
-import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.Endpoints;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.discovery.EndpointSlice;
@@ -16,7 +15,6 @@ import io.fleetkit.reconcile.Informer;
 import io.fleetkit.reconcile.InformerBuilder;
 import io.fleetkit.reconcile.ObjectKey;
 import io.fleetkit.reconcile.ReconcileContext;
-import io.fleetkit.reconcile.ResourceEventHandler;
 import io.fleetkit.reconcile.Result;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,31 +71,7 @@ public final class EndpointSliceMirroringController implements AutoCloseable {
       sb.clock(b.clock);
     }
     this.slices = sb.build();
-    slices.addEventHandler(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(EndpointSlice s) {
-        if (managed(s) && tracker.shouldSync(s)) {
-          queueEndpoints(s);
-        }
-      }
-
-      @Override
-      public void onUpdate(EndpointSlice old, EndpointSlice s) {
-        if (!old.serviceName().equals(s.serviceName())) {
-          queueEndpoints(s);
-          queueEndpoints(old);
-        } else if (managed(old) != managed(s) || (managed(s) && tracker.shouldSync(s))) {
-          queueEndpoints(s);
-        }
-      }
-
-      @Override
-      public void onDelete(EndpointSlice s, boolean finalStateUnknown) {
-        if (managed(s) && tracker.has(s) && !tracker.handleDeletion(s)) {
-          queueEndpoints(s);
-        }
-      }
-    });
+    slices.addEventHandler(tracker.handler(EndpointSliceMirroringController::managed, this::queueEndpoints));
   }
 
   public static Builder builder(ObjectStore store) {
@@ -181,7 +155,7 @@ public final class EndpointSliceMirroringController implements AutoCloseable {
         LOG.debug("endpointslice-mirroring: {} {}: deleting its {} mirrored slices", why, key, mirrored.size());
       }
       for (EndpointSlice s : mirrored) {
-        deleteQuietly(ctx.store(), s);
+        tracker.delete(ctx.store(), s);
       }
       return Result.done();
     }
@@ -201,13 +175,13 @@ public final class EndpointSliceMirroringController implements AutoCloseable {
     SlicePlan writes = plan.slices();
     try {
       for (EndpointSlice s : writes.creates()) {
-        write(s, () -> ctx.store().create(s));
+        tracker.write(s, () -> ctx.store().create(s));
       }
       for (EndpointSlice s : writes.updates()) {
-        write(s, () -> ctx.store().update(s));
+        tracker.write(s, () -> ctx.store().update(s));
       }
       for (EndpointSlice s : writes.deletes()) {
-        deleteQuietly(ctx.store(), s);
+        tracker.delete(ctx.store(), s);
       }
     } catch (ConflictException e) {
       LOG.debug("endpointslice-mirroring: conflict writing slices of Endpoints {}: {}", key, e.getMessage());
@@ -216,24 +190,6 @@ public final class EndpointSliceMirroringController implements AutoCloseable {
     return Result.done();
   }
 
-  private void write(EndpointSlice s, Runnable op) {
-    tracker.expectWrite(s);
-    try {
-      op.run();
-    } catch (RuntimeException e) {
-      tracker.forget(s);
-      throw e;
-    }
-  }
-
-  private void deleteQuietly(ObjectStore store, EndpointSlice s) {
-    tracker.expectDeletion(s);
-    try {
-      store.delete(EndpointSlice.class, s.metadata().namespace(), s.metadata().name());
-    } catch (NotFoundException e) {
-      tracker.forget(s); // already gone, the desired state: no event will come
-    }
-  }
 
   /** Configures the controller. Not thread-safe. */
   public static final class Builder {
