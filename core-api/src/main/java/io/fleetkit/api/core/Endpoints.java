@@ -1,7 +1,6 @@
 package io.fleetkit.api.core;
 
 import io.fleetkit.api.Violations;
-import io.fleetkit.api.discovery.EndpointTargetRef;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.net.IpText;
@@ -74,7 +73,7 @@ public record Endpoints(ObjectMeta metadata, List<Subset> subsets) implements Ap
    * @param nodeName the node hosting the address
    * @param targetRef the object behind the address (usually a Pod), or {@code null}
    */
-  public record Address(String ip, String hostname, String nodeName, @Nullable EndpointTargetRef targetRef) {
+  public record Address(String ip, String hostname, String nodeName, @Nullable TargetRef targetRef) {
     public Address {
       Objects.requireNonNull(ip, "ip");
       Objects.requireNonNull(hostname, "hostname");
@@ -84,6 +83,19 @@ public record Endpoints(ObjectMeta metadata, List<Subset> subsets) implements Ap
     /** An address with nothing but its IP. */
     public static Address of(String ip) {
       return new Address(ip, "", "", null);
+    }
+  }
+
+  /**
+   * The object behind an address ({@code targetRef}, a core/v1 {@code ObjectReference} of which these fields are
+   * kept), usually a Pod. Strings are empty when unset.
+   */
+  public record TargetRef(String kind, String namespace, String name, String uid) {
+    public TargetRef {
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(namespace, "namespace");
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(uid, "uid");
     }
   }
 

@@ -6,6 +6,7 @@ import io.fleetkit.api.discovery.Endpoint;
 import io.fleetkit.api.discovery.EndpointConditions;
 import io.fleetkit.api.discovery.EndpointPort;
 import io.fleetkit.api.discovery.EndpointSlice;
+import io.fleetkit.api.discovery.EndpointTargetRef;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.net.IpText;
@@ -231,8 +232,11 @@ public final class EndpointSliceMirroringReconciler {
       b = java.util.Arrays.copyOfRange(b, 12, 16); // Go's To4: an IPv4-mapped address is an IPv4 endpoint
     }
     String ip = IpText.format(b);
-    return new Endpoint(List.of(ip), new EndpointConditions(ready, null, null), a.hostname(), a.targetRef(),
-        a.nodeName(), "", null);
+    Endpoints.TargetRef ref = a.targetRef();
+    EndpointTargetRef target = ref == null ? null
+        : new EndpointTargetRef(ref.kind(), ref.namespace(), ref.name(), ref.uid());
+    return new Endpoint(List.of(ip), new EndpointConditions(ready, null, null), a.hostname(), target, a.nodeName(),
+        "", null);
   }
 
   private static boolean isV4Mapped(byte[] b) {

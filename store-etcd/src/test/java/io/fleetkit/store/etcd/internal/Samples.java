@@ -126,7 +126,7 @@ final class Samples {
             .port(ServicePort.of(80)).build()),
         new io.fleetkit.api.core.Endpoints(ObjectMeta.of("default", "legacy-db"), List.of(
             new io.fleetkit.api.core.Endpoints.Subset(List.of(new io.fleetkit.api.core.Endpoints.Address("192.0.2.10",
-                "db-0", "node-1", new io.fleetkit.api.discovery.EndpointTargetRef("Pod", "default", "db-0", "u-1"))),
+                "db-0", "node-1", new io.fleetkit.api.core.Endpoints.TargetRef("Pod", "default", "db-0", "u-1"))),
                 List.of(io.fleetkit.api.core.Endpoints.Address.of("2001:db8::10")),
                 List.of(new io.fleetkit.api.core.Endpoints.Port("sql", 5432, ServiceProtocol.UDP, "postgresql"))))),
         Service.of(ObjectMeta.of("default", "edge"), ServiceSpec.builder().selector(APP).type(ServiceType.LoadBalancer)

@@ -13,7 +13,6 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Values;
 import io.fleetkit.api.core.Endpoints;
 import io.fleetkit.api.core.ServiceProtocol;
-import io.fleetkit.api.discovery.EndpointTargetRef;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -47,7 +46,7 @@ public final class EndpointsConverter extends AbstractKindConverter<io.fabric8.k
 
   private static Endpoints.Address address(EndpointAddress a, String path, DocumentContext ctx) {
     var ref = a.getTargetRef();
-    EndpointTargetRef target = ref == null ? null : new EndpointTargetRef(Values.orEmpty(ref.getKind()),
+    Endpoints.TargetRef target = ref == null ? null : new Endpoints.TargetRef(Values.orEmpty(ref.getKind()),
         Values.orEmpty(ref.getNamespace()), Values.orEmpty(ref.getName()), Values.orEmpty(ref.getUid()));
     return new Endpoints.Address(Values.orEmpty(a.getIp()), Values.orEmpty(a.getHostname()),
         Values.orEmpty(a.getNodeName()), target);
@@ -79,7 +78,7 @@ public final class EndpointsConverter extends AbstractKindConverter<io.fabric8.k
   }
 
   private static EndpointAddress address(Endpoints.Address a) {
-    EndpointTargetRef ref = a.targetRef();
+    Endpoints.TargetRef ref = a.targetRef();
     return new EndpointAddressBuilder()
         .withIp(a.ip())
         .withHostname(Values.emptyToNull(a.hostname()))
