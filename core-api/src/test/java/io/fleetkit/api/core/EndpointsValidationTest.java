@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The rules of an Endpoints object, checked when it is built, as Kubernetes' {@code ValidateEndpoints}. Cases ported
  * from kubernetes {@code pkg/apis/core/validation/validation_test.go} (commit
- * 000f26050b9be6fb3d79fae95e06b47fc96128cd): {@code TestValidateEndpointsCreate} (5 success cases, 14 of its 16
- * error cases), {@code TestValidateEndpointsUpdate} (2), {@code TestEndpointAddressNodeNameUpdateRestrictions},
+ * 000f26050b9be6fb3d79fae95e06b47fc96128cd): {@code TestValidateEndpointsCreate} (5 success cases, 13 of its 16
+ * error cases here, "Invalid protocol" in the adapter's {@code EndpointsYamlTest}), {@code TestValidateEndpointsUpdate} (2), {@code TestEndpointAddressNodeNameUpdateRestrictions},
  * {@code TestEndpointAddressNodeNameInvalidDNSSubdomain}, {@code TestEndpointAddressNodeNameCanBeAnIPAddress}.
  * Upstream asserts the type of the first error; here its field and rule, and the object named.
  */
