@@ -69,6 +69,34 @@ final class NetworkingCommandsTest {
     assertThat(out.toString()).contains("\"rcode\":\"NXDOMAIN\",\"answers\":[]");
   }
 
+  // a Service without a selector and its hand-written Endpoints: the mirroring controller turns them into slices
+  @Test
+  void dns_selectorlessServiceWithEndpoints_answersTheMirroredAddresses(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("external-db.yaml"), """
+        apiVersion: v1
+        kind: Service
+        metadata: {name: legacy-db, namespace: data}
+        spec:
+          clusterIP: None
+          ports: [{name: sql, port: 5432}]
+        ---
+        apiVersion: v1
+        kind: Endpoints
+        metadata: {name: legacy-db, namespace: data}
+        subsets:
+          - addresses: [{ip: 192.0.2.10, hostname: db-0}, {ip: 192.0.2.11}]
+            notReadyAddresses: [{ip: 192.0.2.12}]
+            ports: [{name: sql, port: 5432}]
+        """);
+    assertThat(run("dns", dir.toString(), "legacy-db.data.svc.cluster.local", "--output", "json"))
+        .as(err.toString()).isZero();
+    assertThat(out.toString().strip()).isEqualTo("{\"name\":\"legacy-db.data.svc.cluster.local\",\"type\":\"A\","
+        + "\"rcode\":\"NOERROR\",\"answers\":[\"192.0.2.10\",\"192.0.2.11\"]}");
+    out.getBuffer().setLength(0);
+    assertThat(run("dns", dir.toString(), "db-0.legacy-db.data.svc.cluster.local", "--output", "json")).isZero();
+    assertThat(out.toString()).contains("\"answers\":[\"192.0.2.10\"]");
+  }
+
   // a short name as a pod's process looks it up: its hosts file, then its search list (ndots 5) against the cluster DNS
   @Test
   void dns_fromPod_searchesAsThePodsResolverWould() {

@@ -65,7 +65,7 @@ final class ValidateCommandTest {
         gizmo + ": document 1 (line 1): Gizmo g: kind \"Gizmo\" is not a supported kind (supported: AnalysisRun,"
             + " AnalysisTemplate, ConfigMap, ControllerRevision, CronJob, DaemonSet, Deployment, DeviceClass,"
             + " DeviceTaintRule,"
-            + " EndpointSlice, Gateway, GatewayClass,"
+            + " EndpointSlice, Endpoints, Gateway, GatewayClass,"
             + " HTTPRoute, HorizontalPodAutoscaler, Ingress, IngressClass, Job, LimitRange, Namespace, Node, NodePool,"
             + " PersistentVolume, PersistentVolumeClaim, Pod, PodDisruptionBudget, PodGroup, PriorityClass,"
             + " ReferenceGrant, ReplicaSet, ResourceClaim, ResourceClaimTemplate, ResourceQuota, ResourceSlice,"

@@ -1,6 +1,7 @@
 package io.fleetkit.networking;
 
 import io.fleetkit.networking.endpointslice.EndpointSliceController;
+import io.fleetkit.networking.endpointslice.EndpointSliceMirroringController;
 import io.fleetkit.networking.gateway.GatewayStatusController;
 import io.fleetkit.networking.ipam.CidrSet;
 import io.fleetkit.networking.ipam.IpPrefix;
@@ -18,7 +19,8 @@ import java.util.Random;
 /**
  * A cluster's networking settings and the controllers that apply them: node IPAM (pod CIDRs from
  * {@link #clusterCidr}), pod IPs from the node's CIDR, Service cluster IPs (from {@link #serviceCidr}) and node
- * ports, EndpointSlices, and the Gateway API's status (GatewayClasses of
+ * ports, EndpointSlices (from pods, and mirrored from the Endpoints objects of Services without a selector), and the
+ * Gateway API's status (GatewayClasses of
  * {@value GatewayStatusController#DEFAULT_CONTROLLER_NAME}, their Gateways and the HTTPRoutes attached to them).
  * {@link #simulatedControllers()} plugs them into a {@code Simulation}. Immutable.
  *
@@ -54,8 +56,9 @@ public record ClusterNetworking(String serviceCidr, String clusterCidr, int node
   }
 
   /**
-   * The five networking controllers for a simulation, seeded by the simulation's seed: {@code node-ipam},
-   * {@code pod-addresses}, {@code service-addresses}, {@code endpointslice} and {@code gateway-status} (whose
+   * The six networking controllers for a simulation, seeded by the simulation's seed: {@code node-ipam},
+   * {@code pod-addresses}, {@code service-addresses}, {@code endpointslice}, {@code endpointslice-mirroring} (the
+   * slices of Services without a selector, from their Endpoints objects) and {@code gateway-status} (whose
    * conditions' {@code lastTransitionTime} is the simulation's clock).
    */
   public List<SimulatedController.Factory> simulatedControllers() {
@@ -79,6 +82,11 @@ public record ClusterNetworking(String serviceCidr, String clusterCidr, int node
           EndpointSliceController c = EndpointSliceController.builder(store).clock(clock).seed(seed).stepping()
               .build();
           return SimulatedController.of("endpointslice", () -> c.start().join(), c::runUntilIdle, c);
+        },
+        (store, clock, seed) -> {
+          EndpointSliceMirroringController c = EndpointSliceMirroringController.builder(store).clock(clock)
+              .seed(seed).stepping().build();
+          return SimulatedController.of("endpointslice-mirroring", () -> c.start().join(), c::runUntilIdle, c);
         },
         (store, clock, seed) -> {
           GatewayStatusController c = GatewayStatusController.builder(store).clock(clock).stepping().build();

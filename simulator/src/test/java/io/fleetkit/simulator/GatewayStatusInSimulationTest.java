@@ -101,7 +101,7 @@ final class GatewayStatusInSimulationTest {
           }
         }).toList();
     assertThat(names).containsExactly("node-ipam", "pod-addresses", "service-addresses", "endpointslice",
-        "gateway-status");
+        "endpointslice-mirroring", "gateway-status");
   }
 
   @Test

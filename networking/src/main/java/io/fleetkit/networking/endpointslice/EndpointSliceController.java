@@ -1,7 +1,6 @@
 package io.fleetkit.networking.endpointslice;
 
 import io.fleetkit.api.ConflictException;
-import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Service;
@@ -14,8 +13,8 @@ import io.fleetkit.reconcile.ControllerBuilder;
 import io.fleetkit.reconcile.Informer;
 import io.fleetkit.reconcile.InformerBuilder;
 import io.fleetkit.reconcile.Lister;
-import io.fleetkit.reconcile.ResourceEventHandler;
 import io.fleetkit.reconcile.ObjectKey;
+import io.fleetkit.reconcile.ResourceEventHandler;
 import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.Result;
 import io.fleetkit.api.time.TimerClock;
@@ -24,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,7 +48,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class EndpointSliceController implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EndpointSliceController.class);
-  private static final String SUFFIX_CHARS = "bcdfghjklmnpqrstvwxz2456789";
 
   private final EndpointSliceReconciler planner;
   private final TopologyCache topologyCache = new TopologyCache();
@@ -70,17 +67,8 @@ public final class EndpointSliceController implements AutoCloseable {
   private final AtomicLong writes = new AtomicLong();
 
   private EndpointSliceController(Builder b) {
-    Random random = new Random(b.seed);
     this.planner = new EndpointSliceReconciler(b.maxEndpointsPerSlice, SliceRules.CONTROLLER_NAME, true,
-        () -> {
-          StringBuilder sb = new StringBuilder(5);
-          synchronized (random) {
-            for (int i = 0; i < 5; i++) {
-              sb.append(SUFFIX_CHARS.charAt(random.nextInt(SUFFIX_CHARS.length())));
-            }
-          }
-          return sb.toString();
-        }, topologyCache);
+        SliceRules.nameSuffixes(b.seed), topologyCache);
     ControllerBuilder<Service> cb = Controller.builder(b.store, Service.class).name("endpointslice")
         .reconciler(this::reconcile)
         .watches(Pod.class, this::servicesTouched);
@@ -104,31 +92,7 @@ public final class EndpointSliceController implements AutoCloseable {
       sb.clock(b.clock);
     }
     this.slices = sb.build();
-    slices.addEventHandler(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(EndpointSlice s) {
-        if (managed(s) && tracker.shouldSync(s)) {
-          queueService(s);
-        }
-      }
-
-      @Override
-      public void onUpdate(EndpointSlice old, EndpointSlice s) {
-        if (!old.serviceName().equals(s.serviceName())) {
-          queueService(s);
-          queueService(old);
-        } else if (managed(old) != managed(s) || (managed(s) && tracker.shouldSync(s))) {
-          queueService(s);
-        }
-      }
-
-      @Override
-      public void onDelete(EndpointSlice s, boolean finalStateUnknown) {
-        if (managed(s) && tracker.has(s) && !tracker.handleDeletion(s)) {
-          queueService(s);
-        }
-      }
-    });
+    slices.addEventHandler(tracker.handler(this::managed, this::queueService));
     nodes.addEventHandler(new ResourceEventHandler<>() {
       @Override
       public void onAdd(Node node) {
@@ -273,7 +237,7 @@ public final class EndpointSliceController implements AutoCloseable {
       forgetSelected(key);
       planner.forget(key.namespace(), key.name());
       for (EndpointSlice s : existing) {
-        deleteQuietly(ctx.store(), s);
+        tracker.delete(ctx.store(), s);
       }
       writes.addAndGet(existing.size());
       return Result.done();
@@ -294,13 +258,13 @@ public final class EndpointSliceController implements AutoCloseable {
     writes.addAndGet(plan.writes());
     try {
       for (EndpointSlice s : plan.creates()) {
-        write(s, () -> ctx.store().create(s));
+        tracker.write(s, () -> ctx.store().create(s));
       }
       for (EndpointSlice s : plan.updates()) {
-        write(s, () -> ctx.store().update(s));
+        tracker.write(s, () -> ctx.store().update(s));
       }
       for (EndpointSlice s : plan.deletes()) {
-        deleteQuietly(ctx.store(), s);
+        tracker.delete(ctx.store(), s);
       }
     } catch (ConflictException e) {
       LOG.debug("endpointslice: conflict writing slices of Service {}: {}", key, e.getMessage());
@@ -313,24 +277,6 @@ public final class EndpointSliceController implements AutoCloseable {
     return Result.done();
   }
 
-  private void write(EndpointSlice s, Runnable op) {
-    tracker.expectWrite(s);
-    try {
-      op.run();
-    } catch (RuntimeException e) {
-      tracker.forget(s);
-      throw e;
-    }
-  }
-
-  private void deleteQuietly(ObjectStore store, EndpointSlice s) {
-    tracker.expectDeletion(s);
-    try {
-      store.delete(EndpointSlice.class, s.metadata().namespace(), s.metadata().name());
-    } catch (NotFoundException e) {
-      tracker.forget(s); // already gone, the desired state: no event will come
-    }
-  }
 
   /** Configures the controller. Not thread-safe. */
   public static final class Builder {

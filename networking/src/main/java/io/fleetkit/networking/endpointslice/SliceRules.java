@@ -34,6 +34,7 @@ public final class SliceRules {
   public static final String CONTROLLER_NAME = "endpointslice-controller.k8s.io";
   /** The node label naming its zone. */
   public static final String LABEL_ZONE = "topology.kubernetes.io/zone";
+  private static final String SUFFIX_CHARS = "bcdfghjklmnpqrstvwxz2456789";
 
   private SliceRules() {}
 
@@ -223,6 +224,23 @@ public final class SliceRules {
   public static String slicePrefix(String serviceName) {
     String prefix = serviceName + "-";
     return prefix.length() > 253 ? serviceName : prefix;
+  }
+
+  /**
+   * The random parts of new slice names, what the API server's {@code generateName} appends: five characters from
+   * Kubernetes' alphabet without vowels, drawn from a random seeded with {@code seed}. Thread-safe.
+   */
+  static java.util.function.Supplier<String> nameSuffixes(long seed) {
+    java.util.Random random = new java.util.Random(seed);
+    return () -> {
+      StringBuilder sb = new StringBuilder(5);
+      synchronized (random) {
+        for (int i = 0; i < 5; i++) {
+          sb.append(SUFFIX_CHARS.charAt(random.nextInt(SUFFIX_CHARS.length())));
+        }
+      }
+      return sb.toString();
+    };
   }
 
   /**

@@ -1,11 +1,17 @@
 package io.fleetkit.networking.endpointslice;
 
+import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.discovery.EndpointSlice;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.reconcile.ResourceEventHandler;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
- * The slices this controller wrote, so that the events of its own writes do not sync their Service again, as
+ * The slices a controller wrote (one tracker per controller: the EndpointSlice controller's, the mirroring
+ * controller's), so that the events of its own writes do not sync their Service again, as
  * Kubernetes' {@code EndpointSliceTracker} (which compares generations): a slice event whose content is the one
  * last written (the same endpoint list instance, ports and labels: the store and the caches copy metadata, never
  * endpoint lists) or a deletion the controller asked for needs no sync; anything else (another writer's change, an
@@ -51,5 +57,59 @@ final class SliceTracker {
   /** {@code HandleDeletion}: forgets a deleted slice; true when the deletion was the controller's own. */
   boolean handleDeletion(EndpointSlice s) {
     return written.remove(s.metadata().key()) == DELETED;
+  }
+
+  /** Makes a create or update of {@code s} ({@code op}), recorded first and forgotten if it fails. */
+  void write(EndpointSlice s, Runnable op) {
+    expectWrite(s);
+    try {
+      op.run();
+    } catch (RuntimeException e) {
+      forget(s);
+      throw e;
+    }
+  }
+
+  /** Deletes {@code s}, recorded first; a slice already gone is the desired state (no event will come). */
+  void delete(ObjectStore store, EndpointSlice s) {
+    expectDeletion(s);
+    try {
+      store.delete(EndpointSlice.class, s.metadata().namespace(), s.metadata().name());
+    } catch (NotFoundException e) {
+      forget(s);
+    }
+  }
+
+  /**
+   * The slice event handler of a controller whose slices {@code managed} recognises: queues the slice's Service
+   * ({@code queue}) when another writer added, changed or deleted one of its slices, when a slice's managed-by or
+   * service-name label changed (both Services for the latter), as upstream's {@code onEndpointSlice*} handlers.
+   */
+  ResourceEventHandler<EndpointSlice> handler(Predicate<EndpointSlice> managed, Consumer<EndpointSlice> queue) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(EndpointSlice s) {
+        if (managed.test(s) && shouldSync(s)) {
+          queue.accept(s);
+        }
+      }
+
+      @Override
+      public void onUpdate(EndpointSlice old, EndpointSlice s) {
+        if (!old.serviceName().equals(s.serviceName())) {
+          queue.accept(s);
+          queue.accept(old);
+        } else if (managed.test(old) != managed.test(s) || (managed.test(s) && shouldSync(s))) {
+          queue.accept(s);
+        }
+      }
+
+      @Override
+      public void onDelete(EndpointSlice s, boolean finalStateUnknown) {
+        if (managed.test(s) && has(s) && !handleDeletion(s)) {
+          queue.accept(s);
+        }
+      }
+    };
   }
 }

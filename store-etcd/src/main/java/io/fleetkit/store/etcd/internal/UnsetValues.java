@@ -29,6 +29,7 @@ import io.fleetkit.api.batch.ConcurrencyPolicy;
 import io.fleetkit.api.batch.CronJobSpec;
 import io.fleetkit.api.batch.JobSpec;
 import io.fleetkit.api.core.DNSPolicy;
+import io.fleetkit.api.core.Endpoints;
 import io.fleetkit.api.core.NamespacePhase;
 import io.fleetkit.api.core.NamespaceStatus;
 import io.fleetkit.api.core.PersistentVolumeClaimPhase;
@@ -146,6 +147,7 @@ final class UnsetValues {
     kindDefault(NamespaceStatus.class, "phase", NamespacePhase.Active);
     kindDefault(ServicePort.class, "protocol", ServiceProtocol.TCP);
     kindDefault(EndpointPort.class, "protocol", ServiceProtocol.TCP);
+    kindDefault(Endpoints.Port.class, "protocol", ServiceProtocol.TCP);
     // apps/v1
     kindDefault(DeploymentSpec.class, "replicas", 1);
     kindDefault(DeploymentSpec.class, "strategy", DeploymentStrategy.ROLLING_UPDATE);

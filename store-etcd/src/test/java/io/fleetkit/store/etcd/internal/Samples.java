@@ -35,6 +35,7 @@ import io.fleetkit.api.core.ProbeHandler;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.core.IPFamily;
 import io.fleetkit.api.core.IPFamilyPolicy;
+import io.fleetkit.api.core.ServiceProtocol;
 import io.fleetkit.api.core.ServiceType;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.core.ServicePort;
@@ -123,6 +124,11 @@ final class Samples {
         Rollout.builder().name("web").matchLabels(APP).podSpec(pod).build(),
         Service.of(ObjectMeta.of("default", "web"), ServiceSpec.builder().selector(APP)
             .port(ServicePort.of(80)).build()),
+        new io.fleetkit.api.core.Endpoints(ObjectMeta.of("default", "legacy-db"), List.of(
+            new io.fleetkit.api.core.Endpoints.Subset(List.of(new io.fleetkit.api.core.Endpoints.Address("192.0.2.10",
+                "db-0", "node-1", new io.fleetkit.api.core.Endpoints.TargetRef("Pod", "default", "db-0", "u-1"))),
+                List.of(io.fleetkit.api.core.Endpoints.Address.of("2001:db8::10")),
+                List.of(new io.fleetkit.api.core.Endpoints.Port("sql", 5432, ServiceProtocol.UDP, "postgresql"))))),
         Service.of(ObjectMeta.of("default", "edge"), ServiceSpec.builder().selector(APP).type(ServiceType.LoadBalancer)
             .port(ServicePort.of("https", 443, 8443).withAppProtocol("https"))
             .ipFamilyPolicy(IPFamilyPolicy.PreferDualStack).ipFamilies(List.of(IPFamily.IPv4, IPFamily.IPv6))

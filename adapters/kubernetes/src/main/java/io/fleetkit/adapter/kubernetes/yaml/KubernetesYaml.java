@@ -30,9 +30,9 @@ import java.util.stream.Stream;
  * ({@code apiVersion: v1, kind: List}, or the API server's {@code PodList}, {@code NodeList}...) has its items read
  * one by one, each as a document of its own whose problems and warnings name the item and its lines
  * ({@link ManifestProblem#item()}, {@link LoadedObjects#locationOf}); an object of a built-in Kubernetes kind
- * FleetKit does not model (Endpoints, Lease, Event, RBAC...), under that kind's real apiVersion, is left out with a
- * warning ({@code kind Endpoints (v1) is not modelled by FleetKit; ignored}); so is a pod volume of a source
- * FleetKit does not model (nfs, csi...).
+ * FleetKit does not model (Lease, Event, RBAC...), under that kind's real apiVersion, is left out with a
+ * warning ({@code kind Lease (coordination.k8s.io/v1) is not modelled by FleetKit; ignored}); so is a pod volume of
+ * a source FleetKit does not model (nfs, csi...).
  *
  * <p>Supported kinds: those of core-api (Node, Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision,
  * Job, CronJob, Service, PersistentVolume, PersistentVolumeClaim, StorageClass, PriorityClass, HorizontalPodAutoscaler,

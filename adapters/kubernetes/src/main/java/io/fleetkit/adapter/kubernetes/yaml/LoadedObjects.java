@@ -18,8 +18,8 @@ import java.util.TreeMap;
  * simulation. Each names the source, document, line, object and path, with the rule {@link #NOT_MODELLED}, once per
  * object at the highest path not carried. A pod volume of a source FleetKit does not model ({@code nfs}) is left out
  * whole, warned of at its source ({@code spec.volumes[1].nfs}), and an object of a built-in Kubernetes kind FleetKit
- * does not model is left out whole, warned of at {@code kind} ({@code Endpoints (v1) is not modelled by FleetKit;
- * ignored}). Warnings are not problems: the load succeeded.
+ * does not model is left out whole, warned of at {@code kind} ({@code Lease (coordination.k8s.io/v1) is not
+ * modelled by FleetKit; ignored}). Warnings are not problems: the load succeeded.
  *
  * @param objects every object, in the order the sources listed them
  * @param countsByKind the number of objects per kind, sorted by kind name

@@ -245,11 +245,10 @@ final class ListDocumentYamlTest {
     LoadedObjects loaded = KubernetesYaml.load(List.of(java.nio.file.Path.of("..", "..", "examples",
         "real-cluster-dump")));
 
-    assertThat(loaded.summary()).isEqualTo("10 objects (1 Deployment, 1 EndpointSlice, 1 Namespace, 3 Node, 2 Pod,"
-        + " 1 ReplicaSet, 1 Service)");
+    assertThat(loaded.summary()).isEqualTo("11 objects (1 Deployment, 1 EndpointSlice, 1 Endpoints, 1 Namespace,"
+        + " 3 Node, 2 Pod, 1 ReplicaSet, 1 Service)");
     assertThat(loaded.warnings()).filteredOn(w -> w.violation().field().equals("kind"))
         .extracting(w -> w.violation().rule()).containsExactly(
-            "Endpoints (v1) is not modelled by FleetKit; ignored",
             "Lease (coordination.k8s.io/v1) is not modelled by FleetKit; ignored",
             "Event (v1) is not modelled by FleetKit; ignored",
             "ClusterRole (rbac.authorization.k8s.io/v1) is not modelled by FleetKit; ignored",

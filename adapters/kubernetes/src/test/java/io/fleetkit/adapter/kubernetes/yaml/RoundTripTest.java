@@ -210,7 +210,7 @@ final class RoundTripTest {
   @CsvSource({
       "workloads, roundtrip/workloads.yaml, '{Deployment=2, Job=1, ReplicaSet=1, StatefulSet=1}'",
       "policy, roundtrip/policy.yaml, '{NodePool=2, PodDisruptionBudget=2, PodGroup=2, PriorityClass=2}'",
-      "networking, roundtrip/networking.yaml, '{EndpointSlice=1, HTTPRoute=1, Ingress=1, IngressClass=1, Node=1, Pod=1, Service=4}'",
+      "networking, roundtrip/networking.yaml, '{EndpointSlice=1, Endpoints=1, HTTPRoute=1, Ingress=1, IngressClass=1, Node=1, Pod=1, Service=4}'",
       "tenancy, roundtrip/tenancy.yaml, '{ConfigMap=1, LimitRange=1, Namespace=2, ResourceQuota=2, Secret=1,"
           + " ServiceAccount=1}'",
   })

@@ -15,7 +15,7 @@ final class UnmodelledKindsYamlTest {
 
   @ParameterizedTest
   @CsvSource({
-      "v1, Endpoints", "coordination.k8s.io/v1, Lease", "v1, Event", "events.k8s.io/v1, Event",
+      "coordination.k8s.io/v1, Lease", "v1, Event", "events.k8s.io/v1, Event",
       "rbac.authorization.k8s.io/v1, Role", "rbac.authorization.k8s.io/v1, RoleBinding",
       "rbac.authorization.k8s.io/v1, ClusterRole", "rbac.authorization.k8s.io/v1, ClusterRoleBinding",
       "apiextensions.k8s.io/v1, CustomResourceDefinition",
@@ -63,10 +63,10 @@ final class UnmodelledKindsYamlTest {
   @Test
   void parse_modelledAndUnmodelledKinds_loadsTheModelledOnes() {
     LoadedObjects loaded = KubernetesYaml.parse("""
-        apiVersion: v1
-        kind: Endpoints
+        apiVersion: coordination.k8s.io/v1
+        kind: Lease
         metadata: {name: web}
-        subsets: [{addresses: [{ip: 10.0.0.1}]}]
+        spec: {holderIdentity: web-0}
         ---
         apiVersion: v1
         kind: Service

@@ -9,6 +9,7 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeviceClassConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeviceTaintRuleConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.DeploymentConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointSliceConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.EndpointsConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.GatewayClassConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.GatewayConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.HTTPRouteConverter;
@@ -74,6 +75,7 @@ public final class KindRegistry {
       new PodGroupConverter(),
       new NodePoolConverter(),
       new EndpointSliceConverter(),
+      new EndpointsConverter(),
       new IngressConverter(),
       new IngressClassConverter(),
       new HTTPRouteConverter(),

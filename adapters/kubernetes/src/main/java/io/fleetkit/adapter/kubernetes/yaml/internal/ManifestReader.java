@@ -95,7 +95,7 @@ public final class ManifestReader {
 
   /**
    * The kind of the items of list kind {@code kind}: {@code ""} for {@code List} (each item names its own), the
-   * element kind for an API server's typed list ({@code PodList}, {@code EndpointsList}) of a kind FleetKit models or
+   * element kind for an API server's typed list ({@code PodList}, {@code LeaseList}) of a kind FleetKit models or
    * knows as built-in ({@link UnmodelledKinds}), {@code null} when {@code kind} is no list.
    */
   private @Nullable String listElementKind(String kind) {
@@ -334,7 +334,7 @@ public final class ManifestReader {
   }
 
   /**
-   * How a warning names an object of a kind FleetKit does not model: {@code Endpoints kube-system/kube-dns}, or the
+   * How a warning names an object of a kind FleetKit does not model: {@code Lease kube-system/kube-scheduler}, or the
    * name alone when it has no namespace (cluster-scoped kinds and namespaced ones alike: which is which is not
    * known here).
    */
