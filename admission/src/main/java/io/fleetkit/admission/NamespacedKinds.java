@@ -11,6 +11,7 @@ import io.fleetkit.api.autoscaling.VerticalPodAutoscalerCheckpoint;
 import io.fleetkit.api.batch.CronJob;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.ConfigMap;
+import io.fleetkit.api.core.Endpoints;
 import io.fleetkit.api.core.LimitRange;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
@@ -18,8 +19,18 @@ import io.fleetkit.api.core.ResourceQuota;
 import io.fleetkit.api.core.Secret;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.core.ServiceAccount;
+import io.fleetkit.api.discovery.EndpointSlice;
+import io.fleetkit.api.gateway.Gateway;
+import io.fleetkit.api.gateway.HTTPRoute;
+import io.fleetkit.api.gateway.ReferenceGrant;
 import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.api.networking.Ingress;
 import io.fleetkit.api.policy.PodDisruptionBudget;
+import io.fleetkit.api.resource.dra.ResourceClaim;
+import io.fleetkit.api.resource.dra.ResourceClaimTemplate;
+import io.fleetkit.api.rollouts.AnalysisRun;
+import io.fleetkit.api.rollouts.AnalysisTemplate;
+import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.scheduling.PodGroup;
 import java.util.List;
 
@@ -36,6 +47,8 @@ public final class NamespacedKinds {
         ControllerRevision.class,
         Job.class, CronJob.class, Service.class, PersistentVolumeClaim.class, ConfigMap.class, Secret.class,
         ServiceAccount.class, ResourceQuota.class, LimitRange.class, PodDisruptionBudget.class, HorizontalPodAutoscaler.class,
-        VerticalPodAutoscaler.class, VerticalPodAutoscalerCheckpoint.class, PodGroup.class);
+        VerticalPodAutoscaler.class, VerticalPodAutoscalerCheckpoint.class, PodGroup.class, Rollout.class,
+        AnalysisRun.class, AnalysisTemplate.class, ResourceClaim.class, ResourceClaimTemplate.class,
+        EndpointSlice.class, Endpoints.class, Ingress.class, Gateway.class, HTTPRoute.class, ReferenceGrant.class);
   }
 }

@@ -66,9 +66,16 @@ public final class QuotaEvaluator {
     return name;
   }
 
+  /**
+   * The resource's plural name, as apimachinery's {@code UnsafeGuessKindToResource} guesses it ({@code endpoints}
+   * stays as it is; {@code s} takes {@code es}, a consonant's {@code y} becomes {@code ies}), except that a vowel's
+   * {@code y} takes {@code s}, as the Gateway API's CRDs name theirs ({@code gateways}).
+   */
   private static String computeCountName(ApiObject<?> o) {
     String kind = o.kind().toLowerCase(Locale.ROOT);
-    String plural = kind.endsWith("y") ? kind.substring(0, kind.length() - 1) + "ies"
+    String plural = kind.endsWith("endpoints") ? kind
+        : kind.endsWith("y") && kind.length() > 1 && "aeiou".indexOf(kind.charAt(kind.length() - 2)) < 0
+            ? kind.substring(0, kind.length() - 1) + "ies"
         : kind.endsWith("s") ? kind + "es" : kind + "s";
     String apiVersion = o.apiVersion();
     int slash = apiVersion.indexOf('/');
