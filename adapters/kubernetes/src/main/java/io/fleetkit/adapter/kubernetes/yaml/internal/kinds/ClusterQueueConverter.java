@@ -92,8 +92,9 @@ public final class ClusterQueueConverter extends AbstractKindConverter<GenericKu
       b.queueingStrategy(strategy);
     }
     LabelSelector selector = Fabric8Selectors.untyped(spec.get("namespaceSelector"), "spec.namespaceSelector", ctx);
-    b.namespaceSelector(spec.containsKey("namespaceSelector")
-        ? (selector == null ? LabelSelector.EVERYTHING : selector) : ClusterQueueObject.NO_NAMESPACE);
+    // absent or null: Kueue's nothing selector; {} (or a selector left out after a reported problem): every namespace
+    b.namespaceSelector(spec.get("namespaceSelector") == null ? ClusterQueueObject.NO_NAMESPACE
+        : selector == null ? LabelSelector.EVERYTHING : selector);
     FlavorFungibility fungibility = fungibility(Untyped.map(spec, "flavorFungibility", "spec.flavorFungibility",
         ctx), v1beta1, ctx);
     if (fungibility != null) {
