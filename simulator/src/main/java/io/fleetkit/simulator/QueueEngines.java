@@ -1,35 +1,35 @@
 package io.fleetkit.simulator;
 
+import io.fleetkit.api.Violation;
+import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.simulation.JobStream;
 import io.fleetkit.api.simulation.ScenarioCohort;
 import io.fleetkit.api.simulation.ScenarioPodsReady;
 import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.api.simulation.ScenarioSpec;
-import io.fleetkit.api.simulation.JobStream;
-import java.util.Set;
-import java.util.TreeSet;
 import io.fleetkit.queueing.AdmissionEngine;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.ClusterQueuePreemption;
 import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.FlavorQuotas;
+import io.fleetkit.queueing.FlavorResourceQuota;
 import io.fleetkit.queueing.LocalQueue;
 import io.fleetkit.queueing.QueuePreemptionPolicy;
 import io.fleetkit.queueing.ResourceFlavor;
-import io.fleetkit.queueing.FlavorResourceQuota;
 import io.fleetkit.queueing.WaitForPodsReady;
 import io.fleetkit.queueing.manifest.KueueManifests;
 import io.fleetkit.queueing.manifest.KueueObject;
 import io.fleetkit.queueing.manifest.LocalQueueObject;
-import io.fleetkit.api.core.Namespace;
-import io.fleetkit.api.meta.ApiObject;
 import java.time.Clock;
-import io.fleetkit.api.Violation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
