@@ -210,7 +210,7 @@ final class SimulateCommandTest {
     }
     // the series per ClusterQueue are named after the manifests' ClusterQueues
     assertThat(names).contains("admitted workloads research", "pending workloads analytics",
-        "jobs succeeded analytics/etl");
+        "jobs succeeded lab-analytics/etl");
   }
 
   @Test

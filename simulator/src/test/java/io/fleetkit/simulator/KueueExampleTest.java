@@ -55,14 +55,14 @@ final class KueueExampleTest {
     assertThat(max("admitted workloads research")).isPositive();
     assertThat(max("admitted workloads analytics")).isPositive();
     assertThat(max("pending workloads research")).as("training waits for GPU quota").isPositive();
-    assertThat(series("jobs succeeded research/train").last()).isPositive();
-    assertThat(series("jobs succeeded analytics/etl").last()).isEqualTo(5);
-    assertThat(max("ready nodes lab-a100")).as("admitted training grows the A100 pool").isPositive();
+    assertThat(series("jobs succeeded lab-research/train").last()).isPositive();
+    assertThat(series("jobs succeeded lab-analytics/etl").last()).isEqualTo(5);
+    assertThat(max("ready nodes kq-a100")).as("admitted training grows the A100 pool").isPositive();
   }
 
   @Test
   void handWrittenJobRunsThroughItsLocalQueue() {
-    assertThat(run.timeline()).filteredOn(e -> e.object().equals("Job/research/eval-sweep"))
+    assertThat(run.timeline()).filteredOn(e -> e.object().equals("Job/lab-research/eval-sweep"))
         .extracting(TimelineEvent::message).contains("active 2, succeeded 0, failed 0", "active 0, succeeded 2, failed 0");
   }
 }
