@@ -197,6 +197,23 @@ final class SimulateCommandTest {
   }
 
   @Test
+  void simulate_kueueExample_queuesThroughKueuesManifests() {
+    int code = run("simulate", cluster().resolveSibling("kueue").toString(), "--duration", "20m", "--output", "json",
+        "--quiet", "--no-pod-events");
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode root = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(root.get("scenario").asString()).isEqualTo("lab-kueue");
+    List<String> names = new ArrayList<>();
+    for (JsonNode item : root.get("series").get("items")) {
+      names.add(item.get("name").asString());
+    }
+    // the series per ClusterQueue are named after the manifests' ClusterQueues
+    assertThat(names).contains("admitted workloads research", "pending workloads analytics",
+        "jobs succeeded lab-analytics/etl");
+  }
+
+  @Test
   void simulate_batchExampleWithDuration_keepsQueuesStreamsAndStartupPhases() {
     int code = run("simulate", cluster().resolveSibling("batch").toString(), "--duration", "20m", "--output", "json",
         "--quiet", "--no-pod-events");

@@ -63,15 +63,51 @@ final class ValidateCommandTest {
         pods + ": document 2 (line 7): Pod default/web: spec.containers[0].resources.requests.cpu \"-1\" must be"
             + " greater than or equal to 0 (at line 17)",
         gizmo + ": document 1 (line 1): Gizmo g: kind \"Gizmo\" is not a supported kind (supported: AnalysisRun,"
-            + " AnalysisTemplate, ConfigMap, ControllerRevision, CronJob, DaemonSet, Deployment, DeviceClass,"
+            + " AnalysisTemplate, ClusterQueue, Cohort, ConfigMap, ControllerRevision, CronJob, DaemonSet, Deployment,"
+            + " DeviceClass,"
             + " DeviceTaintRule,"
             + " EndpointSlice, Endpoints, Gateway, GatewayClass,"
-            + " HTTPRoute, HorizontalPodAutoscaler, Ingress, IngressClass, Job, LimitRange, Namespace, Node, NodePool,"
+            + " HTTPRoute, HorizontalPodAutoscaler, Ingress, IngressClass, Job, LimitRange, LocalQueue, Namespace, Node,"
+            + " NodePool,"
             + " PersistentVolume, PersistentVolumeClaim, Pod, PodDisruptionBudget, PodGroup, PriorityClass,"
-            + " ReferenceGrant, ReplicaSet, ResourceClaim, ResourceClaimTemplate, ResourceQuota, ResourceSlice,"
+            + " ReferenceGrant, ReplicaSet, ResourceClaim, ResourceClaimTemplate, ResourceFlavor, ResourceQuota,"
+            + " ResourceSlice,"
             + " Rollout, Scenario, Secret, Service, ServiceAccount,"
             + " StatefulSet, StorageClass,"
-            + " VerticalPodAutoscaler, VerticalPodAutoscalerCheckpoint) (at line 2)");
+            + " VerticalPodAutoscaler, VerticalPodAutoscalerCheckpoint, WorkloadPriorityClass) (at line 2)");
+  }
+
+  @Test
+  void validate_kueueExample_countsKueuesKinds() {
+    int code = run("validate", CliHarness.example("kueue").toString());
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString().strip()).isEqualTo("OK: 18 objects (2 ClusterQueue, 1 Job, 2 LocalQueue, 2 Namespace,"
+        + " 5 Node, 2 NodePool, 2 ResourceFlavor, 1 Scenario, 1 WorkloadPriorityClass)");
+    assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
+  void validate_badKueueQueue_namesTheObjectTheFieldAndKueuesRule(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("queues.yaml");
+    Files.writeString(file, """
+        apiVersion: kueue.x-k8s.io/v1beta2
+        kind: ClusterQueue
+        metadata: {name: research}
+        spec:
+          resourceGroups:
+          - coveredResources: [cpu]
+            flavors:
+            - name: a100
+              resources: [{name: cpu, nominalQuota: "8", lendingLimit: "4"}]
+        """);
+
+    int code = run("validate", file.toString());
+
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString().strip()).isEqualTo(file + ": document 1 (line 1): ClusterQueue research:"
+        + " spec.resourceGroups[0].flavors[0].resources[0].lendingLimit \"4\" must be nil when cohort is empty"
+        + " (at line 9)");
   }
 
   @Test

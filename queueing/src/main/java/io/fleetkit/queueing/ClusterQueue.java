@@ -156,9 +156,8 @@ public record ClusterQueue(
     if (fungibility.preference() != null
         && (fungibility.whenCanBorrow() != FlavorFungibility.WhenCanBorrow.TRY_NEXT_FLAVOR
             || fungibility.whenCanPreempt() != FlavorFungibility.WhenCanPreempt.TRY_NEXT_FLAVOR)) {
-      v.add("spec.flavorFungibility.preference",
-          "preference can only be set when both whenCanBorrow and whenCanPreempt are TryNextFlavor",
-          fungibility.preference().apiName());
+      v.add("spec.flavorFungibility.preference", "preference \"" + fungibility.preference().apiName()
+          + "\" requires both whenCanBorrow and whenCanPreempt to be TryNextFlavor", fungibility.preference().apiName());
     }
     v.nonNegative("spec.fairSharing.weight", weight);
     v.labelSelector("spec.namespaceSelector", namespaceSelector);

@@ -8,11 +8,18 @@ import java.util.Set;
 
 /**
  * Kueue's webhook rules for the resource groups of ClusterQueues and Cohorts ({@code validateResourceGroups}): every
- * flavor lists exactly the group's covered resources in order, a resource or flavor appears in at most one group,
+ * flavor lists exactly the group's covered resources in order (each a label key), a resource or flavor appears in at most one group,
  * quotas are not negative, limits need somewhere to borrow from or lend to, and (for ClusterQueues) a lending limit
- * does not exceed the nominal quota.
+ * does not exceed the nominal quota; at most 256 flavors and 256 covered resources in all, and 512 quotas in a
+ * group.
  */
 final class ResourceGroupRules {
+  /** Kueue's most flavors across a queue's resource groups. */
+  static final int MAX_FLAVORS = 256;
+  /** Kueue's most covered resources across a queue's resource groups. */
+  static final int MAX_COVERED = 256;
+  /** Kueue's most flavor-resource quotas in one resource group. */
+  static final int MAX_GROUP_QUOTAS = 512;
   private ResourceGroupRules() {}
 
   /**
@@ -22,6 +29,7 @@ final class ResourceGroupRules {
    */
   static void check(
       Violations v, List<ResourceGroup> groups, boolean hasParent, String parentField, boolean lendingWithinNominal) {
+    checkSizes(v, groups);
     Set<String> seenResources = new HashSet<>();
     Set<String> seenFlavors = new HashSet<>();
     for (int g = 0; g < groups.size(); g++) {
@@ -35,6 +43,7 @@ final class ResourceGroupRules {
       }
       for (int r = 0; r < group.coveredResources().size(); r++) {
         String res = group.coveredResources().get(r);
+        v.qualifiedName(gp + ".coveredResources[" + r + "]", res);
         if (!seenResources.add(res)) {
           v.add(gp + ".coveredResources[" + r + "]", "must be covered by only one resource group", res);
         }
@@ -46,14 +55,17 @@ final class ResourceGroupRules {
         if (!seenFlavors.add(flavor.name())) {
           v.add(fp + ".name", "must appear in only one resource group", flavor.name());
         }
-        List<String> names = flavor.resources().stream().map(FlavorResourceQuota::name).toList();
-        if (!names.equals(group.coveredResources())) {
-          v.add(fp + ".resources", "must list the covered resources " + group.coveredResources() + " in order",
-              names);
+        if (flavor.resources().size() != group.coveredResources().size()) {
+          v.add(fp + ".resources", "must list as many resources as coveredResources "
+              + group.coveredResources() + ", in its order", flavor.resources().size());
         }
         for (int r = 0; r < flavor.resources().size(); r++) {
           FlavorResourceQuota q = flavor.resources().get(r);
           String rp = fp + ".resources[" + r + "]";
+          if (r < group.coveredResources().size() && !q.name().equals(group.coveredResources().get(r))) {
+            v.add(rp + ".name", "must match the name in coveredResources (" + group.coveredResources().get(r)
+                + ")", q.name());
+          }
           v.nonNegative(rp + ".nominalQuota", q.nominalQuota());
           if (q.borrowingLimit() != null) {
             v.nonNegative(rp + ".borrowingLimit", q.borrowingLimit());
@@ -74,6 +86,33 @@ final class ResourceGroupRules {
           }
         }
       }
+    }
+  }
+
+  /** Kueue's limits on a queue's size: 256 flavors and 256 covered resources in all, 512 quotas in a group. */
+  private static void checkSizes(Violations v, List<ResourceGroup> groups) {
+    int flavors = 0;
+    int covered = 0;
+    for (int g = 0; g < groups.size(); g++) {
+      ResourceGroup group = groups.get(g);
+      flavors += group.flavors().size();
+      covered += group.coveredResources().size();
+      int quotas = 0;
+      for (FlavorQuotas f : group.flavors()) {
+        quotas += f.resources().size();
+      }
+      if (quotas > MAX_GROUP_QUOTAS) {
+        v.add("spec.resourceGroups[" + g + "]", "number of flavor-resource combinations in a resourceGroup must be"
+            + " <= " + MAX_GROUP_QUOTAS, quotas);
+      }
+    }
+    if (flavors > MAX_FLAVORS) {
+      v.add("spec.resourceGroups", "total number of flavors across all resourceGroups must be <= " + MAX_FLAVORS,
+          flavors);
+    }
+    if (covered > MAX_COVERED) {
+      v.add("spec.resourceGroups", "total number of covered resources across all resourceGroups must be <= "
+          + MAX_COVERED, covered);
     }
   }
 }

@@ -275,8 +275,8 @@ final class AdmissionEngineTest {
             List.of(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "1")))))
         .build())
         .isInstanceOf(ValidationException.class)
-        .hasMessageContaining("spec.resourceGroups[0].flavors[0].resources \"[cpu]\" must list the covered "
-            + "resources [cpu, memory] in order");
+        .hasMessageContaining("spec.resourceGroups[0].flavors[0].resources \"1\" must list as many resources as "
+            + "coveredResources [cpu, memory], in its order");
   }
 
   @Test
@@ -288,7 +288,7 @@ final class AdmissionEngineTest {
         .build())
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining("ClusterQueue cq: spec.flavorFungibility.preference \"PreemptionOverBorrowing\" "
-            + "preference can only be set when both whenCanBorrow and whenCanPreempt are TryNextFlavor");
+            + "preference \"PreemptionOverBorrowing\" requires both whenCanBorrow and whenCanPreempt to be TryNextFlavor");
   }
 
   // Under PreemptionOverBorrowing a flavor's representative mode can be a resource that fits by borrowing while

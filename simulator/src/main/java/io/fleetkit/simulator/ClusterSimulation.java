@@ -12,9 +12,10 @@ import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.api.autoscaling.VerticalPodAutoscaler;
 import io.fleetkit.api.simulation.FaultType;
 import io.fleetkit.api.simulation.JobStream;
-import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.queueing.controller.QueueAdmissionController;
 import io.fleetkit.queueing.AdmissionEngine;
+import io.fleetkit.queueing.manifest.KueueManifests;
+import io.fleetkit.queueing.manifest.KueueObject;
 import io.fleetkit.traces.OpenbTraces;
 import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioAutoscaler;
@@ -71,8 +72,10 @@ import org.jspecify.annotations.Nullable;
  *       an in-memory provisioner per StorageClass provisioner, reclaim);
  *   <li>the VPA (recommender, updater and admission, every minute) when a VerticalPodAutoscaler is among the
  *       objects ({@link VerticalScaling});
- *   <li>Kueue-style admission over the scenario's queues ({@link QueueEngines}), fed by its job arrival streams
- *       ({@link JobArrivals});
+ *   <li>Kueue-style admission over Kueue's own objects among the manifests (ResourceFlavors, ClusterQueues,
+ *       LocalQueues, Cohorts, WorkloadPriorityClasses; read at the start, not created in the store) and the
+ *       scenario's queues ({@link QueueEngines}), for the Jobs labelled {@code kueue.x-k8s.io/queue-name} among the
+ *       manifests and those of its job arrival streams ({@link JobArrivals});
  *   <li>KEDA-style queue-length scaling of the scenario's queue scalers ({@link QueueScaling});
  *   <li>the store's standard admission chain with ServiceAccount admission ({@link Admission#withServiceAccounts})
  *       when the objects hold Namespaces, ResourceQuotas or LimitRanges, with the quota controller's replenishment
@@ -289,7 +292,7 @@ public final class ClusterSimulation {
             + " manifests (pools: " + pools + ")", startups.get(i).pool()));
       }
     }
-    problems.addAll(QueueEngines.check(object, scenario.spec().queues()));
+    problems.addAll(QueueEngines.check(object, scenario.spec(), objects));
     List<JobStream> streams = scenario.spec().jobStreams();
     for (int i = 0; i < streams.size(); i++) {
       JobStream js = streams.get(i);
@@ -323,7 +326,9 @@ public final class ClusterSimulation {
     ScenarioSpec spec = scenario.spec();
     Simulation[] holder = new Simulation[1];
     LoadMetrics[] metricsHolder = new LoadMetrics[1];
-    Simulation.Builder b = Simulation.builder().objects(objects).seed(spec.seed()).podEvents(podEvents)
+    // Kueue's objects configure the queue admission engine; they are not created in the store
+    List<ApiObject<?>> stored = objects.stream().filter(o -> !(o instanceof KueueObject<?>)).toList();
+    Simulation.Builder b = Simulation.builder().objects(stored).seed(spec.seed()).podEvents(podEvents)
         .metrics(metrics);
     if (store != null) {
       b.store(store);
@@ -489,12 +494,13 @@ public final class ClusterSimulation {
         });
       });
     }
-    boolean queued = spec.features().queueAdmission() && !spec.queues().isEmpty();
+    List<String> manifestQueues = KueueManifests.clusterQueueNames(objects);
+    boolean queued = spec.features().queueAdmission() && (!spec.queues().isEmpty() || !manifestQueues.isEmpty());
     AdmissionEngine[] engineHolder = new AdmissionEngine[1];
     if (queued) {
       b.controller((store, clock, seed) -> {
-        AdmissionEngine engine = QueueEngines.engine(spec.queues(), spec.cohorts(), spec.waitForPodsReady(),
-            clock.asClock(), seed);
+        AdmissionEngine engine = QueueEngines.engine(spec.queues(), spec.cohorts(), objects,
+            spec.waitForPodsReady(), clock.asClock(), seed);
         engineHolder[0] = engine;
         QueueAdmissionController c = QueueAdmissionController.builder(store, engine).clock(clock).stepping().build();
         return SimulatedController.of("queue-admission", () -> c.start().join(), c::runUntilIdle, c);
@@ -531,7 +537,9 @@ public final class ClusterSimulation {
       recorder.start(sim.clock()::now);
       recorder.startupPhases(startup);
       if (engineHolder[0] != null) {
-        recorder.queues(engineHolder[0], spec.queues().stream().map(ScenarioQueue::name).toList());
+        List<String> queueNames = new ArrayList<>(manifestQueues);
+        spec.queues().forEach(q -> queueNames.add(q.name()));
+        recorder.queues(engineHolder[0], queueNames);
       }
       if (!streams.isEmpty()) {
         recorder.jobStreams(JobArrivals.streamNames(streams));

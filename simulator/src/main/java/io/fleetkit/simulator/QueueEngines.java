@@ -1,31 +1,41 @@
 package io.fleetkit.simulator;
 
+import io.fleetkit.api.Violation;
+import io.fleetkit.api.core.Namespace;
+import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.simulation.JobStream;
 import io.fleetkit.api.simulation.ScenarioCohort;
 import io.fleetkit.api.simulation.ScenarioPodsReady;
 import io.fleetkit.api.simulation.ScenarioQueue;
+import io.fleetkit.api.simulation.ScenarioSpec;
 import io.fleetkit.queueing.AdmissionEngine;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.ClusterQueuePreemption;
 import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.FlavorQuotas;
+import io.fleetkit.queueing.FlavorResourceQuota;
 import io.fleetkit.queueing.LocalQueue;
 import io.fleetkit.queueing.QueuePreemptionPolicy;
 import io.fleetkit.queueing.ResourceFlavor;
-import io.fleetkit.queueing.FlavorResourceQuota;
 import io.fleetkit.queueing.WaitForPodsReady;
+import io.fleetkit.queueing.manifest.KueueManifests;
+import io.fleetkit.queueing.manifest.KueueObject;
+import io.fleetkit.queueing.manifest.LocalQueueObject;
 import java.time.Clock;
-import io.fleetkit.api.Violation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Kueue-style {@link AdmissionEngine} of a scenario's {@link ScenarioQueue}s: one ResourceFlavor per distinct
- * flavor name (its node labels, taints and tolerations), one ClusterQueue per queue (its quota on its flavor, its
+ * The Kueue-style {@link AdmissionEngine} of Kueue's own objects among the manifests ({@link KueueManifests}) and of
+ * a scenario's {@link ScenarioQueue}s, together (a name may be defined in one place only, {@link #check}). The
+ * scenario's queues give one ResourceFlavor per distinct flavor name (its node labels, taints and tolerations), one ClusterQueue per queue (its quota on its flavor, its
  * cohort, preemption of lower priorities within the queue), one LocalQueue of the queue's name in each of its
  * namespaces, one Cohort per {@link ScenarioCohort} (its parent, its quota on its flavor with its limits), and the
  * scenario's {@code waitForPodsReady}.
@@ -34,7 +44,90 @@ final class QueueEngines {
   private QueueEngines() {}
 
   /**
-   * Problems with the queues taken together (a flavor named twice with different node labels, taints or
+   * Problems with the queues taken together, field by field: a flavor named twice with different node labels, taints
+   * or tolerations; a scenario queue, its LocalQueues, flavor or a scenario cohort that a Kueue object among the
+   * manifests defines too (each is defined in one place: the problem names both); the manifests' own problems
+   * across Kueue objects ({@link KueueManifests#check}); a job stream's queue that names no scenario queue and no
+   * LocalQueue of its namespace, and {@code waitForPodsReady} without any queue.
+   */
+  static List<Violation> check(String object, ScenarioSpec spec, List<? extends ApiObject<?>> objects) {
+    List<Violation> problems = check(object, spec.queues());
+    problems.addAll(clashes(object, spec.queues(), spec.cohorts(), objects));
+    problems.addAll(KueueManifests.check(objects));
+    problems.addAll(references(object, spec, objects));
+    return problems;
+  }
+
+  /**
+   * The scenario's references to queues, which may be its own or Kueue's among the manifests: a job stream's {@code
+   * queue} names a scenario queue or a LocalQueue of the stream's namespace; {@code waitForPodsReady} needs queues.
+   */
+  private static List<Violation> references(String object, ScenarioSpec spec, List<? extends ApiObject<?>> objects) {
+    Set<String> scenarioQueues = new TreeSet<>();
+    spec.queues().forEach(q -> scenarioQueues.add(q.name()));
+    Set<String> localQueues = new TreeSet<>();
+    for (KueueObject<?> k : KueueManifests.of(objects)) {
+      if (k instanceof LocalQueueObject lq) {
+        localQueues.add(lq.spec().key());
+      }
+    }
+    List<Violation> problems = new ArrayList<>();
+    for (int i = 0; i < spec.jobStreams().size(); i++) {
+      JobStream js = spec.jobStreams().get(i);
+      if (!js.queue().isEmpty() && !scenarioQueues.contains(js.queue())
+          && !localQueues.contains(js.namespace() + "/" + js.queue())) {
+        problems.add(new Violation(object, "spec.jobStreams[" + i + "].queue", "must name one of spec.queues "
+            + scenarioQueues + (localQueues.isEmpty() ? "" : " or a LocalQueue of namespace " + js.namespace()
+                + " among the manifests " + localQueues), js.queue()));
+      }
+    }
+    if (spec.waitForPodsReady() != null && spec.queues().isEmpty()
+        && KueueManifests.clusterQueueNames(objects).isEmpty()) {
+      problems.add(new Violation(object, "spec.waitForPodsReady", "needs spec.queues or Kueue ClusterQueues among"
+          + " the manifests (it acts on the Jobs the queues admit)", "set"));
+    }
+    return problems;
+  }
+
+  /** The scenario's queue objects that a Kueue manifest defines too. */
+  private static List<Violation> clashes(String object, List<ScenarioQueue> queues, List<ScenarioCohort> cohorts,
+      List<? extends ApiObject<?>> objects) {
+    Map<String, String> defined = new LinkedHashMap<>(); // "Kind name" -> its manifest's apiVersion
+    for (KueueObject<?> k : KueueManifests.of(objects)) {
+      defined.put(k.describe(), k.apiVersion());
+    }
+    List<Violation> problems = new ArrayList<>();
+    if (defined.isEmpty()) {
+      return problems;
+    }
+    for (int i = 0; i < queues.size(); i++) {
+      ScenarioQueue q = queues.get(i);
+      String p = "spec.queues[" + i + "]";
+      clash(problems, object, p + ".name", defined, ClusterQueue.KIND + " " + q.name(), q.name());
+      clash(problems, object, p + ".flavor", defined, ResourceFlavor.KIND + " " + q.flavor(), q.flavor());
+      for (int j = 0; j < q.namespaces().size(); j++) {
+        clash(problems, object, p + ".namespaces[" + j + "]", defined,
+            LocalQueue.KIND + " " + q.namespaces().get(j) + "/" + q.name(), q.namespaces().get(j));
+      }
+    }
+    for (int i = 0; i < cohorts.size(); i++) {
+      clash(problems, object, "spec.cohorts[" + i + "].name", defined, Cohort.KIND + " " + cohorts.get(i).name(),
+          cohorts.get(i).name());
+    }
+    return problems;
+  }
+
+  private static void clash(List<Violation> problems, String object, String path, Map<String, String> defined,
+      String wanted, String value) {
+    if (defined.containsKey(wanted)) {
+      problems.add(new Violation(object, path, "would define " + wanted + ", which a " + defined.get(wanted)
+          + " manifest defines too; define it in one place, the scenario's spec.queues/spec.cohorts or Kueue's"
+          + " manifests", value));
+    }
+  }
+
+  /**
+   * Problems with the scenario's queues taken together (a flavor named twice with different node labels, taints or
    * tolerations), field by field.
    */
   static List<Violation> check(String object, List<ScenarioQueue> queues) {
@@ -64,16 +157,22 @@ final class QueueEngines {
   }
 
   static AdmissionEngine engine(List<ScenarioQueue> queues, List<ScenarioCohort> cohorts, Clock clock) {
-    return engine(queues, cohorts, null, clock, 0);
+    return engine(queues, cohorts, List.of(), null, clock, 0);
   }
 
   /**
-   * The engine, with Kueue's {@code waitForPodsReady} when {@code podsReady} is given (its requeue jitter drawn from
+   * The engine of the scenario's queues and cohorts and of the Kueue objects among {@code objects} ({@link
+   * KueueManifests#addTo}; with them, the labels of the manifests' Namespaces and of the LocalQueues' namespaces,
+   * each with the {@code kubernetes.io/metadata.name} label the API server gives it, for the ClusterQueues' namespace
+   * selectors), with Kueue's {@code waitForPodsReady} when {@code podsReady} is given (its requeue jitter drawn from
    * {@code seed}).
    */
   static AdmissionEngine engine(List<ScenarioQueue> queues, List<ScenarioCohort> cohorts,
-      @Nullable ScenarioPodsReady podsReady, Clock clock, long seed) {
+      List<? extends ApiObject<?>> objects, @Nullable ScenarioPodsReady podsReady, Clock clock, long seed) {
     AdmissionEngine.Builder b = AdmissionEngine.builder().clock(clock);
+    if (!KueueManifests.of(objects).isEmpty()) {
+      KueueManifests.addTo(b, objects, namespaceLabels(objects));
+    }
     if (podsReady != null) {
       b.waitForPodsReady(waitForPodsReady(podsReady)).random(new SplittableRandom(seed));
     }
@@ -136,5 +235,22 @@ final class QueueEngines {
       cb.resourceGroup(FlavorQuotas.of(c.flavor(), quotas.toArray(FlavorResourceQuota[]::new)));
     }
     return cb.build();
+  }
+
+  /**
+   * The labels of every namespace the manifests name by a Namespace or a LocalQueue: a Namespace's own labels, and
+   * for every one {@code kubernetes.io/metadata.name}, as the API server sets it.
+   */
+  private static Map<String, Map<String, String>> namespaceLabels(List<? extends ApiObject<?>> objects) {
+    Map<String, Map<String, String>> out = new java.util.TreeMap<>();
+    for (ApiObject<?> o : objects) {
+      if (o instanceof Namespace ns) {
+        out.computeIfAbsent(ns.metadata().name(), n -> new java.util.TreeMap<>()).putAll(ns.metadata().labels());
+      } else if (o instanceof LocalQueueObject lq) {
+        out.computeIfAbsent(lq.spec().namespace(), n -> new java.util.TreeMap<>());
+      }
+    }
+    out.forEach((name, labels) -> labels.put(Namespace.NAME_LABEL, name));
+    return out;
   }
 }

@@ -218,7 +218,9 @@ final class ScenarioEnginesTest {
     ScenarioFeatures f = new ScenarioFeatures(false, false, false, false, true, false);
     ScenarioSpec spec = new ScenarioSpec(Duration.ofHours(1), 1, Duration.ofMinutes(1), List.of(), List.of(), f)
         .withWaitForPodsReady(ScenarioPodsReady.withTimeout(Duration.ofMinutes(5)));
-    assertThatThrownBy(() -> new Scenario(ObjectMeta.builder().name("x").build(), spec))
+    Scenario scenario = new Scenario(ObjectMeta.builder().name("x").build(), spec);
+    // the queues may be Kueue's among the manifests: the simulation checks it, not the Scenario
+    assertThatThrownBy(() -> ClusterSimulation.builder().objects(nodes(1)).scenario(scenario).build())
         .hasMessageContaining("spec.waitForPodsReady").hasMessageContaining("needs spec.queues");
     ScenarioQueue q = new ScenarioQueue("batch", List.of("ml"), null, "default", Map.of(),
         ResourceList.builder().put("cpu", "8").build());
@@ -289,8 +291,10 @@ final class ScenarioEnginesTest {
   @Test
   void scenario_rejectsUnknownQueue_andScalerWithoutLoad() {
     JobArrival job = new JobArrival(Duration.ZERO, "", 1, ResourceList.ofCpuMemory(100, 0), Duration.ofMinutes(1));
-    assertThatThrownBy(() -> scenario(Duration.ofHours(1), Duration.ofMinutes(1), ScenarioFeatures.ALL, List.of(),
-        List.of(), List.of(JobStream.poisson("a", "ml", "nope", 1, job)), List.of()))
+    // the queue may be a LocalQueue among the manifests: the simulation checks it, not the Scenario
+    Scenario unknownQueue = scenario(Duration.ofHours(1), Duration.ofMinutes(1), ScenarioFeatures.ALL, List.of(),
+        List.of(), List.of(JobStream.poisson("a", "ml", "nope", 1, job)), List.of());
+    assertThatThrownBy(() -> ClusterSimulation.builder().objects(nodes(1)).scenario(unknownQueue).build())
         .hasMessageContaining("spec.jobStreams[0].queue").hasMessageContaining("must name one of spec.queues");
     assertThatThrownBy(() -> scenario(Duration.ofHours(1), Duration.ofMinutes(1), ScenarioFeatures.ALL, List.of(),
         List.of(), List.of(), List.of(new QueueScaler("shop", "worker", 10, 0, 0, 5, Duration.ofSeconds(30),

@@ -212,9 +212,6 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
         v.add(p + ".name", "must not repeat an earlier stream's name in its namespace", js.name());
       }
       v.dnsLabel(p + ".namespace", js.namespace());
-      if (!js.queue().isEmpty() && !queueNames.contains(js.queue())) {
-        v.add(p + ".queue", "must name one of spec.queues " + new java.util.TreeSet<>(queueNames), js.queue());
-      }
       int sources = (js.jobs().isEmpty() ? 0 : 1) + (js.trace().isEmpty() ? 0 : 1) + (js.template() == null ? 0 : 1);
       if (sources != 1) {
         v.add(p, "must have exactly one of csv (or jobs), trace or poisson", sources);
@@ -365,16 +362,13 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
     return this;
   }
 
-  /** Kueue's {@code validateWaitForPodsReady}, and queues for it to act on. */
+  /** Kueue's {@code validateWaitForPodsReady} (a simulation also checks that there are queues for it to act on). */
   private static void validatePodsReady(Violations v, ScenarioSpec spec) {
     ScenarioPodsReady w = spec.waitForPodsReady();
     if (w == null) {
       return;
     }
     String p = "spec.waitForPodsReady";
-    if (spec.queues().isEmpty()) {
-      v.add(p, "needs spec.queues (it acts on the Jobs the queues admit)", "set");
-    }
     if (w.timeout().isZero()) {
       v.add(p + ".timeout", "must be specified", w.timeout());
     } else if (w.timeout().isNegative()) {

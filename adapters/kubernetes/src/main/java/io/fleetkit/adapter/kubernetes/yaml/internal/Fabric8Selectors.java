@@ -52,4 +52,28 @@ public final class Fabric8Selectors {
     return new LabelSelectorBuilder().withMatchLabels(Values.emptyToNull(new java.util.TreeMap<>(in.matchLabels())))
         .withMatchExpressions(Values.emptyToNull(exprs)).build();
   }
+
+  /**
+   * A label selector written as an untyped map (a field of a kind fabric8 does not model); {@code null} when
+   * {@code value} is {@code null} (absent).
+   */
+  public static @Nullable LabelSelector untyped(@Nullable Object value, String path, DocumentContext ctx) {
+    if (value == null) {
+      return null;
+    }
+    io.fabric8.kubernetes.api.model.LabelSelector f8;
+    try {
+      f8 = ManifestReader.SERIALIZATION.convertValue(value, io.fabric8.kubernetes.api.model.LabelSelector.class);
+    } catch (RuntimeException e) {
+      ctx.error(path, "must be a label selector (matchLabels, matchExpressions)", null);
+      return null;
+    }
+    return toCore(f8, path, ctx);
+  }
+
+  /** {@code selector} as an untyped map, as a manifest writes it. */
+  @SuppressWarnings("unchecked")
+  public static java.util.Map<String, Object> untyped(LabelSelector selector) {
+    return ManifestReader.SERIALIZATION.convertValue(toFabric8(selector), java.util.Map.class);
+  }
 }

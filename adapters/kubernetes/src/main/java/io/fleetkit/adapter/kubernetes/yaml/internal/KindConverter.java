@@ -17,6 +17,14 @@ public interface KindConverter<F, C extends ApiObject<C>> {
 
   String kind();
 
+  /**
+   * Every {@code apiVersion} the kind is read in ({@link #apiVersion()} alone unless the kind is served in several,
+   * as Kueue's v1beta1 and v1beta2); {@link #toCore} reads the version from the object.
+   */
+  default java.util.Set<String> apiVersions() {
+    return java.util.Set.of(apiVersion());
+  }
+
   boolean namespaced();
 
   Class<F> fabric8Type();

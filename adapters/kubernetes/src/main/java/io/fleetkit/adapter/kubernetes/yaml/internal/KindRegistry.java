@@ -1,6 +1,11 @@
 package io.fleetkit.adapter.kubernetes.yaml.internal;
 
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisRunConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ClusterQueueConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.CohortConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.LocalQueueConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceFlavorConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.WorkloadPriorityClassConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisTemplateConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ControllerRevisionConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.CronJobConverter;
@@ -96,7 +101,12 @@ public final class KindRegistry {
       new ResourceSliceConverter(),
       new ResourceClaimConverter(),
       new ResourceClaimTemplateConverter(),
-      new ScenarioConverter()));
+      new ScenarioConverter(),
+      new ResourceFlavorConverter(),
+      new ClusterQueueConverter(),
+      new LocalQueueConverter(),
+      new CohortConverter(),
+      new WorkloadPriorityClassConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;
   private final Map<Class<?>, KindConverter<?, ?>> byType;

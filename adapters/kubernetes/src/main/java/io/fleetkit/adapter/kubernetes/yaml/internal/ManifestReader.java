@@ -112,7 +112,7 @@ public final class ManifestReader {
   /** The apiVersions under which kind {@code kind} (modelled or built-in) is served; empty when unknown. */
   private Set<String> apiVersionsOf(String kind) {
     KindConverter<?, ?> c = registry.forKind(kind);
-    return c != null ? Set.of(c.apiVersion()) : UnmodelledKinds.apiVersions(kind);
+    return c != null ? c.apiVersions() : UnmodelledKinds.apiVersions(kind);
   }
 
   /**
@@ -228,8 +228,9 @@ public final class ManifestReader {
       }
     } else if (kind != null && converter == null) {
       ctx.error("kind", "is not a supported kind (supported: " + String.join(", ", registry.kinds()) + ")", kind);
-    } else if (converter != null && apiVersion != null && !converter.apiVersion().equals(apiVersion)) {
-      ctx.error("apiVersion", "must be " + converter.apiVersion() + " for kind " + kind, apiVersion);
+    } else if (converter != null && apiVersion != null && !converter.apiVersions().contains(apiVersion)) {
+      ctx.error("apiVersion", "must be " + String.join(" or ", new java.util.TreeSet<>(converter.apiVersions()))
+          + " for kind " + kind, apiVersion);
     }
     if (converter == null || ctx.hasErrors()) {
       problems.addAll(ctx.problems());

@@ -115,13 +115,11 @@ final class RolloutYaml {
       ctx.error(path, "is required", null);
       return null;
     }
-    var f8 = SERIALIZATION.convertValue(v, io.fabric8.kubernetes.api.model.LabelSelector.class);
-    return io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors.toCore(f8, path, ctx);
+    return io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors.untyped(v, path, ctx);
   }
 
   static Object selector(io.fleetkit.api.labels.LabelSelector s) {
-    return SERIALIZATION.convertValue(io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors.toFabric8(s),
-        Map.class);
+    return io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Selectors.untyped(s);
   }
 
   static @Nullable JobSpec jobSpec(Object spec, String namespace, String path, DocumentContext ctx) {
