@@ -259,16 +259,22 @@ public final class SimulateCommand implements Callable<Integer> {
     List<TimelineEvent> timeline;
     SimulationSummary summary;
     MetricsFile metrics = MetricsFile.of(metricsFile);
-    Simulation.Builder b = Simulation.builder().objects(loaded.objects()).seed(seed).podEvents(podEvents)
-        .metrics(metrics.registry());
+    Simulation.Builder b;
+    try {
+      b = Simulation.builder().objects(loaded.objects()).seed(seed).podEvents(podEvents).metrics(metrics.registry());
+      for (int i = 0; i < applies.size(); i++) {
+        b.apply(applies.get(i).at(), applied.get(i).objects(), applies.get(i).file().toString());
+      }
+    } catch (IllegalArgumentException e) { // e.g. Kueue's objects without a Scenario
+      err.println(CliText.clipLine("simulate: " + e.getMessage()));
+      err.flush();
+      return 1;
+    }
     if (storeFactory != null) {
       b.store(storeFactory);
     }
     for (NodeFailure f : failures) {
       b.failNode(f.node(), f.at());
-    }
-    for (int i = 0; i < applies.size(); i++) {
-      b.apply(applies.get(i).at(), applied.get(i).objects(), applies.get(i).file().toString());
     }
     if (Cluster.usesTenancy(loaded.objects())) {
       b.admission(Admission::withServiceAccounts); // as `schedule` does: quotas and limit ranges apply

@@ -26,6 +26,20 @@ final class SimulateCommandTest {
   }
 
   @Test
+  void simulate_kueueManifestsWithoutAScenario_refusedNamingTheObjectAndTheFix(@TempDir Path dir) throws Exception {
+    for (String f : List.of("jobs.yaml", "namespaces.yaml", "nodes.yaml", "queues.yaml")) {
+      Files.copy(CliHarness.example("kueue").resolve(f), dir.resolve(f));
+    }
+
+    int code = run("simulate", dir.toString(), "--duration", "5m");
+
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString()).contains("simulate: simulation: ").contains(" cannot be created at the start: Kueue's"
+        + " objects configure the queues of a run with a Scenario (simulation.fleetkit.io/v1) among its manifests");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
   void simulate_exampleWithTwoNodeFailuresAsJson_tenReadyAtTheEnd() {
     int code = run("simulate", example().toString(), "--duration", "15m", "--fail-node", "node-1@02:00",
         "--fail-node", "node-2@02:00", "--output", "json", "--seed", "4");

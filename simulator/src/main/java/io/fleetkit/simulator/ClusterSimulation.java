@@ -679,7 +679,8 @@ public final class ClusterSimulation {
     /**
      * Creates or updates {@code objects} {@code at} after the start, as {@link Simulation.Builder#apply} does.
      *
-     * @throws IllegalArgumentException if {@code at} is negative
+     * @throws IllegalArgumentException if {@code at} is negative, or an object is one of Kueue's: they configure the
+     *     queues when the run starts, from the manifests
      */
     public Builder apply(Duration at, List<? extends ApiObject<?>> objects, String source) {
       Objects.requireNonNull(at, "at");
@@ -689,6 +690,9 @@ public final class ClusterSimulation {
             + " must not be negative");
       }
       List<ApiObject<?>> copy = List.copyOf(objects);
+      for (ApiObject<?> o : copy) {
+        Simulation.Builder.notKueue(o, "at " + at + " from " + source);
+      }
       applies.add(b -> b.apply(at, copy, source));
       return this;
     }

@@ -46,6 +46,7 @@ import io.fleetkit.api.resource.dra.DeviceTaintRule;
 import io.fleetkit.api.resource.dra.ResourceClaim;
 import io.fleetkit.api.resource.dra.ResourceClaimTemplate;
 import io.fleetkit.api.resource.dra.ResourceSlice;
+import io.fleetkit.queueing.manifest.KueueObject;
 import io.fleetkit.reconcile.controllers.DeviceTaintEvictionController;
 import io.fleetkit.reconcile.controllers.ResourceClaimController;
 import io.fleetkit.reconcile.node.ResourceSlicePublisher;
@@ -1191,10 +1192,25 @@ public final class Simulation implements AutoCloseable {
       return this;
     }
 
-    /** An object to create at the start (nodes first, then the rest in order). */
+    /**
+     * An object to create at the start (nodes first, then the rest in order).
+     *
+     * @throws IllegalArgumentException if it is one of Kueue's objects ({@link KueueObject}): those configure the queue
+     *     engine of a run with a Scenario ({@link ClusterSimulation}), which takes them from its manifests; a
+     *     simulation runs no queues of its own and would only store them
+     */
     public Builder object(ApiObject<?> o) {
-      objects.add(Objects.requireNonNull(o, "object"));
+      objects.add(notKueue(Objects.requireNonNull(o, "object"), "at the start"));
       return this;
+    }
+
+    static ApiObject<?> notKueue(ApiObject<?> o, String when) {
+      if (o instanceof KueueObject<?>) {
+        throw new IllegalArgumentException("simulation: " + o.describe() + " cannot be created " + when + ": Kueue's"
+            + " objects configure the queues of a run with a Scenario (simulation.fleetkit.io/v1) among its manifests,"
+            + " when it starts");
+      }
+      return o;
     }
 
     /** Objects to create at the start. */
@@ -1328,7 +1344,7 @@ public final class Simulation implements AutoCloseable {
      * reason; the run goes on either way. Applies at the same instant run in the order given.
      *
      * @param source how the timeline names where the objects come from, e.g. a file name
-     * @throws IllegalArgumentException if {@code at} is negative
+     * @throws IllegalArgumentException if {@code at} is negative, or an object is one of Kueue's (as {@link #object})
      */
     public Builder apply(Duration at, List<? extends ApiObject<?>> objects, String source) {
       Objects.requireNonNull(at, "at");
@@ -1339,7 +1355,7 @@ public final class Simulation implements AutoCloseable {
       }
       List<ApiObject<?>> copy = new ArrayList<>();
       for (ApiObject<?> o : objects) {
-        copy.add(Objects.requireNonNull(o, "object"));
+        copy.add(notKueue(Objects.requireNonNull(o, "object"), "at " + at + " from " + source));
       }
       applies.add(new Apply(at, List.copyOf(copy), source));
       return this;
