@@ -11,8 +11,8 @@ import io.fleetkit.api.core.ServiceAccount;
 import io.fleetkit.api.core.Volume;
 import io.fleetkit.api.core.VolumeSource;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.text.GoBools;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Kubernetes' ServiceAccount admission ({@code plugin/pkg/admission/serviceaccount/admission.go}), the part that
@@ -134,7 +134,8 @@ public final class ServiceAccountPlugin implements MutatingAdmissionPlugin, Vali
       return AdmissionVerdict.deny("spec.serviceAccountName", "error looking up service account " + namespace + "/"
           + name + ": serviceaccount \"" + name + "\" not found");
     }
-    if (limitSecretReferences || goTrue(account.metadata().annotations().get(ENFORCE_MOUNTABLE_SECRETS))) {
+    if (limitSecretReferences
+        || GoBools.isTrue(account.metadata().annotations().get(ENFORCE_MOUNTABLE_SECRETS))) {
       for (int i = 0; i < volumes.size(); i++) {
         if (volumes.get(i).source() instanceof VolumeSource.Secret s && !account.secrets().contains(s.secretName())) {
           return AdmissionVerdict.deny("spec.volumes[" + i + "].secret.secretName", "volume with secret.secretName=\""
@@ -152,11 +153,6 @@ public final class ServiceAccountPlugin implements MutatingAdmissionPlugin, Vali
       }
     }
     return AdmissionVerdict.allow();
-  }
-
-  /** Go's {@code strconv.ParseBool} yielding {@code true}; anything else (an error included) is {@code false}. */
-  private static boolean goTrue(@Nullable String v) {
-    return v != null && List.of("1", "t", "T", "TRUE", "true", "True").contains(v);
   }
 
   private static boolean isMirror(Pod pod) {

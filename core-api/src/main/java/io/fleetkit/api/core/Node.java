@@ -26,6 +26,12 @@ import org.jspecify.annotations.Nullable;
 public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implements ApiObject<Node> {
   public static final String API_VERSION = "v1";
   public static final String KIND = "Node";
+  /**
+   * The label that takes a node out of external load balancers' backends ({@code v1.LabelNodeExcludeBalancers}):
+   * present with any value but one that parses as false.
+   */
+  public static final String LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS =
+      "node.kubernetes.io/exclude-from-external-load-balancers";
 
   /**
    * Set while a copy is built whose validated parts (metadata name, namespace and labels; spec taints; status

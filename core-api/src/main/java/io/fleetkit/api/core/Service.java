@@ -36,6 +36,11 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
   /** The annotation form of {@code spec.loadBalancerSourceRanges} (comma-separated CIDRs), read when it is empty. */
   public static final String LOAD_BALANCER_SOURCE_RANGES_ANNOTATION =
       "service.beta.kubernetes.io/load-balancer-source-ranges";
+  /**
+   * The finalizer the service controller of a cloud provider puts on a Service whose load balancer it ensures, and
+   * removes once the load balancer is deleted ({@code servicehelper.LoadBalancerCleanupFinalizer}).
+   */
+  public static final String LOAD_BALANCER_CLEANUP_FINALIZER = "service.kubernetes.io/load-balancer-cleanup";
 
   private static final String FOR_EXTERNAL_NAME = "may not be set for ExternalName services";
   private static final String ONLY_LOAD_BALANCER = "may only be used when `type` is 'LoadBalancer'";
