@@ -281,7 +281,8 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     boolean networking = !loaded.ofType(Service.class).isEmpty();
     if (networking) {
-      ClusterNetworking.defaults().simulatedControllers().forEach(b::controller);
+      // their warnings (SyncLoadBalancerFailed, ...) on the timeline
+      ClusterNetworking.defaults().simulatedControllers(b.warningEvents()).forEach(b::controller);
     }
     List<ServiceSummary> services;
     try (Simulation sim = b.build()) {
@@ -739,6 +740,9 @@ public final class SimulateCommand implements Callable<Integer> {
       m.put("clusterIP", s.clusterIP());
       m.put("endpoints", s.endpoints());
       m.put("ready", s.ready());
+      if (!s.loadBalancer().isEmpty()) {
+        m.put("loadBalancer", s.loadBalancer());
+      }
       items.add(m);
     }
     return items;
@@ -746,8 +750,9 @@ public final class SimulateCommand implements Callable<Integer> {
 
   private static void services(List<ServiceSummary> services, PrintWriter out) {
     for (ServiceSummary s : services) {
-      out.printf("  Service %s  %s  %d/%d endpoints ready%n", s.name(), s.clusterIP().isEmpty() ? "-" : s.clusterIP(),
-          s.ready(), s.endpoints());
+      out.printf("  Service %s  %s  %d/%d endpoints ready%s%n", s.name(), s.clusterIP().isEmpty() ? "-" : s.clusterIP(),
+          s.ready(), s.endpoints(), s.loadBalancer().isEmpty() ? "" : "  load balancer "
+              + String.join(", ", s.loadBalancer()));
     }
   }
 

@@ -1,5 +1,6 @@
 package io.fleetkit.networking;
 
+import io.fleetkit.api.core.LoadBalancerIngress;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.discovery.Endpoint;
 import io.fleetkit.api.discovery.EndpointSlice;
@@ -21,11 +22,14 @@ import java.util.Set;
  * @param clusterIP {@code spec.clusterIP}
  * @param endpoints distinct endpoints in the Service's slices
  * @param ready those whose {@code ready} condition is true
+ * @param loadBalancer the load balancer's ingress points ({@code status.loadBalancer}: IPs, or host names), empty
+ *     when it has none
  */
-public record ServiceSummary(String name, String clusterIP, int endpoints, int ready) {
+public record ServiceSummary(String name, String clusterIP, int endpoints, int ready, List<String> loadBalancer) {
   public ServiceSummary {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(clusterIP, "clusterIP");
+    loadBalancer = List.copyOf(loadBalancer);
     if (endpoints < 0 || ready < 0 || ready > endpoints) {
       throw new IllegalArgumentException("service summary " + name + ": ready " + ready + " and endpoints "
           + endpoints + " must satisfy 0 <= ready <= endpoints");
@@ -56,7 +60,13 @@ public record ServiceSummary(String name, String clusterIP, int endpoints, int r
           }
         }
       }
-      out.add(new ServiceSummary(name, svc.spec().clusterIP(), all.size(), ready.size()));
+      List<String> ingress = new ArrayList<>();
+      if (svc.status().loadBalancer() != null) {
+        for (LoadBalancerIngress i : svc.status().loadBalancer().ingress()) {
+          ingress.add(i.ip().isEmpty() ? i.hostname() : i.ip());
+        }
+      }
+      out.add(new ServiceSummary(name, svc.spec().clusterIP(), all.size(), ready.size(), ingress));
     }
     return List.copyOf(out);
   }

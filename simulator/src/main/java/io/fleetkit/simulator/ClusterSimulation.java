@@ -450,12 +450,8 @@ public final class ClusterSimulation {
     }
     PersistentVolumeController[] volumes = new PersistentVolumeController[1];
     // the storage controllers' warnings (ProvisioningFailed, FailedBinding, ...) on the timeline, once per object,
-    // reason and message; the simulation exists only once built, before any controller runs
-    EventRecorder storageEvents = (regarding, related, type, reason, action, note) -> {
-      if (holder[0] != null) {
-        holder[0].warningEvents().event(regarding, related, type, reason, action, note);
-      }
-    };
+    // reason and message, from the controllers' first run (during the build)
+    EventRecorder storageEvents = b.warningEvents();
     SchedulerChoice choice = Objects.requireNonNull(scheduler);
     if (spec.features().storage() || choice.custom()) {
       b.schedulerSetup((store, clock, sb) -> {
@@ -518,7 +514,8 @@ public final class ClusterSimulation {
     boolean networking = spec.features().networking()
         && objects.stream().anyMatch(o -> o instanceof io.fleetkit.api.core.Service);
     if (networking) {
-      io.fleetkit.networking.ClusterNetworking.defaults().simulatedControllers().forEach(b::controller);
+      io.fleetkit.networking.ClusterNetworking.defaults().simulatedControllers(b.warningEvents())
+          .forEach(b::controller);
     }
     long wallStart = System.nanoTime();
     try (Simulation sim = b.build()) {

@@ -202,6 +202,7 @@ public final class Simulation implements AutoCloseable {
       this.store = storeBuilder.admission(chain).build();
     }
     this.timeline = new TimelineRecorder(store, this::elapsed, b.podEvents);
+    b.warnings = timeline.warningEvents();
     this.quotas = b.admission == null ? null
         : QuotaReplenisher.watch(store, clock.asClock(), QuotaLedger.of(chain).orElse(null));
     this.serviceAccounts = chain.plugins().stream().anyMatch(p -> p instanceof ServiceAccountPlugin)
@@ -848,9 +849,9 @@ public final class Simulation implements AutoCloseable {
 
   /**
    * A recorder whose Warning events go to the timeline, each once per object, reason and message (for controllers
-   * of the scenario's engines, e.g. storage provisioning).
+   * added to the simulation, e.g. storage provisioning or load balancers); Normal events are dropped.
    */
-  EventRecorder warningEvents() {
+  public EventRecorder warningEvents() {
     return timeline.warningEvents();
   }
 
@@ -1107,8 +1108,24 @@ public final class Simulation implements AutoCloseable {
     private @Nullable StoreFactory storeFactory;
     private @Nullable Function<Clock, AdmissionChain> admission;
     private @Nullable List<String> nodeCidrs;
+    /** The timeline's Warning recorder of the simulation this builder makes, once made. */
+    private volatile @Nullable EventRecorder warnings;
 
     private Builder() {}
+
+    /**
+     * A recorder for the controllers given to {@link #controller}: Warning events go to the timeline of the
+     * simulation this builder builds ({@link Simulation#warningEvents()}), from before its controllers first run;
+     * an event recorded before {@link #build()} is dropped.
+     */
+    public EventRecorder warningEvents() {
+      return (regarding, related, type, reason, action, note) -> {
+        EventRecorder w = warnings;
+        if (w != null) {
+          w.event(regarding, related, type, reason, action, note);
+        }
+      };
+    }
 
     /**
      * The ranges the simulated machines' addresses come from: a Node without an {@code InternalIP} gets the next

@@ -6,6 +6,7 @@ import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.batch.JobCondition;
 import io.fleetkit.api.core.ContainerStatus;
+import io.fleetkit.api.core.LoadBalancerIngress;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.Pod;
@@ -13,6 +14,7 @@ import io.fleetkit.api.gateway.HTTPBackendRef;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteRule;
 import io.fleetkit.api.core.PodCondition;
+import io.fleetkit.api.core.Service;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.OwnerReference;
@@ -59,6 +61,8 @@ final class TimelineRecorder implements AutoCloseable {
       QueueLabels.REASON_FAILED_TO_START, QueueLabels.REASON_NODE_FAILURES);
   /** Per Job, the reason and transition time of the last eviction recorded. */
   private final Map<String, String> evictions = new HashMap<>();
+  /** The ingress points of each Service's load balancer, by object id, while it has one. */
+  private final Map<String, List<String>> balancers = new HashMap<>();
   /** The Warning events put on the timeline: object id, reason and note. */
   private final Set<List<String>> warned = new HashSet<>();
 
@@ -99,6 +103,7 @@ final class TimelineRecorder implements AutoCloseable {
             + (st.message().isEmpty() ? "" : ": " + st.message()));
       }
     }));
+    watches.add(store.watch(Service.class, "0", e -> loadBalancer(e.type(), e.object())));
     watches.add(store.watch(HTTPRoute.class, "0", e -> {
       if (e.type() != WatchEventType.DELETED) {
         routeWeights(e.object());
@@ -162,6 +167,31 @@ final class TimelineRecorder implements AutoCloseable {
 
   List<TimelineEvent> events() {
     return List.copyOf(events);
+  }
+
+  /**
+   * {@code LoadBalancer} when a Service's {@code status.loadBalancer} gets or changes its ingress points ("at
+   * 203.0.113.1"), and when they go ("released 203.0.113.1").
+   */
+  private void loadBalancer(WatchEventType type, Service s) {
+    String id = "Service/" + s.metadata().key();
+    List<String> now = new ArrayList<>();
+    if (type != WatchEventType.DELETED && s.status().loadBalancer() != null) {
+      for (LoadBalancerIngress i : s.status().loadBalancer().ingress()) {
+        now.add(i.ip().isEmpty() ? i.hostname() : i.ip());
+      }
+    }
+    List<String> before = balancers.getOrDefault(id, List.of());
+    if (now.equals(before)) {
+      return;
+    }
+    if (now.isEmpty()) {
+      balancers.remove(id);
+      add("LoadBalancer", id, "released " + String.join(", ", before));
+    } else {
+      balancers.put(id, List.copyOf(now));
+      add("LoadBalancer", id, "at " + String.join(", ", now));
+    }
   }
 
   /** {@code RouteWeights} when the backend weights of an HTTPRoute change (e.g. set by a canary's router). */

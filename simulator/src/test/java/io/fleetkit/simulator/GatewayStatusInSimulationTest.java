@@ -101,7 +101,7 @@ final class GatewayStatusInSimulationTest {
           }
         }).toList();
     assertThat(names).containsExactly("node-ipam", "pod-addresses", "service-addresses", "endpointslice",
-        "endpointslice-mirroring", "gateway-status");
+        "endpointslice-mirroring", "gateway-status", "service-lb");
   }
 
   @Test
