@@ -357,8 +357,13 @@ public final class DnsCommand implements Callable<Integer> {
       if (dns.forwarder() != null) {
         b.forward(dns.forwarder());
       }
+      if (dns.external() != null) {
+        b.external(dns.external());
+      }
       try (dns; DnsServer server = b.build().start()) {
-        out.println("serving " + snap.serviceCount() + " services as cluster.local on 127.0.0.1:" + server.port()
+        out.println("serving " + snap.serviceCount() + " services as cluster.local"
+            + (dns.external() == null ? "" : " and as " + String.join(", ", dns.external().zones())
+            + " (k8s_external)") + " on 127.0.0.1:" + server.port()
             + " (UDP and TCP), pods " + dns.clusterDns().pods().corefileName() + ", "
             + (dns.forwarder() == null ? "other names REFUSED" : "other names forwarded to "
             + dns.forwarder().upstreams() + " (" + dns.forwarder().policy().corefileName() + ")"));

@@ -1,6 +1,7 @@
 package io.fleetkit.cli;
 
 import io.fleetkit.networking.dns.ClusterDns;
+import io.fleetkit.networking.dns.ExternalDns;
 import io.fleetkit.networking.dns.DnsResponse;
 import io.fleetkit.networking.dns.DnsSnapshot;
 import io.fleetkit.networking.dns.ForwardHealthCheck;
@@ -28,6 +29,15 @@ final class DnsOptions {
       description = {"Pod names (1-2-3-4.NAMESPACE.pod.cluster.local), as CoreDNS's pods option: disabled (default,",
           "NXDOMAIN), insecure (any dashed IP) or verified (only a running pod's IP in that namespace)."})
   String pods = "disabled";
+
+  @Option(names = "--external-zone", paramLabel = "ZONE",
+      description = {"Also answer this zone as CoreDNS's k8s_external plugin (repeatable): SERVICE.NAMESPACE.ZONE is",
+          "the Service's external IPs and load balancer addresses."})
+  List<String> externalZones = new ArrayList<>();
+
+  @Option(names = "--external-headless",
+      description = "In the external zones, headless Services answer with their endpoints (k8s_external's headless).")
+  boolean externalHeadless;
 
   @Option(names = "--upstream", paramLabel = "IP[:PORT]",
       description = {"Forward names outside cluster.local and the reverse zones to this resolver (repeatable, at most",
@@ -80,8 +90,12 @@ final class DnsOptions {
       description = "SERVFAIL at once when every upstream is down, instead of trying a random one.")
   boolean failfast;
 
-  /** The cluster DNS and forwarder the options describe; closing it stops the forwarder's health checks. */
-  record Dns(ClusterDns clusterDns, @Nullable Forwarder forwarder) implements AutoCloseable {
+  /**
+   * The cluster DNS, external zones and forwarder the options describe; closing it stops the forwarder's health
+   * checks.
+   */
+  record Dns(ClusterDns clusterDns, @Nullable ExternalDns external, @Nullable Forwarder forwarder)
+      implements AutoCloseable {
     @Override
     public void close() {
       if (forwarder != null) {
@@ -96,6 +110,9 @@ final class DnsOptions {
      * back truncated, so it shows the whole answer.
      */
     DnsResponse resolve(DnsSnapshot snapshot, String name, RecordType type) {
+      if (external != null && external.zoneOf(name).isPresent()) {
+        return external.resolve(snapshot, name, type).orElseThrow();
+      }
       Forwarder f = forwarder;
       if (f == null) {
         return clusterDns.resolve(snapshot, name, type);
@@ -124,12 +141,27 @@ final class DnsOptions {
       throw new IllegalArgumentException("--pods \"" + pods + "\" must be disabled, insecure or verified", e);
     }
     ClusterDns dns = ClusterDns.standard().withPods(mode);
+    ExternalDns external = null;
+    if (!externalZones.isEmpty()) {
+      try {
+        external = new ExternalDns(externalZones, ClusterDns.DEFAULT_TTL, externalHeadless, List.of());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--external-zone: " + e.getMessage(), e);
+      }
+      for (String z : external.zones()) {
+        if (dns.authoritativeFor(z)) {
+          throw new IllegalArgumentException("--external-zone \"" + z + "\" is inside the cluster's zones");
+        }
+      }
+    } else if (externalHeadless) {
+      throw new IllegalArgumentException("--external-headless is for external zones, but no --external-zone is given");
+    }
     if (upstreams.isEmpty()) {
       String orphan = firstForwardOption();
       if (orphan != null) {
         throw new IllegalArgumentException(orphan + " is for forwarding, but no --upstream is given");
       }
-      return new Dns(dns, null);
+      return new Dns(dns, external, null);
     }
     List<Upstream> ups = new ArrayList<>();
     for (String u : upstreams) {
@@ -190,7 +222,7 @@ final class DnsOptions {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--forward-except: " + e.getMessage(), e);
     }
-    return new Dns(dns, f.healthCheck(hc).forceTcp(forceTcp).preferUdp(preferUdp)
+    return new Dns(dns, external, f.healthCheck(hc).forceTcp(forceTcp).preferUdp(preferUdp)
         .failfastAllUnhealthyUpstreams(failfast).build());
   }
 

@@ -97,6 +97,40 @@ final class NetworkingCommandsTest {
     assertThat(out.toString()).contains("\"answers\":[\"192.0.2.10\"]");
   }
 
+  // a LoadBalancer Service gets an address of the simulated pool; --external-zone answers it as k8s_external does
+  @Test
+  void dns_externalZone_answersTheLoadBalancersAddress(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("lb.yaml"), """
+        apiVersion: v1
+        kind: Node
+        metadata: {name: n1}
+        status:
+          allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+        ---
+        apiVersion: v1
+        kind: Service
+        metadata: {name: web, namespace: shop}
+        spec:
+          type: LoadBalancer
+          externalIPs: [192.0.2.80]
+          selector: {app: web}
+          ports: [{name: http, port: 80, targetPort: 8080}]
+        """);
+    assertThat(run("dns", dir.toString(), "web.shop.example.com", "--external-zone", "example.com", "--output",
+        "json")).as(err.toString()).isZero();
+    assertThat(out.toString().strip()).isEqualTo("{\"name\":\"web.shop.example.com\",\"type\":\"A\","
+        + "\"rcode\":\"NOERROR\",\"answers\":[\"192.0.2.80\",\"203.0.113.1\"]}");
+    out.getBuffer().setLength(0);
+    assertThat(run("dns", dir.toString(), "_http._tcp.web.shop.example.com", "--type", "SRV", "--external-zone",
+        "example.com", "--output", "json")).isZero();
+    // two addresses, one target: the weight is split before the duplicate SRV is dropped, as CoreDNS does
+    assertThat(out.toString()).contains("\"answers\":[\"0 50 80 web.shop.example.com.\"]");
+    out.getBuffer().setLength(0);
+    assertThat(run("dns", dir.toString(), "web.shop.example.com", "--external-zone", "svc.cluster.local"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--external-zone \"svc.cluster.local.\" is inside the cluster's zones");
+  }
+
   // a short name as a pod's process looks it up: its hosts file, then its search list (ndots 5) against the cluster DNS
   @Test
   void dns_fromPod_searchesAsThePodsResolverWould() {

@@ -309,7 +309,7 @@ public final class ClusterDns {
     return label.startsWith("_") ? label.substring(1) : label;
   }
 
-  private static boolean matches(String port, String protocol, String portName, String portProtocol) {
+  static boolean matches(String port, String protocol, String portName, String portProtocol) {
     return (port.isEmpty() || port.equals(portName.toLowerCase(Locale.ROOT)))
         && (protocol.isEmpty() || protocol.equalsIgnoreCase(portProtocol));
   }
@@ -464,7 +464,7 @@ public final class ClusterDns {
     return new DnsResponse(Rcode.NOERROR, answers, List.of(), List.of());
   }
 
-  private static @Nullable IpAddress fromReverse(String lower, boolean v4) {
+  static @Nullable IpAddress fromReverse(String lower, boolean v4) {
     String body = lower.substring(0, lower.length() - (v4 ? V4_REVERSE.length() : V6_REVERSE.length()) - 1);
     String[] parts = body.split("\\.", -1);
     if (v4) {

@@ -78,6 +78,7 @@ public final class DnsServer implements AutoCloseable {
 
   private final ClusterDns dns;
   private final @Nullable Forwarder forwarder;
+  private final @Nullable ExternalDns external;
   private final Supplier<DnsSnapshot> snapshots;
   private final InetAddress bindAddress;
   private final int requestedPort;
@@ -95,6 +96,7 @@ public final class DnsServer implements AutoCloseable {
   private DnsServer(Builder b) {
     this.dns = b.dns;
     this.forwarder = b.forwarder;
+    this.external = b.external;
     this.snapshots = Objects.requireNonNull(b.snapshots, "snapshots");
     this.bindAddress = b.bindAddress;
     this.requestedPort = b.port;
@@ -404,7 +406,9 @@ public final class DnsServer implements AutoCloseable {
     }
     int max = !udpTransport ? 65535 : opt == null ? 512 : Math.max(512, Math.min(opt.getPayloadSize(), MAX_UDP));
     Forwarder f = forwarder;
-    if (f != null && !dns.authoritativeFor(question.getName().toString())) {
+    ExternalDns ext = external;
+    boolean externalZone = ext != null && ext.zoneOf(question.getName().toString()).isPresent();
+    if (f != null && !externalZone && !dns.authoritativeFor(question.getName().toString())) {
       if (later == null) {
         return new Resolved(forward(f, query, !udpTransport, resp, max), false);
       }
@@ -423,6 +427,11 @@ public final class DnsServer implements AutoCloseable {
     }
     String qname = question.getName().toString();
     RecordType qtype = typeOf(question.getType());
+    if (externalZone) {
+      // k8s_external comes before kubernetes in CoreDNS's plugin chain
+      return new Resolved(encode(resp, Objects.requireNonNull(ext).resolve(snapshot, qname, qtype).orElseThrow(),
+          max), true);
+    }
     DnsResponse r = dns.resolve(snapshot, qname, qtype);
     if (f != null && (qtype == RecordType.A || qtype == RecordType.AAAA) && cnameLeavesZones(r)) {
       // an ExternalName outside the zones: its target's addresses come from the upstreams, as CoreDNS asks its own
@@ -575,6 +584,7 @@ public final class DnsServer implements AutoCloseable {
     private final Supplier<DnsSnapshot> snapshots;
     private ClusterDns dns = ClusterDns.standard();
     private @Nullable Forwarder forwarder;
+    private @Nullable ExternalDns external;
     private InetAddress bindAddress = InetAddress.getLoopbackAddress();
     private int port;
     private int udpThreads = 4;
@@ -595,6 +605,15 @@ public final class DnsServer implements AutoCloseable {
      */
     public Builder forward(Forwarder v) {
       forwarder = Objects.requireNonNull(v, "forward");
+      return this;
+    }
+
+    /**
+     * The zones answered as CoreDNS's {@code k8s_external} plugin answers them (the Services' external and load
+     * balancer addresses), before the cluster zone and forwarding; none by default.
+     */
+    public Builder external(ExternalDns v) {
+      external = Objects.requireNonNull(v, "external");
       return this;
     }
 

@@ -178,6 +178,14 @@ public final class DnsSnapshot {
     return serial;
   }
 
+  /** Every Service, ordered by namespace and name. */
+  public List<Service> services() {
+    List<Service> out = new java.util.ArrayList<>(services.values());
+    out.sort(java.util.Comparator.comparing((Service v) -> v.metadata().namespace())
+        .thenComparing(v -> v.metadata().name()));
+    return out;
+  }
+
   public int serviceCount() {
     return services.size();
   }
