@@ -1,7 +1,6 @@
 package io.fleetkit.networking.dns;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -14,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -315,16 +313,7 @@ final class DnsServerTest {
   }
 
   private List<String> dig(String... args) throws Exception {
-    String dig = System.getProperty("fleetkit.dig", "");
-    assumeTrue(!dig.isEmpty(), "fleetkit.dig not set: dig tests skipped");
-    List<String> cmd = new ArrayList<>(List.of(dig, "@127.0.0.1", "-p", Integer.toString(server.port()),
-        "+time=2", "+tries=1"));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("dig finished").isTrue();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.exitValue()).as("dig exit code, output:\n%s", out).isZero();
-    return out.lines().toList();
+    return Dig.run(server.port(), 2, args);
   }
 
   @Test
