@@ -211,7 +211,9 @@ final class NetworkingCommandsTest {
         .isZero();
     assertThat(out.toString()).doesNotContain("ApplyRejected")
         .containsPattern("Applied +Service/net/web +unchanged from")
-        .containsPattern("Applied +Service/net/db +unchanged from");
+        .containsPattern("Applied +Service/net/db +unchanged from")
+        .containsPattern("Applied +Service/net/edge +unchanged from")
+        .containsPattern("LoadBalancer +Service/net/edge +at 203.0.113.1");
   }
 
   @Test
@@ -220,7 +222,10 @@ final class NetworkingCommandsTest {
     JsonNode services = JsonMapper.builder().build().readTree(out.toString()).get("final").get("services");
     Map<String, JsonNode> byName = new HashMap<>();
     services.forEach(s -> byName.put(s.get("name").asString(), s));
-    assertThat(byName).containsOnlyKeys("net/web", "net/web-canary", "net/db", "net/payments");
+    assertThat(byName).containsOnlyKeys("net/web", "net/edge", "net/web-canary", "net/db", "net/payments");
+    assertThat(byName.get("net/edge").get("loadBalancer").get(0).asString()).isEqualTo("203.0.113.1");
+    assertThat(byName.get("net/edge").get("ready").asInt()).isEqualTo(3);
+    assertThat(byName.get("net/web").has("loadBalancer")).as("a ClusterIP Service has none").isFalse();
     JsonNode web = byName.get("net/web");
     assertThat(web.get("clusterIP").asString()).matches("10\\.96\\.\\d+\\.\\d+");
     assertThat(web.get("endpoints").asInt()).isEqualTo(3);
@@ -244,7 +249,8 @@ final class NetworkingCommandsTest {
     assertThat(root.get("scenario").asString()).isEqualTo("net");
     Map<String, JsonNode> byName = new HashMap<>();
     root.get("final").get("services").forEach(s -> byName.put(s.get("name").asString(), s));
-    assertThat(byName).containsOnlyKeys("net/web", "net/web-canary", "net/db", "net/payments");
+    assertThat(byName).containsOnlyKeys("net/web", "net/edge", "net/web-canary", "net/db", "net/payments");
+    assertThat(byName.get("net/edge").get("loadBalancer").get(0).asString()).isEqualTo("203.0.113.1");
     assertThat(byName.get("net/web").get("clusterIP").asString()).matches("10\\.96\\.\\d+\\.\\d+");
     assertThat(byName.get("net/web").get("ready").asInt()).isEqualTo(3);
     assertThat(byName.get("net/db").get("endpoints").asInt()).isEqualTo(2);
