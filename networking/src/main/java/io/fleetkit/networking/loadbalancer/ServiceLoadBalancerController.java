@@ -2,6 +2,7 @@ package io.fleetkit.networking.loadbalancer;
 
 import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.core.LoadBalancerStatus;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Service;
@@ -183,6 +184,10 @@ public final class ServiceLoadBalancerController implements AutoCloseable {
     if (service == null) {
       return processServiceDeletion(ctx, key);
     }
+    if (service.metadata().deletionTimestamp() != null && !cache.containsKey(key)
+        && !service.metadata().finalizers().contains(Service.LOAD_BALANCER_CLEANUP_FINALIZER)) {
+      return Result.done(); // going away with no load balancer of ours: nothing to ensure or clean up
+    }
     Service last = synced.get(key);
     Instant retry = retryAt.get(key);
     boolean due = LoadBalancerRules.needsCleanup(service)
@@ -223,6 +228,11 @@ public final class ServiceLoadBalancerController implements AutoCloseable {
       return retryLater(ctx, key, e);
     } catch (ConflictException e) {
       LOG.debug("service-lb: {}: conflict writing the Service, retrying: {}", key, e.getMessage());
+      return retryLater(ctx, key, null);
+    } catch (ValidationException e) {
+      // a write the store refused: upstream's failed patch, reported and retried the same way
+      ctx.events().event(service, Event.WARNING, SYNC_FAILED, ACTION, "Error syncing load balancer: "
+          + e.getMessage());
       return retryLater(ctx, key, null);
     }
     failures.remove(key);
@@ -265,7 +275,12 @@ public final class ServiceLoadBalancerController implements AutoCloseable {
     LoadBalancerStatus next;
     Operation op;
     Service current = service;
-    if (!LoadBalancerRules.wantsLoadBalancer(service) || LoadBalancerRules.needsCleanup(service)) {
+    // a Service being deleted without the finalizer cannot take it any more (the API server refuses a new finalizer
+    // on an object being deleted, where upstream would retry forever): its load balancer goes instead
+    boolean goingWithoutFinalizer = service.metadata().deletionTimestamp() != null
+        && !service.metadata().finalizers().contains(Service.LOAD_BALANCER_CLEANUP_FINALIZER);
+    if (!LoadBalancerRules.wantsLoadBalancer(service) || LoadBalancerRules.needsCleanup(service)
+        || goingWithoutFinalizer) {
       op = Operation.DELETE;
       next = null;
       if (provider.get(service).isPresent()) {

@@ -550,6 +550,21 @@ final class ServiceLoadBalancerControllerTest {
     assertThat(cloud.balancers).isEmpty();
   }
 
+  /** A Service being deleted that another finalizer keeps, and never got ours: no load balancer, no error loop. */
+  @Test
+  void serviceBeingDeletedWithoutTheFinalizer_noLoadBalancerNoRetries() {
+    store.create(service("kept", ServiceType.LoadBalancer, finalizers("example.com/keep")));
+    store.delete(Service.class, NS, "kept");
+    start();
+    assertThat(cloud.calls).isEmpty();
+    assertThat(events).noneMatch(e -> e.startsWith("Warning"));
+    clock.advance(ServiceLoadBalancerController.MAX_RETRY_DELAY);
+    controller.runUntilIdle();
+    assertThat(cloud.calls).isEmpty();
+    assertThat(stored(service("kept", ServiceType.LoadBalancer)).metadata().finalizers())
+        .containsExactly("example.com/keep");
+  }
+
   @SuppressWarnings("unused")
   private static final UnaryOperator<Service> NONE = s -> s;
 }
