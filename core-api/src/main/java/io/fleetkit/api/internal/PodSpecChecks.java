@@ -494,14 +494,7 @@ public final class PodSpecChecks {
       if (s instanceof VolumeSource.PersistentVolumeClaim pvc && pvc.claimName().isEmpty()) {
         v.required(p + ".persistentVolumeClaim.claimName");
       } else if (s instanceof VolumeSource.HostPath hp) {
-        if (hp.path().isEmpty()) {
-          v.required(p + ".hostPath.path");
-        } else {
-          VolumeFileChecks.noBacksteps(hp.path(), p + ".hostPath.path", v);
-          if (!VolumeFileChecks.HOST_PATH_TYPES.contains(hp.type())) {
-            v.add(p + ".hostPath.type", LifecycleChecks.unsupported(VolumeFileChecks.HOST_PATH_TYPES), hp.type());
-          }
-        }
+        VolumeFileChecks.hostPath(hp.path(), hp.type(), p + ".hostPath", v);
       } else if (s instanceof VolumeSource.ConfigMap cm) {
         if (cm.name().isEmpty()) {
           v.required(p + ".configMap.name");
