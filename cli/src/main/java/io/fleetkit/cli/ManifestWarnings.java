@@ -65,12 +65,34 @@ final class ManifestWarnings {
   }
 
   /**
+   * What a command's summary adds for the load's warnings: nothing without any; else {@code ; 3 fields not modelled
+   * by FleetKit ignored (see the warnings)}, and the count of the API server's warnings (an Endpoints address in a
+   * non-standard form), {@code ; 1 API server warning (see the warnings)}, or both.
+   */
+  static String summaryTail(LoadedObjects loaded) {
+    if (loaded.warnings().isEmpty()) {
+      return "";
+    }
+    long server = loaded.warnings().stream().filter(w -> !w.violation().rule().endsWith(LoadedObjects.NOT_MODELLED))
+        .count();
+    List<String> parts = new ArrayList<>(2);
+    if (server < loaded.warnings().size()) {
+      parts.add(ignoredFields(loaded) + " not modelled by FleetKit ignored");
+    }
+    if (server > 0) {
+      parts.add(server + (server == 1 ? " API server warning" : " API server warnings"));
+    }
+    return "; " + String.join(", ", parts) + " (see the warnings)";
+  }
+
+  /**
    * {@code 3 fields} / {@code 1 field}: how many fields were ignored, for a command's summary; with {@code and 2
    * objects} when objects of kinds FleetKit does not model were left out (their warning is at {@code kind}).
    */
   static String ignoredFields(LoadedObjects loaded) {
     int objects = (int) loaded.warnings().stream().filter(w -> w.violation().field().equals("kind")).count();
-    int n = loaded.warnings().size() - objects;
+    int n = (int) loaded.warnings().stream().filter(w -> w.violation().rule().endsWith(LoadedObjects.NOT_MODELLED))
+        .count() - objects;
     String fields = n + (n == 1 ? " field" : " fields");
     return objects == 0 ? fields : fields + " and " + objects + (objects == 1 ? " object" : " objects");
   }

@@ -38,8 +38,7 @@ public final class ValidateCommand implements Callable<Integer> {
     try {
       LoadedObjects loaded = KubernetesYaml.load(paths);
       ManifestWarnings.print(loaded, err);
-      out.println("OK: " + loaded.summary() + (loaded.warnings().isEmpty() ? "" : "; "
-          + ManifestWarnings.ignoredFields(loaded) + " not modelled by FleetKit ignored (see the warnings)"));
+      out.println("OK: " + loaded.summary() + ManifestWarnings.summaryTail(loaded));
       out.flush();
       return 0;
     } catch (ManifestException e) {

@@ -77,6 +77,30 @@ final class ManifestWarningsTest {
     assertThat(out.toString()).contains("1000 fields not modelled by FleetKit ignored");
   }
 
+  /**
+   * An Endpoints address with leading zeros loads with the API server's warning: printed with the others, counted
+   * apart from the ignored fields.
+   */
+  @Test
+  void validate_apiServerWarning_printedAndCountedApartFromIgnoredFields(@TempDir Path dir) throws Exception {
+    Path f = Files.writeString(dir.resolve("eps.yaml"), """
+        apiVersion: v1
+        kind: Endpoints
+        metadata: {name: db, namespace: default}
+        subsets:
+        - addresses: [{ip: 010.0.0.2}]
+          ports: [{port: 5432}]
+        """);
+
+    assertThat(run("validate", f.toString())).isZero();
+
+    assertThat(out.toString().strip()).isEqualTo("OK: 1 object (1 Endpoints); 1 API server warning (see the"
+        + " warnings)");
+    assertThat(err.toString().lines()).containsExactly("Warning: " + f + ":5: Endpoints default/db:"
+        + " subsets[0].addresses[0].ip: non-standard IP address \"010.0.0.2\" will be considered invalid in a future"
+        + " Kubernetes release: use \"10.0.0.2\"");
+  }
+
   @Test
   void validate_noFieldIgnored_summaryAndStderrUnchanged(@TempDir Path dir) throws Exception {
     Path f = Files.writeString(dir.resolve("n.yaml"), "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n");

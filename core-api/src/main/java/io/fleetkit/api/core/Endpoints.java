@@ -1,9 +1,11 @@
 package io.fleetkit.api.core;
 
+import io.fleetkit.api.Violation;
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.net.IpText;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -18,7 +20,10 @@ import org.jspecify.annotations.Nullable;
  * name is a DNS-1123 subdomain; each subset has {@code addresses} or {@code notReadyAddresses}; each address is an
  * IP outside the unspecified, loopback and link-local ranges, with a DNS-1123 label {@code hostname} and a DNS-1123
  * subdomain {@code nodeName} when set; each port number is in 1..65535, its name a DNS-1123 label (required when the
- * subset has more than one port) and its {@code appProtocol} a qualified name.
+ * subset has more than one port) and its {@code appProtocol} a qualified name. An address is a legacy IP field: as
+ * the API server does while its {@code StrictIPCIDRValidation} gate is off, an IPv4 octet may have leading zeros
+ * (read as decimal) and an IPv6 address may be IPv4-mapped or not in RFC 5952 form; {@link #warnings()} lists them,
+ * as the API server warns of them.
  *
  * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  *
@@ -41,6 +46,10 @@ public record Endpoints(ObjectMeta metadata, List<Subset> subsets) implements Ap
   public static final String OVER_CAPACITY_ANNOTATION = "endpoints.kubernetes.io/over-capacity";
   /** The addresses the endpoints controller writes at most, and the mirroring controller mirrors per subset. */
   public static final int MAX_ADDRESSES = 1000;
+  /** The label the endpoints controller puts on the Endpoints objects it writes ({@code LabelManagedBy}). */
+  public static final String LABEL_MANAGED_BY = "endpoints.kubernetes.io/managed-by";
+  /** The endpoints controller's value of {@link #LABEL_MANAGED_BY} ({@code ControllerName}). */
+  public static final String CONTROLLER_NAME = "endpoint-controller";
 
   /** The desired fields, what {@link #spec()} returns. */
   public record Desired(List<Subset> subsets) {}
@@ -153,9 +162,38 @@ public record Endpoints(ObjectMeta metadata, List<Subset> subsets) implements Ap
     v.throwIfAny();
   }
 
-  /** {@code validateEndpointAddress}: the IP, then a set hostname and node name. */
+  /**
+   * The API server's warnings for this object ({@code endpointsWarnings} of the Endpoints strategy): one per address,
+   * ready or not, in a non-standard form ({@link IpText#legacyWarning}), at its {@code ip} field with the address as
+   * the value. None for an object labelled as the endpoints controller's, which writes only standard addresses.
+   */
+  public List<Violation> warnings() {
+    if (CONTROLLER_NAME.equals(metadata.labels().get(LABEL_MANAGED_BY))) {
+      return List.of();
+    }
+    String object = Violations.describe(KIND, metadata.namespace(), metadata.name());
+    List<Violation> out = new ArrayList<>();
+    for (int i = 0; i < subsets.size(); i++) {
+      Subset s = subsets.get(i);
+      warn(out, object, "subsets[" + i + "].addresses", s.addresses());
+      warn(out, object, "subsets[" + i + "].notReadyAddresses", s.notReadyAddresses());
+    }
+    return List.copyOf(out);
+  }
+
+  private static void warn(List<Violation> out, String object, String path, List<Address> addresses) {
+    for (int a = 0; a < addresses.size(); a++) {
+      String ip = addresses.get(a).ip();
+      String warning = IpText.legacyWarning(ip);
+      if (warning != null) {
+        out.add(new Violation(object, path + "[" + a + "].ip", warning, ip));
+      }
+    }
+  }
+
+  /** {@code validateEndpointAddress}: the IP (a legacy field: parsed sloppily), then a set hostname and node name. */
   private static void address(Violations v, String path, Address a) {
-    if (!IpText.isIp(a.ip())) {
+    if (!IpText.isIpSloppy(a.ip())) {
       v.add(path + ".ip", IpText.INVALID_IP, a.ip());
     } else {
       for (String rule : IpText.specialRanges(a.ip())) {

@@ -2,18 +2,22 @@ package io.fleetkit.api.core;
 
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.Violations.NameRule;
+import io.fleetkit.api.internal.VolumeFileChecks;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
+import io.fleetkit.api.scheduling.SchedulingValidation;
 import java.util.Objects;
 
 /**
  * A PersistentVolume ({@code v1}, cluster-scoped): a piece of storage that a claim can bind.
  *
  * <p>The constructor checks Kubernetes' rules and reports every violation at once: the name is a DNS-1123
- * subdomain, {@code capacity} holds exactly {@code storage}, at least one access mode (ReadWriteOncePod alone),
- * a local volume has node affinity, a claim reference names its claim. The deprecated Recycle reclaim policy is
- * rejected.
+ * subdomain, {@code capacity} holds exactly {@code storage}, greater than zero, at least one access mode
+ * (ReadWriteOncePod alone), node affinity with terms whose expressions are valid, a host path given without
+ * {@code ..} and with a known {@code type} (the rules of a pod's hostPath volume), a local volume has node
+ * affinity, a claim reference names its claim. The deprecated Recycle reclaim policy is rejected (and, as
+ * Kubernetes does, named again for a host path of {@code /}).
  *
  * <p>The constructor throws {@link io.fleetkit.api.ValidationException} when a rule is broken.
  */
@@ -82,7 +86,7 @@ public record PersistentVolume(ObjectMeta metadata, PersistentVolumeSpec spec, P
     if (!spec.capacity().has(VolumeRules.STORAGE)) {
       v.required("spec.capacity.storage");
     } else {
-      v.nonNegative("spec.capacity.storage", spec.capacity().get(VolumeRules.STORAGE));
+      positiveCapacity(v, spec.capacity().get(VolumeRules.STORAGE));
     }
     for (String name : spec.capacity().asMap().keySet()) {
       if (!name.equals(VolumeRules.STORAGE)) {
@@ -99,6 +103,12 @@ public record PersistentVolume(ObjectMeta metadata, PersistentVolumeSpec spec, P
     VolumeNodeAffinity affinity = spec.nodeAffinity();
     if (affinity != null && affinity.required().nodeSelectorTerms().isEmpty()) {
       v.required("spec.nodeAffinity.required.nodeSelectorTerms", "must have at least one node selector term");
+    } else if (affinity != null) { // ValidateNodeSelector's terms: each expression's key, operator and values
+      var terms = affinity.required().nodeSelectorTerms();
+      for (int i = 0; i < terms.size(); i++) {
+        v.addAll(SchedulingValidation.validateNodeSelectorTerm(terms.get(i),
+            "spec.nodeAffinity.required.nodeSelectorTerms[" + i + "]"));
+      }
     }
     ClaimReference ref = spec.claimRef();
     if (ref != null) {
@@ -116,8 +126,11 @@ public record PersistentVolume(ObjectMeta metadata, PersistentVolumeSpec spec, P
         v.required("spec.csi.volumeHandle");
       }
     } else if (source instanceof PersistentVolumeSource.HostPath hostPath) {
-      if (hostPath.path().isEmpty()) {
-        v.required("spec.hostPath.path");
+      VolumeFileChecks.hostPath(hostPath.path(), hostPath.type(), "spec.hostPath", v);
+      if (spec.persistentVolumeReclaimPolicy() == PersistentVolumeReclaimPolicy.Recycle
+          && isRoot(hostPath.path())) {
+        v.add("spec.persistentVolumeReclaimPolicy", "Forbidden: may not be 'recycle' for a hostPath mount of '/'",
+            null);
       }
     } else if (source instanceof PersistentVolumeSource.Local local) {
       if (local.path().isEmpty()) {
@@ -128,5 +141,34 @@ public record PersistentVolume(ObjectMeta metadata, PersistentVolumeSpec spec, P
       }
     }
     v.throwIfAny();
+  }
+
+  /**
+   * Kubernetes' capacity rules for a PersistentVolume ({@code validateBasicResource} and
+   * {@code ValidatePositiveQuantityValue}): a negative quantity is no valid resource quantity, and none may be zero.
+   */
+  private static void positiveCapacity(Violations v, Quantity storage) {
+    if (storage.isNegative()) {
+      v.add("spec.capacity.storage", "must be a valid resource quantity", storage.value());
+    }
+    if (storage.signum() <= 0) {
+      v.add("spec.capacity.storage", "must be greater than zero", storage);
+    }
+  }
+
+  /** Whether Go's {@code path.Clean} makes {@code path} {@code /}: an absolute path whose elements cancel out. */
+  private static boolean isRoot(String path) {
+    if (!path.startsWith("/")) {
+      return false;
+    }
+    int depth = 0;
+    for (String element : path.split("/")) {
+      if (element.equals("..")) {
+        depth = Math.max(0, depth - 1); // ".." at the root stays at the root
+      } else if (!element.isEmpty() && !element.equals(".")) {
+        depth++;
+      }
+    }
+    return depth == 0;
   }
 }

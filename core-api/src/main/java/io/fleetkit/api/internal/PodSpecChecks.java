@@ -288,18 +288,40 @@ public final class PodSpecChecks {
       if (c.lifecycle() != null) {
         LifecycleChecks.check(c, at(base, field, i), init, gracePeriodSeconds, os, v);
       }
-      for (int j = 0; j < c.ports().size(); j++) {
-        ContainerPort port = c.ports().get(j);
-        if (port.containerPort() < 1 || port.containerPort() > 65535) {
-          v.portNumber(at(base, field, i) + ".ports[" + j + "].containerPort", port.containerPort());
+      if (!c.ports().isEmpty()) {
+        containerPorts(c.ports(), at(base, field, i) + ".ports", v);
+      }
+    }
+  }
+
+  /**
+   * Upstream's {@code validateContainerPorts}: a name, when set, is a valid port name ({@code IsValidPortName}) and
+   * unique among the container's valid ones; {@code containerPort} is required and a port number; a set
+   * {@code hostPort} is a port number; the protocol is TCP, UDP or SCTP (an unset one is TCP, as defaulting writes).
+   */
+  private static void containerPorts(List<ContainerPort> ports, String path, Violations v) {
+    Set<String> names = new HashSet<>();
+    for (int j = 0; j < ports.size(); j++) {
+      ContainerPort port = ports.get(j);
+      String at = path + "[" + j + "]";
+      if (!port.name().isEmpty()) {
+        int before = v.violations().size();
+        v.portName(at + ".name", port.name());
+        if (v.violations().size() == before && !names.add(port.name())) {
+          v.add(at + ".name", Violations.DUPLICATE, port.name());
         }
-        if (port.hostPort() < 0 || port.hostPort() > 65535) {
-          v.portNumber(at(base, field, i) + ".ports[" + j + "].hostPort", port.hostPort());
-        }
-        if (!SUPPORTED_PORT_PROTOCOLS.contains(port.protocol())) {
-          v.add(at(base, field, i) + ".ports[" + j + "].protocol", "Unsupported value: supported values: \"SCTP\", "
-              + "\"TCP\", \"UDP\"", port.protocol());
-        }
+      }
+      if (port.containerPort() == 0) {
+        v.required(at + ".containerPort");
+      } else if (port.containerPort() < 1 || port.containerPort() > 65535) {
+        v.portNumber(at + ".containerPort", port.containerPort());
+      }
+      if (port.hostPort() != 0 && (port.hostPort() < 1 || port.hostPort() > 65535)) {
+        v.portNumber(at + ".hostPort", port.hostPort());
+      }
+      if (!SUPPORTED_PORT_PROTOCOLS.contains(port.protocol())) {
+        v.add(at + ".protocol", "Unsupported value: supported values: \"SCTP\", \"TCP\", \"UDP\"",
+            port.protocol());
       }
     }
   }
@@ -494,14 +516,7 @@ public final class PodSpecChecks {
       if (s instanceof VolumeSource.PersistentVolumeClaim pvc && pvc.claimName().isEmpty()) {
         v.required(p + ".persistentVolumeClaim.claimName");
       } else if (s instanceof VolumeSource.HostPath hp) {
-        if (hp.path().isEmpty()) {
-          v.required(p + ".hostPath.path");
-        } else {
-          VolumeFileChecks.noBacksteps(hp.path(), p + ".hostPath.path", v);
-          if (!VolumeFileChecks.HOST_PATH_TYPES.contains(hp.type())) {
-            v.add(p + ".hostPath.type", LifecycleChecks.unsupported(VolumeFileChecks.HOST_PATH_TYPES), hp.type());
-          }
-        }
+        VolumeFileChecks.hostPath(hp.path(), hp.type(), p + ".hostPath", v);
       } else if (s instanceof VolumeSource.ConfigMap cm) {
         if (cm.name().isEmpty()) {
           v.required(p + ".configMap.name");

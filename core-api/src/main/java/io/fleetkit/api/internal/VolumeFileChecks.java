@@ -5,6 +5,7 @@ import io.fleetkit.api.core.DownwardAPIVolumeFile;
 import io.fleetkit.api.core.KeyToPath;
 import io.fleetkit.api.core.VolumeProjection;
 import io.fleetkit.api.core.VolumeSource;
+import io.fleetkit.api.resource.Quantity;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -13,11 +14,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * Kubernetes' rules for the volumes that write files (projected, downward API, secret and config map volumes:
  * {@code validateProjectedVolumeSource}, {@code validateDownwardAPIVolumeSource}, {@code validateDownwardAPIVolumeFile},
- * {@code validateKeyToPath}, {@code validateLocalNonReservedPath}, {@code validatePathNoBacksteps} in
- * {@code pkg/apis/core/validation/validation.go})
- * with Kubernetes' messages. The divisor of a resource field is not checked. Stateless.
+ * {@code validateKeyToPath}, {@code validateObjectFieldSelector}, {@code validateContainerResourceFieldSelector},
+ * {@code validateContainerResourceDivisor}, {@code validateLocalNonReservedPath}, {@code validatePathNoBacksteps} in
+ * {@code pkg/apis/core/validation/validation.go}), and the host path of a pod volume and of a PersistentVolume
+ * ({@code validateHostPathVolumeSource}, {@code validateHostPathType}), with Kubernetes' messages. Stateless.
  */
-final class VolumeFileChecks {
+public final class VolumeFileChecks {
   /** Upstream's {@code fileModeErrorMsg}. */
   static final String FILE_MODE = "must be a number between 0 and 0777 (octal), both inclusive";
   /** Upstream's {@code validVolumeDownwardAPIFieldPathExpressions}, sorted as its error lists them. */
@@ -29,11 +31,41 @@ final class VolumeFileChecks {
   /** Upstream's {@code supportedHostPathTypes} (the unset type is empty), sorted as its error lists them. */
   static final List<String> HOST_PATH_TYPES = List.of("", "BlockDevice", "CharDevice", "Directory",
       "DirectoryOrCreate", "File", "FileOrCreate", "Socket");
+  /**
+   * The field paths {@code ConvertDownwardAPIFieldLabel} (in {@code pkg/apis/core/pods/helpers.go}) knows for a v1
+   * pod, before a volume's own list narrows them; {@code spec.host} is its old name of {@code spec.nodeName}.
+   */
+  private static final List<String> CONVERTIBLE_FIELD_PATHS = List.of("metadata.annotations", "metadata.labels",
+      "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.restartPolicy",
+      "spec.serviceAccountName", "spec.schedulerName", "status.phase", "status.hostIP", "status.hostIPs",
+      "status.podIP", "status.podIPs", "spec.host");
+  /** Upstream's {@code validContainerResourceDivisorForCPU}, as its canonical quantity texts. */
+  private static final List<String> CPU_DIVISORS = List.of("1m", "1");
+  /** Upstream's divisors for memory, ephemeral storage and huge pages (the same thirteen). */
+  private static final List<String> BYTE_DIVISORS = List.of("1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi",
+      "1Gi", "1Ti", "1Pi", "1Ei");
   private static final int MAX_MODE = 0777;
   private static final long MIN_TOKEN_SECONDS = 10 * 60;
   private static final long MAX_TOKEN_SECONDS = 1L << 32;
 
   private VolumeFileChecks() {}
+
+  /**
+   * Checks a host path at {@code path} ({@code spec.volumes[0].hostPath} of a pod, {@code spec.hostPath} of a
+   * PersistentVolume), as upstream's {@code validateHostPathVolumeSource} does for both: the path is required (and
+   * nothing else is checked without it), has no {@code ..} element, and {@code type} is empty or one of
+   * {@link #HOST_PATH_TYPES}.
+   */
+  public static void hostPath(String hostPath, String type, String path, Violations v) {
+    if (hostPath.isEmpty()) {
+      v.required(path + ".path");
+      return;
+    }
+    noBacksteps(hostPath, path + ".path", v);
+    if (!HOST_PATH_TYPES.contains(type)) {
+      v.add(path + ".type", LifecycleChecks.unsupported(HOST_PATH_TYPES), type);
+    }
+  }
 
   /**
    * Checks a projected volume's source at {@code path} (e.g. {@code spec.volumes[0].projected}). As upstream, a
@@ -144,31 +176,101 @@ final class VolumeFileChecks {
           && !resource.resource().startsWith("limits.hugepages-")) {
         v.add(rp + ".resource", LifecycleChecks.unsupported(RESOURCES), resource.resource());
       }
+      divisor(resource.resource(), resource.divisor(), rp, v); // upstream checks it after any of the above
     } else {
       v.required(path, "one of fieldRef and resourceFieldRef is required");
     }
     mode(f.mode(), path + ".mode", v);
   }
 
-  /** Upstream's {@code validateObjectFieldSelector} against the downward API volume's field paths. */
+  /**
+   * Upstream's {@code validateObjectFieldSelector} against the downward API volume's field paths: the path is
+   * required; {@code ConvertDownwardAPIFieldLabel} must know it for the API version (an empty one is v1, what the
+   * API server's defaulting writes), a subscript being allowed on labels and annotations only; a subscript must be
+   * a qualified name (an annotation's lower-cased), reported on the reference itself as upstream does; a plain path
+   * must be one of {@link #FIELD_PATHS}.
+   */
   private static void fieldRef(DownwardAPIVolumeFile.FieldRef ref, String path, Violations v) {
     String fieldPath = ref.fieldPath();
     if (fieldPath.isEmpty()) {
       v.required(path + ".fieldPath");
       return;
     }
-    // a label or annotation by key (metadata.labels['app']) is allowed where the whole map is
-    String base = fieldPath;
-    int bracket = fieldPath.indexOf('[');
-    if (bracket > 0 && fieldPath.endsWith("']") && fieldPath.startsWith("['", bracket)) {
-      base = fieldPath.substring(0, bracket);
-      if (!base.equals("metadata.labels") && !base.equals("metadata.annotations")) {
-        v.add(path + ".fieldPath", "does not support subscript", fieldPath);
-        return;
-      }
+    String apiVersion = ref.apiVersion().isEmpty() ? "v1" : ref.apiVersion();
+    String[] subscripted = splitSubscript(fieldPath);
+    String conversionError = null;
+    if (!apiVersion.equals("v1")) {
+      conversionError = "unsupported pod version: " + apiVersion;
+    } else if (subscripted != null && !subscripted[0].equals("metadata.annotations")
+        && !subscripted[0].equals("metadata.labels")) {
+      conversionError = "field label does not support subscript: " + fieldPath;
+    } else if (subscripted == null && !CONVERTIBLE_FIELD_PATHS.contains(fieldPath)) {
+      conversionError = "field label not supported: " + fieldPath;
     }
-    if (!FIELD_PATHS.contains(base)) {
-      v.add(path + ".fieldPath", LifecycleChecks.unsupported(FIELD_PATHS), fieldPath);
+    if (conversionError != null) {
+      v.add(path + ".fieldPath", "error converting fieldPath: " + conversionError, fieldPath);
+    } else if (subscripted != null) {
+      boolean annotation = subscripted[0].equals("metadata.annotations");
+      v.qualifiedName(path, annotation ? subscripted[1].toLowerCase(java.util.Locale.ROOT) : subscripted[1]);
+    } else if (!FIELD_PATHS.contains(fieldPath)) {
+      v.add(path + ".fieldPath", LifecycleChecks.unsupported(FIELD_PATHS), fieldPath.equals("spec.host")
+          ? "spec.nodeName" : fieldPath);
+    }
+  }
+
+  /**
+   * Upstream's {@code fieldpath.SplitMaybeSubscriptedPath}: {@code metadata.labels['app']} is the path and the key
+   * ({@code ['metadata.labels', 'app']}); {@code null} when the path has no subscript (it must end in {@code ']}
+   * and have a non-empty part before {@code ['}).
+   */
+  private static String @Nullable [] splitSubscript(String fieldPath) {
+    if (!fieldPath.endsWith("']")) {
+      return null;
+    }
+    String s = fieldPath.substring(0, fieldPath.length() - 2);
+    int open = s.indexOf("['");
+    if (open <= 0) {
+      return null;
+    }
+    return new String[] {s.substring(0, open), s.substring(open + 2)};
+  }
+
+  /**
+   * Upstream's {@code validateContainerResourceDivisor}: an unset or zero divisor is not checked; otherwise its
+   * canonical text must be one the resource allows. As upstream, the error's value is the resource, not the
+   * divisor.
+   */
+  private static void divisor(String resource, @Nullable Quantity divisor, String path, Violations v) {
+    if (divisor == null || divisor.isZero()) {
+      return;
+    }
+    String text = divisor.toString();
+    String bytes = String.join(", ", BYTE_DIVISORS);
+    switch (resource) {
+      case "limits.cpu", "requests.cpu" -> {
+        if (!CPU_DIVISORS.contains(text)) {
+          v.add(path + ".divisor", "only divisor's values 1m and 1 are supported with the cpu resource", resource);
+        }
+      }
+      case "limits.memory", "requests.memory" -> {
+        if (!BYTE_DIVISORS.contains(text)) {
+          v.add(path + ".divisor", "only divisor's values " + bytes + " are supported with the memory resource",
+              resource);
+        }
+      }
+      case "limits.ephemeral-storage", "requests.ephemeral-storage" -> {
+        if (!BYTE_DIVISORS.contains(text)) {
+          v.add(path + ".divisor", "only divisor's values " + bytes
+              + " are supported with the local ephemeral storage resource", resource);
+        }
+      }
+      default -> {
+        if ((resource.startsWith("requests.hugepages-") || resource.startsWith("limits.hugepages-"))
+            && !BYTE_DIVISORS.contains(text)) {
+          v.add(path + ".divisor", "only divisor's values " + bytes + " are supported with the hugepages resource",
+              resource);
+        }
+      }
     }
   }
 

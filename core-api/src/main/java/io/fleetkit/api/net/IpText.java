@@ -3,6 +3,7 @@ package io.fleetkit.api.net;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -10,7 +11,10 @@ import org.jspecify.annotations.Nullable;
  * Textual IP addresses and CIDRs as Kubernetes' {@code IsValidIP} and {@code IsValidCIDR} accept them (Go's
  * {@code net.ParseIP}): dotted IPv4 without leading zeros, IPv6 with at most one {@code ::} and an optional dotted
  * IPv4 tail, ASCII hex digits only; never resolved as names. {@link #parse} is the one parser: every check here is
- * made through it, and so is the networking module's {@code IpAddress}. Stateless.
+ * made through it, and so is the networking module's {@code IpAddress}. The fields Kubernetes validates as "legacy"
+ * ones ({@code IsValidIPForLegacyField} with {@code StrictIPCIDRValidation} off, e.g. an Endpoints address) also take
+ * IPv4 octets with leading zeros, read as decimal ({@link #parseSloppy}, {@code netutils.ParseIPSloppy}), and warn
+ * of them ({@link #legacyWarning}). Stateless.
  */
 public final class IpText {
   /** Kubernetes' {@code IsValidIP} message. */
@@ -28,10 +32,65 @@ public final class IpText {
    * included); {@code null} when {@code s} is not an address.
    */
   public static byte @Nullable [] parse(String s) {
-    if (s.indexOf(':') >= 0) {
-      return parseV6(s);
+    return parse(s, false);
+  }
+
+  /**
+   * As {@link #parse}, but an IPv4 octet (of a dotted address or of an IPv6 address's dotted tail) may have leading
+   * zeros, read as decimal ({@code 010.001.002.003} is 10.1.2.3): Kubernetes' {@code ParseIPSloppy}, which its
+   * legacy IP fields accept.
+   */
+  public static byte @Nullable [] parseSloppy(String s) {
+    return parse(s, true);
+  }
+
+  /** Whether {@code s} is an address by {@link #parseSloppy}: Kubernetes' legacy-field {@code IsValidIP}. */
+  public static boolean isIpSloppy(String s) {
+    return parseSloppy(s) != null;
+  }
+
+  /**
+   * Kubernetes' {@code GetWarningsForIP} for an address of a legacy field, without its field path: an address with
+   * leading zeros or an IPv4-mapped IPv6 address {@code will be considered invalid in a future Kubernetes release}
+   * (the text names the address to use instead), an IPv6 address not in RFC 5952 form should be; {@code null} for
+   * an address in its standard form, and for no address at all (that is an error, not a warning).
+   */
+  public static @Nullable String legacyWarning(String s) {
+    byte[] sloppy = parseSloppy(s);
+    if (sloppy == null) {
+      return null;
     }
-    long v4 = parseV4(s);
+    byte[] strict = parse(s);
+    if (strict == null || (strict.length == 16 && isV4Mapped(strict))) {
+      String use = format(sloppy.length == 16 && isV4Mapped(sloppy) ? Arrays.copyOfRange(sloppy, 12, 16) : sloppy);
+      return "non-standard IP address \"" + s + "\" will be considered invalid in a future Kubernetes release: use \""
+          + use + "\"";
+    }
+    String canonical = format(strict);
+    if (strict.length == 16 && !canonical.equals(s)) {
+      return "IPv6 address \"" + s + "\" should be in RFC 5952 canonical format (\"" + canonical + "\")";
+    }
+    return null;
+  }
+
+  /** Whether 16 address bytes are an IPv4-mapped IPv6 address ({@code ::ffff:a.b.c.d}). */
+  public static boolean isV4Mapped(byte[] address) {
+    if (address.length != 16) {
+      return false;
+    }
+    for (int i = 0; i < 10; i++) {
+      if (address[i] != 0) {
+        return false;
+      }
+    }
+    return address[10] == (byte) 0xff && address[11] == (byte) 0xff;
+  }
+
+  private static byte @Nullable [] parse(String s, boolean sloppy) {
+    if (s.indexOf(':') >= 0) {
+      return parseV6(s, sloppy);
+    }
+    long v4 = parseV4(s, sloppy);
     return v4 < 0 ? null : new byte[] {(byte) (v4 >>> 24), (byte) (v4 >>> 16), (byte) (v4 >>> 8), (byte) v4};
   }
 
@@ -42,12 +101,12 @@ public final class IpText {
 
   /** Whether {@code s} is a dotted IPv4 address. */
   public static boolean isIpv4(String s) {
-    return s.indexOf(':') < 0 && parseV4(s) >= 0;
+    return s.indexOf(':') < 0 && parseV4(s, false) >= 0;
   }
 
   /** Whether {@code s} is an IPv6 address: eight groups, or fewer with one {@code ::}, the last two maybe IPv4. */
   public static boolean isIpv6(String s) {
-    return s.indexOf(':') >= 0 && parseV6(s) != null;
+    return s.indexOf(':') >= 0 && parseV6(s, false) != null;
   }
 
   /** Whether {@code s} is {@code address/prefix} with a prefix length the address's family allows. */
@@ -124,10 +183,10 @@ public final class IpText {
    * IPs and endpoints: unspecified, loopback, link-local unicast, link-local multicast (an IPv4-mapped IPv6 address
    * counts as its IPv4 address). Empty for any other address.
    *
-   * @throws IllegalArgumentException if {@code ip} is not an address ({@link #isIp})
+   * @throws IllegalArgumentException if {@code ip} is not an address ({@link #isIpSloppy})
    */
   public static List<String> specialRanges(String ip) {
-    byte[] bytes = parse(ip);
+    byte[] bytes = parseSloppy(ip); // Kubernetes parses these fields sloppily: a strict address parses the same
     if (bytes == null) {
       throw new IllegalArgumentException("\"" + ip + "\" " + INVALID_IP);
     }
@@ -153,16 +212,20 @@ public final class IpText {
     return out;
   }
 
-  /** The dotted quad's value, or -1. */
-  private static long parseV4(String s) {
+  /**
+   * The dotted quad's value, or -1. Strict: at most three digits without leading zeros, as Go's {@code net.ParseIP}
+   * (which refuses them as ambiguous octal); sloppy: any number of decimal digits worth at most 255, as the older
+   * parser Kubernetes keeps for its legacy fields.
+   */
+  private static long parseV4(String s, boolean sloppy) {
     String[] parts = s.split("\\.", -1);
     if (parts.length != 4) {
       return -1;
     }
     long v = 0;
     for (String p : parts) {
-      if (p.isEmpty() || p.length() > 3 || (p.length() > 1 && p.charAt(0) == '0')) {
-        return -1; // Go's net.ParseIP refuses leading zeros (ambiguous octal)
+      if (p.isEmpty() || (!sloppy && (p.length() > 3 || (p.length() > 1 && p.charAt(0) == '0')))) {
+        return -1;
       }
       int n = 0;
       for (int k = 0; k < p.length(); k++) {
@@ -170,7 +233,7 @@ public final class IpText {
         if (c < '0' || c > '9') {
           return -1;
         }
-        n = n * 10 + (c - '0');
+        n = Math.min(n * 10 + (c - '0'), 256); // past 255 is out of range, however many digits follow
       }
       if (n > 255) {
         return -1;
@@ -180,7 +243,7 @@ public final class IpText {
     return v;
   }
 
-  private static byte @Nullable [] parseV6(String s) {
+  private static byte @Nullable [] parseV6(String s, boolean sloppy) {
     if (s.length() > MAX_IPV6_LENGTH) {
       return null;
     }
@@ -188,8 +251,8 @@ public final class IpText {
     if (dbl >= 0 && s.indexOf("::", dbl + 1) >= 0) {
       return null;
     }
-    int[] head = groups(dbl < 0 ? s : s.substring(0, dbl), dbl < 0);
-    int[] tail = dbl < 0 ? new int[0] : groups(s.substring(dbl + 2), true);
+    int[] head = groups(dbl < 0 ? s : s.substring(0, dbl), dbl < 0, sloppy);
+    int[] tail = dbl < 0 ? new int[0] : groups(s.substring(dbl + 2), true, sloppy);
     if (head == null || tail == null || (dbl < 0 ? head.length != 8 : head.length + tail.length > 7)) {
       return null;
     }
@@ -205,7 +268,7 @@ public final class IpText {
   }
 
   /** The 16-bit groups of one side of {@code ::}; only the last side may end in a dotted quad. */
-  private static int @Nullable [] groups(String part, boolean mayEndWithV4) {
+  private static int @Nullable [] groups(String part, boolean mayEndWithV4, boolean sloppy) {
     if (part.isEmpty()) {
       return new int[0];
     }
@@ -213,7 +276,7 @@ public final class IpText {
     String last = items[items.length - 1];
     long v4 = -1;
     if (last.indexOf('.') >= 0) {
-      v4 = mayEndWithV4 ? parseV4(last) : -1;
+      v4 = mayEndWithV4 ? parseV4(last, sloppy) : -1;
       if (v4 < 0) {
         return null;
       }

@@ -128,7 +128,8 @@ final class ProjectedVolumeTest {
         Arguments.of(new DownwardAPIVolumeFile("n", new DownwardAPIVolumeFile.FieldRef("v1", "metadata.labels['a']"),
             null, 0777 + 1), List.of(at + ".mode must be a number between 0 and 0777 (octal), both inclusive 512")),
         Arguments.of(new DownwardAPIVolumeFile("n", new DownwardAPIVolumeFile.FieldRef("v1", "status.podIP['a']"),
-            null, null), List.of(at + ".fieldRef.fieldPath does not support subscript status.podIP['a']")),
+            null, null), List.of(at + ".fieldRef.fieldPath error converting fieldPath: field label does not support"
+                + " subscript: status.podIP['a'] status.podIP['a']")),
         Arguments.of(new DownwardAPIVolumeFile("n", null, new DownwardAPIVolumeFile.ResourceFieldRef("",
             "limits.gpu", null), null), List.of(at + ".resourceFieldRef.containerName Required value")),
         Arguments.of(new DownwardAPIVolumeFile("n", null, new DownwardAPIVolumeFile.ResourceFieldRef("app",

@@ -223,12 +223,13 @@ public final class EndpointSliceMirroringReconciler {
   }
 
   /**
-   * {@code addressToEndpoint}: the address re-printed canonically, {@code ready} as its only condition, its
-   * target, node and hostname. The Endpoints object's validation guarantees an IP.
+   * {@code addressToEndpoint}: the address parsed as Kubernetes parses the legacy field (leading zeros in an IPv4
+   * octet read as decimal) and re-printed canonically, {@code ready} as its only condition, its target, node and
+   * hostname. The Endpoints object's validation guarantees an IP.
    */
   static Endpoint addressToEndpoint(Endpoints.Address a, boolean ready) {
-    byte[] b = Objects.requireNonNull(IpText.parse(a.ip()), "validated IP");
-    if (b.length == 16 && isV4Mapped(b)) {
+    byte[] b = Objects.requireNonNull(IpText.parseSloppy(a.ip()), "validated IP");
+    if (IpText.isV4Mapped(b)) {
       b = java.util.Arrays.copyOfRange(b, 12, 16); // Go's To4: an IPv4-mapped address is an IPv4 endpoint
     }
     String ip = IpText.format(b);
@@ -237,15 +238,6 @@ public final class EndpointSliceMirroringReconciler {
         : new EndpointTargetRef(ref.kind(), ref.namespace(), ref.name(), ref.uid());
     return new Endpoint(List.of(ip), new EndpointConditions(ready, null, null), a.hostname(), target, a.nodeName(),
         "", null);
-  }
-
-  private static boolean isV4Mapped(byte[] b) {
-    for (int i = 0; i < 10; i++) {
-      if (b[i] != 0) {
-        return false;
-      }
-    }
-    return b[10] == (byte) 0xff && b[11] == (byte) 0xff;
   }
 
   /**

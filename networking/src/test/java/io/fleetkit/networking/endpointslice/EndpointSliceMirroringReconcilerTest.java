@@ -377,6 +377,21 @@ final class EndpointSliceMirroringReconcilerTest {
     assertThat(s.endpoints().get(0).addresses()).containsExactly("10.0.0.9");
   }
 
+  /**
+   * An address with leading zeros (a legacy field the API server accepts) is read as decimal and mirrored in its
+   * canonical form, as upstream's {@code addressToEndpoint} re-prints the {@code ParseIPSloppy} address.
+   */
+  @Test
+  void plan_addressWithLeadingZeros_isMirroredCanonically() {
+    Endpoints e = new Endpoints(ObjectMeta.builder().namespace(NS).name(NAME).build(),
+        List.of(ready(List.of(addr("010.000.000.009", "", "")), HTTP)));
+    EndpointSlice s = new EndpointSliceMirroringReconciler(1000, () -> "abcde").plan(e, List.of()).slices()
+        .creates().get(0);
+
+    assertThat(s.addressType()).isEqualTo(AddressType.IPv4);
+    assertThat(s.endpoints().get(0).addresses()).containsExactly("10.0.0.9");
+  }
+
   @Test
   void repack_addressReadyAndNotReadyForOnePort_isNotReady() {
     List<Subset> repacked = EndpointsRepacking.repack(List.of(

@@ -19,11 +19,15 @@ import java.util.TreeMap;
  * object at the highest path not carried. A pod volume of a source FleetKit does not model ({@code nfs}) is left out
  * whole, warned of at its source ({@code spec.volumes[1].nfs}), and an object of a built-in Kubernetes kind FleetKit
  * does not model is left out whole, warned of at {@code kind} ({@code Lease (coordination.k8s.io/v1) is not
- * modelled by FleetKit; ignored}). Warnings are not problems: the load succeeded.
+ * modelled by FleetKit; ignored}). The API server's own warnings of an object it accepts are warnings here too, at
+ * their field with Kubernetes' text: an Endpoints address in a non-standard form ({@code non-standard IP address
+ * "010.1.2.3" will be considered invalid in a future Kubernetes release: use "10.1.2.3"}). Warnings are not
+ * problems: the load succeeded.
  *
  * @param objects every object, in the order the sources listed them
  * @param countsByKind the number of objects per kind, sorted by kind name
- * @param warnings the fields of the manifests that were ignored, in source and document order
+ * @param warnings the fields of the manifests that were ignored, and the API server's warnings, in source and
+ *     document order
  * @param locations where each object was written, at its index in {@code objects}; empty when the objects were not
  *     read from manifests (or were changed after the load, as admission does)
  */

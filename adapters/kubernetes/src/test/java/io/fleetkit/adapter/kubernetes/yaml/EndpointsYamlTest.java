@@ -68,4 +68,54 @@ final class EndpointsYamlTest {
     assertThat(ex.getMessage()).contains("Endpoints namespace/mysvc").contains("subsets[0].addresses[0].ip")
         .contains("may not be in the loopback range");
   }
+
+  /**
+   * An address with leading zeros loads, as the API server accepts the legacy field, with its warning
+   * ({@code endpointsWarnings}: {@code GetWarningsForIP}) at the address's field and line; an IPv4-mapped address
+   * likewise. The object keeps the address as written.
+   */
+  @Test
+  void parse_nonStandardAddresses_loadWithTheApiServersWarnings() {
+    LoadedObjects loaded = KubernetesYaml.parse("""
+        apiVersion: v1
+        kind: Endpoints
+        metadata: {name: db, namespace: default}
+        subsets:
+        - addresses:
+          - ip: 10.0.0.1
+          - ip: 010.000.000.002
+          notReadyAddresses:
+          - ip: "::ffff:10.0.0.3"
+          ports: [{port: 5432}]
+        """, "e.yaml");
+
+    Endpoints e = (Endpoints) loaded.objects().get(0);
+    assertThat(e.subsets().get(0).addresses()).extracting(Endpoints.Address::ip)
+        .containsExactly("10.0.0.1", "010.000.000.002");
+    assertThat(loaded.warnings()).extracting(w -> w.violation().object(), w -> w.violation().field(),
+        w -> w.violation().rule(), ManifestProblem::line).containsExactly(
+            org.assertj.core.groups.Tuple.tuple("Endpoints default/db", "subsets[0].addresses[1].ip",
+                "non-standard IP address \"010.000.000.002\" will be considered invalid in a future Kubernetes "
+                    + "release: use \"10.0.0.2\"", 7),
+            org.assertj.core.groups.Tuple.tuple("Endpoints default/db", "subsets[0].notReadyAddresses[0].ip",
+                "non-standard IP address \"::ffff:10.0.0.3\" will be considered invalid in a future Kubernetes "
+                    + "release: use \"10.0.0.3\"", 9));
+  }
+
+  /** The endpoints controller's own objects are not checked for non-standard addresses, as upstream skips them. */
+  @Test
+  void parse_controllerManagedEndpoints_haveNoAddressWarnings() {
+    LoadedObjects loaded = KubernetesYaml.parse("""
+        apiVersion: v1
+        kind: Endpoints
+        metadata:
+          name: db
+          namespace: default
+          labels: {endpoints.kubernetes.io/managed-by: endpoint-controller}
+        subsets: [{addresses: [{ip: 010.0.0.2}], ports: [{port: 5432}]}]
+        """, "e.yaml");
+
+    assertThat(loaded.objects()).hasSize(1);
+    assertThat(loaded.warnings()).isEmpty();
+  }
 }

@@ -106,6 +106,30 @@ final class ProbeYamlTest {
     });
   }
 
+  /**
+   * validation_test.go (commit 000f26050b9b) Test_validateProbe's empty probe and TestValidateProbe's error case
+   * with timings but no handler: Required on the probe, "must specify a handler type", as upstream.
+   */
+  @Test
+  void upstreamProbesWithoutHandler_areRequiredOne() {
+    String pod = """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: web, namespace: shop}
+        spec:
+          containers:
+          - name: app
+            image: shop:1
+            readinessProbe: PROBE
+        """;
+    for (String probe : List.of("{}", "{timeoutSeconds: 10, initialDelaySeconds: 10}")) {
+      ManifestException e = parseFails(pod.replace("PROBE", probe));
+      assertThat(e.problems()).as(probe).extracting(p -> p.violation().field(), p -> p.violation().rule())
+          .containsExactly(org.assertj.core.groups.Tuple.tuple("spec.containers[0].readinessProbe",
+              "Required value: must specify a handler type"));
+    }
+  }
+
   @Test
   void twoHandlers_forbidden() {
     ManifestException e = parseFails(POD.replace("    tcpSocket: {port: 8080}\n",

@@ -18,6 +18,7 @@ public final class DocumentContext {
   private final YamlDocument document;
   private final List<ManifestProblem> problems = new ArrayList<>();
   private final List<String[]> notModelled = new ArrayList<>();
+  private final List<Violation> warnings = new ArrayList<>();
   private String object = "";
 
   public DocumentContext(String source, YamlDocument document) {
@@ -59,6 +60,19 @@ public final class DocumentContext {
    */
   public void notModelled(String path, String field) {
     notModelled.add(new String[] {path, field});
+  }
+
+  /**
+   * Reports the API server's warnings of a loaded object ({@code Endpoints#warnings()}): each, at its field, a
+   * warning of the load, not a problem. Their object is replaced by the loaded object's name.
+   */
+  public void warn(List<Violation> objectWarnings) {
+    warnings.addAll(objectWarnings);
+  }
+
+  /** The warnings {@link #warn reported}. */
+  public List<Violation> warnings() {
+    return List.copyOf(warnings);
   }
 
   /** The parts {@link #notModelled left out}: each as its path and the field not modelled. */

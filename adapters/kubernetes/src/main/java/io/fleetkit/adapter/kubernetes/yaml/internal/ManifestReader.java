@@ -257,12 +257,17 @@ public final class ManifestReader {
   }
 
   /**
-   * Warns of every field of the document that the object built from it does not carry ({@link NotModelledFields}).
-   * A kind whose object cannot be written back is not checked.
+   * Warns of what the converter reported ({@link DocumentContext#warn}, the API server's warnings), then of every
+   * field of the document that the object built from it does not carry ({@link NotModelledFields}). A kind whose
+   * object cannot be written back is not checked for the latter.
    */
   private void findNotModelled(KindConverter<?, ?> converter, JsonNode root, ApiObject<?> object,
       DocumentContext ctx) {
     YamlDocument doc = ctx.document();
+    for (Violation w : ctx.warnings()) {
+      warnings.add(new ManifestProblem(ctx.source(), doc.index(), doc.line(), doc.lineOf(w.field()),
+          new Violation(object.describe(), w.field(), w.rule(), w.value()), doc.item()));
+    }
     Set<String> excluded = new HashSet<>();
     for (String[] part : ctx.notModelledParts()) {
       String path = part[0] + "." + part[1];

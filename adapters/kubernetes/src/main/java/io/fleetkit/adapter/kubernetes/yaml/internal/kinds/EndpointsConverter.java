@@ -19,7 +19,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * v1 Endpoints. An unset port protocol is TCP, as v1 defaulting ({@code SetDefaults_EndpointPort}) writes it; of an
- * address's {@code targetRef} the kind, namespace, name and uid are kept.
+ * address's {@code targetRef} the kind, namespace, name and uid are kept. An address in a non-standard form (an
+ * IPv4 octet with leading zeros, an IPv4-mapped IPv6 address, IPv6 not in RFC 5952 form) is accepted with a warning
+ * of the load, as the API server accepts it with a warning ({@link Endpoints#warnings()}).
  */
 public final class EndpointsConverter extends AbstractKindConverter<io.fabric8.kubernetes.api.model.Endpoints,
     Endpoints> {
@@ -33,7 +35,11 @@ public final class EndpointsConverter extends AbstractKindConverter<io.fabric8.k
     ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), true, ctx);
     List<Endpoints.Subset> subsets = Fabric8Scheduling.list(in.getSubsets(), "subsets", ctx,
         EndpointsConverter::subset);
-    return ctx.build("", () -> new Endpoints(meta, subsets));
+    Endpoints out = ctx.build("", () -> new Endpoints(meta, subsets));
+    if (out != null) {
+      ctx.warn(out.warnings()); // addresses in a non-standard form, as the API server warns of them
+    }
+    return out;
   }
 
   private static Endpoints.Subset subset(EndpointSubset s, String path, DocumentContext ctx) {
