@@ -233,7 +233,8 @@ public final class ClusterDns {
       return nxdomain(snap, q);
     }
     // CoreDNS's msg.Service.HostType: an IPv4-mapped IPv6 address is an A record
-    byte[] v4 = bytes.length == 4 ? bytes : isV4Mapped(bytes) ? java.util.Arrays.copyOfRange(bytes, 12, 16) : null;
+    byte[] v4 = bytes.length == 4 ? bytes
+        : IpText.isV4Mapped(bytes) ? java.util.Arrays.copyOfRange(bytes, 12, 16) : null;
     String address = v4 != null ? new IpAddress(IPFamily.IPv4, new BigInteger(1, v4)).toString()
         : new IpAddress(IPFamily.IPv6, new BigInteger(1, bytes)).toString();
     RecordType type = v4 != null ? RecordType.A : RecordType.AAAA;
@@ -247,15 +248,6 @@ public final class ClusterDns {
           List.of(), List.of(new DnsRecord(target, type, ttl, address)));
     }
     return nodata(snap, q);
-  }
-
-  private static boolean isV4Mapped(byte[] b) {
-    for (int i = 0; i < 10; i++) {
-      if (b[i] != 0) {
-        return false;
-      }
-    }
-    return b[10] == (byte) 0xff && b[11] == (byte) 0xff;
   }
 
   /** Parses {@code [endpoint.] svc.ns.svc} or {@code _port._proto.svc.ns.svc}; null when not a valid name. */
