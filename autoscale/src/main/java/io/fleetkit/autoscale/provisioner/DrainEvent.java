@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param node the node being drained
  * @param pod the pod, {@code namespace/name}
  * @param kind what happened
- * @param message the eviction API's refusal, or the grace period a deletion gave; {@code ""} for an eviction
+ * @param message the eviction API's refusal, or the grace period a deletion granted ({@code granted 29s of its 30s
+ *     terminationGracePeriodSeconds}); {@code ""} for an eviction
  */
 public record DrainEvent(String node, String pod, Kind kind, String message) {
   /** What happened to the pod. */

@@ -204,7 +204,8 @@ final class NodeTermination {
     // a terminating pod already deleted with at most that grace period keeps its deletion: reported once
     Long before = p.metadata().deletionGracePeriodSeconds();
     if (p.metadata().deletionTimestamp() == null || before == null || before > grace) {
-      events.add(new DrainEvent(node, p.metadata().key(), DrainEvent.Kind.DELETED, "grace period " + grace + "s"));
+      events.add(new DrainEvent(node, p.metadata().key(), DrainEvent.Kind.DELETED, "granted " + grace + "s of its "
+          + p.spec().terminationGracePeriodSeconds() + "s terminationGracePeriodSeconds"));
     }
   }
 

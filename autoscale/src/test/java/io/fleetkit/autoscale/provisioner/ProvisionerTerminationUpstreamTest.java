@@ -353,7 +353,7 @@ final class ProvisionerTerminationUpstreamTest {
     assertThat(terminate(p).drainEvents()).isEmpty(); // the deadline minus 300 s is now: not yet past
     ProvisionerResult r = loopAfter(p, Duration.ofSeconds(10));
     assertThat(r.drainEvents()).containsExactly(new DrainEvent("n", "default/p", DrainEvent.Kind.DELETED,
-        "grace period 290s"));
+        "granted 290s of its 300s terminationGracePeriodSeconds"));
     assertThat(nodeExists("n")).isTrue();
     assertThat(terminating("p")).isTrue();
     Pod deleted = store.require(Pod.class, "default", "p");
@@ -370,7 +370,8 @@ final class ProvisionerTerminationUpstreamTest {
     Provisioner p = provisioner(Duration.ofSeconds(300));
     ProvisionerResult r = terminate(p);
     assertThat(r.drainEvents()).containsExactlyInAnyOrder(
-        new DrainEvent("n", "default/critical", DrainEvent.Kind.DELETED, "grace period 300s"),
+        new DrainEvent("n", "default/critical", DrainEvent.Kind.DELETED,
+            "granted 300s of its 600s terminationGracePeriodSeconds"),
         new DrainEvent("n", "default/non-critical", DrainEvent.Kind.EVICTED, ""));
     assertThat(terminating("critical")).isTrue();
   }
@@ -388,7 +389,7 @@ final class ProvisionerTerminationUpstreamTest {
     assertThat(loopAfter(p, Duration.ofSeconds(150)).drainEvents()).as("240 s: exactly its 60 s left").isEmpty();
     ProvisionerResult r = loopAfter(p, Duration.ofSeconds(25));
     assertThat(r.drainEvents()).containsExactly(new DrainEvent("n", "default/p", DrainEvent.Kind.DELETED,
-        "grace period 35s"));
+        "granted 35s of its 60s terminationGracePeriodSeconds"));
     assertThat(terminating("p")).isTrue();
   }
 
@@ -409,7 +410,7 @@ final class ProvisionerTerminationUpstreamTest {
     ProvisionerResult r = p.runOnce();
     assertThat(r.expiredNodes()).containsExactly("n");
     assertThat(r.drainEvents()).containsExactly(new DrainEvent("n", "default/p", DrainEvent.Kind.DELETED,
-        "grace period 300s"));
+        "granted 300s of its 6000s terminationGracePeriodSeconds"));
     Pod pod = store.require(Pod.class, "default", "p");
     assertThat(pod.metadata().deletionGracePeriodSeconds()).isEqualTo(300L);
     assertThat(pod.metadata().deletionTimestamp()).isEqualTo(start.plusSeconds(300));
@@ -448,7 +449,7 @@ final class ProvisionerTerminationUpstreamTest {
         .containsExactly(DrainEvent.Kind.EVICTION_REFUSED);
     assertThat(loopAfter(p, Duration.ofSeconds(569)).drainEvents()).isEmpty(); // 31 s left
     assertThat(loopAfter(p, Duration.ofSeconds(2)).drainEvents()).containsExactly(new DrainEvent("n", "default/db",
-        DrainEvent.Kind.DELETED, "grace period 29s"));
+        DrainEvent.Kind.DELETED, "granted 29s of its 30s terminationGracePeriodSeconds"));
     assertThat(Evictions.budgetsFor(store, store.require(Pod.class, "default", "db"))).hasSize(1);
     podEnds("db");
     assertThat(loopAfter(p, Duration.ofSeconds(10)).deletedNodes()).containsExactly("n");
