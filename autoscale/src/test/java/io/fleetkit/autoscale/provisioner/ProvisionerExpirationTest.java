@@ -68,16 +68,8 @@ final class ProvisionerExpirationTest {
     return store.get(Node.class, "", node).isPresent();
   }
 
-  /** The next loop once the pods being deleted have ended (the kubelet's part) and the minimum drain time passed. */
   private ProvisionerResult drainLoop(Provisioner p) {
-    for (Pod pod : store.list(Pod.class).items()) {
-      if (pod.metadata().deletionTimestamp() != null) {
-        store.delete(Pod.class, pod.metadata().namespace(), pod.metadata().name(),
-            io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
-      }
-    }
-    clock.advance(NodeTermination.MIN_DRAIN_TIME);
-    return p.runOnce();
+    return Drains.drainLoop(store, clock, p);
   }
 
   @Test

@@ -191,19 +191,8 @@ final class ProvisionerTest {
     store.create(pod(name, milliCpu, memGi).toBuilder().nodeName(node).build());
   }
 
-  /**
-   * The loop after a termination began: the kubelet's part (absent here) ends the pods being deleted, and Karpenter's
-   * minimum drain time passes.
-   */
   private ProvisionerResult drainLoop(Provisioner p) {
-    for (Pod pod : store.list(Pod.class).items()) {
-      if (pod.metadata().deletionTimestamp() != null) {
-        store.delete(Pod.class, pod.metadata().namespace(), pod.metadata().name(),
-            io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
-      }
-    }
-    clock.advance(NodeTermination.MIN_DRAIN_TIME);
-    return p.runOnce();
+    return Drains.drainLoop(store, clock, p);
   }
 
   private boolean tainted(String node) {

@@ -55,17 +55,9 @@ final class ScenarioProvisionerYaml {
    * {@code Never}; {@code null} when left out or (reported) refused.
    */
   private static @Nullable Duration nillableDuration(Map<String, Object> m, String key, DocumentContext ctx) {
-    if (!m.containsKey(key)) {
-      return null;
-    }
-    String path = PATH + "." + key;
-    String text = Untyped.string(m, key, "", path, ctx);
-    if (!NILLABLE_DURATION.matcher(text).matches()) {
-      ctx.error(path, "must be a duration in whole s, m and h units, or Never (Karpenter's pattern "
-          + NILLABLE_DURATION.pattern() + ")", text);
-      return null;
-    }
-    return text.equals(NEVER) ? ScenarioProvisioner.NEVER : NodePoolConverter.duration(text, path, ctx);
+    String text = matching(m, key, NILLABLE_DURATION, "must be a duration in whole s, m and h units, or Never", ctx);
+    return text == null ? null : text.equals(NEVER) ? ScenarioProvisioner.NEVER
+        : NodePoolConverter.duration(text, PATH + "." + key, ctx);
   }
 
   /**
@@ -74,17 +66,27 @@ final class ScenarioProvisionerYaml {
    */
   private static @Nullable Duration terminationGracePeriod(Map<String, Object> m, DocumentContext ctx) {
     String key = "terminationGracePeriod";
+    String text = matching(m, key, TERMINATION_GRACE_PERIOD, "must be a duration in whole s, m and h units; leave it "
+        + "out to wait for the drain as long as it takes", ctx);
+    return text == null ? null : NodePoolConverter.duration(text, PATH + "." + key, ctx);
+  }
+
+  /**
+   * The string at {@code key} when it matches Karpenter's {@code pattern}; {@code null} when left out or not matching
+   * (reported with {@code rule} and the pattern).
+   */
+  private static @Nullable String matching(Map<String, Object> m, String key, Pattern pattern, String rule,
+      DocumentContext ctx) {
     if (!m.containsKey(key)) {
       return null;
     }
     String path = PATH + "." + key;
     String text = Untyped.string(m, key, "", path, ctx);
-    if (!TERMINATION_GRACE_PERIOD.matcher(text).matches()) {
-      ctx.error(path, "must be a duration in whole s, m and h units; leave it out to wait for the drain as long as "
-          + "it takes (Karpenter's pattern " + ScenarioProvisioner.TERMINATION_GRACE_PERIOD_PATTERN + ")", text);
+    if (!pattern.matcher(text).matches()) {
+      ctx.error(path, rule + " (Karpenter's pattern " + pattern.pattern() + ")", text);
       return null;
     }
-    return NodePoolConverter.duration(text, path, ctx);
+    return text;
   }
 
   private static ScenarioProvisioner.@Nullable Budget budget(Map<String, Object> m, String path,
