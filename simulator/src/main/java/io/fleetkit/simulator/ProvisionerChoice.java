@@ -51,6 +51,9 @@ record ProvisionerChoice(ProvisionerOptions options) {
       } else if (p.expireAfter() != null) {
         o = o.withExpireAfter(p.expireAfter());
       }
+      if (p.terminationGracePeriod() != null) {
+        o = o.withTerminationGracePeriod(p.terminationGracePeriod());
+      }
       if (!p.budgets().isEmpty()) {
         List<DisruptionBudget> budgets = new ArrayList<>();
         for (ScenarioProvisioner.Budget b : p.budgets()) {

@@ -8,6 +8,7 @@ import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
 import io.fleetkit.autoscale.cluster.InstanceCreation;
 import io.fleetkit.autoscale.cluster.InstanceErrorClass;
 import io.fleetkit.autoscale.provisioner.ConsolidationCommand;
+import io.fleetkit.autoscale.provisioner.DrainEvent;
 import io.fleetkit.autoscale.provisioner.InstanceType;
 import io.fleetkit.autoscale.provisioner.Provisioner;
 import io.fleetkit.autoscale.provisioner.ProvisionerOptions;
@@ -30,9 +31,11 @@ import java.util.TreeMap;
  * so its batch windows (1 s/10 s by default, the scenario's {@code spec.provisioner} otherwise:
  * {@link ProvisionerChoice}) close on that tick, and its budgets' schedules are read at the run's clock. Every node
  * is asked of the run's cloud ({@link CapacityStockouts}); a refused launch is a {@code LaunchFailed} line. A node
- * older than the provisioner's {@code expireAfter} (720 h unless the scenario sets it) is deleted, an {@code Expire}
- * line; its pods' controllers recreate them and the provisioner launches for them as for any pending pods. Not
- * thread-safe.
+ * older than the provisioner's {@code expireAfter} (720 h unless the scenario sets it) is terminated, an
+ * {@code Expire} line; its pods' controllers recreate them and the provisioner launches for them as for any pending
+ * pods. A consolidated or expired node is drained before its deletion (the {@code ScaleDown} line): an eviction a
+ * PodDisruptionBudget refuses is a {@code FailedDraining} line on the node (once per pod and refusal), a pod deleted to
+ * end by the {@code terminationGracePeriod} a {@code DrainDeadline} line on the pod. Not thread-safe.
  */
 final class ProvisionerLoop {
   /** The provisioner's name (its nodes are {@code fleetkit-1}, {@code fleetkit-2}, ...). */
@@ -44,6 +47,8 @@ final class ProvisionerLoop {
   private final Map<String, Duration> delays = new HashMap<>();
   /** The provisioner's {@code expireAfter}, for the {@code Expire} lines (never {@code null} when one is written). */
   private final Duration expireAfter;
+  /** The provisioner's {@code terminationGracePeriod}, for the {@code DrainDeadline} lines (set when one is written). */
+  private final Duration terminationGracePeriod;
 
   ProvisionerLoop(ObjectStore store, ManualClock clock, List<NodePool> pools, InstanceCreation cloud,
       ProvisionerOptions options) {
@@ -61,6 +66,8 @@ final class ProvisionerLoop {
       longest = longest.compareTo(p.spec().startupDelay()) < 0 ? p.spec().startupDelay() : longest;
     }
     this.expireAfter = options.expireAfter() == null ? Duration.ZERO : options.expireAfter();
+    this.terminationGracePeriod = options.terminationGracePeriod() == null ? Duration.ZERO
+        : options.terminationGracePeriod();
     this.provisioner = Provisioner.builder(store).name(NAME).clock(clock.asClock()).instanceTypes(types)
         .options(options.withStartupDelay(longest)).instanceCreation(cloud).build();
   }
@@ -96,7 +103,19 @@ final class ProvisionerLoop {
     // Karpenter's expiration deletes the NodeClaim whatever the budgets; nothing is launched ahead of the pods
     for (String n : r.expiredNodes()) {
       out.add(new String[] {"Expire", "Node/" + n, "expired: older than the provisioner's expireAfter ("
-          + io.fleetkit.api.Violations.durationText(expireAfter) + "); deleted, its pods to be rescheduled"});
+          + io.fleetkit.api.Violations.durationText(expireAfter) + "); draining, its pods to be rescheduled"});
+    }
+    // the termination controller's drain: what stops it (Karpenter's FailedDraining warning on the node), and the pods
+    // deleted so that they end by the node's terminationGracePeriod (its Disrupted event on the pod)
+    for (DrainEvent e : r.drainEvents()) {
+      switch (e.kind()) {
+        case EVICTION_REFUSED -> out.add(new String[] {"FailedDraining", "Node/" + e.node(), "eviction of pod "
+            + e.pod() + " refused, retried: " + e.message()});
+        case DELETED -> out.add(new String[] {"DrainDeadline", "Pod/" + e.pod(), "deleted from " + e.node()
+            + " to end by its terminationGracePeriod (" + io.fleetkit.api.Violations.durationText(
+                terminationGracePeriod) + "), bypassing its PodDisruptionBudget and do-not-disrupt: " + e.message()});
+        case EVICTED -> { } // an eviction is the pod's own deletion: a PodEvicted line where pod events are on
+      }
     }
     if (!r.deletedNodes().isEmpty()) {
       out.add(new String[] {"ScaleDown", "Provisioner/" + NAME, "removed " + String.join(", ", r.deletedNodes())});

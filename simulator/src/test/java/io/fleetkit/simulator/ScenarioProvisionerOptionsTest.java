@@ -156,7 +156,7 @@ final class ScenarioProvisionerOptionsTest {
     List<TimelineEvent> expired = events(expiring, "Expire");
     assertThat(expired).hasSize(2);
     assertThat(expired.get(0).at()).isEqualTo(Duration.ofHours(2).plusSeconds(20));
-    assertThat(expired.get(0).message()).isEqualTo("expired: older than the provisioner's expireAfter (2h); deleted, "
+    assertThat(expired.get(0).message()).isEqualTo("expired: older than the provisioner's expireAfter (2h); draining, "
         + "its pods to be rescheduled");
     // each replacement is launched for the recreated pods, and expires two hours after its own launch
     List<TimelineEvent> launches = events(expiring, "ScaleUp");
@@ -182,6 +182,47 @@ final class ScenarioProvisionerOptionsTest {
     assertThat(run(manifests, "6h", "{expireAfter: Never}").timeline()).isEqualTo(byDefault.timeline());
     // expiry is forceful: a budget of 0 does not hold it
     assertThat(events(run(manifests, "6h", "{expireAfter: 2h, budgets: [{nodes: \"0\"}]}"), "Expire")).hasSize(2);
+  }
+
+  @Test
+  void terminationGracePeriod_drainWaitsOnAPdbUntilTheDeadline_thenDeletesThePods() {
+    // two 1-CPU pods on one node, a PodDisruptionBudget that lets none go; the node expires at 2h0m20s
+    String manifests = POOL + deployment(2, "1") + """
+        apiVersion: policy/v1
+        kind: PodDisruptionBudget
+        metadata: {name: web, namespace: default}
+        spec:
+          minAvailable: 2
+          selector: {matchLabels: {app: web}}
+        ---
+        """;
+    SimulationRun bounded = run(manifests, "3h", "{expireAfter: 2h, terminationGracePeriod: 10m}");
+    Duration expiry = Duration.ofHours(2).plusSeconds(20);
+    assertThat(events(bounded, "Expire")).extracting(TimelineEvent::at).containsExactly(expiry);
+    // the evictions are refused (reported once per pod), the node stays tainted and draining
+    List<TimelineEvent> refused = events(bounded, "FailedDraining");
+    assertThat(refused).hasSize(2).allSatisfy(e -> {
+      assertThat(e.at()).isEqualTo(expiry);
+      assertThat(e.object()).isEqualTo(events(bounded, "Expire").get(0).object());
+      assertThat(e.message()).contains("refused, retried: Cannot evict pod as it would violate the pod's disruption "
+          + "budget.");
+    });
+    // each pod (30 s grace period) is deleted once 30 s are left to the deadline, whatever its budget
+    List<TimelineEvent> deadline = events(bounded, "DrainDeadline");
+    assertThat(deadline).hasSize(2).allSatisfy(e -> {
+      assertThat(e.at()).isBetween(expiry.plusMinutes(10).minusSeconds(30), expiry.plusMinutes(10).minusSeconds(20));
+      assertThat(e.object()).startsWith("Pod/default/web-");
+      assertThat(e.message()).contains("to end by its terminationGracePeriod (10m), bypassing its "
+          + "PodDisruptionBudget and do-not-disrupt: granted ");
+    });
+    assertThat(events(bounded, "ScaleDown")).extracting(TimelineEvent::at)
+        .allSatisfy(at -> assertThat(at).isGreaterThan(deadline.get(0).at()));
+    assertThat(events(bounded, "ScaleDown")).isNotEmpty();
+    // unset, the drain waits as long as the budget holds: the node is never deleted
+    SimulationRun unbounded = run(manifests, "3h", "{expireAfter: 2h}");
+    assertThat(events(unbounded, "FailedDraining")).hasSize(2);
+    assertThat(events(unbounded, "DrainDeadline")).isEmpty();
+    assertThat(events(unbounded, "ScaleDown")).isEmpty();
   }
 
   @Test

@@ -13,10 +13,11 @@ import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The autoscaler's taint writes on nodes (cluster-autoscaler's {@code utils/taints}: {@code addTaint} and
- * {@code cleanTaint}), read-modify-write against the store with a few retries on conflicts.
+ * The autoscalers' taint writes on nodes (cluster-autoscaler's {@code utils/taints}: {@code addTaint} and
+ * {@code cleanTaint}; Karpenter's terminator {@code Taint}), read-modify-write against the store with a few retries on
+ * conflicts. Stateless; thread-safe as the store is.
  */
-final class NodeTaintWrites {
+public final class NodeTaintWrites {
   private static final int CONFLICT_RETRIES = 3;
 
   private NodeTaintWrites() {}
@@ -40,6 +41,28 @@ final class NodeTaintWrites {
   static @Nullable String add(ObjectStore store, String node, String key, TaintEffect effect, Instant now) {
     return write(store, node, "node " + node + " not found", n -> has(n, key) ? null
         : n.toBuilder().taint(new Taint(key, String.valueOf(now.getEpochSecond()), effect, now)).build());
+  }
+
+  /**
+   * Puts {@code taint} on node {@code node} as Karpenter's terminator does: nothing when it has a taint of that key and
+   * effect; otherwise its taints of that key (with another effect) are replaced by {@code taint}.
+   *
+   * @return {@code null}, or why it failed (also when the node does not exist)
+   */
+  public static @Nullable String put(ObjectStore store, String node, Taint taint) {
+    return write(store, node, "node " + node + " not found", n -> {
+      List<Taint> kept = new ArrayList<>();
+      for (Taint t : n.spec().taints()) {
+        if (t.key().equals(taint.key()) && t.effect() == taint.effect()) {
+          return null;
+        }
+        if (!t.key().equals(taint.key())) {
+          kept.add(t);
+        }
+      }
+      kept.add(taint);
+      return n.toBuilder().taints(kept).build();
+    });
   }
 
   /**

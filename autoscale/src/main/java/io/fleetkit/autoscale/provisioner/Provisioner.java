@@ -48,10 +48,10 @@ import org.slf4j.LoggerFactory;
  *       NodeClaim liveness, {@code pkg/controllers/nodeclaim/lifecycle/liveness.go}: a claim whose node has not
  *       registered within its {@code registrationTTL} is deleted and tried again; here a node registers when Ready).
  *   <li><b>Expiration.</b> A managed node whose {@link ProvisionerOptions#expireAfter} (720 h by default) has passed
- *       since its launch request (its NodeClaim's creation) is deleted with its pods, whatever the budgets and
+ *       since its launch request (its NodeClaim's creation) is terminated whatever the budgets and
  *       {@value #DO_NOT_DISRUPT} (Karpenter v1's expiration, {@code pkg/controllers/nodeclaim/expiration}, is
- *       forceful); nothing is launched in its place ahead of time: the pods its controllers recreate are pending and
- *       provisioned as any others.
+ *       forceful; its drain still waits on them until the {@code terminationGracePeriod}); nothing is launched in its
+ *       place ahead of time: the pods its controllers recreate are pending and provisioned as any others.
  *   <li><b>Batching.</b> Pending pods that fit on no existing or starting node (checked with the scheduler's real
  *       filters) open a batch; it closes {@code batchIdleDuration} (1 s) after the last new pod or
  *       {@code batchMaxDuration} (10 s) after it opened.
@@ -70,8 +70,16 @@ import org.slf4j.LoggerFactory;
  *       with a strictly cheaper one). Nodes with a pod annotated {@value #DO_NOT_DISRUPT}, or whose pods the
  *       cluster autoscaler's drain rules would not evict ({@link Drainability}: PDBs, no controller, local storage,
  *       kube-system), are not candidates, nor are nodes whose last pod event is less than
- *       {@link ProvisionerOptions#consolidateAfter} ago (none at all when it is {@code Never}). Removing a node evicts (deletes) its pods, then deletes the node; a
- *       replaced node is removed once its replacement is Ready.
+ *       {@link ProvisionerOptions#consolidateAfter} ago (none at all when it is {@code Never}). A removed node is
+ *       terminated; a replaced node once its replacement is Ready.
+ *   <li><b>Termination</b> (Karpenter's node termination controller, {@link NodeTermination}): a node being removed
+ *       is tainted {@code karpenter.sh/disrupted:NoSchedule} and drained through the eviction API, so that
+ *       PodDisruptionBudgets hold (a refused eviction is tried again at the next loop), non-critical pods before
+ *       DaemonSet and critical ones, DaemonSet pods tolerating the taint and static pods left alone; it is deleted once
+ *       no pod is left to wait for. With {@link ProvisionerOptions#terminationGracePeriod} the remaining pods are
+ *       deleted, whatever their budgets and {@value #DO_NOT_DISRUPT}, each when the time left to the deadline is its own
+ *       grace period; without it the drain waits as long as it takes. Nodes being terminated count against the
+ *       disruption budgets.
  * </ol>
  *
  * <p>Every node is asked of the cloud before it is stored ({@link Builder#instanceCreation}). A machine the cloud
@@ -83,9 +91,7 @@ import org.slf4j.LoggerFactory;
  * one fits, else they wait. A replacement the cloud refuses leaves its candidates in place.
  *
  * <p>Managed nodes carry {@value #MANAGED_LABEL} (the provisioner's name) and {@value #INSTANCE_TYPE_LABEL}. Not
- * modelled: spot offerings and their 15-option rule, drift, the 15 s command re-validation delay, the drain's
- * eviction API (a removed or expired node's pods are deleted at once; Karpenter evicts them, PDBs permitting, until
- * the NodeClaim's {@code terminationGracePeriod}).
+ * modelled: spot offerings and their 15-option rule, drift, the 15 s command re-validation delay.
  *
  * <p>Thread-safety: {@code runOnce} is synchronized.
  */
@@ -133,6 +139,8 @@ public final class Provisioner {
   private final List<ProvisionerResult.LaunchFailure> launchFailures = new ArrayList<>();
   /** Each Ready managed node's last pod event, for {@code consolidateAfter}. */
   private final PodEvents podEvents = new PodEvents();
+  /** The nodes being drained before their deletion. */
+  private final NodeTermination termination;
 
   private Provisioner(Builder b) {
     this.name = b.name;
@@ -151,6 +159,7 @@ public final class Provisioner {
     this.registry = b.registry;
     this.options = b.options;
     this.instanceCreation = b.instanceCreation;
+    this.termination = new NodeTermination(store);
   }
 
   public static Builder builder(ObjectStore store) {
@@ -183,7 +192,14 @@ public final class Provisioner {
             REGISTRATION_TTL);
       }
     }
-    finishReplacements(deleted);
+    // a node tainted karpenter.sh/disrupted is being terminated (Karpenter's Node carries its deletion): a provisioner
+    // that did not start it, a restarted one, carries its drain on from now
+    for (Node n : managedNodes(store.list(Node.class).items())) {
+      if (!termination.contains(n.name()) && !replacing.containsKey(n.name()) && NodeTermination.isTainted(n)) {
+        terminate(n.name(), now);
+      }
+    }
+    finishReplacements(now);
     List<String> expired = expire(now);
 
     List<Node> nodes = store.list(Node.class).items();
@@ -236,17 +252,23 @@ public final class Provisioner {
     // its cluster state to be synced and never disrupts nodes that pending pods are nominated to).
     if (!open && launched.isEmpty() && pending.isEmpty() && !starting && ready.isEmpty() && deleted.isEmpty()
         && expired.isEmpty()) {
-      consolidate(now, nominated, commands, deleted);
+      consolidate(now, nominated, commands);
+    }
+    // the termination controller: every node being terminated (from this loop too) is drained as far as it can be
+    List<DrainEvent> drainEvents = new ArrayList<>();
+    for (String n : termination.advance(now, drainEvents)) {
+      removeNode(n, deleted);
     }
     return new ProvisionerResult(ready, open, launched, unschedulable, commands, deleted, timedOut, launchFailures,
-        expired);
+        expired, drainEvents);
   }
 
   /**
-   * Deletes the managed nodes whose {@code expireAfter} has passed at {@code now} since their launch request (their
+   * Terminates the managed nodes whose {@code expireAfter} has passed at {@code now} since their launch request (their
    * creation when they carry none), as Karpenter's expiration controller deletes an expired NodeClaim: not before
-   * {@code creation + expireAfter}, whatever the budgets; a node already being deleted is not expired again. Returns
-   * the nodes deleted.
+   * {@code creation + expireAfter}, whatever the budgets and {@value #DO_NOT_DISRUPT}; a node already being terminated
+   * is not expired again. Their drain waits on PodDisruptionBudgets and {@value #DO_NOT_DISRUPT} until the
+   * {@code terminationGracePeriod}. Returns the nodes whose termination began.
    */
   private List<String> expire(Instant now) {
     java.time.Duration after = options.expireAfter();
@@ -257,9 +279,10 @@ public final class Provisioner {
     for (Node n : managedNodes(store.list(Node.class).items())) {
       Instant requested = SimulatedNodes.requestedAt(n);
       Instant created = requested != null ? requested : n.metadata().creationTimestamp();
-      if (created != null && !now.isBefore(created.plus(after))) {
+      if (created != null && !now.isBefore(created.plus(after)) && !termination.contains(n.name())) {
         replacing.remove(n.name());
-        removeNode(n.name(), expired);
+        terminate(n.name(), now);
+        expired.add(n.name());
         LOG.debug("provisioner {}: node {} expired ({} after {})", name, n.name(), after, created);
       }
     }
@@ -348,7 +371,7 @@ public final class Provisioner {
 
   // ---- consolidation ----
 
-  private void finishReplacements(List<String> deleted) {
+  private void finishReplacements(Instant now) {
     for (var it = replacing.entrySet().iterator(); it.hasNext(); ) {
       var e = it.next();
       boolean allReady = true;
@@ -359,7 +382,7 @@ public final class Provisioner {
         }
       }
       if (allReady) {
-        removeNode(e.getKey(), deleted);
+        terminate(e.getKey(), now);
         it.remove();
       }
     }
@@ -371,16 +394,16 @@ public final class Provisioner {
     }
   }
 
-  private void consolidate(Instant now, Set<String> nominated, List<ConsolidationCommand> commands,
-      List<String> deleted) {
+  private void consolidate(Instant now, Set<String> nominated, List<ConsolidationCommand> commands) {
     List<Node> nodes = store.list(Node.class).items();
     List<Pod> pods = store.list(Pod.class).items();
     List<Node> managed = managedNodes(nodes);
     // Karpenter's budgets per disruption reason: Emptiness spends the Empty one, multi- and single-node
-    // consolidation the Underutilized one; nodes being replaced count against both
-    int emptyBudget = options.allowedDisruptions(managed.size(), DisruptionReason.Empty, now) - replacing.size();
+    // consolidation the Underutilized one; nodes being replaced or terminated count against both
+    int disrupting = replacing.size() + termination.size();
+    int emptyBudget = options.allowedDisruptions(managed.size(), DisruptionReason.Empty, now) - disrupting;
     int underutilizedBudget = options.allowedDisruptions(managed.size(), DisruptionReason.Underutilized, now)
-        - replacing.size();
+        - disrupting;
     boolean underutilized = options.policy() == ConsolidationPolicy.WhenEmptyOrUnderutilized
         && underutilizedBudget > 0;
     if (options.consolidateAfter() == null || (emptyBudget <= 0 && !underutilized)) {
@@ -398,12 +421,13 @@ public final class Provisioner {
     List<Candidate> candidates = new ArrayList<>();
     for (Node n : managed) {
       InstanceType t = typesByName.get(n.metadata().labels().get(INSTANCE_TYPE_LABEL));
-      if (t == null || !n.isReady() || replacing.containsKey(n.name()) || n.metadata().deletionTimestamp() != null
+      if (t == null || !n.isReady() || replacing.containsKey(n.name()) || termination.contains(n.name())
+          || n.metadata().deletionTimestamp() != null
           || nominated.contains(n.name()) || !podEvents.consolidatable(n.name(), now, options.consolidateAfter())) {
         continue;
       }
       List<Pod> on = podsByNode.getOrDefault(n.name(), List.of());
-      if (on.stream().anyMatch(p -> "true".equals(p.metadata().annotations().get(DO_NOT_DISRUPT)))) {
+      if (on.stream().anyMatch(p -> NodeTermination.doNotDisruptActive(p, now))) {
         continue;
       }
       Drainability.NodeDrain d = drain.drain(on);
@@ -428,7 +452,7 @@ public final class Provisioner {
       double savings = 0;
       for (String n : empty) {
         savings += typesByName.get(nodeType(nodes, n)).pricePerHour();
-        removeNode(n, deleted);
+        terminate(n, now);
       }
       commands.add(new ConsolidationCommand("Emptiness", empty, null, savings));
       return;
@@ -452,14 +476,14 @@ public final class Provisioner {
       }
     }
     if (best != null) {
-      execute("MultiNodeConsolidation", best, now, commands, deleted);
+      execute("MultiNodeConsolidation", best, now, commands);
       return;
     }
     // 3. SingleNodeConsolidation
     for (Candidate c : candidates) {
       Plan p = plan(List.of(c), nodes, pods);
       if (p != null) {
-        execute("SingleNodeConsolidation", p, now, commands, deleted);
+        execute("SingleNodeConsolidation", p, now, commands);
         return;
       }
     }
@@ -478,7 +502,7 @@ public final class Provisioner {
     SimulatedCluster sim = simulation();
     List<Node> keep = new ArrayList<>();
     for (Node n : nodes) {
-      if (!gone.contains(n.name()) && !replacing.containsKey(n.name())) {
+      if (!gone.contains(n.name()) && !replacing.containsKey(n.name()) && !termination.contains(n.name())) {
         keep.add(n);
       }
     }
@@ -513,13 +537,12 @@ public final class Provisioner {
     return new Plan(cs, t, price - t.pricePerHour());
   }
 
-  private void execute(String method, Plan p, Instant now, List<ConsolidationCommand> commands,
-      List<String> deleted) {
+  private void execute(String method, Plan p, Instant now, List<ConsolidationCommand> commands) {
     List<String> names = p.candidates().stream().map(c -> c.node().name()).toList();
     InstanceType t = p.replacement();
     if (t == null) {
       for (String n : names) {
-        removeNode(n, deleted);
+        terminate(n, now);
       }
     } else {
       String launched = launch(t, now);
@@ -529,17 +552,29 @@ public final class Provisioner {
       for (String n : names) {
         replacing.put(n, List.of(launched));
       }
-      finishReplacements(deleted);
+      finishReplacements(now);
     }
     commands.add(new ConsolidationCommand(method, names, t == null ? null : t.name(), p.savings()));
     LOG.debug("provisioner {}: {} {} -> {}", name, method, names, t == null ? "deleted" : t.name());
   }
 
+  /**
+   * Begins the termination of {@code node} (Karpenter deletes its NodeClaim and Node; the termination controller
+   * taints and drains it, {@link NodeTermination}); the NodePool's {@code terminationGracePeriod} bounds the drain.
+   */
+  private void terminate(String node, Instant now) {
+    termination.start(node, now, options.terminationGracePeriod());
+  }
+
+  /** Deletes {@code node} now (drained, or never registered), with the pods still bound to it. */
   private void removeNode(String node, List<String> deleted) {
+    termination.forget(node);
     for (Pod p : store.list(Pod.class).items()) {
       if (node.equals(p.spec().nodeName()) && !p.isTerminal()) {
         try {
-          // the node goes in the same step, its kubelet with it: its pods are force-deleted (grace period 0)
+          // the node goes in the same step, its kubelet with it: the pods the drain did not wait for (DaemonSet and
+          // static pods, pods tolerating the disrupted taint, pods stuck terminating) are force-deleted (grace 0), as
+          // the pod garbage collector deletes the pods of a deleted node
           store.delete(Pod.class, p.metadata().namespace(), p.metadata().name(), DeleteOptions.gracePeriod(0));
         } catch (NotFoundException gone) {
           LOG.debug("pod {} already gone", p.metadata().key());

@@ -24,15 +24,19 @@ import org.jspecify.annotations.Nullable;
  * @param expireAfter the NodePool template's {@code expireAfter} ({@link #DEFAULT_EXPIRE_AFTER}, 720 h): how long after
  *     its launch request a node is expired, deleted whatever the budgets and {@code do-not-disrupt};
  *     {@code null}: {@code Never}
+ * @param terminationGracePeriod the NodePool template's {@code terminationGracePeriod} (unset by default): how long
+ *     after its termination began a node's drain may wait on pods that PodDisruptionBudgets or {@code do-not-disrupt}
+ *     keep, before the remaining pods are deleted (each early enough to get its own grace period by then);
+ *     {@code null}: the drain waits for them as long as it takes
  */
 public record ProvisionerOptions(Duration batchIdleDuration, Duration batchMaxDuration, List<DisruptionBudget> budgets,
     ConsolidationPolicy policy, @Nullable Duration consolidateAfter, Duration startupDelay, int multiNodeCandidates,
-    @Nullable Duration expireAfter) {
+    @Nullable Duration expireAfter, @Nullable Duration terminationGracePeriod) {
   /** Karpenter's default {@code expireAfter}, 720 h (30 days). */
   public static final Duration DEFAULT_EXPIRE_AFTER = Duration.ofHours(720);
   private static final ProvisionerOptions DEFAULTS = new ProvisionerOptions(Duration.ofSeconds(1),
       Duration.ofSeconds(10), List.of(DisruptionBudget.DEFAULT), ConsolidationPolicy.WhenEmptyOrUnderutilized,
-      Duration.ZERO, Duration.ZERO, 100, DEFAULT_EXPIRE_AFTER);
+      Duration.ZERO, Duration.ZERO, 100, DEFAULT_EXPIRE_AFTER, null);
 
   public ProvisionerOptions {
     Objects.requireNonNull(batchIdleDuration, "batchIdleDuration");
@@ -52,6 +56,10 @@ public record ProvisionerOptions(Duration batchIdleDuration, Duration batchMaxDu
     }
     if (expireAfter != null && expireAfter.isNegative()) {
       throw new IllegalArgumentException("provisioner options: expireAfter " + expireAfter + " must not be negative");
+    }
+    if (terminationGracePeriod != null && terminationGracePeriod.isNegative()) {
+      throw new IllegalArgumentException("provisioner options: terminationGracePeriod " + terminationGracePeriod
+          + " must not be negative");
     }
   }
 
@@ -77,7 +85,7 @@ public record ProvisionerOptions(Duration batchIdleDuration, Duration batchMaxDu
   /** These options with batches closing {@code idle} after their last new pod, at the latest {@code max} after. */
   public ProvisionerOptions withBatchDurations(Duration idle, Duration max) {
     return new ProvisionerOptions(idle, max, budgets, policy, consolidateAfter, startupDelay, multiNodeCandidates,
-        expireAfter);
+        expireAfter, terminationGracePeriod);
   }
 
   /** These options with one budget of {@code b} for every reason. */
@@ -87,28 +95,34 @@ public record ProvisionerOptions(Duration batchIdleDuration, Duration batchMaxDu
 
   public ProvisionerOptions withBudgets(List<DisruptionBudget> b) {
     return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, b, policy, consolidateAfter, startupDelay,
-        multiNodeCandidates, expireAfter);
+        multiNodeCandidates, expireAfter, terminationGracePeriod);
   }
 
   public ProvisionerOptions withPolicy(ConsolidationPolicy p) {
     return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budgets, p, consolidateAfter, startupDelay,
-        multiNodeCandidates, expireAfter);
+        multiNodeCandidates, expireAfter, terminationGracePeriod);
   }
 
   /** These options with another {@code consolidateAfter} ({@code null}: {@code Never}). */
   public ProvisionerOptions withConsolidateAfter(@Nullable Duration d) {
     return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budgets, policy, d, startupDelay,
-        multiNodeCandidates, expireAfter);
+        multiNodeCandidates, expireAfter, terminationGracePeriod);
   }
 
   public ProvisionerOptions withStartupDelay(Duration d) {
     return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budgets, policy, consolidateAfter, d,
-        multiNodeCandidates, expireAfter);
+        multiNodeCandidates, expireAfter, terminationGracePeriod);
   }
 
   /** These options with another {@code expireAfter} ({@code null}: {@code Never}). */
   public ProvisionerOptions withExpireAfter(@Nullable Duration d) {
     return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budgets, policy, consolidateAfter, startupDelay,
-        multiNodeCandidates, d);
+        multiNodeCandidates, d, terminationGracePeriod);
+  }
+
+  /** These options with another {@code terminationGracePeriod} ({@code null}: unset, the drain waits forever). */
+  public ProvisionerOptions withTerminationGracePeriod(@Nullable Duration d) {
+    return new ProvisionerOptions(batchIdleDuration, batchMaxDuration, budgets, policy, consolidateAfter, startupDelay,
+        multiNodeCandidates, expireAfter, d);
   }
 }

@@ -12,16 +12,20 @@ import java.util.Objects;
  * @param batchOpen whether pending pods are being batched (the window has not closed yet)
  * @param launched nodes launched for pending pods, node name to instance type
  * @param unschedulablePods pending pods no instance type can take
- * @param commands consolidation decisions carried out (or started, for replacements still starting)
- * @param deletedNodes nodes removed in this loop by consolidation
+ * @param commands consolidation decisions made in this loop: their nodes' termination began (a replaced node's once
+ *     its replacement is Ready)
+ * @param deletedNodes nodes deleted in this loop once their drain finished (consolidated, replaced or expired nodes)
  * @param timedOutNodes launched nodes deleted in this loop because they were not Ready {@link
  *     Provisioner#REGISTRATION_TTL} after their request
  * @param launchFailures the launches the cloud refused in this loop (those nodes were never created)
- * @param expiredNodes nodes deleted in this loop because their {@link ProvisionerOptions#expireAfter} had passed
+ * @param expiredNodes nodes whose termination (taint and drain) began in this loop because their
+ *     {@link ProvisionerOptions#expireAfter} had passed
+ * @param drainEvents what the drains of the nodes being terminated did in this loop, in order
  */
 public record ProvisionerResult(List<String> readyNodes, boolean batchOpen, Map<String, String> launched,
     List<String> unschedulablePods, List<ConsolidationCommand> commands, List<String> deletedNodes,
-    List<String> timedOutNodes, List<LaunchFailure> launchFailures, List<String> expiredNodes) {
+    List<String> timedOutNodes, List<LaunchFailure> launchFailures, List<String> expiredNodes,
+    List<DrainEvent> drainEvents) {
   public ProvisionerResult {
     readyNodes = List.copyOf(readyNodes);
     launched = Map.copyOf(launched);
@@ -31,6 +35,7 @@ public record ProvisionerResult(List<String> readyNodes, boolean batchOpen, Map<
     timedOutNodes = List.copyOf(timedOutNodes);
     launchFailures = List.copyOf(launchFailures);
     expiredNodes = List.copyOf(expiredNodes);
+    drainEvents = List.copyOf(drainEvents);
   }
 
   /**

@@ -4,7 +4,10 @@
  * device templates satisfy the pods' ResourceClaims), and consolidates (deletes or replaces with strictly cheaper
  * nodes, several at once) within Karpenter's disruption budgets
  * ({@link io.fleetkit.autoscale.provisioner.DisruptionBudget}, each always active or active on a cron schedule) once a
- * node's {@code consolidateAfter} has passed, and expires (deletes) nodes older than their {@code expireAfter}.
+ * node's {@code consolidateAfter} has passed, and expires nodes older than their {@code expireAfter}. A removed or
+ * expired node is terminated as Karpenter's termination controller does it: tainted {@code karpenter.sh/disrupted},
+ * drained through the eviction API within PodDisruptionBudgets, its remaining pods deleted by the
+ * {@code terminationGracePeriod} when one is set ({@link io.fleetkit.autoscale.provisioner.DrainEvent}), then deleted.
  *
  * <p>Thread-safety: {@code Provisioner.runOnce} is synchronized; the records are immutable.
  */

@@ -68,6 +68,10 @@ final class ProvisionerExpirationTest {
     return store.get(Node.class, "", node).isPresent();
   }
 
+  private ProvisionerResult drainLoop(Provisioner p) {
+    return Drains.drainLoop(store, clock, p);
+  }
+
   @Test
   void expired_managedNode_deletedWithItsPods() {
     // upstream: "should remove nodeclaims that are expired" (expireAfter 30s, the clock stepped 60s)
@@ -79,6 +83,9 @@ final class ProvisionerExpirationTest {
     assertThat(r.expiredNodes()).containsExactly("n1");
     assertThat(r.deletedNodes()).isEmpty();
     assertThat(r.commands()).isEmpty();
+    // terminated as any removed node: tainted, its pod evicted; deleted once drained
+    assertThat(r.drainEvents()).containsExactly(new DrainEvent("n1", "default/a", DrainEvent.Kind.EVICTED, ""));
+    assertThat(drainLoop(p).deletedNodes()).containsExactly("n1");
     assertThat(exists("n1")).isFalse();
     assertThat(store.list(Pod.class).items()).isEmpty();
   }
@@ -148,19 +155,28 @@ final class ProvisionerExpirationTest {
     Provisioner p = provisioner(expireAfter(Duration.ofSeconds(30)));
     clock.advance(Duration.ofSeconds(60));
     assertThat(p.runOnce().expiredNodes()).containsExactly("n1");
+    ProvisionerResult drained = drainLoop(p);
+    assertThat(drained.expiredNodes()).as("being terminated: not expired again").isEmpty();
+    assertThat(drained.deletedNodes()).containsExactly("n1");
     assertThat(store.require(Node.class, "", "n1").metadata().deletionTimestamp()).isNotNull();
     assertThat(p.runOnce().expiredNodes()).isEmpty();
   }
 
   @Test
-  void expiration_isForceful_notBlockedByBudgetsOrDoNotDisrupt() {
+  void expiration_isForceful_notBlockedByBudgetsOrDoNotDisrupt_theDrainWaitsOnThePod() {
     launched("n1", "default");
     bound("keep", "n1", true);
     Provisioner p = provisioner(expireAfter(Duration.ofHours(2)).withBudget(IntOrPercent.of(0)));
     clock.advance(Duration.ofHours(2));
     ProvisionerResult r = p.runOnce();
     assertThat(r.expiredNodes()).containsExactly("n1");
-    assertThat(store.list(Pod.class).items()).isEmpty();
+    // without a terminationGracePeriod the drain waits on the do-not-disrupt pod as long as it takes
+    clock.advance(Duration.ofDays(1));
+    ProvisionerResult later = p.runOnce();
+    assertThat(later.deletedNodes()).isEmpty();
+    assertThat(later.drainEvents()).isEmpty();
+    assertThat(store.require(Pod.class, "default", "keep").metadata().deletionTimestamp()).isNull();
+    assertThat(exists("n1")).isTrue();
   }
 
   @Test
@@ -201,7 +217,10 @@ final class ProvisionerExpirationTest {
     assertThat(exists("n1")).isTrue();
     clock.advance(Duration.ofSeconds(1)); // 09:00: the window (of the 17:00 hit 16 hours ago) has closed
     ProvisionerResult r = p.runOnce();
-    assertThat(r.commands()).singleElement().satisfies(c -> assertThat(c.method()).isEqualTo("Emptiness"));
-    assertThat(r.deletedNodes()).containsExactlyInAnyOrder("n1", "n2");
+    assertThat(r.commands()).singleElement().satisfies(c -> {
+      assertThat(c.method()).isEqualTo("Emptiness");
+      assertThat(c.candidates()).containsExactlyInAnyOrder("n1", "n2");
+    });
+    assertThat(drainLoop(p).deletedNodes()).containsExactlyInAnyOrder("n1", "n2");
   }
 }

@@ -191,17 +191,29 @@ final class ProvisionerTest {
     store.create(pod(name, milliCpu, memGi).toBuilder().nodeName(node).build());
   }
 
+  private ProvisionerResult drainLoop(Provisioner p) {
+    return Drains.drainLoop(store, clock, p);
+  }
+
+  private boolean tainted(String node) {
+    return NodeTermination.isTainted(store.require(Node.class, "", node));
+  }
+
   @Test
   void consolidation_emptyNode_isDeleted() {
     managed("n1", "m.xlarge");
     managed("n2", "m.xlarge");
     bound("a", 3000, 1, "n1");
-    ProvisionerResult r = provisioner().runOnce();
+    Provisioner p = provisioner();
+    ProvisionerResult r = p.runOnce();
     assertThat(r.commands()).singleElement().satisfies(c -> {
       assertThat(c.method()).isEqualTo("Emptiness");
       assertThat(c.candidates()).containsExactly("n2");
     });
-    assertThat(r.deletedNodes()).containsExactly("n2");
+    // terminated: tainted at once, deleted once Karpenter's minimum drain time has passed
+    assertThat(r.deletedNodes()).isEmpty();
+    assertThat(tainted("n2")).isTrue();
+    assertThat(drainLoop(p).deletedNodes()).containsExactly("n2");
   }
 
   @Test
@@ -210,27 +222,33 @@ final class ProvisionerTest {
     managed("n2", "m.xlarge");
     bound("a", 1000, 1, "n1");
     bound("b", 2500, 1, "n2");
-    ProvisionerResult r = provisioner().runOnce();
+    Provisioner p = provisioner();
+    ProvisionerResult r = p.runOnce();
     // n1 (1 pod) is the cheapest to disrupt; its pod fits next to b on n2
     assertThat(r.commands()).singleElement().satisfies(c -> {
       assertThat(c.method()).isEqualTo("SingleNodeConsolidation");
       assertThat(c.candidates()).containsExactly("n1");
       assertThat(c.isReplace()).isFalse();
     });
+    assertThat(r.drainEvents()).containsExactly(new DrainEvent("n1", "default/a", DrainEvent.Kind.EVICTED, ""));
+    assertThat(store.require(Pod.class, "default", "a").metadata().deletionTimestamp()).as("evicted").isNotNull();
+    assertThat(drainLoop(p).deletedNodes()).containsExactly("n1");
     assertThat(store.get(Node.class, "", "n1")).isEmpty();
-    assertThat(store.get(Pod.class, "default", "a")).as("evicted").isEmpty();
+    assertThat(store.get(Pod.class, "default", "a")).isEmpty();
   }
 
   @Test
   void consolidation_replacesWithAStrictlyCheaperNode() {
     managed("big", "m.2xlarge"); // 0.384
     bound("a", 1500, 4, "big");
-    ProvisionerResult r = provisioner().runOnce();
+    Provisioner p = provisioner();
+    ProvisionerResult r = p.runOnce();
     // the pod fits m.large (2 cpu, 8Gi) at 0.096
     assertThat(r.commands()).singleElement().satisfies(c -> {
       assertThat(c.replacement()).isEqualTo("m.large");
       assertThat(c.savingsPerHour()).isCloseTo(0.384 - 0.096, within(1e-9));
     });
+    assertThat(drainLoop(p).deletedNodes()).containsExactly("big");
     assertThat(store.get(Node.class, "", "big")).isEmpty();
     assertThat(store.list(Node.class).items()).extracting(n -> n.metadata().labels().get(
         Provisioner.INSTANCE_TYPE_LABEL)).containsExactly("m.large");
@@ -259,7 +277,8 @@ final class ProvisionerTest {
   @Test
   void consolidation_multiNode_replacesThreeNodesWithOneCheaper() {
     threeBusyNodes();
-    ProvisionerResult r = provisioner(ProvisionerOptions.defaults().withBudget(IntOrPercent.ofPercent(100))).runOnce();
+    Provisioner p = provisioner(ProvisionerOptions.defaults().withBudget(IntOrPercent.ofPercent(100)));
+    ProvisionerResult r = p.runOnce();
     // binary search: 2 nodes can go (one pod moves, the other gets an m.large 0.096 < 0.384); 3 nodes too: the
     // three pods (5700m) need one m.2xlarge at 0.384 < 0.576, the longest prefix wins
     assertThat(r.commands()).singleElement().satisfies(c -> {
@@ -268,6 +287,7 @@ final class ProvisionerTest {
       assertThat(c.replacement()).isEqualTo("m.2xlarge");
       assertThat(c.savingsPerHour()).isCloseTo(0.576 - 0.384, within(1e-9));
     });
+    assertThat(drainLoop(p).deletedNodes()).containsExactlyInAnyOrder("n1", "n2", "n3");
     assertThat(store.list(Node.class).items()).hasSize(1);
   }
 
@@ -283,7 +303,9 @@ final class ProvisionerTest {
     clock.advance(Duration.ofMinutes(1));
     ProvisionerResult done = p.runOnce();
     assertThat(done.readyNodes()).hasSize(1);
-    assertThat(done.deletedNodes()).containsExactly("big");
+    assertThat(done.deletedNodes()).isEmpty();
+    assertThat(tainted("big")).as("its termination began").isTrue();
+    assertThat(drainLoop(p).deletedNodes()).containsExactly("big");
   }
 
   @Test
@@ -291,23 +313,31 @@ final class ProvisionerTest {
     for (int i = 0; i < 10; i++) {
       managed("n" + i, "m.large");
     }
-    assertThat(provisioner().runOnce().deletedNodes()).hasSize(1); // ceil(10% of 10)
-    assertThat(provisioner().runOnce().deletedNodes()).hasSize(1); // ceil(10% of 9)
+    Provisioner p = provisioner();
+    assertThat(p.runOnce().commands().get(0).candidates()).hasSize(1); // ceil(10% of 10)
+    // a node being terminated counts against the budget until it is gone
+    assertThat(provisioner().runOnce().commands()).isEmpty();
+    assertThat(drainLoop(p).deletedNodes()).hasSize(1);
+    Provisioner q = provisioner();
+    assertThat(q.runOnce().commands().get(0).candidates()).hasSize(1); // ceil(10% of 9)
+    assertThat(drainLoop(q).deletedNodes()).hasSize(1);
     ProvisionerResult half = provisioner(ProvisionerOptions.defaults().withBudget(IntOrPercent.ofPercent(50)))
         .runOnce();
-    assertThat(half.deletedNodes()).hasSize(4); // ceil(50% of 8)
+    assertThat(half.commands().get(0).candidates()).hasSize(4); // ceil(50% of 8)
   }
 
   @Test
   void disruptionBudget_limitsConsolidationToOneNodeOfThree() {
     threeBusyNodes();
     // ceil(10% of 3) = 1: no multi-node command; one node goes, its pod moving next to another one
-    ProvisionerResult r = provisioner().runOnce();
+    Provisioner p = provisioner();
+    ProvisionerResult r = p.runOnce();
     assertThat(r.commands()).singleElement().satisfies(c -> {
       assertThat(c.method()).isEqualTo("SingleNodeConsolidation");
       assertThat(c.candidates()).hasSize(1);
       assertThat(c.replacement()).isNull();
     });
+    assertThat(drainLoop(p).deletedNodes()).hasSize(1);
     assertThat(store.list(Node.class).items()).hasSize(2);
   }
 
@@ -396,10 +426,12 @@ final class ProvisionerTest {
     for (int i = 0; i < 10; i++) {
       managed("n" + i, "m.large");
     }
-    assertThat(provisioner(o).runOnce().deletedNodes()).hasSize(2);
-    // a budget for drift alone limits nothing the provisioner does: every empty node goes
+    Provisioner p = provisioner(o);
+    assertThat(p.runOnce().commands().get(0).candidates()).hasSize(2);
+    // a budget for drift alone limits nothing the provisioner does: every empty node not yet terminated goes
     assertThat(provisioner(ProvisionerOptions.defaults().withBudgets(List.of(new DisruptionBudget(IntOrPercent.of(0),
-        java.util.Set.of(DisruptionReason.Drifted))))).runOnce().deletedNodes()).hasSize(8);
+        java.util.Set.of(DisruptionReason.Drifted))))).runOnce().commands().get(0).candidates()).hasSize(8);
+    assertThat(drainLoop(p).deletedNodes()).hasSize(2);
     assertThatThrownBy(() -> DisruptionBudget.of(IntOrPercent.of(-1))).hasMessageContaining("must not be negative");
   }
 

@@ -25,6 +25,7 @@ import org.jspecify.annotations.Nullable;
  *   consolidationPolicy: WhenEmpty        # disruption.consolidationPolicy (WhenEmptyOrUnderutilized)
  *   consolidateAfter: 5m                  # disruption.consolidateAfter (0s), or Never
  *   expireAfter: 24h                      # template.spec.expireAfter (720h), or Never
+ *   terminationGracePeriod: 1h            # template.spec.terminationGracePeriod (unset: drains wait forever)
  *   budgets:                              # disruption.budgets ([{nodes: "10%"}])
  *   - nodes: "20%"
  *   - nodes: "0"
@@ -48,10 +49,13 @@ import org.jspecify.annotations.Nullable;
  *     Karpenter's default, one budget of {@code 10%} for every reason
  * @param expireAfter how long after its launch a node is expired (deleted whatever the budgets, its pods rescheduled);
  *     {@link #NEVER}: never; {@code null}: Karpenter's default, {@link #DEFAULT_EXPIRE_AFTER}
+ * @param terminationGracePeriod how long a node's drain may wait on pods that PodDisruptionBudgets or
+ *     {@code karpenter.sh/do-not-disrupt} keep before the remaining pods are deleted (each early enough to get its own
+ *     {@code terminationGracePeriodSeconds} by then); {@code null}: unset, the drain waits as long as it takes
  */
 public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullable Duration batchMaxDuration,
     @Nullable String consolidationPolicy, @Nullable Duration consolidateAfter, List<Budget> budgets,
-    @Nullable Duration expireAfter) {
+    @Nullable Duration expireAfter, @Nullable Duration terminationGracePeriod) {
   /**
    * The policies a scenario may name, as FleetKit's provisioner has them. Karpenter's {@code Balanced} is not among
    * them: the provisioner does not implement its scoring.
@@ -78,6 +82,8 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
    */
   public static final String SCHEDULE_PATTERN =
       "^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\\s(.+)\\s(.+)\\s(.+)\\s(.+))$";
+  /** Karpenter's CRD pattern for {@code terminationGracePeriod}: whole s, m and h units ({@code Never} is not one). */
+  public static final String TERMINATION_GRACE_PERIOD_PATTERN = "^([0-9]+(s|m|h))+$";
   /** Karpenter's CRD pattern for a budget's {@code duration}: hours and minutes only, as cron has no seconds. */
   public static final String BUDGET_DURATION_PATTERN = "^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$";
   /** Nothing set: Karpenter's defaults. */
@@ -183,6 +189,7 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
     b.consolidateAfter = consolidateAfter;
     b.budgets = budgets;
     b.expireAfter = expireAfter;
+    b.terminationGracePeriod = terminationGracePeriod;
     return b;
   }
 
@@ -209,6 +216,11 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
     }
     wholeSecondsOrNever(v, p + ".consolidateAfter", consolidateAfter);
     wholeSecondsOrNever(v, p + ".expireAfter", expireAfter);
+    if (terminationGracePeriod != null && (terminationGracePeriod.isNegative() || terminationGracePeriod.getNano() != 0
+        || NEVER.equals(terminationGracePeriod))) {
+      v.add(p + ".terminationGracePeriod", "must be a duration of whole seconds, not negative (Karpenter's pattern "
+          + TERMINATION_GRACE_PERIOD_PATTERN + ")", terminationGracePeriod);
+    }
     if (budgets.size() > MAX_ITEMS) {
       v.add(p + ".budgets", "must have at most " + MAX_ITEMS + " items", budgets.size());
     }
@@ -282,6 +294,7 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
     private @Nullable Duration consolidateAfter;
     private List<Budget> budgets = List.of();
     private @Nullable Duration expireAfter;
+    private @Nullable Duration terminationGracePeriod;
 
     private Builder() {}
 
@@ -293,10 +306,12 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
     public Builder budgets(List<Budget> v) { budgets = Objects.requireNonNull(v, "budgets"); return this; }
     /** {@code expireAfter}; {@link ScenarioProvisioner#NEVER} for {@code Never}. */
     public Builder expireAfter(@Nullable Duration v) { expireAfter = v; return this; }
+    /** {@code terminationGracePeriod}; {@code null}: unset. */
+    public Builder terminationGracePeriod(@Nullable Duration v) { terminationGracePeriod = v; return this; }
 
     public ScenarioProvisioner build() {
       return new ScenarioProvisioner(batchIdleDuration, batchMaxDuration, consolidationPolicy, consolidateAfter,
-          budgets, expireAfter);
+          budgets, expireAfter, terminationGracePeriod);
     }
   }
 }

@@ -291,6 +291,31 @@ final class ScenarioProvisionerTest {
   }
 
   @Test
+  void terminationGracePeriod_upstreamValidValues_accepted() {
+    // nodepool_validation_cel_test.go Context "TerminationGracePeriod", "should succeed on a valid
+    // terminationGracePeriod": single unit 30s, multiple units 1h30m5s; unset is Karpenter's default (wait forever)
+    for (Duration d : List.of(Duration.ofSeconds(30), Duration.ofHours(1).plusMinutes(30).plusSeconds(5))) {
+      assertThat(scenario(ScenarioProvisioner.builder().terminationGracePeriod(d).build()).spec().provisioner()
+          .terminationGracePeriod()).isEqualTo(d);
+    }
+    assertThat(ScenarioProvisioner.DEFAULTS.terminationGracePeriod()).isNull();
+    ScenarioProvisioner p = ScenarioProvisioner.builder().terminationGracePeriod(Duration.ofMinutes(5)).build();
+    assertThat(p.toBuilder().build()).isEqualTo(p);
+  }
+
+  @Test
+  void terminationGracePeriod_upstreamInvalidValues_refused() {
+    // "should fail on an invalid terminationGracePeriod": negative -1s, never (Never: NEVER is not a value of this
+    // field); invalid unit 1hr and partial match FooNever are the loader's (it owns Go duration syntax)
+    for (Duration bad : List.of(Duration.ofSeconds(-1), ScenarioProvisioner.NEVER, Duration.ofMillis(1500))) {
+      assertThatThrownBy(() -> scenario(ScenarioProvisioner.builder().terminationGracePeriod(bad).build())).as("%s", bad)
+          .hasMessageContaining("spec.provisioner.terminationGracePeriod")
+          .hasMessageContaining("must be a duration of whole seconds, not negative (Karpenter's pattern "
+              + "^([0-9]+(s|m|h))+$)");
+    }
+  }
+
+  @Test
   void expireAfter_negativeOrFractional_refused() {
     // upstream: "should fail on an invalid expireAfter", negative -1s (1hr and FooNever: the loader's)
     assertThatThrownBy(() -> scenario(ScenarioProvisioner.builder().expireAfter(Duration.ofSeconds(-1)).build()))

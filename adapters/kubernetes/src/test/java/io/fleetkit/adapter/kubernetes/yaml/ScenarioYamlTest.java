@@ -805,6 +805,26 @@ final class ScenarioYamlTest {
   }
 
   @Test
+  void provisioner_terminationGracePeriod_karpentersPattern() {
+    // Karpenter's nodepool_validation_cel_test.go Context "TerminationGracePeriod": invalid -1s, 1hr, Never, FooNever
+    for (String bad : List.of("-1s", "1hr", "Never", "FooNever", "1.5h")) {
+      assertThat(problems(PROVISIONER + "    terminationGracePeriod: " + bad + "\n")).as(bad)
+          .contains("spec.provisioner.terminationGracePeriod", bad, "must be a duration in whole s, m and h units; "
+              + "leave it out to wait for the drain as long as it takes");
+    }
+    // valid: single unit 30s, multiple units 1h30m5s; written back and read again unchanged
+    assertThat(parse(PROVISIONER + "    terminationGracePeriod: 30s\n").spec().provisioner().terminationGracePeriod())
+        .isEqualTo(java.time.Duration.ofSeconds(30));
+    Scenario multi = parse(PROVISIONER + "    terminationGracePeriod: 1h30m5s\n");
+    assertThat(multi.spec().provisioner().terminationGracePeriod())
+        .isEqualTo(java.time.Duration.ofHours(1).plusMinutes(30).plusSeconds(5));
+    assertThat(KubernetesYaml.dump(List.of(multi))).contains("terminationGracePeriod: \"1h30m5s\"");
+    assertThat(KubernetesYaml.parse(KubernetesYaml.dump(List.of(multi)), "dump.yaml").ofType(Scenario.class).get(0))
+        .isEqualTo(multi);
+    assertThat(parse(PROVISIONER).spec().provisioner().terminationGracePeriod()).isNull();
+  }
+
+  @Test
   void provisioner_withTheProvisionerOff_reported() {
     assertThat(problems(PROVISIONER.replace("features: {provisioner: true}", "features: {storage: false}")))
         .contains("spec.provisioner", "needs spec.features.provisioner: true", "the cluster autoscaler runs instead");

@@ -16,17 +16,19 @@ import org.jspecify.annotations.Nullable;
  * A Scenario's {@code spec.provisioner} ({@link ScenarioProvisioner}), read from and written to an untyped map:
  * Karpenter's batch settings, its NodePool's {@code spec.disruption} fields and its template's {@code expireAfter},
  * durations as Go durations, {@code consolidateAfter} and {@code expireAfter} in Karpenter's pattern (whole s, m and h
- * units, or {@code Never}), each budget's {@code nodes} a string (Karpenter's default {@code 10%} when left out), its
+ * units, or {@code Never}), {@code terminationGracePeriod} in its own (whole s, m and h units), each budget's {@code nodes} a string (Karpenter's default {@code 10%} when left out), its
  * {@code schedule} a string and its {@code duration} in Karpenter's pattern (hours and minutes). A field left out stays
  * unset (Karpenter's default); the rules on values are {@code Scenario}'s.
  */
 final class ScenarioProvisionerYaml {
   static final String PATH = "spec.provisioner";
   private static final Set<String> FIELDS = Set.of("batchIdleDuration", "batchMaxDuration", "consolidationPolicy",
-      "consolidateAfter", "expireAfter", "budgets");
+      "consolidateAfter", "expireAfter", "terminationGracePeriod", "budgets");
   private static final Set<String> BUDGET_FIELDS = Set.of("nodes", "reasons", "schedule", "duration");
   /** Karpenter's CRD pattern for {@code consolidateAfter} and {@code expireAfter}. */
   private static final Pattern NILLABLE_DURATION = Pattern.compile("^(([0-9]+(s|m|h))+|Never)$");
+  private static final Pattern TERMINATION_GRACE_PERIOD =
+      Pattern.compile(ScenarioProvisioner.TERMINATION_GRACE_PERIOD_PATTERN);
   private static final Pattern BUDGET_DURATION = Pattern.compile(ScenarioProvisioner.BUDGET_DURATION_PATTERN);
   private static final String NEVER = "Never";
 
@@ -43,6 +45,7 @@ final class ScenarioProvisionerYaml {
     }
     b.consolidateAfter(nillableDuration(m, "consolidateAfter", ctx));
     b.expireAfter(nillableDuration(m, "expireAfter", ctx));
+    b.terminationGracePeriod(terminationGracePeriod(m, ctx));
     b.budgets(Untyped.entries(m, "budgets", PATH + ".budgets", ctx, ScenarioProvisionerYaml::budget));
     return b.build();
   }
@@ -52,17 +55,38 @@ final class ScenarioProvisionerYaml {
    * {@code Never}; {@code null} when left out or (reported) refused.
    */
   private static @Nullable Duration nillableDuration(Map<String, Object> m, String key, DocumentContext ctx) {
+    String text = matching(m, key, NILLABLE_DURATION, "must be a duration in whole s, m and h units, or Never", ctx);
+    return text == null ? null : text.equals(NEVER) ? ScenarioProvisioner.NEVER
+        : NodePoolConverter.duration(text, PATH + "." + key, ctx);
+  }
+
+  /**
+   * {@code terminationGracePeriod} in Karpenter's CRD pattern (whole s, m and h units; no {@code Never}: unset is
+   * forever); {@code null} when left out or (reported) refused.
+   */
+  private static @Nullable Duration terminationGracePeriod(Map<String, Object> m, DocumentContext ctx) {
+    String key = "terminationGracePeriod";
+    String text = matching(m, key, TERMINATION_GRACE_PERIOD, "must be a duration in whole s, m and h units; leave it "
+        + "out to wait for the drain as long as it takes", ctx);
+    return text == null ? null : NodePoolConverter.duration(text, PATH + "." + key, ctx);
+  }
+
+  /**
+   * The string at {@code key} when it matches Karpenter's {@code pattern}; {@code null} when left out or not matching
+   * (reported with {@code rule} and the pattern).
+   */
+  private static @Nullable String matching(Map<String, Object> m, String key, Pattern pattern, String rule,
+      DocumentContext ctx) {
     if (!m.containsKey(key)) {
       return null;
     }
     String path = PATH + "." + key;
     String text = Untyped.string(m, key, "", path, ctx);
-    if (!NILLABLE_DURATION.matcher(text).matches()) {
-      ctx.error(path, "must be a duration in whole s, m and h units, or Never (Karpenter's pattern "
-          + NILLABLE_DURATION.pattern() + ")", text);
+    if (!pattern.matcher(text).matches()) {
+      ctx.error(path, rule + " (Karpenter's pattern " + pattern.pattern() + ")", text);
       return null;
     }
-    return text.equals(NEVER) ? ScenarioProvisioner.NEVER : NodePoolConverter.duration(text, path, ctx);
+    return text;
   }
 
   private static ScenarioProvisioner.@Nullable Budget budget(Map<String, Object> m, String path,
@@ -92,6 +116,7 @@ final class ScenarioProvisionerYaml {
     Untyped.put(m, "consolidationPolicy", p.consolidationPolicy());
     putNillable(m, "consolidateAfter", p.consolidateAfter());
     putNillable(m, "expireAfter", p.expireAfter());
+    NodePoolConverter.putDuration(m, "terminationGracePeriod", p.terminationGracePeriod());
     List<Object> budgets = new ArrayList<>();
     for (ScenarioProvisioner.Budget budget : p.budgets()) {
       Map<String, Object> bm = new LinkedHashMap<>();
