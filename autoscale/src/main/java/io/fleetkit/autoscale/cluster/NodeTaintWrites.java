@@ -8,6 +8,7 @@ import io.fleetkit.api.store.ObjectStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
@@ -50,19 +51,43 @@ public final class NodeTaintWrites {
    * @return {@code null}, or why it failed (also when the node does not exist)
    */
   public static @Nullable String put(ObjectStore store, String node, Taint taint) {
+    return put(store, node, taint, Map.of());
+  }
+
+  /**
+   * {@link #put(ObjectStore, String, Taint)}, and the node's {@code labels} set in the same write (Karpenter's
+   * termination taints a node and labels it out of load balancers at once); nothing is written when both are there.
+   *
+   * @return {@code null}, or why it failed
+   */
+  public static @Nullable String put(ObjectStore store, String node, Taint taint, Map<String, String> labels) {
     return write(store, node, "node " + node + " not found", n -> {
       List<Taint> kept = new ArrayList<>();
+      boolean tainted = false;
       for (Taint t : n.spec().taints()) {
         if (t.key().equals(taint.key()) && t.effect() == taint.effect()) {
-          return null;
-        }
-        if (!t.key().equals(taint.key())) {
+          tainted = true;
+          kept.add(t);
+        } else if (!t.key().equals(taint.key())) {
           kept.add(t);
         }
       }
-      kept.add(taint);
-      return n.toBuilder().taints(kept).build();
+      boolean labelled = true;
+      for (Map.Entry<String, String> e : labels.entrySet()) {
+        labelled &= e.getValue().equals(n.metadata().labels().get(e.getKey()));
+      }
+      if (tainted && labelled) {
+        return null;
+      }
+      Node.Builder b = n.toBuilder().taints(tainted ? n.spec().taints() : add(kept, taint));
+      labels.forEach(b::label);
+      return b.build();
     });
+  }
+
+  private static List<Taint> add(List<Taint> taints, Taint taint) {
+    taints.add(taint);
+    return taints;
   }
 
   /**

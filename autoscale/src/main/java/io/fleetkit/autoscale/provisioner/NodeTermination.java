@@ -59,6 +59,11 @@ import org.slf4j.LoggerFactory;
  */
 final class NodeTermination {
   private static final Logger LOG = LoggerFactory.getLogger(NodeTermination.class);
+  /**
+   * The value of the {@value io.fleetkit.api.core.Node#LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS} label a terminating
+   * node gets (Karpenter's terminator), which takes it out of load balancers' backends.
+   */
+  static final String EXCLUDED_BY = "karpenter";
   /** Karpenter's {@code DisruptedTaintKey}: a terminating node's NoSchedule taint. */
   static final String DISRUPTED_TAINT_KEY = "karpenter.sh/disrupted";
   /** Karpenter's {@code MinDrainTime}. */
@@ -88,7 +93,9 @@ final class NodeTermination {
       return;
     }
     drains.put(node, new Drain(now, terminationGracePeriod == null ? null : now.plus(terminationGracePeriod)));
-    String failed = NodeTaintWrites.put(store, node, DISRUPTED);
+    // the load balancer label in the same write: out of the load balancers' backends while it drains
+    String failed = NodeTaintWrites.put(store, node, DISRUPTED,
+        Map.of(io.fleetkit.api.core.Node.LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS, EXCLUDED_BY));
     if (failed != null) {
       LOG.debug("termination of node {}: taint not written: {}", node, failed);
     }

@@ -235,6 +235,22 @@ final class ProvisionerTerminationUpstreamTest {
   }
 
   @Test
+  void shouldExcludeNodesFromLoadBalancersWhenTerminating() {
+    // upstream: "should exclude nodes from load balancers when terminating" (a fully blocking PDB keeps the node, the
+    // label is there after the first reconcile, with the taint)
+    node("n");
+    pod("blocked", "n", b -> b.label("foo", "bar"));
+    PodDisruptionBudget pdb = store.create(PodDisruptionBudget.of(ObjectMeta.of("default", "foo"),
+        new PodDisruptionBudgetSpec(null, LabelSelector.of(Map.of("foo", "bar")), IntOrPercent.ZERO, null)));
+    store.updateStatus(pdb.withStatus(new PodDisruptionBudgetStatus(pdb.metadata().generation(), Map.of(), 0, 1, 1, 1,
+        List.of())));
+    terminate(provisioner(null));
+    Node n = store.require(Node.class, "", "n");
+    assertThat(n.metadata().labels()).containsEntry(Node.LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS, "karpenter");
+    assertThat(NodeTermination.isTainted(n)).isTrue();
+  }
+
+  @Test
   void shouldEvictPodsInOrderAndWaitUntilPodsAreFullyDeleted() {
     // upstream: "should evict pods in order and wait until pods are fully deleted"
     node("n");
