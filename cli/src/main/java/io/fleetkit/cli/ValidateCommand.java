@@ -3,10 +3,17 @@ package io.fleetkit.cli;
 import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
 import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestException;
+import io.fleetkit.adapter.kubernetes.yaml.ManifestLocation;
 import io.fleetkit.adapter.kubernetes.yaml.ManifestProblem;
+import io.fleetkit.api.Violation;
+import io.fleetkit.api.meta.ApiObject;
+import io.fleetkit.simulator.ClusterSimulation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,6 +38,24 @@ public final class ValidateCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "FILE|DIR", description = "Manifest files or directories.")
   private List<Path> paths;
 
+  /**
+   * The problems between loaded objects that a simulation refuses ({@link ClusterSimulation#queueProblems}: Kueue's
+   * objects across each other, and each Scenario's queues against them), each at the line of its object's field.
+   */
+  private static List<ManifestProblem> acrossObjects(LoadedObjects loaded) {
+    List<Violation> violations = ClusterSimulation.queueProblems(loaded.objects());
+    Map<String, ManifestLocation> where = new HashMap<>();
+    for (ApiObject<?> o : loaded.objects()) {
+      loaded.locationOf(o).ifPresent(at -> where.putIfAbsent(o.describe(), at));
+    }
+    List<ManifestProblem> out = new ArrayList<>();
+    for (Violation v : violations) {
+      ManifestLocation at = where.get(v.object());
+      out.add(at == null ? new ManifestProblem("", 1, 1, 1, v, ManifestProblem.NO_ITEM) : at.problem(v));
+    }
+    return out;
+  }
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -38,6 +63,10 @@ public final class ValidateCommand implements Callable<Integer> {
     try {
       LoadedObjects loaded = KubernetesYaml.load(paths);
       ManifestWarnings.print(loaded, err);
+      List<ManifestProblem> across = acrossObjects(loaded);
+      if (!across.isEmpty()) {
+        throw new ManifestException(across);
+      }
       out.println("OK: " + loaded.summary() + (loaded.warnings().isEmpty() ? "" : "; "
           + ManifestWarnings.ignoredFields(loaded) + " not modelled by FleetKit ignored (see the warnings)"));
       out.flush();
