@@ -22,11 +22,16 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code fleetkit validate FILE|DIR...}: loads Kubernetes YAML manifests and prints {@code OK: 14 objects (5 Node,
- * 9 Pod)} (exit 0), or every problem, one per line on stderr (exit 1). Fields FleetKit does not model are printed as
- * {@code Warning: ...} lines on stderr ({@link ManifestWarnings}) and counted in the summary; they do not fail it.
+ * 9 Pod)} (exit 0), or every problem, one per line on stderr (exit 1): each document's own, then those between the
+ * loaded objects that a simulation refuses ({@link ClusterSimulation#queueProblems}: a LocalQueue naming a
+ * ClusterQueue not among them, a Scenario queue a Kueue manifest defines too, ...), with the same messages. Fields
+ * FleetKit does not model are printed as {@code Warning: ...} lines on stderr ({@link ManifestWarnings}) and counted
+ * in the summary; they do not fail it.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
-    description = {"Check Kubernetes YAML manifests: every document must be a supported kind with valid fields.",
+    description = {"Check Kubernetes YAML manifests: every document must be a supported kind with valid fields,",
+        "and the objects together must be what a simulation accepts (Kueue's LocalQueues name ClusterQueues among",
+        "them; a Scenario's queues are not defined by Kueue manifests too).",
         "Directories are searched recursively for *.yaml and *.yml files."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:all manifests are valid (fields FleetKit ignores are warned of on stderr)", "1:at least one problem (each printed on stderr)",
