@@ -520,7 +520,11 @@ public final class ClusterSimulation {
       b.controller((store, clock, seed) -> {
         AdmissionEngine engine = QueueEngines.engine(spec, objects, clock.asClock(), seed);
         engineHolder[0] = engine;
-        QueueAdmissionController c = QueueAdmissionController.builder(store, engine).clock(clock).stepping().build();
+        QueueAdmissionController.Builder cb = QueueAdmissionController.builder(store, engine).clock(clock).stepping();
+        if (QueueEngines.topologyAware(objects)) {
+          cb.followNodes(); // topology-aware scheduling places pods on the store's nodes
+        }
+        QueueAdmissionController c = cb.build();
         return SimulatedController.of("queue-admission", () -> c.start().join(), c::runUntilIdle, c);
       });
     }

@@ -31,6 +31,7 @@ import io.fleetkit.queueing.manifest.AdmissionCheckObject;
 import io.fleetkit.queueing.manifest.KueueManifests;
 import io.fleetkit.queueing.manifest.KueueObject;
 import io.fleetkit.queueing.manifest.LocalQueueObject;
+import io.fleetkit.queueing.manifest.TopologyObject;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -129,6 +130,15 @@ final class QueueEngines {
       }
     }
     return problems;
+  }
+
+  /**
+   * Whether the queues place workloads by topology-aware scheduling: a Kueue Topology is among the manifests. The
+   * queue controller then follows the store's nodes (and replaces the pods of a failed node, as Kueue's node
+   * replacement does for topology-aware workloads).
+   */
+  static boolean topologyAware(List<? extends ApiObject<?>> objects) {
+    return KueueManifests.of(objects).stream().anyMatch(k -> k instanceof TopologyObject);
   }
 
   /** The timeline kind of a ClusterQueue that admits nothing from the start of a run. */

@@ -21,7 +21,7 @@ final class KueueTopologySimulationTest {
         ---
         apiVersion: v1
         kind: Node
-        metadata: {name: %s, labels: {kubernetes.io/hostname: %s, example.com/block: %s}}
+        metadata: {name: %s, labels: {kubernetes.io/hostname: %s, example.com/block: %s, example.com/pool: tas}}
         status:
           capacity: {cpu: "4", memory: 16Gi, pods: "110"}
         """.formatted(name, name, block);
@@ -44,7 +44,7 @@ final class KueueTopologySimulationTest {
       apiVersion: kueue.x-k8s.io/v1beta2
       kind: ResourceFlavor
       metadata: {name: tas}
-      spec: {topologyName: dc}
+      spec: {topologyName: dc, nodeLabels: {example.com/pool: tas}}
       ---
       apiVersion: kueue.x-k8s.io/v1beta2
       kind: ClusterQueue
