@@ -82,8 +82,8 @@ final class ValidateCommandTest {
     int code = run("validate", CliHarness.example("kueue").toString());
 
     assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString().strip()).isEqualTo("OK: 18 objects (2 ClusterQueue, 1 Job, 2 LocalQueue, 2 Namespace,"
-        + " 5 Node, 2 NodePool, 2 ResourceFlavor, 1 Scenario, 1 WorkloadPriorityClass)");
+    assertThat(out.toString().strip()).isEqualTo("OK: 19 objects (1 AdmissionCheck, 2 ClusterQueue, 1 Job,"
+        + " 2 LocalQueue, 2 Namespace, 5 Node, 2 NodePool, 2 ResourceFlavor, 1 Scenario, 1 WorkloadPriorityClass)");
     assertThat(err.toString()).isEmpty();
   }
 

@@ -179,7 +179,8 @@ public final class ClusterSimulation {
   /**
    * The problems with the queues that a run refuses, among {@code objects} (manifests as loaded, any Scenarios among
    * them), each naming its object and field, once: Kueue's objects across each other (a LocalQueue whose ClusterQueue
-   * is not among them), and for each Scenario among {@code objects} what a run of it over them refuses in its queues
+   * is not among them), and, when one Scenario is among {@code objects} (a run has one; of several, which objects
+   * belong to which is not known, as when a tree of examples is checked at once), what a run of it over them refuses
    * (a queue, flavor or cohort defined both in {@code spec.queues}/{@code spec.cohorts} and by a Kueue manifest, a job
    * stream naming no queue, Kueue Configuration parts without queues, an admission check controller of no
    * AdmissionCheck, a bad {@code admissionFairSharing}). The checks {@link Builder#build} runs, for tools that check
@@ -187,10 +188,10 @@ public final class ClusterSimulation {
    */
   public static List<Violation> queueProblems(List<? extends ApiObject<?>> objects) {
     Set<Violation> out = new java.util.LinkedHashSet<>(KueueManifests.check(objects));
-    for (ApiObject<?> o : objects) {
-      if (o instanceof Scenario s) {
-        out.addAll(QueueEngines.check(s.describe(), s.spec(), objects));
-      }
+    List<Scenario> scenarios = objects.stream().filter(o -> o instanceof Scenario).map(o -> (Scenario) o).toList();
+    if (scenarios.size() == 1) {
+      Scenario s = scenarios.get(0);
+      out.addAll(QueueEngines.check(s.describe(), s.spec(), objects));
     }
     return List.copyOf(out);
   }
