@@ -110,7 +110,7 @@ final class QueueEngines {
       problems.add(new Violation(object, "spec.fairSharing", "needs spec.queues or Kueue ClusterQueues among the"
           + " manifests (it shares their cohorts' quota)", "set"));
     }
-    if (spec.admissionFairSharing() != null && !queues) {
+    if (spec.admissionFairSharing() != null && KueueManifests.clusterQueueNames(objects).isEmpty()) {
       problems.add(new Violation(object, "spec.admissionFairSharing", "needs Kueue ClusterQueues among the"
           + " manifests (it orders the workloads of those with admissionScope UsageBasedAdmissionFairSharing)",
           "set"));

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioAdmissionFairSharing;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -152,6 +153,25 @@ final class KueueFairSharingSimulationTest {
     assertThat(at(off, "admitted workloads a", 6) + at(off, "admitted workloads b", 6)).isEqualTo(9);
     assertThat(at(off, "admitted workloads a", 6)).isNotEqualTo(6);
     assertThat(at(disabled, "admitted workloads a", 6)).isEqualTo(at(off, "admitted workloads a", 6));
+  }
+
+  @Test
+  void build_admissionFairSharing_needsManifestQueuesAndKueuesValues() {
+    assertThatThrownBy(() -> simulation(NODE + scenario("  admissionFairSharing: {usageHalfLifeTime: 1h}\n")))
+        .hasMessageContaining("Scenario fair: spec.admissionFairSharing \"set\" needs Kueue ClusterQueues among the"
+            + " manifests");
+    // built in code, not read: the simulation checks Kueue's rules, naming the field
+    List<ApiObject<?>> objects = KubernetesYaml.parse(WEIGHTED + scenario(""), "fair.yaml").objects();
+    Scenario s = objects.stream().filter(o -> o instanceof Scenario).map(o -> (Scenario) o).findFirst()
+        .orElseThrow();
+    Scenario bad = new Scenario(s.metadata(), s.spec().withAdmissionFairSharing(new ScenarioAdmissionFairSharing(
+        Duration.ofHours(1), Duration.ZERO, java.util.Map.of())));
+    assertThatThrownBy(() -> ClusterSimulation.builder().objects(Examples.withoutScenario(objects)).scenario(bad)
+        .build()).hasMessageContaining("Scenario fair: spec.admissionFairSharing.usageSamplingInterval \"0s\" must"
+            + " be greater than 0");
+    ClusterSimulation.builder().objects(Examples.withoutScenario(objects)).scenario(new Scenario(s.metadata(),
+        s.spec().withAdmissionFairSharing(new ScenarioAdmissionFairSharing(Duration.ofHours(1), Duration.ofMinutes(1),
+            java.util.Map.of("cpu", 2.0))))).build();
   }
 
   @Test
