@@ -59,6 +59,10 @@ final class TimelineRecorder implements AutoCloseable {
       QueueLabels.REASON_FAILED_TO_START, QueueLabels.REASON_NODE_FAILURES);
   /** Per Job, the reason and transition time of the last eviction recorded. */
   private final Map<String, String> evictions = new HashMap<>();
+  /** The timeline kind of a queued Job waiting for its admission checks. */
+  static final String CHECKS_WAIT = "QueueWaitingForChecks";
+  /** Per Job, the transition time of the last wait for admission checks recorded. */
+  private final Map<String, String> checkWaits = new HashMap<>();
   /** The Warning events put on the timeline: object id, reason and note. */
   private final Set<List<String>> warned = new HashSet<>();
 
@@ -115,6 +119,7 @@ final class TimelineRecorder implements AutoCloseable {
             + j.status().succeeded() + ", failed " + j.status().failed()
             + (uncounted == 0 ? "" : ", " + uncounted + " finished not yet counted"));
         queueEviction(j);
+        checksWait(j);
       }
     }));
   }
@@ -197,6 +202,24 @@ final class TimelineRecorder implements AutoCloseable {
     String at = c.reason() + "@" + c.lastTransitionTime();
     if (!at.equals(evictions.put(id, at))) {
       add("QueueEviction", id, c.reason() + ": " + c.message());
+    }
+  }
+
+  /**
+   * {@code QueueWaitingForChecks} when a queued Job's quota is reserved and it waits, suspended, for its admission
+   * checks ({@code QuotaReserved=True} reason {@code WaitingForAdmissionChecks}): once per reservation, the message
+   * naming the ClusterQueue and each check's state.
+   */
+  private void checksWait(Job j) {
+    JobCondition c = j.status().condition(QueueLabels.QUOTA_RESERVED);
+    if (c == null || c.status() != ConditionStatus.True
+        || !QueueLabels.REASON_WAITING_FOR_CHECKS.equals(c.reason())) {
+      return;
+    }
+    String id = "Job/" + j.metadata().key();
+    String at = c.reason() + "@" + c.lastTransitionTime();
+    if (!at.equals(checkWaits.put(id, at))) {
+      add(CHECKS_WAIT, id, c.message());
     }
   }
 

@@ -113,6 +113,13 @@ final class KueueAdmissionChecksSimulationTest {
     // the quota is reserved at once; the Job waits, suspended, until the check is Ready 4 minutes later
     assertThat(started(run)).hasValueSatisfying(at -> assertThat(at).isBetween(Duration.ofMinutes(4),
         Duration.ofMinutes(5)));
+    assertThat(run.timeline()).filteredOn(e -> e.kind().equals("QueueWaitingForChecks")).singleElement()
+        .satisfies(e -> {
+          assertThat(e.at()).isLessThan(Duration.ofMinutes(1));
+          assertThat(e.object()).isEqualTo("Job/team/first");
+          assertThat(e.message()).startsWith("Quota reserved in ClusterQueue cq, waiting for admission checks:"
+              + " \"budget\" (Pending: to be approved by example.com/budget-approval at ");
+        });
   }
 
   @Test
