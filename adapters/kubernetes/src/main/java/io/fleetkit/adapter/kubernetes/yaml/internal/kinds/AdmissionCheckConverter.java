@@ -16,9 +16,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Kueue's AdmissionCheck, {@code kueue.x-k8s.io/v1beta2} and {@code v1beta1}: {@code controllerName} (required) and
  * {@code parameters} ({@code apiGroup}, {@code kind}, {@code name}), validated by {@link AdmissionCheckObject} as
- * Kueue's CRD does. v1beta1's deprecated {@code retryDelayMinutes} is read and dropped, as Kueue's conversion to
- * v1beta2 drops it (a check's retry delay is its state's {@code requeueAfterSeconds}). Whether a check is Active is
- * its controller's to say: the status is not modelled.
+ * Kueue's CRD does. v1beta1's deprecated {@code retryDelayMinutes} is checked and dropped with a warning, as
+ * Kueue's conversion to v1beta2 drops it (a check's retry delay is its state's {@code requeueAfterSeconds}). Whether
+ * a check is Active is its controller's to say: the status is not modelled.
  */
 public final class AdmissionCheckConverter
     extends AbstractKindConverter<GenericKubernetesResource, AdmissionCheckObject> {
