@@ -29,9 +29,9 @@ import picocli.CommandLine.Spec;
  * in the summary; they do not fail it.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
-    description = {"Check Kubernetes YAML manifests: every document must be a supported kind with valid fields,",
-        "and the objects together must be what a simulation accepts (Kueue's LocalQueues name ClusterQueues among",
-        "them; a Scenario's queues are not defined by Kueue manifests too).",
+    description = {"Check Kubernetes YAML manifests: every document must be a supported kind with valid fields.",
+        "The objects together must be what a simulation accepts: Kueue's LocalQueues name ClusterQueues among them,",
+        "and a Scenario's queues are not defined by Kueue manifests too.",
         "Directories are searched recursively for *.yaml and *.yml files."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:all manifests are valid (fields FleetKit ignores are warned of on stderr)", "1:at least one problem (each printed on stderr)",

@@ -62,8 +62,9 @@ final class ValidateCommandTest {
     assertThat(err.toString().lines()).containsExactly(
         pods + ": document 2 (line 7): Pod default/web: spec.containers[0].resources.requests.cpu \"-1\" must be"
             + " greater than or equal to 0 (at line 17)",
-        gizmo + ": document 1 (line 1): Gizmo g: kind \"Gizmo\" is not a supported kind (supported: AnalysisRun,"
-            + " AnalysisTemplate, AdmissionCheck, ClusterQueue, Cohort, ConfigMap, ControllerRevision, CronJob, DaemonSet, Deployment,"
+        gizmo + ": document 1 (line 1): Gizmo g: kind \"Gizmo\" is not a supported kind (supported: AdmissionCheck,"
+            + " AnalysisRun, AnalysisTemplate, ClusterQueue, Cohort, ConfigMap, ControllerRevision, CronJob, DaemonSet,"
+            + " Deployment,"
             + " DeviceClass,"
             + " DeviceTaintRule,"
             + " EndpointSlice, Endpoints, Gateway, GatewayClass,"
