@@ -62,8 +62,9 @@ final class ValidateCommandTest {
     assertThat(err.toString().lines()).containsExactly(
         pods + ": document 2 (line 7): Pod default/web: spec.containers[0].resources.requests.cpu \"-1\" must be"
             + " greater than or equal to 0 (at line 17)",
-        gizmo + ": document 1 (line 1): Gizmo g: kind \"Gizmo\" is not a supported kind (supported: AnalysisRun,"
-            + " AnalysisTemplate, ClusterQueue, Cohort, ConfigMap, ControllerRevision, CronJob, DaemonSet, Deployment,"
+        gizmo + ": document 1 (line 1): Gizmo g: kind \"Gizmo\" is not a supported kind (supported: AdmissionCheck,"
+            + " AnalysisRun, AnalysisTemplate, ClusterQueue, Cohort, ConfigMap, ControllerRevision, CronJob, DaemonSet,"
+            + " Deployment,"
             + " DeviceClass,"
             + " DeviceTaintRule,"
             + " EndpointSlice, Endpoints, Gateway, GatewayClass,"
@@ -73,7 +74,7 @@ final class ValidateCommandTest {
             + " ReferenceGrant, ReplicaSet, ResourceClaim, ResourceClaimTemplate, ResourceFlavor, ResourceQuota,"
             + " ResourceSlice,"
             + " Rollout, Scenario, Secret, Service, ServiceAccount,"
-            + " StatefulSet, StorageClass,"
+            + " StatefulSet, StorageClass, Topology,"
             + " VerticalPodAutoscaler, VerticalPodAutoscalerCheckpoint, WorkloadPriorityClass) (at line 2)");
   }
 
@@ -82,8 +83,8 @@ final class ValidateCommandTest {
     int code = run("validate", CliHarness.example("kueue").toString());
 
     assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString().strip()).isEqualTo("OK: 18 objects (2 ClusterQueue, 1 Job, 2 LocalQueue, 2 Namespace,"
-        + " 5 Node, 2 NodePool, 2 ResourceFlavor, 1 Scenario, 1 WorkloadPriorityClass)");
+    assertThat(out.toString().strip()).isEqualTo("OK: 19 objects (1 AdmissionCheck, 2 ClusterQueue, 1 Job,"
+        + " 2 LocalQueue, 2 Namespace, 5 Node, 2 NodePool, 2 ResourceFlavor, 1 Scenario, 1 WorkloadPriorityClass)");
     assertThat(err.toString()).isEmpty();
   }
 
@@ -108,6 +109,59 @@ final class ValidateCommandTest {
     assertThat(err.toString().strip()).isEqualTo(file + ": document 1 (line 1): ClusterQueue research:"
         + " spec.resourceGroups[0].flavors[0].resources[0].lendingLimit \"4\" must be nil when cohort is empty"
         + " (at line 9)");
+  }
+
+  @Test
+  void validate_kueueObjectsAcrossEachOtherAndAScenario_areCheckedAsASimulationChecksThem(@TempDir Path dir)
+      throws Exception {
+    Path queues = dir.resolve("queues.yaml");
+    Files.writeString(queues, """
+        apiVersion: kueue.x-k8s.io/v1beta2
+        kind: ResourceFlavor
+        metadata: {name: default}
+        ---
+        apiVersion: kueue.x-k8s.io/v1beta2
+        kind: ClusterQueue
+        metadata: {name: research}
+        spec:
+          namespaceSelector: {}
+          resourceGroups:
+          - coveredResources: [cpu]
+            flavors:
+            - name: default
+              resources: [{name: cpu, nominalQuota: "8"}]
+        ---
+        apiVersion: kueue.x-k8s.io/v1beta2
+        kind: LocalQueue
+        metadata: {name: main, namespace: team}
+        spec:
+          clusterQueue: reserach
+        """);
+    Path scenario = dir.resolve("scenario.yaml");
+    Files.writeString(scenario, """
+        apiVersion: simulation.fleetkit.io/v1
+        kind: Scenario
+        metadata: {name: day}
+        spec:
+          duration: 1h
+          queues:
+          - name: research
+            namespaces: [team]
+            flavor: {name: gpu}
+            quota: {cpu: "4"}
+        """);
+
+    int code = run("validate", dir.toString());
+
+    assertThat(code).isEqualTo(1);
+    assertThat(out.toString()).isEmpty();
+    // the same messages a simulation refuses the manifests with, at the line of the field
+    assertThat(err.toString().lines()).containsExactly(
+        queues + ": document 3 (line 16): LocalQueue team/main: spec.clusterQueue \"reserach\" names no"
+            + " ClusterQueue among the manifests (ClusterQueues: research) (at line 20)",
+        scenario + ": document 1 (line 1): Scenario day: spec.queues[0].name \"research\" would define"
+            + " ClusterQueue research, which a kueue.x-k8s.io/v1beta2 manifest defines too; define it in one place,"
+            + " the scenario's spec.queues/spec.cohorts or Kueue's manifests (at line 7)");
   }
 
   @Test

@@ -177,6 +177,26 @@ public final class ClusterSimulation {
   }
 
   /**
+   * The problems with the queues that a run refuses, among {@code objects} (manifests as loaded, any Scenarios among
+   * them), each naming its object and field, once: Kueue's objects across each other (a LocalQueue whose ClusterQueue
+   * is not among them), and, when one Scenario is among {@code objects} (a run has one; of several, which objects
+   * belong to which is not known, as when a tree of examples is checked at once), what a run of it over them refuses
+   * (a queue, flavor or cohort defined both in {@code spec.queues}/{@code spec.cohorts} and by a Kueue manifest, a job
+   * stream naming no queue, Kueue Configuration parts without queues, an admission check controller of no
+   * AdmissionCheck, a bad {@code admissionFairSharing}). The checks {@link Builder#build} runs, for tools that check
+   * manifests without running them ({@code fleetkit validate}).
+   */
+  public static List<Violation> queueProblems(List<? extends ApiObject<?>> objects) {
+    Set<Violation> out = new java.util.LinkedHashSet<>(KueueManifests.check(objects));
+    List<Scenario> scenarios = objects.stream().filter(o -> o instanceof Scenario).map(o -> (Scenario) o).toList();
+    if (scenarios.size() == 1) {
+      Scenario s = scenarios.get(0);
+      out.addAll(QueueEngines.check(s.describe(), s.spec(), objects));
+    }
+    return List.copyOf(out);
+  }
+
+  /**
    * Checks that every load targets a workload and every fault a node or zone among the objects, and that the
    * scheduler, the cluster autoscaler's and the provisioner's options are known ({@code schedulerProblem},
    * {@code autoscalerProblem}, {@code provisionerProblem}, when not).
@@ -495,10 +515,13 @@ public final class ClusterSimulation {
     AdmissionEngine[] engineHolder = new AdmissionEngine[1];
     if (queued) {
       b.controller((store, clock, seed) -> {
-        AdmissionEngine engine = QueueEngines.engine(spec.queues(), spec.cohorts(), objects,
-            spec.waitForPodsReady(), clock.asClock(), seed);
+        AdmissionEngine engine = QueueEngines.engine(spec, objects, clock.asClock(), seed);
         engineHolder[0] = engine;
-        QueueAdmissionController c = QueueAdmissionController.builder(store, engine).clock(clock).stepping().build();
+        QueueAdmissionController.Builder cb = QueueAdmissionController.builder(store, engine).clock(clock).stepping();
+        if (QueueEngines.topologyAware(objects)) {
+          cb.followNodes(); // topology-aware scheduling places pods on the store's nodes
+        }
+        QueueAdmissionController c = cb.build();
         return SimulatedController.of("queue-admission", () -> c.start().join(), c::runUntilIdle, c);
       });
     }
@@ -537,6 +560,7 @@ public final class ClusterSimulation {
         List<String> queueNames = new ArrayList<>(manifestQueues);
         spec.queues().forEach(q -> queueNames.add(q.name()));
         recorder.queues(engineHolder[0], queueNames);
+        QueueEngines.recordInactive(engineHolder[0], queueNames, sim);
       }
       if (!streams.isEmpty()) {
         recorder.jobStreams(JobArrivals.streamNames(streams));

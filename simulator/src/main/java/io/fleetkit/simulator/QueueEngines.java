@@ -1,15 +1,23 @@
 package io.fleetkit.simulator;
 
+import io.fleetkit.api.ValidationException;
 import io.fleetkit.api.Violation;
 import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.simulation.JobStream;
+import io.fleetkit.api.simulation.ScenarioAdmissionFairSharing;
+import io.fleetkit.api.simulation.ScenarioCheckController;
 import io.fleetkit.api.simulation.ScenarioCohort;
+import io.fleetkit.api.simulation.ScenarioFairSharing;
 import io.fleetkit.api.simulation.ScenarioPodsReady;
 import io.fleetkit.api.simulation.ScenarioQueue;
 import io.fleetkit.api.simulation.ScenarioSpec;
+import io.fleetkit.queueing.ActiveCondition;
 import io.fleetkit.queueing.AdmissionEngine;
+import io.fleetkit.queueing.AdmissionFairSharing;
+import io.fleetkit.queueing.ApprovingCheckController;
+import io.fleetkit.queueing.FairSharingStrategy;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.ClusterQueuePreemption;
 import io.fleetkit.queueing.Cohort;
@@ -19,10 +27,13 @@ import io.fleetkit.queueing.LocalQueue;
 import io.fleetkit.queueing.QueuePreemptionPolicy;
 import io.fleetkit.queueing.ResourceFlavor;
 import io.fleetkit.queueing.WaitForPodsReady;
+import io.fleetkit.queueing.manifest.AdmissionCheckObject;
 import io.fleetkit.queueing.manifest.KueueManifests;
 import io.fleetkit.queueing.manifest.KueueObject;
 import io.fleetkit.queueing.manifest.LocalQueueObject;
+import io.fleetkit.queueing.manifest.TopologyObject;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +66,15 @@ final class QueueEngines {
     problems.addAll(clashes(object, spec.queues(), spec.cohorts(), objects));
     problems.addAll(KueueManifests.check(objects));
     problems.addAll(references(object, spec, objects));
+    if (spec.admissionFairSharing() != null) {
+      try {
+        admissionFairSharing(spec.admissionFairSharing());
+      } catch (ValidationException e) {
+        for (Violation v : e.violations()) {
+          problems.add(new Violation(object, "spec." + v.field(), v.rule(), v.value()));
+        }
+      }
+    }
     return problems;
   }
 
@@ -81,12 +101,61 @@ final class QueueEngines {
                 + " among the manifests " + localQueues), js.queue()));
       }
     }
-    if (spec.waitForPodsReady() != null && spec.queues().isEmpty()
-        && KueueManifests.clusterQueueNames(objects).isEmpty()) {
+    boolean queues = !spec.queues().isEmpty() || !KueueManifests.clusterQueueNames(objects).isEmpty();
+    if (spec.waitForPodsReady() != null && !queues) {
       problems.add(new Violation(object, "spec.waitForPodsReady", "needs spec.queues or Kueue ClusterQueues among"
           + " the manifests (it acts on the Jobs the queues admit)", "set"));
     }
+    if (spec.fairSharing() != null && !queues) {
+      problems.add(new Violation(object, "spec.fairSharing", "needs spec.queues or Kueue ClusterQueues among the"
+          + " manifests (it shares their cohorts' quota)", "set"));
+    }
+    if (spec.admissionFairSharing() != null && KueueManifests.clusterQueueNames(objects).isEmpty()) {
+      problems.add(new Violation(object, "spec.admissionFairSharing", "needs Kueue ClusterQueues among the"
+          + " manifests (it orders the workloads of those with admissionScope UsageBasedAdmissionFairSharing)",
+          "set"));
+    }
+    Set<String> checkControllers = new TreeSet<>();
+    for (KueueObject<?> k : KueueManifests.of(objects)) {
+      if (k instanceof AdmissionCheckObject ac) {
+        checkControllers.add(ac.spec().controllerName());
+      }
+    }
+    for (int i = 0; i < spec.admissionCheckControllers().size(); i++) {
+      String name = spec.admissionCheckControllers().get(i).controllerName();
+      if (!checkControllers.contains(name)) {
+        problems.add(new Violation(object, "spec.admissionCheckControllers[" + i + "].controllerName", "is the"
+            + " spec.controllerName of no AdmissionCheck among the manifests" + (checkControllers.isEmpty() ? ""
+                : " (their controllers: " + String.join(", ", checkControllers) + ")"), name));
+      }
+    }
     return problems;
+  }
+
+  /**
+   * Whether the queues place workloads by topology-aware scheduling: a Kueue Topology is among the manifests. The
+   * queue controller then follows the store's nodes (and replaces the pods of a failed node, as Kueue's node
+   * replacement does for topology-aware workloads).
+   */
+  static boolean topologyAware(List<? extends ApiObject<?>> objects) {
+    return KueueManifests.of(objects).stream().anyMatch(k -> k instanceof TopologyObject);
+  }
+
+  /** The timeline kind of a ClusterQueue that admits nothing from the start of a run. */
+  static final String CLUSTER_QUEUE_INACTIVE = "ClusterQueueInactive";
+
+  /**
+   * Puts on {@code sim}'s timeline each of {@code queues} (ClusterQueue names) that {@code engine} has inactive, with
+   * Kueue's reason and message: an AdmissionCheck no controller of the run manages ({@code AdmissionCheckInactive}),
+   * a missing check or flavor, a stopped queue.
+   */
+  static void recordInactive(AdmissionEngine engine, List<String> queues, Simulation sim) {
+    for (String q : queues) {
+      ActiveCondition c = engine.clusterQueueActive(q);
+      if (!c.status()) {
+        sim.record(CLUSTER_QUEUE_INACTIVE, ClusterQueue.KIND + "/" + q, c.reason() + ": " + c.message());
+      }
+    }
   }
 
   /** The scenario's queue objects that a Kueue manifest defines too. */
@@ -161,6 +230,51 @@ final class QueueEngines {
   }
 
   /**
+   * The engine of the scenario's queues and cohorts and of the Kueue objects among {@code objects}, configured as the
+   * scenario's Kueue Configuration says: {@code waitForPodsReady}, {@code fairSharing}, {@code admissionFairSharing},
+   * and the admission check controllers ({@value ScenarioCheckController#AUTO_APPROVE} and {@code
+   * admissionCheckControllers}), which make the AdmissionChecks of their controller names Active.
+   */
+  static AdmissionEngine engine(ScenarioSpec spec, List<? extends ApiObject<?>> objects, Clock clock, long seed) {
+    AdmissionEngine.Builder b = AdmissionEngine.builder();
+    Map<String, ApprovingCheckController> controllers = new LinkedHashMap<>();
+    controllers.put(ScenarioCheckController.AUTO_APPROVE,
+        new ApprovingCheckController(ScenarioCheckController.AUTO_APPROVE, Duration.ZERO, clock));
+    for (ScenarioCheckController c : spec.admissionCheckControllers()) {
+      controllers.put(c.controllerName(), new ApprovingCheckController(c.controllerName(), c.approveAfter(), clock));
+    }
+    controllers.values().forEach(b::admissionCheckController);
+    ScenarioFairSharing fs = spec.fairSharing();
+    if (fs != null && fs.enable()) {
+      b.fairSharing(true).fairSharingStrategies(strategies(fs.preemptionStrategies()));
+    }
+    if (spec.admissionFairSharing() != null) {
+      b.admissionFairSharing(admissionFairSharing(spec.admissionFairSharing()));
+    }
+    return build(b, spec.queues(), spec.cohorts(), objects, spec.waitForPodsReady(), clock, seed,
+        controllers.keySet());
+  }
+
+  /** The queueing module's strategies of Kueue's names (which {@code Scenario} has checked). */
+  private static List<FairSharingStrategy> strategies(List<String> names) {
+    List<FairSharingStrategy> out = new ArrayList<>();
+    for (String n : names) {
+      out.add(n.equals(ScenarioFairSharing.LESS_THAN_INITIAL_SHARE) ? FairSharingStrategy.LESS_THAN_INITIAL_SHARE
+          : FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE);
+    }
+    return out;
+  }
+
+  /**
+   * The queueing module's configuration of a scenario's {@code admissionFairSharing}.
+   *
+   * @throws io.fleetkit.api.ValidationException as Kueue's {@code validateAdmissionFairSharing}
+   */
+  static AdmissionFairSharing admissionFairSharing(ScenarioAdmissionFairSharing a) {
+    return new AdmissionFairSharing(a.usageHalfLifeTime(), a.usageSamplingInterval(), a.resourceWeights());
+  }
+
+  /**
    * The engine of the scenario's queues and cohorts and of the Kueue objects among {@code objects} ({@link
    * KueueManifests#addTo}; with them, the labels of the manifests' Namespaces and of the LocalQueues' namespaces,
    * each with the {@code kubernetes.io/metadata.name} label the API server gives it, for the ClusterQueues' namespace
@@ -169,9 +283,15 @@ final class QueueEngines {
    */
   static AdmissionEngine engine(List<ScenarioQueue> queues, List<ScenarioCohort> cohorts,
       List<? extends ApiObject<?>> objects, @Nullable ScenarioPodsReady podsReady, Clock clock, long seed) {
-    AdmissionEngine.Builder b = AdmissionEngine.builder().clock(clock);
+    return build(AdmissionEngine.builder(), queues, cohorts, objects, podsReady, clock, seed, Set.of());
+  }
+
+  private static AdmissionEngine build(AdmissionEngine.Builder b, List<ScenarioQueue> queues,
+      List<ScenarioCohort> cohorts, List<? extends ApiObject<?>> objects, @Nullable ScenarioPodsReady podsReady,
+      Clock clock, long seed, Set<String> checkControllers) {
+    b.clock(clock);
     if (!KueueManifests.of(objects).isEmpty()) {
-      KueueManifests.addTo(b, objects, namespaceLabels(objects));
+      KueueManifests.addTo(b, objects, namespaceLabels(objects), checkControllers);
     }
     if (podsReady != null) {
       b.waitForPodsReady(waitForPodsReady(podsReady)).random(new SplittableRandom(seed));

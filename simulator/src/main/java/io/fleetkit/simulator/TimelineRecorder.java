@@ -63,6 +63,10 @@ final class TimelineRecorder implements AutoCloseable {
   private final Map<String, String> evictions = new HashMap<>();
   /** The ingress points of each Service's load balancer, by object id, while it has one. */
   private final Map<String, List<String>> balancers = new HashMap<>();
+  /** The timeline kind of a queued Job waiting for its admission checks. */
+  static final String CHECKS_WAIT = "QueueWaitingForChecks";
+  /** Per Job, the transition time of the last wait for admission checks recorded. */
+  private final Map<String, String> checkWaits = new HashMap<>();
   /** The Warning events put on the timeline: object id, reason and note. */
   private final Set<List<String>> warned = new HashSet<>();
 
@@ -120,6 +124,7 @@ final class TimelineRecorder implements AutoCloseable {
             + j.status().succeeded() + ", failed " + j.status().failed()
             + (uncounted == 0 ? "" : ", " + uncounted + " finished not yet counted"));
         queueEviction(j);
+        checksWait(j);
       }
     }));
   }
@@ -227,6 +232,24 @@ final class TimelineRecorder implements AutoCloseable {
     String at = c.reason() + "@" + c.lastTransitionTime();
     if (!at.equals(evictions.put(id, at))) {
       add("QueueEviction", id, c.reason() + ": " + c.message());
+    }
+  }
+
+  /**
+   * {@code QueueWaitingForChecks} when a queued Job's quota is reserved and it waits, suspended, for its admission
+   * checks ({@code QuotaReserved=True} reason {@code WaitingForAdmissionChecks}): once per reservation, the message
+   * naming the ClusterQueue and each check's state.
+   */
+  private void checksWait(Job j) {
+    JobCondition c = j.status().condition(QueueLabels.QUOTA_RESERVED);
+    if (c == null || c.status() != ConditionStatus.True
+        || !QueueLabels.REASON_WAITING_FOR_CHECKS.equals(c.reason())) {
+      return;
+    }
+    String id = "Job/" + j.metadata().key();
+    String at = c.reason() + "@" + c.lastTransitionTime();
+    if (!at.equals(checkWaits.put(id, at))) {
+      add(CHECKS_WAIT, id, c.message());
     }
   }
 

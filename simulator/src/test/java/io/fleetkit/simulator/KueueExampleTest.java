@@ -30,7 +30,9 @@ final class KueueExampleTest {
     assertThat(x.queues()).as("the queues are the manifests'").isEmpty();
     run = ClusterSimulation.builder().objects(Examples.withoutScenario(objects))
         .scenario(new Scenario(s.metadata(), new ScenarioSpec(Duration.ofHours(5), x.seed(), x.sampleInterval(),
-            x.loads(), x.faults(), x.features(), x.queues(), x.jobStreams(), x.queueScalers(), x.nodeStartup())))
+            x.loads(), x.faults(), x.features(), x.queues(), x.jobStreams(), x.queueScalers(), x.nodeStartup(),
+            x.scheduler(), x.cohorts(), x.waitForPodsReady(), x.clusterAutoscaler(), x.provisioner(), x.fairSharing(),
+            x.admissionFairSharing(), x.admissionCheckControllers())))
         .podEvents(false).build().run();
   }
 
@@ -46,7 +48,8 @@ final class KueueExampleTest {
   @Test
   void manifestsHoldEveryKueueKind() {
     assertThat(objects.stream().filter(o -> o instanceof KueueObject<?>).map(ApiObject::kind).distinct())
-        .containsExactlyInAnyOrder("ResourceFlavor", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass");
+        .containsExactlyInAnyOrder("ResourceFlavor", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass",
+            "AdmissionCheck");
   }
 
   @Test
@@ -58,6 +61,15 @@ final class KueueExampleTest {
     assertThat(series("jobs succeeded lab-research/train").last()).isPositive();
     assertThat(series("jobs succeeded lab-analytics/etl").last()).isEqualTo(5);
     assertThat(max("ready nodes kq-a100")).as("admitted training grows the A100 pool").isPositive();
+  }
+
+  @Test
+  void trainingJobsStartOnlyOnceTheirAdmissionCheckIsReady() {
+    assertThat(run.timeline()).noneMatch(e -> e.kind().equals("ClusterQueueInactive"));
+    // the hand-written A100 Job reserves quota at once and starts when its check is Ready, 2 minutes later
+    assertThat(run.timeline()).filteredOn(e -> e.object().equals("Job/lab-research/eval-sweep")
+        && e.message().startsWith("active 2")).first()
+        .satisfies(e -> assertThat(e.at()).isGreaterThanOrEqualTo(Duration.ofMinutes(2)));
   }
 
   @Test

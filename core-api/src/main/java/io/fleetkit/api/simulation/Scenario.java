@@ -38,6 +38,10 @@ import java.util.Set;
  *   - {pool: gpu-a100, provision: 2m, boot: 1m, driver: 3m, imagePull: 2m}
  *   scheduler: {profile: mostAllocated, gpuPolicy: GapFill}   # see ScenarioScheduler
  *   waitForPodsReady: {timeout: 10m}  # Kueue's, for the queues; see ScenarioPodsReady
+ *   fairSharing: {preemptionStrategies: [LessThanInitialShare]}   # Kueue's; see ScenarioFairSharing
+ *   admissionFairSharing: {usageHalfLifeTime: 168h}                # Kueue's; see ScenarioAdmissionFairSharing
+ *   admissionCheckControllers:       # approve Kueue AdmissionChecks of this controller; see ScenarioCheckController
+ *   - {controllerName: kueue.x-k8s.io/provisioning-request, approveAfter: 4m}
  *   clusterAutoscaler: {expander: least-nodes, coresTotal: {max: 64}}   # see ScenarioAutoscaler
  *   # with features {provisioner: true, clusterAutoscaler: false}, the provisioner's options instead:
  *   # provisioner: {consolidationPolicy: WhenEmpty, budgets: [{nodes: "20%"}]}   # see ScenarioProvisioner
@@ -172,6 +176,23 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
             + ")", "set");
       }
       provisioner.validate(v, "spec.provisioner");
+    }
+    if (spec.fairSharing() != null) {
+      spec.fairSharing().validate(v, "spec.fairSharing");
+    }
+    Set<String> controllers = new HashSet<>();
+    for (int i = 0; i < spec.admissionCheckControllers().size(); i++) {
+      ScenarioCheckController c = spec.admissionCheckControllers().get(i);
+      String p = "spec.admissionCheckControllers[" + i + "]";
+      if (c.controllerName().isEmpty()) {
+        v.required(p + ".controllerName");
+      } else if (c.controllerName().length() > 253) {
+        v.add(p + ".controllerName", "must be no more than 253 characters", c.controllerName().length());
+      }
+      if (!controllers.add(c.controllerName())) {
+        v.add(p + ".controllerName", "must not repeat an earlier entry's controllerName", c.controllerName());
+      }
+      nonNegative(v, p + ".approveAfter", c.approveAfter());
     }
     Set<String> queueNames = new HashSet<>();
     for (int i = 0; i < spec.queues().size(); i++) {

@@ -60,14 +60,28 @@ public final class KueueManifests {
 
   /**
    * Adds every Kueue object among {@code objects} to {@code builder}: ResourceFlavors, ClusterQueues, Cohorts,
-   * LocalQueues and WorkloadPriorityClasses; and the labels of every Namespace given in {@code namespaceLabels}
+   * LocalQueues, WorkloadPriorityClasses and Topologies, and AdmissionChecks as inactive (no controller); and the labels of every Namespace given in {@code namespaceLabels}
    * (which ClusterQueues' namespace selectors match).
    *
    * @return {@code builder}
    */
   public static AdmissionEngine.Builder addTo(AdmissionEngine.Builder builder, List<? extends ApiObject<?>> objects,
       Map<String, Map<String, String>> namespaceLabels) {
+    return addTo(builder, objects, namespaceLabels, Set.of());
+  }
+
+  /**
+   * As {@link #addTo(AdmissionEngine.Builder, List, Map)}, with the AdmissionChecks and Topologies among {@code
+   * objects} too: a check is Active when its {@code spec.controllerName} is among {@code checkControllers} (the
+   * controllers the caller registers on {@code builder}), and inactive otherwise, as Kueue leaves a check no
+   * controller manages (the ClusterQueues that name it are inactive, reason {@code AdmissionCheckInactive}).
+   *
+   * @return {@code builder}
+   */
+  public static AdmissionEngine.Builder addTo(AdmissionEngine.Builder builder, List<? extends ApiObject<?>> objects,
+      Map<String, Map<String, String>> namespaceLabels, Set<String> checkControllers) {
     Objects.requireNonNull(builder, "builder");
+    Objects.requireNonNull(checkControllers, "checkControllers");
     for (KueueObject<?> k : of(objects)) {
       if (k instanceof ResourceFlavorObject rf) {
         builder.resourceFlavor(rf.spec());
@@ -79,6 +93,10 @@ public final class KueueManifests {
         builder.localQueue(lq.spec());
       } else if (k instanceof WorkloadPriorityClassObject wpc) {
         builder.workloadPriorityClass(wpc.spec());
+      } else if (k instanceof AdmissionCheckObject ac) {
+        builder.admissionCheck(ac.spec().withActive(checkControllers.contains(ac.spec().controllerName())));
+      } else if (k instanceof TopologyObject t) {
+        builder.topology(t.spec());
       }
     }
     new LinkedHashMap<>(namespaceLabels).forEach(builder::namespace);

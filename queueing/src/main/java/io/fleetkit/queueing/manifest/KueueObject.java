@@ -14,7 +14,8 @@ import java.util.Set;
  * @param <T> the implementing record
  */
 public sealed interface KueueObject<T extends KueueObject<T>> extends ApiObject<T>
-    permits ClusterQueueObject, LocalQueueObject, ResourceFlavorObject, CohortObject, WorkloadPriorityClassObject {
+    permits ClusterQueueObject, LocalQueueObject, ResourceFlavorObject, CohortObject, WorkloadPriorityClassObject,
+    AdmissionCheckObject, TopologyObject {
   /** Kueue's API group. */
   String GROUP = "kueue.x-k8s.io";
   /** The version Kueue stores (and FleetKit writes by default). */

@@ -1,6 +1,6 @@
 /**
  * Kueue's own objects ({@code kueue.x-k8s.io/v1beta1} and {@code v1beta2} ResourceFlavor, ClusterQueue, LocalQueue,
- * Cohort and WorkloadPriorityClass) as {@link io.fleetkit.api.meta.ApiObject}s, so that manifests can carry them
+ * Cohort, WorkloadPriorityClass, AdmissionCheck and Topology) as {@link io.fleetkit.api.meta.ApiObject}s, so that manifests can carry them
  * next to Pods and Jobs.
  *
  * <p>Design: each object is its metadata plus, as its spec, the queueing module's record of the kind ({@link

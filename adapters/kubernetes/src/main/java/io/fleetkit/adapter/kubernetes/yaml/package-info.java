@@ -10,7 +10,7 @@
  * types are immutable and thread-safe.
  *
  * <p>Kueue's kinds ({@code kueue.x-k8s.io} v1beta1 and v1beta2 ResourceFlavor, ClusterQueue, LocalQueue, Cohort,
- * WorkloadPriorityClass) load as the queueing module's {@link io.fleetkit.queueing.manifest.KueueObject} records:
+ * WorkloadPriorityClass, AdmissionCheck, Topology) load as the queueing module's {@link io.fleetkit.queueing.manifest.KueueObject} records:
  * metadata plus the queueing engine's own record of the queue as the spec. The adapter depends on {@code queueing}
  * for them rather than model a ClusterQueue a second time in core-api (which cannot depend on {@code queueing}), so
  * one record, validated by Kueue's webhook rules once, serves the loader, the simulator and code that builds an

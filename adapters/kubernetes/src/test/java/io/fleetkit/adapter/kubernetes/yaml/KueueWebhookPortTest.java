@@ -220,8 +220,72 @@ final class KueueWebhookPortTest {
         "must be nil when parent is empty", null, quota("lendingLimit")));
   }
 
+  private static String ac(String spec) {
+    return "apiVersion: kueue.x-k8s.io/v1beta2\nkind: AdmissionCheck\nmetadata: {name: foo}\nspec:\n"
+        + spec.stripIndent().indent(2);
+  }
+
+  private static String ref(String group, String kind, String name) {
+    return "controllerName: controller-name\nparameters: {" + String.join(", ", Stream.of(
+        group == null ? null : "apiGroup: \"" + group + "\"", kind == null ? null : "kind: \"" + kind + "\"",
+        name == null ? null : "name: \"" + name + "\"").filter(x -> x != null).toList()) + "}\n";
+  }
+
+  /**
+   * test/integration/singlecluster/webhook/core/admissioncheck_test.go, "Defaulting on creating" and "Validate
+   * AdmissionCheck on creation" (upstream expects an invalid error; the port names the field; the objects upstream
+   * leaves unnamed are named foo, so that the field under test is the only problem).
+   */
+  static Stream<Case> admissionCheck() {
+    return Stream.of(
+        ok("All defaults", ac("controllerName: ac-controller\n")),
+        bad("Should fail to create AdmissionCheck with no controller name",
+            ac("parameters: {apiGroup: ref.api.group, kind: RefKind, name: ref-name}\n"), "spec.controllerName"),
+        bad("Should fail to create AdmissionCheck with bad ref api group",
+            ac(ref("ref.api.group/Bad", "RefKind", "ref-name")), "spec.parameters.apiGroup"),
+        bad("Should fail to create AdmissionCheck with no ref api group",
+            ac(ref(null, "RefKind", "ref-name")), "spec.parameters.apiGroup"),
+        bad("Should fail to create AdmissionCheck with bad ref kind",
+            ac(ref("ref.api.group", "RefKind/Bad", "ref-name")), "spec.parameters.kind"),
+        bad("Should fail to create AdmissionCheck with no ref kind",
+            ac(ref("ref.api.group", null, "ref-name")), "spec.parameters.kind"),
+        bad("Should fail to create AdmissionCheck with bad ref name",
+            ac(ref("ref.api.group", "RefKind", "ref-name/Bad")), "spec.parameters.name"),
+        bad("Should fail to create AdmissionCheck with no ref name",
+            ac(ref("ref.api.group", "RefKind", null)), "spec.parameters.name"),
+        ok("Should allow to create AdmissionCheck with no parameters", ac("controllerName: controller-name\n")),
+        ok("Should allow to create AdmissionCheck with valid spec",
+            ac(ref("ref.api.group", "RefKind", "ref-name"))));
+  }
+
+  private static String topology(String name, String... levels) {
+    StringBuilder sb = new StringBuilder("apiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\nmetadata: {name: "
+        + name + "}\nspec:\n  levels:");
+    sb.append(levels.length == 0 ? " []\n" : "\n");
+    for (String l : levels) {
+      sb.append("  - nodeLabel: \"").append(l).append("\"\n");
+    }
+    return sb.toString();
+  }
+
+  /** test/integration/singlecluster/tas/tas_test.go, "Topology validations", "Validate Topology on creation". */
+  static Stream<Case> topology() {
+    String block = "cloud.provider.com/topology-block";
+    String rack = "cloud.provider.com/topology-rack";
+    String host = "kubernetes.io/hostname";
+    return Stream.of(
+        ok("valid Topology", topology("valid", host)),
+        bad("no levels", topology("no-levels"), "spec.levels"),
+        bad("invalid levels", topology("invalid-level", "@invalid"), "spec.levels[0].nodeLabel"),
+        bad("non-unique levels", topology("default", block, block), "spec.levels"),
+        bad("kubernetes.io/hostname first", topology("default", host, block, rack), "spec.levels"),
+        bad("kubernetes.io/hostname middle", topology("default", block, host, rack), "spec.levels"),
+        ok("kubernetes.io/hostname last", topology("default", block, rack, host)));
+  }
+
   static Stream<Arguments> cases() {
-    return Stream.of(clusterQueue(), limits(), resourceFlavor(), cohort()).flatMap(s -> s).map(Arguments::of);
+    return Stream.of(clusterQueue(), limits(), resourceFlavor(), cohort(), admissionCheck(), topology())
+        .flatMap(s -> s).map(Arguments::of);
   }
 
   @ParameterizedTest(name = "{0}")

@@ -115,6 +115,26 @@ final class KueueYamlTest {
   }
 
   @Test
+  void parse_admissionCheckV1beta1RetryDelay_isAWarningAndTheCheckLoads() {
+    LoadedObjects loaded = KubernetesYaml.parse("""
+        apiVersion: kueue.x-k8s.io/v1beta1
+        kind: AdmissionCheck
+        metadata: {name: prov}
+        spec:
+          controllerName: kueue.x-k8s.io/provisioning-request
+          retryDelayMinutes: 15
+          parameters: {apiGroup: kueue.x-k8s.io, kind: ProvisioningRequestConfig, name: prov-config}
+        """, "ac.yaml");
+
+    var check = loaded.ofType(io.fleetkit.queueing.manifest.AdmissionCheckObject.class).get(0).spec();
+    assertThat(check.controllerName()).isEqualTo("kueue.x-k8s.io/provisioning-request");
+    assertThat(check.parameters()).isEqualTo(new io.fleetkit.queueing.AdmissionCheck.Parameters("kueue.x-k8s.io",
+        "ProvisioningRequestConfig", "prov-config"));
+    assertThat(loaded.warnings()).singleElement().hasToString("ac.yaml: document 1 (line 1): AdmissionCheck prov:"
+        + " spec.retryDelayMinutes not modelled by FleetKit; ignored (at line 6)");
+  }
+
+  @Test
   void parse_status_isAWarningNotAProblem() {
     LoadedObjects loaded = KubernetesYaml.parse("""
         apiVersion: kueue.x-k8s.io/v1beta2

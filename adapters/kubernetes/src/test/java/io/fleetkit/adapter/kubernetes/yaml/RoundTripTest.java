@@ -213,8 +213,8 @@ final class RoundTripTest {
       "networking, roundtrip/networking.yaml, '{EndpointSlice=1, Endpoints=1, HTTPRoute=1, Ingress=1, IngressClass=1, Node=1, Pod=1, Service=4}'",
       "tenancy, roundtrip/tenancy.yaml, '{ConfigMap=1, LimitRange=1, Namespace=2, ResourceQuota=2, Secret=1,"
           + " ServiceAccount=1}'",
-      "kueue, roundtrip/kueue.yaml, '{ClusterQueue=3, Cohort=2, LocalQueue=2, ResourceFlavor=3,"
-          + " WorkloadPriorityClass=2}'",
+      "kueue, roundtrip/kueue.yaml, '{AdmissionCheck=2, ClusterQueue=3, Cohort=2, LocalQueue=2, ResourceFlavor=3,"
+          + " Topology=1, WorkloadPriorityClass=2}'",
   })
   void dumpThenParse_mixedKinds_givesEqualObjects(String name, String file, String counts) {
     LoadedObjects first = KubernetesYaml.parse(resource(file), file);

@@ -2,7 +2,9 @@ package io.fleetkit.adapter.kubernetes.yaml.internal;
 
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AnalysisRunConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ClusterQueueConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.AdmissionCheckConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.CohortConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.TopologyConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.LocalQueueConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceFlavorConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.WorkloadPriorityClassConverter;
@@ -106,6 +108,8 @@ public final class KindRegistry {
       new ClusterQueueConverter(),
       new LocalQueueConverter(),
       new CohortConverter(),
+      new AdmissionCheckConverter(),
+      new TopologyConverter(),
       new WorkloadPriorityClassConverter()));
 
   private final Map<String, KindConverter<?, ?>> byKind;

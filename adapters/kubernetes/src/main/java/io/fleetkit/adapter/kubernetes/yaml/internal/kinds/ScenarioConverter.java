@@ -18,7 +18,10 @@ import io.fleetkit.api.simulation.LoadPattern;
 import io.fleetkit.api.simulation.NodeStartup;
 import io.fleetkit.api.simulation.RatePoint;
 import io.fleetkit.api.simulation.Scenario;
+import io.fleetkit.api.simulation.ScenarioAdmissionFairSharing;
 import io.fleetkit.api.simulation.ScenarioAutoscaler;
+import io.fleetkit.api.simulation.ScenarioCheckController;
+import io.fleetkit.api.simulation.ScenarioFairSharing;
 import io.fleetkit.api.simulation.ScenarioCohort;
 import io.fleetkit.api.simulation.ScenarioPodsReady;
 import io.fleetkit.api.simulation.ScenarioProvisioner;
@@ -53,7 +56,7 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
   }
   private static final Set<String> SPEC_FIELDS = Set.of("duration", "seed", "sampleInterval", "features", "loads",
       "faults", "queues", "cohorts", "jobStreams", "queueScalers", "nodeStartup", "scheduler", "waitForPodsReady",
-      "clusterAutoscaler", "provisioner");
+      "clusterAutoscaler", "provisioner", "fairSharing", "admissionFairSharing", "admissionCheckControllers");
   private static final Set<String> FEATURE_FIELDS = Set.of("horizontalPodAutoscaler", "clusterAutoscaler",
       "storage", "verticalPodAutoscaler", "queueAdmission", "queueScaling", "provisioner", "networking",
       "admission", "rollouts", "podGarbageCollector", "dynamicResources");
@@ -126,11 +129,18 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
         Untyped.map(spec, "clusterAutoscaler", ScenarioAutoscalerYaml.PATH, ctx), ctx) : null;
     ScenarioProvisioner provisionerOptions = spec.containsKey("provisioner") ? ScenarioProvisionerYaml.read(
         Untyped.map(spec, "provisioner", ScenarioProvisionerYaml.PATH, ctx), ctx) : null;
+    ScenarioFairSharing fairSharing = spec.containsKey("fairSharing") ? ScenarioKueueYaml.fairSharing(
+        Untyped.map(spec, "fairSharing", ScenarioKueueYaml.FAIR_SHARING, ctx), ctx) : null;
+    ScenarioAdmissionFairSharing admissionFairSharing = spec.containsKey("admissionFairSharing")
+        ? ScenarioKueueYaml.admissionFairSharing(Untyped.map(spec, "admissionFairSharing",
+            ScenarioKueueYaml.ADMISSION_FAIR_SHARING, ctx), ctx) : null;
+    List<ScenarioCheckController> checkControllers = ScenarioKueueYaml.controllers(spec, ctx);
     if (ctx.hasErrors()) {
       return null;
     }
     ScenarioSpec s = new ScenarioSpec(duration, seed == null ? 0 : seed, interval, loads, faults, features, queues,
-        streams, scalers, startup, scheduler, cohorts, podsReady, autoscaler, provisionerOptions);
+        streams, scalers, startup, scheduler, cohorts, podsReady, autoscaler, provisionerOptions, fairSharing,
+        admissionFairSharing, checkControllers);
     return ctx.build("", () -> new Scenario(meta, s));
   }
 
@@ -707,6 +717,7 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
       m.put("requeuingStrategy", r);
       spec.put("waitForPodsReady", m);
     }
+    ScenarioKueueYaml.write(spec, s.fairSharing(), s.admissionFairSharing(), s.admissionCheckControllers());
     ScenarioAutoscaler autoscaler = s.clusterAutoscaler();
     if (autoscaler != null) {
       spec.put("clusterAutoscaler", ScenarioAutoscalerYaml.write(autoscaler)); // {} too: set, all defaults
