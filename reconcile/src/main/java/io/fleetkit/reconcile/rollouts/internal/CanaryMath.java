@@ -16,7 +16,7 @@ public final class CanaryMath {
   /** The maximum traffic weight. */
   public static final int MAX_WEIGHT = 100;
   /** Argo Rollouts' default {@code abortScaleDownDelaySeconds} (with traffic routing). */
-  public static final int DEFAULT_ABORT_SCALE_DOWN_DELAY_SECONDS = 30;
+  public static final int DEFAULT_ABORT_SCALE_DOWN_DELAY_SECONDS = ScaleDownDelays.DEFAULT_ABORT_SCALE_DOWN_DELAY_SECONDS;
 
   /** Replica counts for the canary (new) and stable ReplicaSets. */
   public record Counts(int canary, int stable) {}
@@ -418,13 +418,7 @@ public final class CanaryMath {
    * ({@code 0} returned as {@code null} too); with it, the explicit value or 30 s.
    */
   public static @Nullable Integer abortScaleDownDelaySeconds(CanaryView r) {
-    if (!r.trafficRouting()) {
-      return 0;
-    }
-    if (r.abortScaleDownDelaySeconds() != null) {
-      return r.abortScaleDownDelaySeconds() == 0 ? null : r.abortScaleDownDelaySeconds();
-    }
-    return DEFAULT_ABORT_SCALE_DOWN_DELAY_SECONDS;
+    return ScaleDownDelays.abortDelaySeconds(false, r.trafficRouting(), r.abortScaleDownDelaySeconds());
   }
 
   /** {@code HasExplicitAbortScaleDownDelay}. */

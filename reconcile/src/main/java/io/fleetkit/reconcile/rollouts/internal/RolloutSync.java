@@ -26,8 +26,12 @@ import org.jspecify.annotations.Nullable;
  * writes (scale a ReplicaSet, point a Service at a version, abort). Not thread-safe: one per reconcile call.
  */
 final class RolloutSync {
-  /** Annotation on an old ReplicaSet: when it is scaled to 0 (blue-green scale-down delay). */
-  static final String SCALE_DOWN_DEADLINE = "argo-rollouts.argoproj.io/scale-down-deadline";
+  /**
+   * Newest first: Argo's reverse {@code ReplicaSetsByRevisionNumber}, whose tie-breaker, the creation time, is the
+   * order here (FleetKit does not number a rollout's revisions).
+   */
+  static final java.util.Comparator<ReplicaSet> NEWEST_FIRST =
+      (a, c) -> io.fleetkit.reconcile.controllers.internal.DeploymentMath.BY_CREATION.compare(view(c), view(a));
 
   final ObjectStore store;
   final Rollout r;
@@ -150,19 +154,39 @@ final class RolloutSync {
         rs.metadata().creationTimestamp());
   }
 
-  /** Sets the replicas of {@code rs} (no write when unchanged); returns the updated object. */
+  /**
+   * Sets the replicas of {@code rs} (no write when unchanged); scaling to 0 also removes its scale-down deadline, as
+   * Argo's {@code scaleReplicaSet} does. Returns the updated object.
+   */
   ReplicaSet scale(ReplicaSet rs, int replicas) {
     if (rs.spec().replicas() == replicas) {
       return rs;
     }
     ReplicaSet latest = store.require(ReplicaSet.class, ns, rs.metadata().name());
-    ReplicaSet updated = store.update(latest.withSpec(latest.spec().withReplicas(replicas)));
-    sets.put(updated.metadata().name(), updated);
-    if (newRs.metadata().name().equals(updated.metadata().name())) {
+    ReplicaSet scaled = latest.withSpec(latest.spec().withReplicas(replicas));
+    if (replicas == 0 && ScaleDownDelays.hasDeadline(latest) && !ScaleDownDelays.delayOnAbort(this)) {
+      // Argo's scaleReplicaSet: a full scale-down drops the deadline (unless an abort's scale-down is delayed)
+      Map<String, String> annotations = new HashMap<>(latest.metadata().annotations());
+      annotations.remove(ScaleDownDelays.SCALE_DOWN_DEADLINE);
+      scaled = scaled.withMetadata(latest.metadata().toBuilder().annotations(annotations).build());
+    }
+    return replace(store.update(scaled));
+  }
+
+  /** Puts a ReplicaSet just written in place of its old copy (new, stable, others, sets); returns it. */
+  ReplicaSet replace(ReplicaSet updated) {
+    String name = updated.metadata().name();
+    sets.put(name, updated);
+    if (newRs.metadata().name().equals(name)) {
       newRs = updated;
     }
-    if (stableRs != null && stableRs.metadata().name().equals(updated.metadata().name())) {
+    if (stableRs != null && stableRs.metadata().name().equals(name)) {
       stableRs = updated;
+    }
+    for (int i = 0; i < others.size(); i++) {
+      if (others.get(i).metadata().name().equals(name)) {
+        others.set(i, updated);
+      }
     }
     return updated;
   }

@@ -317,4 +317,71 @@ final class RolloutYamlTest {
         "spec.strategy.canary.steps[1].setMirrorRoute.name: Steps define a route that does not exist in "
             + "spec.strategy.canary.trafficRouting.managedRoutes");
   }
+
+  private static final String SCALE_DOWN = """
+      apiVersion: argoproj.io/v1alpha1
+      kind: Rollout
+      metadata: {name: web, namespace: delivery}
+      spec:
+        replicas: 2
+        revisionHistoryLimit: 3
+        selector: {matchLabels: {app: web}}
+        strategy:
+          STRATEGY
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            containers: [{name: web, image: web:1}]
+      """;
+
+  private static final String ROUTED = "canary: {stableService: s, canaryService: c, trafficRouting: {plugins: "
+      + "{argoproj-labs/gatewayAPI: {httpRoute: r}}}, ";
+
+  private static List<String> problems(String yaml) {
+    ManifestException e = catchThrowableOfType(ManifestException.class, () -> KubernetesYaml.parse(yaml, "r.yaml"));
+    assertThat(e).as("refused").isNotNull();
+    return e.problems().stream().map(p -> p.violation().field() + ": " + p.violation().rule()).toList();
+  }
+
+  @Test
+  void scaleDownDelays_readAndRoundTrip() {
+    Rollout bg = (Rollout) KubernetesYaml.parse(SCALE_DOWN.replace("STRATEGY", "blueGreen: {activeService: a, "
+        + "scaleDownDelaySeconds: 60, scaleDownDelayRevisionLimit: 2, abortScaleDownDelaySeconds: 0}"), "r.yaml")
+        .objects().get(0);
+    assertThat(bg.blueGreen().scaleDownDelaySeconds()).isEqualTo(60);
+    assertThat(bg.blueGreen().scaleDownDelayRevisionLimit()).isEqualTo(2);
+    assertThat(bg.blueGreen().abortScaleDownDelaySeconds()).isZero();
+    Rollout c = (Rollout) KubernetesYaml.parse(SCALE_DOWN.replace("STRATEGY", ROUTED
+        + "scaleDownDelaySeconds: 45, scaleDownDelayRevisionLimit: 1, abortScaleDownDelaySeconds: 10}"), "r.yaml")
+        .objects().get(0);
+    assertThat(c.canary().scaleDownDelaySeconds()).isEqualTo(45);
+    assertThat(c.canary().scaleDownDelayRevisionLimit()).isEqualTo(1);
+    assertThat(c.canary().abortScaleDownDelaySeconds()).isEqualTo(10);
+    for (Rollout r : List.of(bg, c)) {
+      String yaml = KubernetesYaml.dump(List.of(r));
+      assertThat(yaml).contains("scaleDownDelayRevisionLimit", "abortScaleDownDelaySeconds");
+      assertThat(KubernetesYaml.parse(yaml, "dumped").objects()).containsExactly(r);
+    }
+  }
+
+  /** argo-rollouts {@code validation_test.go}: TestValidateRolloutStrategyBlueGreen, TestCanaryScaleDownDelaySeconds,
+   * TestCanaryDynamicStableScale, with upstream's messages. */
+  @Test
+  void scaleDownDelays_badInput_fieldNamedWithArgosMessage() {
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", "blueGreen: {activeService: a, scaleDownDelayRevisionLimit: 4}")))
+        .contains("spec.strategy.blueGreen.scaleDownDelayRevisionLimit: This rollout's revision history limit can not "
+            + "be smaller than the rollout's scale down limit");
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", "canary: {scaleDownDelaySeconds: 60}")))
+        .contains("spec.strategy.canary.scaleDownDelaySeconds: Canary scaleDownDelaySeconds can only be used with "
+            + "traffic routing");
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", ROUTED + "scaleDownDelaySeconds: 60, dynamicStableScale: true}")))
+        .contains("spec.strategy.canary.dynamicStableScale: Canary dynamicStableScale cannot be used with "
+            + "scaleDownDelaySeconds");
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", ROUTED + "scaleDownDelayRevisionLimit: -1, "
+        + "abortScaleDownDelaySeconds: -2}")))
+        .contains("spec.strategy.canary.scaleDownDelayRevisionLimit: must be greater than or equal to 0",
+            "spec.strategy.canary.abortScaleDownDelaySeconds: must be greater than or equal to 0");
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", "blueGreen: {activeService: a, scaleDownDelaySeconds: 1.5}")))
+        .anyMatch(p -> p.startsWith("spec.strategy.blueGreen.scaleDownDelaySeconds: "));
+  }
 }

@@ -24,8 +24,9 @@ import org.jspecify.annotations.Nullable;
  * {@code argoproj.io/v1alpha1 Rollout}: the Deployment-like fields, {@code strategy.canary} (steps
  * {@code setWeight}, {@code pause}, {@code analysis}, {@code setCanaryScale}, {@code setHeaderRoute},
  * {@code setMirrorRoute}; maxSurge/maxUnavailable; background analysis; stable/canary Services;
- * {@code trafficRouting.plugins["argoproj-labs/gatewayAPI"].httpRoute} and {@code trafficRouting.managedRoutes}) and
- * {@code strategy.blueGreen}. Argo Rollouts' defaults apply. The status is not read or written: it belongs to the
+ * {@code trafficRouting.plugins["argoproj-labs/gatewayAPI"].httpRoute} and {@code trafficRouting.managedRoutes};
+ * {@code abortScaleDownDelaySeconds}, {@code scaleDownDelaySeconds}, {@code scaleDownDelayRevisionLimit}) and
+ * {@code strategy.blueGreen} (with the same scale-down delays). Argo Rollouts' defaults apply. The status is not read or written: it belongs to the
  * controller.
  */
 public final class RolloutConverter extends AbstractKindConverter<GenericKubernetesResource, Rollout> {
@@ -94,7 +95,9 @@ public final class RolloutConverter extends AbstractKindConverter<GenericKuberne
         RolloutYaml.analysis(c, "analysis", p + ".analysis", ctx), nullIfEmpty(c, "stableService", p, ctx),
         nullIfEmpty(c, "canaryService", p, ctx), routing, dynamic != null && dynamic,
         Untyped.int32(c, "abortScaleDownDelaySeconds", p + ".abortScaleDownDelaySeconds", ctx),
-        Untyped.int32(c, "minPodsPerReplicaSet", p + ".minPodsPerReplicaSet", ctx));
+        Untyped.int32(c, "minPodsPerReplicaSet", p + ".minPodsPerReplicaSet", ctx),
+        Untyped.int32(c, "scaleDownDelaySeconds", p + ".scaleDownDelaySeconds", ctx),
+        Untyped.int32(c, "scaleDownDelayRevisionLimit", p + ".scaleDownDelayRevisionLimit", ctx), null, null);
   }
 
   private static @Nullable String nullIfEmpty(Map<String, Object> m, String key, String p, DocumentContext ctx) {
@@ -152,7 +155,8 @@ public final class RolloutConverter extends AbstractKindConverter<GenericKuberne
         Untyped.int32(b, "previewReplicaCount", p + ".previewReplicaCount", ctx),
         RolloutYaml.analysis(b, "prePromotionAnalysis", p + ".prePromotionAnalysis", ctx),
         RolloutYaml.analysis(b, "postPromotionAnalysis", p + ".postPromotionAnalysis", ctx),
-        Untyped.int32(b, "abortScaleDownDelaySeconds", p + ".abortScaleDownDelaySeconds", ctx));
+        Untyped.int32(b, "abortScaleDownDelaySeconds", p + ".abortScaleDownDelaySeconds", ctx),
+        Untyped.int32(b, "scaleDownDelayRevisionLimit", p + ".scaleDownDelayRevisionLimit", ctx), null, null);
   }
 
   @Override
@@ -226,6 +230,8 @@ public final class RolloutConverter extends AbstractKindConverter<GenericKuberne
     Untyped.put(m, "dynamicStableScale", c.dynamicStableScale() ? Boolean.TRUE : null);
     Untyped.put(m, "abortScaleDownDelaySeconds", c.abortScaleDownDelaySeconds());
     Untyped.put(m, "minPodsPerReplicaSet", c.minPodsPerReplicaSet());
+    Untyped.put(m, "scaleDownDelaySeconds", c.scaleDownDelaySeconds());
+    Untyped.put(m, "scaleDownDelayRevisionLimit", c.scaleDownDelayRevisionLimit());
     return m;
   }
 
@@ -240,6 +246,7 @@ public final class RolloutConverter extends AbstractKindConverter<GenericKuberne
     Untyped.put(m, "prePromotionAnalysis", RolloutYaml.analysis(b.prePromotionAnalysis()));
     Untyped.put(m, "postPromotionAnalysis", RolloutYaml.analysis(b.postPromotionAnalysis()));
     Untyped.put(m, "abortScaleDownDelaySeconds", b.abortScaleDownDelaySeconds());
+    Untyped.put(m, "scaleDownDelayRevisionLimit", b.scaleDownDelayRevisionLimit());
     return m;
   }
 }
