@@ -296,6 +296,24 @@ public final class CanaryMath {
     return Math.min(desiredCanary, weightInEffect);
   }
 
+  /**
+   * {@code IsDynamicallyRollingBackToStable}: the spec went back to the stable version (stable is the current hash)
+   * of a canary with traffic routing and {@code dynamicStableScale}, while the weight was last applied to another
+   * version ({@code weightedCanaryHash}, {@code null} when no weight was recorded) and the desired (stable)
+   * ReplicaSet has fewer than {@code replicas} available pods: traffic then moves back from that version only as
+   * fast as the stable pods come up.
+   */
+  public static boolean dynamicallyRollingBackToStable(CanaryView r, @Nullable String weightedCanaryHash,
+      String desiredHash, int desiredAvailable) {
+    if (!r.stableHash().equals(r.currentHash()) || !r.trafficRouting() || !r.dynamicStableScale()) {
+      return false;
+    }
+    if (weightedCanaryHash == null || weightedCanaryHash.equals(desiredHash)) {
+      return false;
+    }
+    return desiredAvailable < r.replicas();
+  }
+
   /** {@code CheckMinPodsPerReplicaSet} (traffic routing only; capped at replicas). */
   public static int minPodsPerReplicaSet(CanaryView r, int count) {
     if (count == 0 || r.minPodsPerReplicaSet() == null || !r.trafficRouting()) {

@@ -113,19 +113,47 @@ final class CanarySteps {
     RolloutStatus st = s.b.build();
     CanaryView v = view(s, st);
     CanaryMath.Counts counts = counts(s, v, router);
-    int desired = CanaryMath.desiredTrafficWeight(v, RolloutSync.view(s.newRs), RolloutSync.view(s.stableRs),
-        atDesired(s, counts, false), st.canaryWeight());
+    RsView newV = RolloutSync.view(s.newRs);
+    RsView stableV = RolloutSync.view(s.stableRs);
+    boolean rollingBack = rollingBackToStable(s);
+    int desired;
+    if (rollingBack) {
+      // calculateDesiredWeightOnAbortOrStableRollback, then checkReplicasAvailable: the weight stays on the
+      // previous canary (its Service still selects it) until the stable pods can carry the traffic
+      desired = CanaryMath.weightOnAbort(v, newV, stableV, st.canaryWeight());
+      if (stableV != null && stableV.available()
+          < (CanaryMath.MAX_WEIGHT - desired) * s.r.spec().replicas() / CanaryMath.MAX_WEIGHT) {
+        desired = st.canaryWeight();
+      }
+    } else {
+      desired = CanaryMath.desiredTrafficWeight(v, newV, stableV, atDesired(s, counts, false), st.canaryWeight());
+    }
     TrafficRouting routing = s.r.canary().trafficRouting();
     try {
-      if (removesManagedRoutes(s, st)) {
+      if (!rollingBack && removesManagedRoutes(s, st)) {
         router.removeManagedRoutes(s.r, routing);
       }
-      s.b.canaryWeight(router.setWeight(s.r, routing, desired));
+      s.b.canaryWeight(router.setWeight(s.r, routing, desired))
+          .canaryWeightHash(rollingBack ? st.canaryWeightHash() : s.hash);
       return true;
     } catch (RuntimeException e) {
       routingFailed(s, e);
       return false;
     }
+  }
+
+  /**
+   * {@link CanaryMath#dynamicallyRollingBackToStable} for this sync: the desired ReplicaSet is the new one, the weight
+   * hash the one recorded before this sync.
+   */
+  static boolean rollingBackToStable(RolloutSync s) {
+    RolloutStatus st = s.r.status();
+    CanaryStrategy c = s.r.canary();
+    CanaryView v = new CanaryView(s.r.spec().replicas(), c.steps(), st.currentStepIndex(), c.maxSurge(),
+        c.maxUnavailable(), c.trafficRouting() != null, c.dynamicStableScale(), c.abortScaleDownDelaySeconds(),
+        c.minPodsPerReplicaSet(), st.abort(), st.promoteFull(), s.b.build().stableRs(), s.hash);
+    return CanaryMath.dynamicallyRollingBackToStable(v, st.canaryWeightHash().isEmpty() ? null
+        : st.canaryWeightHash(), s.hash, s.newRs.status().availableReplicas());
   }
 
   /**

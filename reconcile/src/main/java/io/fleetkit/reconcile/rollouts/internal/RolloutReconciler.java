@@ -131,7 +131,11 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
     RolloutStatus st = s.b.build();
     var c = s.r.canary();
     s.selectVersion(c.stableService(), st.stableRs());
-    s.selectVersion(c.canaryService(), s.hash);
+    if (!CanarySteps.rollingBackToStable(s)) {
+      // reconcileStableAndCanaryService: while rolling back to stable dynamically, the canary Service stays on the
+      // previous canary, whose pods still carry the weight
+      s.selectVersion(c.canaryService(), s.hash);
+    }
     boolean promoted = st.stableRs().equals(s.hash);
     if (c.trafficRouting() != null && router != null) {
       return;

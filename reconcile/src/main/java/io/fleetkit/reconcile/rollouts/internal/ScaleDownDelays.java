@@ -258,8 +258,9 @@ final class ScaleDownDelays {
   }
 
   /**
-   * {@code isReplicaSetReferenced}: its hash is the stable, current, active or preview one of the status, or a
-   * Service of the strategy selects it; such a ReplicaSet is not scaled down.
+   * {@code isReplicaSetReferenced}: its hash is the stable, current, active or preview one of the status, or the one
+   * the canary weight was applied to (as recorded before this sync), or a Service of the strategy selects it; such a
+   * ReplicaSet is not scaled down.
    */
   static boolean referenced(RolloutSync s, ReplicaSet rs) {
     String hash = RolloutSync.hashOf(rs);
@@ -268,7 +269,7 @@ final class ScaleDownDelays {
     }
     RolloutStatus st = s.b.build();
     if (hash.equals(st.stableRs()) || hash.equals(s.hash) || hash.equals(st.activeSelector())
-        || hash.equals(st.previewSelector())) {
+        || hash.equals(st.previewSelector()) || hash.equals(s.r.status().canaryWeightHash())) {
       return true;
     }
     List<@Nullable String> services = new ArrayList<>();
