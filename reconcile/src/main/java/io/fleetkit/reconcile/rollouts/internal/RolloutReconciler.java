@@ -74,10 +74,12 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
       s.terminateRuns();
     }
     if (r.canary() != null) {
+      EphemeralMetadata.reconcile(s);
       CanarySteps.sync(s, router);
       canaryWeight(s);
     } else {
       BlueGreenSteps.sync(s);
+      EphemeralMetadata.reconcile(s);
     }
     finish(s, old);
     RolloutStatus next = s.b.build();

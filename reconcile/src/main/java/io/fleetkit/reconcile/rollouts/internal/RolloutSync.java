@@ -62,7 +62,7 @@ final class RolloutSync {
     this.b = r.status().toBuilder();
     ReplicaSet found = findNew(r, hash, owned);
     this.hash = found != null ? hashOf(found) : hash;
-    this.newRs = found != null ? found : createNew();
+    this.newRs = found != null ? found : createNew(owned);
     for (ReplicaSet rs : owned) {
       sets.put(rs.metadata().name(), rs);
     }
@@ -106,9 +106,13 @@ final class RolloutSync {
     return null;
   }
 
-  /** Argo's {@code ReplicaSetTemplateMatchesRollout}: the templates equal ignoring the hash label. */
+  /**
+   * Argo's {@code ReplicaSetTemplateMatchesRollout}: the templates equal ignoring the hash label and the injected
+   * ephemeral metadata.
+   */
   private static boolean templateMatches(Rollout r, ReplicaSet rs) {
-    return io.fleetkit.reconcile.controllers.internal.TemplateHash.equalIgnoreHash(rs.spec().template(),
+    return io.fleetkit.reconcile.controllers.internal.TemplateHash.equalIgnoreHash(
+        EphemeralMetadata.withoutInjected(rs),
         r.spec().template(), Rollout.POD_TEMPLATE_HASH_LABEL);
   }
 
@@ -129,7 +133,11 @@ final class RolloutSync {
     }
   }
 
-  private ReplicaSet createNew() {
+  /**
+   * Creates the ReplicaSet of the template (0 replicas), its pod template carrying the ephemeral metadata of its
+   * role: canary (preview) when a stable ReplicaSet exists, else stable (active).
+   */
+  private ReplicaSet createNew(List<ReplicaSet> owned) {
     PodTemplateSpec t = r.spec().template();
     Map<String, String> labels = new HashMap<>(t.metadata().labels());
     labels.put(Rollout.POD_TEMPLATE_HASH_LABEL, hash);
@@ -142,6 +150,7 @@ final class RolloutSync {
         ObjectMeta.builder().namespace(ns).name(name).labels(labels).ownerReference(OwnerReference.controllerOf(r)))
         .build(),
         new ReplicaSetSpec(0, sel, tpl, r.spec().minReadySeconds()), ReplicaSetStatus.EMPTY);
+    rs = EphemeralMetadata.syncReplicaSet(rs, EphemeralMetadata.forNewReplicaSet(r, owned));
     try {
       return store.create(rs);
     } catch (io.fleetkit.api.ConflictException e) {

@@ -384,4 +384,36 @@ final class RolloutYamlTest {
     assertThat(problems(SCALE_DOWN.replace("STRATEGY", "blueGreen: {activeService: a, scaleDownDelaySeconds: 1.5}")))
         .anyMatch(p -> p.startsWith("spec.strategy.blueGreen.scaleDownDelaySeconds: "));
   }
+
+  @Test
+  void ephemeralMetadata_readAndRoundTrip() {
+    Rollout c = (Rollout) KubernetesYaml.parse(SCALE_DOWN.replace("STRATEGY", "canary: {canaryMetadata: "
+        + "{labels: {role: canary}, annotations: {team/owner: web}}, stableMetadata: {labels: {role: stable}}}"),
+        "r.yaml").objects().get(0);
+    assertThat(c.canary().canaryMetadata()).isEqualTo(new io.fleetkit.api.rollouts.PodTemplateMetadata(
+        java.util.Map.of("role", "canary"), java.util.Map.of("team/owner", "web")));
+    assertThat(c.canary().stableMetadata().labels()).isEqualTo(java.util.Map.of("role", "stable"));
+    Rollout bg = (Rollout) KubernetesYaml.parse(SCALE_DOWN.replace("STRATEGY", "blueGreen: {activeService: a, "
+        + "activeMetadata: {labels: {role: active}}, previewMetadata: {}}"), "r.yaml").objects().get(0);
+    assertThat(bg.blueGreen().activeMetadata().labels()).isEqualTo(java.util.Map.of("role", "active"));
+    assertThat(bg.blueGreen().previewMetadata()).as("an empty one is kept").isNotNull();
+    for (Rollout r : List.of(c, bg)) {
+      String yaml = KubernetesYaml.dump(List.of(r));
+      assertThat(KubernetesYaml.parse(yaml, "dumped").objects()).containsExactly(r);
+    }
+  }
+
+  @Test
+  void ephemeralMetadata_badInput_fieldNamed() {
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", "canary: {canaryMetadata: {labels: {role: canary}, "
+        + "finalizers: [x]}}")))
+        .contains("spec.strategy.canary.canaryMetadata.finalizers: is not a field of "
+            + "spec.strategy.canary.canaryMetadata (fields: [annotations, labels])");
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", "blueGreen: {activeService: a, activeMetadata: "
+        + "{labels: {\"bad key!\": x}}, previewMetadata: {annotations: {\"-no\": y}}}")))
+        .anyMatch(p -> p.startsWith("spec.strategy.blueGreen.activeMetadata.labels"))
+        .anyMatch(p -> p.startsWith("spec.strategy.blueGreen.previewMetadata.annotations"));
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", "canary: {stableMetadata: {labels: {role: [a]}}}")))
+        .contains("spec.strategy.canary.stableMetadata.labels.role: must be a string, not a list");
+  }
 }
