@@ -79,7 +79,11 @@ public final class ClaimSpecChecks {
     spec(v, path + ".spec", t.spec());
   }
 
-  private static void annotations(Violations v, String field, Map<String, String> annotations) {
+  /**
+   * Kubernetes' {@code ValidateAnnotations}: every key a qualified name (in any case), keys and values at most 256 KiB
+   * in all.
+   */
+  public static void annotations(Violations v, String field, Map<String, String> annotations) {
     long size = 0;
     for (Map.Entry<String, String> e : annotations.entrySet()) {
       for (String msg : Validation.isQualifiedName(e.getKey().toLowerCase(Locale.ROOT))) {

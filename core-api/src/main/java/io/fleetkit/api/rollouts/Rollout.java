@@ -47,7 +47,7 @@ public record Rollout(ObjectMeta metadata, RolloutSpec spec, RolloutStatus statu
       canary(s.canary(), v);
     }
     if (s.blueGreen() != null) {
-      blueGreen(s.blueGreen(), v);
+      blueGreen(s.blueGreen(), spec.revisionHistoryLimit(), v);
     }
     v.throwIfAny();
   }
@@ -70,6 +70,17 @@ public record Rollout(ObjectMeta metadata, RolloutSpec spec, RolloutStatus statu
     if (c.dynamicStableScale() && c.trafficRouting() == null) {
       v.add(at + ".dynamicStableScale", "Canary dynamicStableScale can only be used with traffic routing", true);
     }
+    v.nonNegative(at + ".abortScaleDownDelaySeconds", c.abortScaleDownDelaySeconds());
+    v.nonNegative(at + ".scaleDownDelaySeconds", c.scaleDownDelaySeconds());
+    v.nonNegative(at + ".scaleDownDelayRevisionLimit", c.scaleDownDelayRevisionLimit());
+    if (c.scaleDownDelaySeconds() != null && c.trafficRouting() == null) {
+      v.add(at + ".scaleDownDelaySeconds", "Canary scaleDownDelaySeconds can only be used with traffic routing",
+          c.scaleDownDelaySeconds());
+    } else if (c.scaleDownDelaySeconds() != null && c.dynamicStableScale()) {
+      v.add(at + ".dynamicStableScale", "Canary dynamicStableScale cannot be used with scaleDownDelaySeconds", true);
+    }
+    ephemeralMetadata(c.canaryMetadata(), at + ".canaryMetadata", v);
+    ephemeralMetadata(c.stableMetadata(), at + ".stableMetadata", v);
     for (int i = 0; i < c.steps().size(); i++) {
       CanaryStep step = c.steps().get(i);
       String sp = at + ".steps[" + i + "]";
@@ -104,7 +115,7 @@ public record Rollout(ObjectMeta metadata, RolloutSpec spec, RolloutStatus statu
     }
   }
 
-  private static void blueGreen(BlueGreenStrategy b, Violations v) {
+  private static void blueGreen(BlueGreenStrategy b, int revisionHistoryLimit, Violations v) {
     String at = "spec.strategy.blueGreen";
     if (b.activeService().isEmpty()) {
       v.add(at + ".activeService", "Rollout has missing field '.spec.strategy.blueGreen.activeService'", null);
@@ -116,11 +127,30 @@ public record Rollout(ObjectMeta metadata, RolloutSpec spec, RolloutStatus statu
     v.nonNegative(at + ".scaleDownDelaySeconds", b.scaleDownDelaySeconds());
     v.nonNegative(at + ".previewReplicaCount", b.previewReplicaCount());
     v.nonNegative(at + ".abortScaleDownDelaySeconds", b.abortScaleDownDelaySeconds());
+    v.nonNegative(at + ".scaleDownDelayRevisionLimit", b.scaleDownDelayRevisionLimit());
+    if (b.scaleDownDelayRevisionLimit() != null && revisionHistoryLimit < b.scaleDownDelayRevisionLimit()) {
+      v.add(at + ".scaleDownDelayRevisionLimit", "This rollout's revision history limit can not be smaller than the "
+          + "rollout's scale down limit", b.scaleDownDelayRevisionLimit());
+    }
+    ephemeralMetadata(b.activeMetadata(), at + ".activeMetadata", v);
+    ephemeralMetadata(b.previewMetadata(), at + ".previewMetadata", v);
     if (b.prePromotionAnalysis() != null) {
       analysis(b.prePromotionAnalysis(), at + ".prePromotionAnalysis", v);
     }
     if (b.postPromotionAnalysis() != null) {
       analysis(b.postPromotionAnalysis(), at + ".postPromotionAnalysis", v);
+    }
+  }
+
+  /**
+   * Ephemeral metadata ends up on pod templates and pods, so it must pass the API server's rules there: label keys
+   * and values ({@code ValidateLabels}) and annotation keys and size ({@code ValidateAnnotations}). Argo Rollouts
+   * leaves these to the API server, which refuses the ReplicaSet or pod update.
+   */
+  private static void ephemeralMetadata(@Nullable PodTemplateMetadata m, String at, Violations v) {
+    if (m != null) {
+      v.labels(at + ".labels", m.labels());
+      io.fleetkit.api.internal.ClaimSpecChecks.annotations(v, at + ".annotations", m.annotations());
     }
   }
 

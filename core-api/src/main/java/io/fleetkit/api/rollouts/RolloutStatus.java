@@ -23,13 +23,15 @@ import org.jspecify.annotations.Nullable;
  * @param analysisRun the running step or pre-promotion analysis run; empty for none
  * @param backgroundAnalysisRun the running background (or post-promotion) analysis run; empty for none
  * @param lastProgressTime when the update last made progress (for {@code progressDeadlineSeconds})
+ * @param canaryWeightHash canary with traffic routing: the pod template hash the canary weight was last applied to
+ *     (Argo's {@code status.canary.weights.canary.podTemplateHash}); empty when none
  */
 public record RolloutStatus(RolloutPhase phase, String message, long observedGeneration, String currentPodHash,
     String stableRs, @Nullable Integer currentStepIndex, List<PauseCondition> pauseConditions,
     boolean controllerPause, boolean abort, @Nullable Instant abortedAt, boolean promoteFull, int replicas,
     int updatedReplicas, int readyReplicas, int availableReplicas, int canaryWeight, String activeSelector,
     String previewSelector, boolean scaleUpPreviewCheckPoint, String analysisRun, String backgroundAnalysisRun,
-    @Nullable Instant lastProgressTime) {
+    @Nullable Instant lastProgressTime, String canaryWeightHash) {
   public static final RolloutStatus EMPTY = builder().build();
 
   public RolloutStatus {
@@ -42,6 +44,7 @@ public record RolloutStatus(RolloutPhase phase, String message, long observedGen
     Objects.requireNonNull(previewSelector, "previewSelector");
     Objects.requireNonNull(analysisRun, "analysisRun");
     Objects.requireNonNull(backgroundAnalysisRun, "backgroundAnalysisRun");
+    Objects.requireNonNull(canaryWeightHash, "canaryWeightHash");
   }
 
   public static Builder builder() {
@@ -72,6 +75,7 @@ public record RolloutStatus(RolloutPhase phase, String message, long observedGen
     b.analysisRun = analysisRun;
     b.backgroundAnalysisRun = backgroundAnalysisRun;
     b.lastProgressTime = lastProgressTime;
+    b.canaryWeightHash = canaryWeightHash;
     return b;
   }
 
@@ -114,6 +118,7 @@ public record RolloutStatus(RolloutPhase phase, String message, long observedGen
     private String analysisRun = "";
     private String backgroundAnalysisRun = "";
     private @Nullable Instant lastProgressTime;
+    private String canaryWeightHash = "";
 
     private Builder() {}
 
@@ -140,12 +145,13 @@ public record RolloutStatus(RolloutPhase phase, String message, long observedGen
     public Builder analysisRun(String v) { analysisRun = v; return this; }
     public Builder backgroundAnalysisRun(String v) { backgroundAnalysisRun = v; return this; }
     public Builder lastProgressTime(@Nullable Instant v) { lastProgressTime = v; return this; }
+    public Builder canaryWeightHash(String v) { canaryWeightHash = v; return this; }
 
     public RolloutStatus build() {
       return new RolloutStatus(phase, message, observedGeneration, currentPodHash, stableRs, currentStepIndex,
           pauseConditions, controllerPause, abort, abortedAt, promoteFull, replicas, updatedReplicas, readyReplicas,
           availableReplicas, canaryWeight, activeSelector, previewSelector, scaleUpPreviewCheckPoint, analysisRun,
-          backgroundAnalysisRun, lastProgressTime);
+          backgroundAnalysisRun, lastProgressTime, canaryWeightHash);
     }
   }
 }

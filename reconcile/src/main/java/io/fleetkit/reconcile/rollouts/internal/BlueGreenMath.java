@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class BlueGreenMath {
   /** Argo Rollouts' default {@code scaleDownDelaySeconds} for blue-green. */
-  public static final int DEFAULT_SCALE_DOWN_DELAY_SECONDS = 30;
+  public static final int DEFAULT_SCALE_DOWN_DELAY_SECONDS = ScaleDownDelays.DEFAULT_SCALE_DOWN_DELAY_SECONDS;
 
   /** The ReplicaSet with a template hash, and the others. */
   public record Split(@Nullable RsView match, List<RsView> others) {

@@ -39,11 +39,12 @@ final class BlueGreenSteps {
       hashes.put(rs.metadata().name(), RolloutSync.hashOf(rs));
       all.add(RolloutSync.view(rs));
     }
+    ScaleDownDelays.removeDeadlines(s);
+    BlueGreenView v = new BlueGreenView(s.r.spec().replicas(), bg.previewReplicaCount(), st.activeSelector(),
+        st.promoteFull(), s.hash, s.r.spec().paused() || !st.pauseConditions().isEmpty(),
+        st.scaleUpPreviewCheckPoint());
+    int desired = BlueGreenMath.newRsReplicas(v, all, RolloutSync.view(s.newRs), rs -> hashes.get(rs.name()));
     if (!aborted) {
-      BlueGreenView v = new BlueGreenView(s.r.spec().replicas(), bg.previewReplicaCount(), st.activeSelector(),
-          st.promoteFull(), s.hash, s.r.spec().paused() || !st.pauseConditions().isEmpty(),
-          st.scaleUpPreviewCheckPoint());
-      int desired = BlueGreenMath.newRsReplicas(v, all, RolloutSync.view(s.newRs), rs -> hashes.get(rs.name()));
       s.scale(s.newRs, desired);
       if (!st.activeSelector().equals(s.hash) && !s.r.spec().paused()
           && BlueGreenMath.readyForPause(v, RolloutSync.view(s.newRs), all, rs -> hashes.get(rs.name()))
@@ -67,10 +68,19 @@ final class BlueGreenSteps {
     st = s.b.build();
     if (st.abort()) {
       s.b.activeSelector(st.stableRs());
-      if (!st.stableRs().equals(s.hash)) {
-        s.scale(s.newRs, 0);
-      }
       st = s.b.build();
+      for (ReplicaSet rs : new ArrayList<>(s.sets.values())) {
+        if (RolloutSync.hashOf(rs).equals(st.activeSelector()) && !RolloutSync.hashOf(rs).equals(s.hash)) {
+          s.scale(rs, s.r.spec().replicas()); // reconcileBlueGreenStableReplicaSet, before the new one
+        }
+      }
+      if (!st.stableRs().equals(s.hash)) {
+        // reconcileNewReplicaSet: kept for abortScaleDownDelaySeconds (0: for good), then scaled to 0
+        Integer n = ScaleDownDelays.newReplicaSetCount(s, desired);
+        if (n != null) {
+          s.scale(s.newRs, n);
+        }
+      }
     }
     for (ReplicaSet rs : new ArrayList<>(s.sets.values())) {
       String h = RolloutSync.hashOf(rs);
@@ -158,30 +168,35 @@ final class BlueGreenSteps {
     }
   }
 
-  /** Versions neither active, new nor stable go to 0 once their scale-down deadline has passed. */
+  /**
+   * {@code scaleDownOldReplicaSetsForBlueGreen}: nothing while paused on an Inconclusive analysis, nor while a
+   * post-promotion analysis runs without an explicit {@code scaleDownDelaySeconds}; else every old version (newest
+   * first) neither referenced by the status or a Service is kept for {@code scaleDownDelaySeconds} at
+   * {@code replicas}, at most {@code scaleDownDelayRevisionLimit} of them, and scaled to 0 after its deadline.
+   */
   private static void scaleDownOld(RolloutSync s, BlueGreenStrategy bg, RolloutStatus st) {
-    int delay = bg.scaleDownDelaySeconds() != null ? bg.scaleDownDelaySeconds()
-        : BlueGreenMath.DEFAULT_SCALE_DOWN_DELAY_SECONDS;
-    for (ReplicaSet rs : new ArrayList<>(s.sets.values())) {
-      String h = RolloutSync.hashOf(rs);
-      if (h.equals(s.hash) || h.equals(st.activeSelector()) || h.equals(st.stableRs()) || rs.spec().replicas() == 0) {
+    if (st.pauseCondition(PauseCondition.INCONCLUSIVE_ANALYSIS) != null) {
+      return;
+    }
+    if (bg.postPromotionAnalysis() != null && bg.scaleDownDelaySeconds() == null && !st.stableRs().equals(s.hash)) {
+      return; // the post-promotion analysis of the new version has not succeeded yet
+    }
+    List<ReplicaSet> old = new ArrayList<>();
+    for (ReplicaSet rs : s.sets.values()) {
+      if (!rs.metadata().name().equals(s.newRs.metadata().name())
+          && (s.stableRs == null || !rs.metadata().name().equals(s.stableRs.metadata().name()))) {
+        old.add(rs);
+      }
+    }
+    old.sort(RolloutSync.NEWEST_FIRST);
+    int[] kept = {0};
+    for (ReplicaSet rs : old) {
+      ReplicaSet cur = s.sets.get(rs.metadata().name());
+      if (ScaleDownDelays.referenced(s, cur) || cur.spec().replicas() == 0) {
         continue;
       }
-      String at = rs.metadata().annotations().get(RolloutSync.SCALE_DOWN_DEADLINE);
-      Instant deadline;
-      if (at == null) {
-        deadline = s.now.plusSeconds(delay);
-        ReplicaSet latest = s.store.require(ReplicaSet.class, s.ns, rs.metadata().name());
-        s.sets.put(rs.metadata().name(), s.store.update(latest.withMetadata(latest.metadata().toBuilder()
-            .annotation(RolloutSync.SCALE_DOWN_DEADLINE, deadline.toString()).build())));
-      } else {
-        deadline = Instant.parse(at);
-      }
-      if (s.now.isBefore(deadline)) {
-        s.wakeAt(deadline);
-      } else {
-        s.scale(s.sets.get(rs.metadata().name()), 0);
-      }
+      int keep = ScaleDownDelays.keepOld(s, cur, kept, s.r.spec().replicas());
+      s.scale(s.sets.get(cur.metadata().name()), keep);
     }
   }
 }

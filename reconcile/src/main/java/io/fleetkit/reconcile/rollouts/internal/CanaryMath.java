@@ -16,7 +16,7 @@ public final class CanaryMath {
   /** The maximum traffic weight. */
   public static final int MAX_WEIGHT = 100;
   /** Argo Rollouts' default {@code abortScaleDownDelaySeconds} (with traffic routing). */
-  public static final int DEFAULT_ABORT_SCALE_DOWN_DELAY_SECONDS = 30;
+  public static final int DEFAULT_ABORT_SCALE_DOWN_DELAY_SECONDS = ScaleDownDelays.DEFAULT_ABORT_SCALE_DOWN_DELAY_SECONDS;
 
   /** Replica counts for the canary (new) and stable ReplicaSets. */
   public record Counts(int canary, int stable) {}
@@ -296,6 +296,24 @@ public final class CanaryMath {
     return Math.min(desiredCanary, weightInEffect);
   }
 
+  /**
+   * {@code IsDynamicallyRollingBackToStable}: the spec went back to the stable version (stable is the current hash)
+   * of a canary with traffic routing and {@code dynamicStableScale}, while the weight was last applied to another
+   * version ({@code weightedCanaryHash}, {@code null} when no weight was recorded) and the desired (stable)
+   * ReplicaSet has fewer than {@code replicas} available pods: traffic then moves back from that version only as
+   * fast as the stable pods come up.
+   */
+  public static boolean dynamicallyRollingBackToStable(CanaryView r, @Nullable String weightedCanaryHash,
+      String desiredHash, int desiredAvailable) {
+    if (!r.stableHash().equals(r.currentHash()) || !r.trafficRouting() || !r.dynamicStableScale()) {
+      return false;
+    }
+    if (weightedCanaryHash == null || weightedCanaryHash.equals(desiredHash)) {
+      return false;
+    }
+    return desiredAvailable < r.replicas();
+  }
+
   /** {@code CheckMinPodsPerReplicaSet} (traffic routing only; capped at replicas). */
   public static int minPodsPerReplicaSet(CanaryView r, int count) {
     if (count == 0 || r.minPodsPerReplicaSet() == null || !r.trafficRouting()) {
@@ -418,13 +436,7 @@ public final class CanaryMath {
    * ({@code 0} returned as {@code null} too); with it, the explicit value or 30 s.
    */
   public static @Nullable Integer abortScaleDownDelaySeconds(CanaryView r) {
-    if (!r.trafficRouting()) {
-      return 0;
-    }
-    if (r.abortScaleDownDelaySeconds() != null) {
-      return r.abortScaleDownDelaySeconds() == 0 ? null : r.abortScaleDownDelaySeconds();
-    }
-    return DEFAULT_ABORT_SCALE_DOWN_DELAY_SECONDS;
+    return ScaleDownDelays.abortDelaySeconds(false, r.trafficRouting(), r.abortScaleDownDelaySeconds());
   }
 
   /** {@code HasExplicitAbortScaleDownDelay}. */

@@ -113,19 +113,47 @@ final class CanarySteps {
     RolloutStatus st = s.b.build();
     CanaryView v = view(s, st);
     CanaryMath.Counts counts = counts(s, v, router);
-    int desired = CanaryMath.desiredTrafficWeight(v, RolloutSync.view(s.newRs), RolloutSync.view(s.stableRs),
-        atDesired(s, counts, false), st.canaryWeight());
+    RsView newV = RolloutSync.view(s.newRs);
+    RsView stableV = RolloutSync.view(s.stableRs);
+    boolean rollingBack = rollingBackToStable(s);
+    int desired;
+    if (rollingBack) {
+      // calculateDesiredWeightOnAbortOrStableRollback, then checkReplicasAvailable: the weight stays on the
+      // previous canary (its Service still selects it) until the stable pods can carry the traffic
+      desired = CanaryMath.weightOnAbort(v, newV, stableV, st.canaryWeight());
+      if (stableV != null && stableV.available()
+          < (CanaryMath.MAX_WEIGHT - desired) * s.r.spec().replicas() / CanaryMath.MAX_WEIGHT) {
+        desired = st.canaryWeight();
+      }
+    } else {
+      desired = CanaryMath.desiredTrafficWeight(v, newV, stableV, atDesired(s, counts, false), st.canaryWeight());
+    }
     TrafficRouting routing = s.r.canary().trafficRouting();
     try {
-      if (removesManagedRoutes(s, st)) {
+      if (!rollingBack && removesManagedRoutes(s, st)) {
         router.removeManagedRoutes(s.r, routing);
       }
-      s.b.canaryWeight(router.setWeight(s.r, routing, desired));
+      s.b.canaryWeight(router.setWeight(s.r, routing, desired))
+          .canaryWeightHash(rollingBack ? st.canaryWeightHash() : s.hash);
       return true;
     } catch (RuntimeException e) {
       routingFailed(s, e);
       return false;
     }
+  }
+
+  /**
+   * {@link CanaryMath#dynamicallyRollingBackToStable} for this sync: the desired ReplicaSet is the new one, the weight
+   * hash the one recorded before this sync.
+   */
+  static boolean rollingBackToStable(RolloutSync s) {
+    RolloutStatus st = s.r.status();
+    CanaryStrategy c = s.r.canary();
+    CanaryView v = new CanaryView(s.r.spec().replicas(), c.steps(), st.currentStepIndex(), c.maxSurge(),
+        c.maxUnavailable(), c.trafficRouting() != null, c.dynamicStableScale(), c.abortScaleDownDelaySeconds(),
+        c.minPodsPerReplicaSet(), st.abort(), st.promoteFull(), s.b.build().stableRs(), s.hash);
+    return CanaryMath.dynamicallyRollingBackToStable(v, st.canaryWeightHash().isEmpty() ? null
+        : st.canaryWeightHash(), s.hash, s.newRs.status().availableReplicas());
   }
 
   /**
@@ -185,34 +213,81 @@ final class CanarySteps {
     return CanaryMath.basicCanary(v, newV, stableV, older);
   }
 
+  /**
+   * {@code reconcileCanaryReplicaSets}: deadlines of the new and stable ReplicaSets removed, the stable and the new
+   * ReplicaSet scaled (the new one held for {@code abortScaleDownDelaySeconds} after an abort), older ones scaled
+   * down.
+   */
   private static void applyCounts(RolloutSync s, CanaryView v, CanaryMath.Counts counts) {
-    s.scale(s.newRs, counts.canary());
+    ScaleDownDelays.removeDeadlines(s);
     if (s.stableRs != null && !s.stableRs.metadata().name().equals(s.newRs.metadata().name())) {
       s.scale(s.stableRs, counts.stable());
+    }
+    Integer canary = ScaleDownDelays.newReplicaSetCount(s, counts.canary());
+    if (canary != null) {
+      s.scale(s.newRs, canary);
     }
     scaleDownOthers(s, v);
   }
 
   /**
-   * Older ReplicaSets go to 0: their unavailable replicas at once, their available ones as far as
-   * {@code replicas - maxUnavailable} available pods across the rollout allow.
+   * {@code scaleDownOldReplicaSetsForCanary}: older ReplicaSets lose their unavailable replicas at once (oldest
+   * first), then, newest first, as many available ones as {@code replicas - maxUnavailable} available pods across
+   * the rollout allow. With traffic routing a ReplicaSet still referenced (status or a Service) is skipped; once the
+   * update is complete, or when it already has a deadline, an old version is kept for {@code scaleDownDelaySeconds}
+   * (at most {@code scaleDownDelayRevisionLimit} of them; with {@code dynamicStableScale} it goes to 0 at once);
+   * any other, an intermediate version of an interrupted update, goes to 0.
    */
   private static void scaleDownOthers(RolloutSync s, CanaryView v) {
-    int available = s.newRs.status().availableReplicas()
-        + (s.stableRs != null && !isNew(s, s.stableRs) ? s.stableRs.status().availableReplicas() : 0);
+    List<ReplicaSet> old = new ArrayList<>();
     for (ReplicaSet rs : s.others) {
+      if (rs.spec().replicas() > 0) {
+        old.add(rs);
+      }
+    }
+    if (old.isEmpty()) {
+      return;
+    }
+    old.sort(RolloutSync.NEWEST_FIRST.reversed());
+    for (ReplicaSet rs : old) { // cleanupUnhealthyReplicas
+      if (rs.status().availableReplicas() < rs.spec().replicas()) {
+        s.scale(s.sets.get(rs.metadata().name()), rs.status().availableReplicas());
+      }
+    }
+    int available = 0;
+    for (ReplicaSet rs : s.sets.values()) {
       available += rs.status().availableReplicas();
     }
-    int budget = available - (s.r.spec().replicas() - CanaryMath.maxUnavailable(v));
-    for (ReplicaSet rs : new ArrayList<>(s.others)) {
-      if (rs.spec().replicas() == 0) {
+    int maxScaleDown = available - (s.r.spec().replicas() - CanaryMath.maxUnavailable(v));
+    if (maxScaleDown <= 0) {
+      return;
+    }
+    boolean routed = s.r.canary().trafficRouting() != null;
+    boolean fullyPromoted = s.b.build().stableRs().equals(s.hash);
+    old.sort(RolloutSync.NEWEST_FIRST);
+    int[] kept = {0};
+    for (ReplicaSet o : old) {
+      ReplicaSet rs = s.sets.get(o.metadata().name());
+      if (routed && ScaleDownDelays.referenced(s, rs)) {
         continue;
       }
-      int avail = Math.min(rs.status().availableReplicas(), rs.spec().replicas());
-      int removable = rs.spec().replicas() - avail + Math.max(0, Math.min(avail, budget));
-      budget -= Math.max(0, Math.min(avail, budget));
-      if (removable > 0) {
-        s.others.set(s.others.indexOf(rs), s.scale(rs, rs.spec().replicas() - removable));
+      if (maxScaleDown <= 0) {
+        break;
+      }
+      int replicas = rs.spec().replicas();
+      if (replicas == 0) {
+        continue;
+      }
+      int desired = 0;
+      if (!routed) {
+        desired = Math.max(0, replicas - maxScaleDown);
+      } else if (fullyPromoted || ScaleDownDelays.hasDeadline(rs)) {
+        desired = s.r.canary().dynamicStableScale() ? 0 : ScaleDownDelays.keepOld(s, rs, kept, replicas);
+        rs = s.sets.get(rs.metadata().name()); // keepOld may have annotated it
+      }
+      if (replicas != desired) {
+        s.scale(rs, desired);
+        maxScaleDown -= replicas - desired;
       }
     }
   }

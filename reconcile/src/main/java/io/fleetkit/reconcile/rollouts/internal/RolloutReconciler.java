@@ -74,10 +74,12 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
       s.terminateRuns();
     }
     if (r.canary() != null) {
+      EphemeralMetadata.reconcile(s);
       CanarySteps.sync(s, router);
       canaryWeight(s);
     } else {
       BlueGreenSteps.sync(s);
+      EphemeralMetadata.reconcile(s);
     }
     finish(s, old);
     RolloutStatus next = s.b.build();
@@ -131,7 +133,11 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
     RolloutStatus st = s.b.build();
     var c = s.r.canary();
     s.selectVersion(c.stableService(), st.stableRs());
-    s.selectVersion(c.canaryService(), s.hash);
+    if (!CanarySteps.rollingBackToStable(s)) {
+      // reconcileStableAndCanaryService: while rolling back to stable dynamically, the canary Service stays on the
+      // previous canary, whose pods still carry the weight
+      s.selectVersion(c.canaryService(), s.hash);
+    }
     boolean promoted = st.stableRs().equals(s.hash);
     if (c.trafficRouting() != null && router != null) {
       return;

@@ -26,8 +26,12 @@ import org.jspecify.annotations.Nullable;
  * writes (scale a ReplicaSet, point a Service at a version, abort). Not thread-safe: one per reconcile call.
  */
 final class RolloutSync {
-  /** Annotation on an old ReplicaSet: when it is scaled to 0 (blue-green scale-down delay). */
-  static final String SCALE_DOWN_DEADLINE = "argo-rollouts.argoproj.io/scale-down-deadline";
+  /**
+   * Newest first: Argo's reverse {@code ReplicaSetsByRevisionNumber}, whose tie-breaker, the creation time, is the
+   * order here (FleetKit does not number a rollout's revisions).
+   */
+  static final java.util.Comparator<ReplicaSet> NEWEST_FIRST =
+      (a, c) -> io.fleetkit.reconcile.controllers.internal.DeploymentMath.BY_CREATION.compare(view(c), view(a));
 
   final ObjectStore store;
   final Rollout r;
@@ -58,7 +62,7 @@ final class RolloutSync {
     this.b = r.status().toBuilder();
     ReplicaSet found = findNew(r, hash, owned);
     this.hash = found != null ? hashOf(found) : hash;
-    this.newRs = found != null ? found : createNew();
+    this.newRs = found != null ? found : createNew(owned);
     for (ReplicaSet rs : owned) {
       sets.put(rs.metadata().name(), rs);
     }
@@ -102,9 +106,13 @@ final class RolloutSync {
     return null;
   }
 
-  /** Argo's {@code ReplicaSetTemplateMatchesRollout}: the templates equal ignoring the hash label. */
+  /**
+   * Argo's {@code ReplicaSetTemplateMatchesRollout}: the templates equal ignoring the hash label and the injected
+   * ephemeral metadata.
+   */
   private static boolean templateMatches(Rollout r, ReplicaSet rs) {
-    return io.fleetkit.reconcile.controllers.internal.TemplateHash.equalIgnoreHash(rs.spec().template(),
+    return io.fleetkit.reconcile.controllers.internal.TemplateHash.equalIgnoreHash(
+        EphemeralMetadata.withoutInjected(rs),
         r.spec().template(), Rollout.POD_TEMPLATE_HASH_LABEL);
   }
 
@@ -125,7 +133,11 @@ final class RolloutSync {
     }
   }
 
-  private ReplicaSet createNew() {
+  /**
+   * Creates the ReplicaSet of the template (0 replicas), its pod template carrying the ephemeral metadata of its
+   * role: canary (preview) when a stable ReplicaSet exists, else stable (active).
+   */
+  private ReplicaSet createNew(List<ReplicaSet> owned) {
     PodTemplateSpec t = r.spec().template();
     Map<String, String> labels = new HashMap<>(t.metadata().labels());
     labels.put(Rollout.POD_TEMPLATE_HASH_LABEL, hash);
@@ -138,6 +150,7 @@ final class RolloutSync {
         ObjectMeta.builder().namespace(ns).name(name).labels(labels).ownerReference(OwnerReference.controllerOf(r)))
         .build(),
         new ReplicaSetSpec(0, sel, tpl, r.spec().minReadySeconds()), ReplicaSetStatus.EMPTY);
+    rs = EphemeralMetadata.syncReplicaSet(rs, EphemeralMetadata.forNewReplicaSet(r, owned));
     try {
       return store.create(rs);
     } catch (io.fleetkit.api.ConflictException e) {
@@ -150,19 +163,39 @@ final class RolloutSync {
         rs.metadata().creationTimestamp());
   }
 
-  /** Sets the replicas of {@code rs} (no write when unchanged); returns the updated object. */
+  /**
+   * Sets the replicas of {@code rs} (no write when unchanged); scaling to 0 also removes its scale-down deadline, as
+   * Argo's {@code scaleReplicaSet} does. Returns the updated object.
+   */
   ReplicaSet scale(ReplicaSet rs, int replicas) {
     if (rs.spec().replicas() == replicas) {
       return rs;
     }
     ReplicaSet latest = store.require(ReplicaSet.class, ns, rs.metadata().name());
-    ReplicaSet updated = store.update(latest.withSpec(latest.spec().withReplicas(replicas)));
-    sets.put(updated.metadata().name(), updated);
-    if (newRs.metadata().name().equals(updated.metadata().name())) {
+    ReplicaSet scaled = latest.withSpec(latest.spec().withReplicas(replicas));
+    if (replicas == 0 && ScaleDownDelays.hasDeadline(latest) && !ScaleDownDelays.delayOnAbort(this)) {
+      // Argo's scaleReplicaSet: a full scale-down drops the deadline (unless an abort's scale-down is delayed)
+      Map<String, String> annotations = new HashMap<>(latest.metadata().annotations());
+      annotations.remove(ScaleDownDelays.SCALE_DOWN_DEADLINE);
+      scaled = scaled.withMetadata(latest.metadata().toBuilder().annotations(annotations).build());
+    }
+    return replace(store.update(scaled));
+  }
+
+  /** Puts a ReplicaSet just written in place of its old copy (new, stable, others, sets); returns it. */
+  ReplicaSet replace(ReplicaSet updated) {
+    String name = updated.metadata().name();
+    sets.put(name, updated);
+    if (newRs.metadata().name().equals(name)) {
       newRs = updated;
     }
-    if (stableRs != null && stableRs.metadata().name().equals(updated.metadata().name())) {
+    if (stableRs != null && stableRs.metadata().name().equals(name)) {
       stableRs = updated;
+    }
+    for (int i = 0; i < others.size(); i++) {
+      if (others.get(i).metadata().name().equals(name)) {
+        others.set(i, updated);
+      }
     }
     return updated;
   }

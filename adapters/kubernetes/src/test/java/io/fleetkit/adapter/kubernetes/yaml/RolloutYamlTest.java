@@ -317,4 +317,103 @@ final class RolloutYamlTest {
         "spec.strategy.canary.steps[1].setMirrorRoute.name: Steps define a route that does not exist in "
             + "spec.strategy.canary.trafficRouting.managedRoutes");
   }
+
+  private static final String SCALE_DOWN = """
+      apiVersion: argoproj.io/v1alpha1
+      kind: Rollout
+      metadata: {name: web, namespace: delivery}
+      spec:
+        replicas: 2
+        revisionHistoryLimit: 3
+        selector: {matchLabels: {app: web}}
+        strategy:
+          STRATEGY
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            containers: [{name: web, image: web:1}]
+      """;
+
+  private static final String ROUTED = "canary: {stableService: s, canaryService: c, trafficRouting: {plugins: "
+      + "{argoproj-labs/gatewayAPI: {httpRoute: r}}}, ";
+
+  private static List<String> problems(String yaml) {
+    ManifestException e = catchThrowableOfType(ManifestException.class, () -> KubernetesYaml.parse(yaml, "r.yaml"));
+    assertThat(e).as("refused").isNotNull();
+    return e.problems().stream().map(p -> p.violation().field() + ": " + p.violation().rule()).toList();
+  }
+
+  @Test
+  void scaleDownDelays_readAndRoundTrip() {
+    Rollout bg = (Rollout) KubernetesYaml.parse(SCALE_DOWN.replace("STRATEGY", "blueGreen: {activeService: a, "
+        + "scaleDownDelaySeconds: 60, scaleDownDelayRevisionLimit: 2, abortScaleDownDelaySeconds: 0}"), "r.yaml")
+        .objects().get(0);
+    assertThat(bg.blueGreen().scaleDownDelaySeconds()).isEqualTo(60);
+    assertThat(bg.blueGreen().scaleDownDelayRevisionLimit()).isEqualTo(2);
+    assertThat(bg.blueGreen().abortScaleDownDelaySeconds()).isZero();
+    Rollout c = (Rollout) KubernetesYaml.parse(SCALE_DOWN.replace("STRATEGY", ROUTED
+        + "scaleDownDelaySeconds: 45, scaleDownDelayRevisionLimit: 1, abortScaleDownDelaySeconds: 10}"), "r.yaml")
+        .objects().get(0);
+    assertThat(c.canary().scaleDownDelaySeconds()).isEqualTo(45);
+    assertThat(c.canary().scaleDownDelayRevisionLimit()).isEqualTo(1);
+    assertThat(c.canary().abortScaleDownDelaySeconds()).isEqualTo(10);
+    for (Rollout r : List.of(bg, c)) {
+      String yaml = KubernetesYaml.dump(List.of(r));
+      assertThat(yaml).contains("scaleDownDelayRevisionLimit", "abortScaleDownDelaySeconds");
+      assertThat(KubernetesYaml.parse(yaml, "dumped").objects()).containsExactly(r);
+    }
+  }
+
+  /** argo-rollouts {@code validation_test.go}: TestValidateRolloutStrategyBlueGreen, TestCanaryScaleDownDelaySeconds,
+   * TestCanaryDynamicStableScale, with upstream's messages. */
+  @Test
+  void scaleDownDelays_badInput_fieldNamedWithArgosMessage() {
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", "blueGreen: {activeService: a, scaleDownDelayRevisionLimit: 4}")))
+        .contains("spec.strategy.blueGreen.scaleDownDelayRevisionLimit: This rollout's revision history limit can not "
+            + "be smaller than the rollout's scale down limit");
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", "canary: {scaleDownDelaySeconds: 60}")))
+        .contains("spec.strategy.canary.scaleDownDelaySeconds: Canary scaleDownDelaySeconds can only be used with "
+            + "traffic routing");
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", ROUTED + "scaleDownDelaySeconds: 60, dynamicStableScale: true}")))
+        .contains("spec.strategy.canary.dynamicStableScale: Canary dynamicStableScale cannot be used with "
+            + "scaleDownDelaySeconds");
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", ROUTED + "scaleDownDelayRevisionLimit: -1, "
+        + "abortScaleDownDelaySeconds: -2}")))
+        .contains("spec.strategy.canary.scaleDownDelayRevisionLimit: must be greater than or equal to 0",
+            "spec.strategy.canary.abortScaleDownDelaySeconds: must be greater than or equal to 0");
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", "blueGreen: {activeService: a, scaleDownDelaySeconds: 1.5}")))
+        .anyMatch(p -> p.startsWith("spec.strategy.blueGreen.scaleDownDelaySeconds: "));
+  }
+
+  @Test
+  void ephemeralMetadata_readAndRoundTrip() {
+    Rollout c = (Rollout) KubernetesYaml.parse(SCALE_DOWN.replace("STRATEGY", "canary: {canaryMetadata: "
+        + "{labels: {role: canary}, annotations: {team/owner: web}}, stableMetadata: {labels: {role: stable}}}"),
+        "r.yaml").objects().get(0);
+    assertThat(c.canary().canaryMetadata()).isEqualTo(new io.fleetkit.api.rollouts.PodTemplateMetadata(
+        java.util.Map.of("role", "canary"), java.util.Map.of("team/owner", "web")));
+    assertThat(c.canary().stableMetadata().labels()).isEqualTo(java.util.Map.of("role", "stable"));
+    Rollout bg = (Rollout) KubernetesYaml.parse(SCALE_DOWN.replace("STRATEGY", "blueGreen: {activeService: a, "
+        + "activeMetadata: {labels: {role: active}}, previewMetadata: {}}"), "r.yaml").objects().get(0);
+    assertThat(bg.blueGreen().activeMetadata().labels()).isEqualTo(java.util.Map.of("role", "active"));
+    assertThat(bg.blueGreen().previewMetadata()).as("an empty one is kept").isNotNull();
+    for (Rollout r : List.of(c, bg)) {
+      String yaml = KubernetesYaml.dump(List.of(r));
+      assertThat(KubernetesYaml.parse(yaml, "dumped").objects()).containsExactly(r);
+    }
+  }
+
+  @Test
+  void ephemeralMetadata_badInput_fieldNamed() {
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", "canary: {canaryMetadata: {labels: {role: canary}, "
+        + "finalizers: [x]}}")))
+        .contains("spec.strategy.canary.canaryMetadata.finalizers: is not a field of "
+            + "spec.strategy.canary.canaryMetadata (fields: [annotations, labels])");
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", "blueGreen: {activeService: a, activeMetadata: "
+        + "{labels: {\"bad key!\": x}}, previewMetadata: {annotations: {\"-no\": y}}}")))
+        .anyMatch(p -> p.startsWith("spec.strategy.blueGreen.activeMetadata.labels"))
+        .anyMatch(p -> p.startsWith("spec.strategy.blueGreen.previewMetadata.annotations"));
+    assertThat(problems(SCALE_DOWN.replace("STRATEGY", "canary: {stableMetadata: {labels: {role: [a]}}}")))
+        .contains("spec.strategy.canary.stableMetadata.labels.role: must be a string, not a list");
+  }
 }

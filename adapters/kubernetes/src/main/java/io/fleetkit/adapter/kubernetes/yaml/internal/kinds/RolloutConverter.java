@@ -9,6 +9,7 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.rollouts.BlueGreenStrategy;
 import io.fleetkit.api.rollouts.CanaryStep;
 import io.fleetkit.api.rollouts.CanaryStrategy;
+import io.fleetkit.api.rollouts.PodTemplateMetadata;
 import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.rollouts.RolloutSpec;
 import io.fleetkit.api.rollouts.RolloutStatus;
@@ -24,8 +25,10 @@ import org.jspecify.annotations.Nullable;
  * {@code argoproj.io/v1alpha1 Rollout}: the Deployment-like fields, {@code strategy.canary} (steps
  * {@code setWeight}, {@code pause}, {@code analysis}, {@code setCanaryScale}, {@code setHeaderRoute},
  * {@code setMirrorRoute}; maxSurge/maxUnavailable; background analysis; stable/canary Services;
- * {@code trafficRouting.plugins["argoproj-labs/gatewayAPI"].httpRoute} and {@code trafficRouting.managedRoutes}) and
- * {@code strategy.blueGreen}. Argo Rollouts' defaults apply. The status is not read or written: it belongs to the
+ * {@code trafficRouting.plugins["argoproj-labs/gatewayAPI"].httpRoute} and {@code trafficRouting.managedRoutes};
+ * {@code abortScaleDownDelaySeconds}, {@code scaleDownDelaySeconds}, {@code scaleDownDelayRevisionLimit};
+ * {@code canaryMetadata}, {@code stableMetadata}) and {@code strategy.blueGreen} (with the same scale-down delays;
+ * {@code activeMetadata}, {@code previewMetadata}). Argo Rollouts' defaults apply. The status is not read or written: it belongs to the
  * controller.
  */
 public final class RolloutConverter extends AbstractKindConverter<GenericKubernetesResource, Rollout> {
@@ -94,7 +97,30 @@ public final class RolloutConverter extends AbstractKindConverter<GenericKuberne
         RolloutYaml.analysis(c, "analysis", p + ".analysis", ctx), nullIfEmpty(c, "stableService", p, ctx),
         nullIfEmpty(c, "canaryService", p, ctx), routing, dynamic != null && dynamic,
         Untyped.int32(c, "abortScaleDownDelaySeconds", p + ".abortScaleDownDelaySeconds", ctx),
-        Untyped.int32(c, "minPodsPerReplicaSet", p + ".minPodsPerReplicaSet", ctx));
+        Untyped.int32(c, "minPodsPerReplicaSet", p + ".minPodsPerReplicaSet", ctx),
+        Untyped.int32(c, "scaleDownDelaySeconds", p + ".scaleDownDelaySeconds", ctx),
+        Untyped.int32(c, "scaleDownDelayRevisionLimit", p + ".scaleDownDelayRevisionLimit", ctx),
+        podMetadata(c, "canaryMetadata", p, ctx), podMetadata(c, "stableMetadata", p, ctx));
+  }
+
+  /** Argo's {@code PodTemplateMetadata}: {@code {labels: {..}, annotations: {..}}}, other fields refused. */
+  private static @Nullable PodTemplateMetadata podMetadata(Map<String, Object> m, String key, String p,
+      DocumentContext ctx) {
+    if (!m.containsKey(key)) {
+      return null;
+    }
+    String at = p + "." + key;
+    Map<String, Object> meta = Untyped.map(m, key, at, ctx);
+    Untyped.known(meta, java.util.Set.of("labels", "annotations"), at, ctx);
+    return new PodTemplateMetadata(Untyped.stringMap(meta, "labels", at + ".labels", ctx),
+        Untyped.stringMap(meta, "annotations", at + ".annotations", ctx));
+  }
+
+  private static Map<String, Object> podMetadata(PodTemplateMetadata m) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    Untyped.put(out, "labels", m.labels().isEmpty() ? null : new java.util.TreeMap<>(m.labels()));
+    Untyped.put(out, "annotations", m.annotations().isEmpty() ? null : new java.util.TreeMap<>(m.annotations()));
+    return out;
   }
 
   private static @Nullable String nullIfEmpty(Map<String, Object> m, String key, String p, DocumentContext ctx) {
@@ -152,7 +178,9 @@ public final class RolloutConverter extends AbstractKindConverter<GenericKuberne
         Untyped.int32(b, "previewReplicaCount", p + ".previewReplicaCount", ctx),
         RolloutYaml.analysis(b, "prePromotionAnalysis", p + ".prePromotionAnalysis", ctx),
         RolloutYaml.analysis(b, "postPromotionAnalysis", p + ".postPromotionAnalysis", ctx),
-        Untyped.int32(b, "abortScaleDownDelaySeconds", p + ".abortScaleDownDelaySeconds", ctx));
+        Untyped.int32(b, "abortScaleDownDelaySeconds", p + ".abortScaleDownDelaySeconds", ctx),
+        Untyped.int32(b, "scaleDownDelayRevisionLimit", p + ".scaleDownDelayRevisionLimit", ctx),
+        podMetadata(b, "activeMetadata", p, ctx), podMetadata(b, "previewMetadata", p, ctx));
   }
 
   @Override
@@ -226,6 +254,14 @@ public final class RolloutConverter extends AbstractKindConverter<GenericKuberne
     Untyped.put(m, "dynamicStableScale", c.dynamicStableScale() ? Boolean.TRUE : null);
     Untyped.put(m, "abortScaleDownDelaySeconds", c.abortScaleDownDelaySeconds());
     Untyped.put(m, "minPodsPerReplicaSet", c.minPodsPerReplicaSet());
+    Untyped.put(m, "scaleDownDelaySeconds", c.scaleDownDelaySeconds());
+    Untyped.put(m, "scaleDownDelayRevisionLimit", c.scaleDownDelayRevisionLimit());
+    if (c.canaryMetadata() != null) {
+      m.put("canaryMetadata", podMetadata(c.canaryMetadata())); // an empty {} too: it still sets the role
+    }
+    if (c.stableMetadata() != null) {
+      m.put("stableMetadata", podMetadata(c.stableMetadata())); // an empty {} too: it still sets the role
+    }
     return m;
   }
 
@@ -240,6 +276,13 @@ public final class RolloutConverter extends AbstractKindConverter<GenericKuberne
     Untyped.put(m, "prePromotionAnalysis", RolloutYaml.analysis(b.prePromotionAnalysis()));
     Untyped.put(m, "postPromotionAnalysis", RolloutYaml.analysis(b.postPromotionAnalysis()));
     Untyped.put(m, "abortScaleDownDelaySeconds", b.abortScaleDownDelaySeconds());
+    Untyped.put(m, "scaleDownDelayRevisionLimit", b.scaleDownDelayRevisionLimit());
+    if (b.activeMetadata() != null) {
+      m.put("activeMetadata", podMetadata(b.activeMetadata())); // an empty {} too: it still sets the role
+    }
+    if (b.previewMetadata() != null) {
+      m.put("previewMetadata", podMetadata(b.previewMetadata())); // an empty {} too: it still sets the role
+    }
     return m;
   }
 }

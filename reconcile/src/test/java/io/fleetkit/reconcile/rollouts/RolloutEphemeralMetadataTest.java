@@ -1,0 +1,296 @@
+package io.fleetkit.reconcile.rollouts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.apps.ReplicaSetStatus;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodSpec;
+import io.fleetkit.api.meta.OwnerReference;
+import io.fleetkit.api.rollouts.PodTemplateMetadata;
+import io.fleetkit.api.core.Service;
+import io.fleetkit.api.core.ServicePort;
+import io.fleetkit.api.core.ServiceSpec;
+import io.fleetkit.api.core.ServiceStatus;
+import io.fleetkit.api.meta.IntOrPercent;
+import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.rollouts.BlueGreenStrategy;
+import io.fleetkit.api.rollouts.CanaryStep;
+import io.fleetkit.api.rollouts.CanaryStrategy;
+import io.fleetkit.api.rollouts.Rollout;
+import io.fleetkit.api.rollouts.RolloutPhase;
+import io.fleetkit.api.rollouts.RolloutStatus;
+import io.fleetkit.api.rollouts.TrafficRouting;
+import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.reconcile.controllers.internal.TemplateHash;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Ephemeral metadata: the labels of a role on the ReplicaSets' pod templates and on their pods, moved when the roles
+ * change. Cases of argo-rollouts {@code rollout/ephemeralmetadata_test.go} (commit 9f8d111d):
+ * TestSyncCanaryEphemeralMetadataInitialRevision, TestSyncBlueGreenEphemeralMetadataInitialRevision,
+ * TestSyncCanaryEphemeralMetadataSecondRevision, TestSyncBlueGreenEphemeralMetadataSecondRevision,
+ * TestSyncCanaryEphemeralMetadataReplicaSetAlreadyPatched, TestSyncBlueGreenEphemeralMetadataReplicaSetAlreadyPatched,
+ * TestReconcileEphemeralMetadataSkipsWhenNotConfigured (nothing changes; the store does not count pod lists) and
+ * TestSyncEphemeralMetadataSkipsPodListOnZeroReplicaRS (a scaled-down ReplicaSet's pods are left alone). The
+ * ReplicaSets' templates and the pods in the store are checked, not the fake client's actions.
+ */
+final class RolloutEphemeralMetadataTest {
+  private static final TrafficRouter NO_ROUTER = (r, routing, weight) -> weight;
+  private final ManualClock clock = ManualClock.atEpoch2026();
+  private final ObjectStore store = RolloutControllerClaimTest.store(clock);
+  private final RolloutController rc = RolloutController.builder(store).clock(clock).stepping()
+      .trafficRouter(NO_ROUTER).build();
+
+  RolloutEphemeralMetadataTest() {
+    rc.start().join();
+  }
+
+  @AfterEach
+  void close() {
+    rc.close();
+    store.close();
+  }
+
+  private static Rollout blueGreen(String image, UnaryOperator<BlueGreenStrategy> f) {
+    return Rollout.builder().namespace("default").name("foo").replicas(1).matchLabels(Map.of("foo", "bar"))
+        .podSpec(PodSpec.builder().container("app", image, ResourceList.EMPTY).build())
+        .blueGreen(f.apply(BlueGreenStrategy.of("bar", null))).build();
+  }
+
+  private static Rollout canary(String image, int replicas, UnaryOperator<CanaryStrategy> f) {
+    CanaryStrategy c = new CanaryStrategy(List.of(new CanaryStep.SetWeight(10)), IntOrPercent.of(1),
+        IntOrPercent.of(1), null, "stable", "canary", new TrafficRouting("route"), false, null, null);
+    return Rollout.builder().namespace("default").name("foo").replicas(replicas).matchLabels(Map.of("foo", "bar"))
+        .podSpec(PodSpec.builder().container("app", image, ResourceList.EMPTY).build()).canary(f.apply(c)).build();
+  }
+
+  private static String hash(Rollout r) {
+    return TemplateHash.compute(r.spec().template(), null);
+  }
+
+  /** Upstream's {@code newReplicaSetWithStatus(r, replicas, available)}, created one second after the last. */
+  private ReplicaSet replicaSet(Rollout r, int replicas, int available, @Nullable String deadline) {
+    String h = hash(r);
+    ObjectMeta.Builder m = ObjectMeta.builder().namespace("default").name("foo-" + h).label("foo", "bar")
+        .label(Rollout.POD_TEMPLATE_HASH_LABEL, h);
+    if (deadline != null) {
+      m.annotation("argo-rollouts.argoproj.io/scale-down-deadline", deadline);
+    }
+    ReplicaSet rs = store.create(ReplicaSet.builder().metadata(m.build()).replicas(replicas)
+        .matchLabels(Map.of("foo", "bar", Rollout.POD_TEMPLATE_HASH_LABEL, h))
+        .template(new io.fleetkit.api.core.PodTemplateSpec(ObjectMeta.builder().label("foo", "bar")
+            .label(Rollout.POD_TEMPLATE_HASH_LABEL, h).build(), r.spec().template().spec())).build());
+    clock.advance(Duration.ofSeconds(1));
+    return store.updateStatus(rs.withStatus(new ReplicaSetStatus(replicas, replicas, available, available, 0)));
+  }
+
+  private void service(String name, String hash) {
+    store.create(new Service(ObjectMeta.of("default", name), ServiceSpec.builder()
+        .selector(Map.of("foo", "bar", Rollout.POD_TEMPLATE_HASH_LABEL, hash)).ports(List.of(ServicePort.of(80)))
+        .build(), ServiceStatus.EMPTY));
+  }
+
+  private void rollout(Rollout r, RolloutStatus.Builder status) {
+    Rollout created = store.create(r);
+    store.updateStatus(created.withStatus(status.lastProgressTime(clock.instant()).build()));
+  }
+
+  private ReplicaSet rs(Rollout r) {
+    return store.require(ReplicaSet.class, "default", "foo-" + hash(r));
+  }
+
+  private @Nullable String deadline(Rollout r) {
+    return rs(r).metadata().annotations().get("argo-rollouts.argoproj.io/scale-down-deadline");
+  }
+
+  private String inSeconds(int s) {
+    return clock.instant().plusSeconds(s).truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+
+  private static final PodTemplateMetadata CANARY = PodTemplateMetadata.ofLabels(Map.of("role", "canary"));
+  private static final PodTemplateMetadata STABLE = PodTemplateMetadata.ofLabels(Map.of("role", "stable"));
+  private static final PodTemplateMetadata PREVIEW = PodTemplateMetadata.ofLabels(Map.of("role", "preview"));
+  private static final PodTemplateMetadata ACTIVE = PodTemplateMetadata.ofLabels(Map.of("role", "active"));
+
+  private static Rollout basicCanary(String image, int replicas, @Nullable PodTemplateMetadata canary,
+      @Nullable PodTemplateMetadata stable) {
+    return canary(image, replicas, c -> new CanaryStrategy(List.of(), IntOrPercent.of(1), IntOrPercent.of(1), null,
+        null, null, null, false, null, null).withEphemeralMetadata(canary, stable));
+  }
+
+  private Pod pod(String name, ReplicaSet owner, Map<String, String> labels) {
+    return store.create(Pod.builder().metadata(ObjectMeta.builder().namespace("default").name(name)
+        .labels(labels).ownerReference(OwnerReference.controllerOf(owner)).build())
+        .spec(owner.spec().template().spec()).build());
+  }
+
+  private Map<String, String> podLabels(String name) {
+    return store.require(Pod.class, "default", name).metadata().labels();
+  }
+
+  private Map<String, String> templateLabels(Rollout r) {
+    return rs(r).spec().template().metadata().labels();
+  }
+
+  /** TestSyncCanaryEphemeralMetadataInitialRevision: the first ReplicaSet is created with the stable metadata. */
+  @Test
+  void canary_firstRevision_createdWithStableMetadata() {
+    Rollout r1 = basicCanary("web:1", 1, CANARY, STABLE);
+    store.create(r1);
+    rc.runUntilIdle();
+    assertThat(templateLabels(r1)).isEqualTo(Map.of("foo", "bar", "role", "stable",
+        Rollout.POD_TEMPLATE_HASH_LABEL, hash(r1)));
+  }
+
+  /** TestSyncBlueGreenEphemeralMetadataInitialRevision: the first ReplicaSet gets the active metadata. */
+  @Test
+  void blueGreen_firstRevision_createdWithActiveMetadata() {
+    Rollout r1 = blueGreen("web:1", b -> BlueGreenStrategy.of("active", "preview").withEphemeralMetadata(ACTIVE,
+        PREVIEW));
+    service("active", hash(r1));
+    service("preview", hash(r1));
+    store.create(r1);
+    rc.runUntilIdle();
+    assertThat(templateLabels(r1)).isEqualTo(Map.of("foo", "bar", "role", "active",
+        Rollout.POD_TEMPLATE_HASH_LABEL, hash(r1)));
+  }
+
+  /**
+   * TestSyncCanaryEphemeralMetadataSecondRevision: the new version's ReplicaSet gets the canary metadata, the stable
+   * one and its pods the stable metadata.
+   */
+  @Test
+  void canary_secondRevision_canaryAndStableMetadata_podsPatched() {
+    Rollout r1 = basicCanary("web:1", 1, CANARY, STABLE);
+    Rollout r2 = basicCanary("web:2", 1, CANARY, STABLE);
+    ReplicaSet rs1 = replicaSet(r1, 3, 3, null);
+    Map<String, String> podLabels = Map.of("foo", "bar", Rollout.POD_TEMPLATE_HASH_LABEL, hash(r1));
+    pod("foo-abc123", rs1, podLabels);
+    pod("foo-abc456", rs1, podLabels);
+    rollout(r2, RolloutStatus.builder().currentPodHash(hash(r1)).stableRs(hash(r1)));
+    rc.runUntilIdle();
+    assertThat(templateLabels(r2)).isEqualTo(Map.of("foo", "bar", "role", "canary",
+        Rollout.POD_TEMPLATE_HASH_LABEL, hash(r2)));
+    Map<String, String> stableLabels = Map.of("foo", "bar", "role", "stable", Rollout.POD_TEMPLATE_HASH_LABEL,
+        hash(r1));
+    assertThat(templateLabels(r1)).isEqualTo(stableLabels);
+    assertThat(podLabels("foo-abc123")).isEqualTo(stableLabels);
+    assertThat(podLabels("foo-abc456")).isEqualTo(stableLabels);
+    assertThat(rs(r1).metadata().annotations()).containsEntry("rollout.argoproj.io/ephemeral-metadata",
+        "{\"labels\":{\"role\":\"stable\"}}");
+  }
+
+  /** TestSyncBlueGreenEphemeralMetadataSecondRevision: preview metadata on the new, active on the stable. */
+  @Test
+  void blueGreen_secondRevision_previewAndActiveMetadata_podsPatched() {
+    UnaryOperator<BlueGreenStrategy> bg = b -> BlueGreenStrategy.of("active", "preview")
+        .withAutoPromotion(false, 0).withEphemeralMetadata(ACTIVE, PREVIEW);
+    Rollout r1 = blueGreen("web:1", bg);
+    Rollout r2 = blueGreen("web:2", bg);
+    ReplicaSet rs1 = replicaSet(r1, 1, 1, null);
+    Map<String, String> podLabels = Map.of("foo", "bar", Rollout.POD_TEMPLATE_HASH_LABEL, hash(r1));
+    pod("foo-abc123", rs1, podLabels);
+    pod("foo-abc456", rs1, podLabels);
+    service("active", hash(r1));
+    service("preview", hash(r1));
+    rollout(r2, RolloutStatus.builder().currentPodHash(hash(r1)).stableRs(hash(r1)).activeSelector(hash(r1)));
+    rc.runUntilIdle();
+    assertThat(templateLabels(r2)).isEqualTo(Map.of("foo", "bar", "role", "preview",
+        Rollout.POD_TEMPLATE_HASH_LABEL, hash(r2)));
+    Map<String, String> activeLabels = Map.of("foo", "bar", "role", "active", Rollout.POD_TEMPLATE_HASH_LABEL,
+        hash(r1));
+    assertThat(templateLabels(r1)).isEqualTo(activeLabels);
+    assertThat(podLabels("foo-abc123")).isEqualTo(activeLabels);
+    assertThat(podLabels("foo-abc456")).isEqualTo(activeLabels);
+  }
+
+  /**
+   * TestSyncCanaryEphemeralMetadataReplicaSetAlreadyPatched: the ReplicaSet already carries the label (no record of
+   * it), so it is left as it is; the pod without it is patched, the pod with it is not.
+   */
+  @Test
+  void canary_replicaSetAlreadyPatched_podsStillPatched() {
+    Rollout r1 = basicCanary("web:1", 3, CANARY, STABLE);
+    ReplicaSet rs1 = replicaSet(r1, 3, 3, null);
+    ReplicaSet labelled = store.update(rs1.withSpec(new io.fleetkit.api.apps.ReplicaSetSpec(3, rs1.spec().selector(),
+        new io.fleetkit.api.core.PodTemplateSpec(rs1.spec().template().metadata().toBuilder().label("role", "stable")
+            .build(), rs1.spec().template().spec()), 0)));
+    Pod p1 = pod("foo-abc123", labelled, Map.of("foo", "bar", "role", "stable", Rollout.POD_TEMPLATE_HASH_LABEL,
+        hash(r1)));
+    pod("foo-abc456", labelled, Map.of("foo", "bar", "role", "canary", Rollout.POD_TEMPLATE_HASH_LABEL, hash(r1)));
+    rollout(r1, RolloutStatus.builder().currentPodHash(hash(r1)).stableRs(hash(r1)));
+    rc.runUntilIdle();
+    // the ReplicaSet is not updated for its metadata (it is adopted, which adds an owner reference only)
+    assertThat(rs(r1).spec().template()).isEqualTo(labelled.spec().template());
+    assertThat(rs(r1).metadata().annotations()).doesNotContainKey("rollout.argoproj.io/ephemeral-metadata");
+    assertThat(store.require(Pod.class, "default", "foo-abc123").metadata().resourceVersion())
+        .as("pod1 not updated").isEqualTo(p1.metadata().resourceVersion());
+    assertThat(podLabels("foo-abc456")).isEqualTo(Map.of("foo", "bar", "role", "stable",
+        Rollout.POD_TEMPLATE_HASH_LABEL, hash(r1)));
+  }
+
+  /** TestSyncBlueGreenEphemeralMetadataReplicaSetAlreadyPatched: the same for the active metadata. */
+  @Test
+  void blueGreen_replicaSetAlreadyPatched_podsStillPatched() {
+    Rollout r1 = blueGreen("web:1", b -> BlueGreenStrategy.of("active", "preview").withEphemeralMetadata(ACTIVE,
+        PREVIEW));
+    ReplicaSet rs1 = replicaSet(r1, 1, 1, null);
+    ReplicaSet labelled = store.update(rs1.withSpec(new io.fleetkit.api.apps.ReplicaSetSpec(1, rs1.spec().selector(),
+        new io.fleetkit.api.core.PodTemplateSpec(rs1.spec().template().metadata().toBuilder().label("role", "active")
+            .build(), rs1.spec().template().spec()), 0)));
+    pod("foo-abc456", labelled, Map.of("foo", "bar", "role", "preview", Rollout.POD_TEMPLATE_HASH_LABEL, hash(r1)));
+    service("active", hash(r1));
+    service("preview", hash(r1));
+    rollout(r1, RolloutStatus.builder().currentPodHash(hash(r1)).stableRs(hash(r1)).activeSelector(hash(r1)));
+    rc.runUntilIdle();
+    assertThat(podLabels("foo-abc456")).containsEntry("role", "active");
+  }
+
+  /** TestReconcileEphemeralMetadataSkipsWhenNotConfigured: without ephemeral metadata nothing is touched. */
+  @Test
+  void notConfigured_nothingTouched() {
+    Rollout r1 = basicCanary("web:1", 1, null, null);
+    ReplicaSet rs1 = replicaSet(r1, 1, 1, null);
+    Pod p = pod("foo-abc123", rs1, Map.of("foo", "bar", "role", "x", Rollout.POD_TEMPLATE_HASH_LABEL, hash(r1)));
+    rollout(r1, RolloutStatus.builder().currentPodHash(hash(r1)).stableRs(hash(r1)));
+    rc.runUntilIdle();
+    assertThat(store.require(Pod.class, "default", "foo-abc123")).isEqualTo(p);
+    assertThat(rs(r1).metadata().annotations()).doesNotContainKey("rollout.argoproj.io/ephemeral-metadata");
+  }
+
+  /**
+   * TestSyncEphemeralMetadataSkipsPodListOnZeroReplicaRS, and the roles moving: after the update completes the new
+   * version carries the stable metadata (its pods patched), the old one, scaled to 0, loses the injected label on its
+   * template while its leftover pod is left alone.
+   */
+  @Test
+  void rolesMove_whenPromoted_oldScaledDownReplicaSetCleaned_itsPodsLeftAlone() {
+    Rollout r1 = basicCanary("web:1", 1, CANARY, STABLE);
+    Rollout r2 = basicCanary("web:2", 1, CANARY, STABLE);
+    ReplicaSet rs1 = replicaSet(r1, 0, 0, null);
+    store.update(EphemeralMetadataAccess.inject(rs(r1), STABLE));
+    Pod old = pod("foo-old", rs1, Map.of("foo", "bar", "role", "stable", Rollout.POD_TEMPLATE_HASH_LABEL, hash(r1)));
+    ReplicaSet rs2 = replicaSet(r2, 1, 1, null);
+    store.update(EphemeralMetadataAccess.inject(rs(r2), CANARY));
+    pod("foo-new", rs2, Map.of("foo", "bar", "role", "canary", Rollout.POD_TEMPLATE_HASH_LABEL, hash(r2)));
+    rollout(r2, RolloutStatus.builder().currentPodHash(hash(r2)).stableRs(hash(r2)));
+    rc.runUntilIdle();
+    assertThat(templateLabels(r2)).containsEntry("role", "stable");
+    assertThat(podLabels("foo-new")).containsEntry("role", "stable");
+    assertThat(templateLabels(r1)).doesNotContainKey("role");
+    assertThat(rs(r1).metadata().annotations()).doesNotContainKey("rollout.argoproj.io/ephemeral-metadata");
+    assertThat(store.require(Pod.class, "default", "foo-old").metadata().resourceVersion())
+        .isEqualTo(old.metadata().resourceVersion());
+  }
+}
