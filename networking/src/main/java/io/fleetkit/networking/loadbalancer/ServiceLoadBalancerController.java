@@ -16,6 +16,8 @@ import io.fleetkit.api.time.TimerClock;
 import io.fleetkit.reconcile.Controller;
 import io.fleetkit.reconcile.ControllerBuilder;
 import io.fleetkit.reconcile.ObjectKey;
+import io.fleetkit.reconcile.RateLimiter;
+import io.fleetkit.reconcile.RateLimiters;
 import io.fleetkit.reconcile.ReconcileContext;
 import io.fleetkit.reconcile.ResourceEventHandler;
 import io.fleetkit.reconcile.Result;
@@ -82,8 +84,8 @@ public final class ServiceLoadBalancerController implements AutoCloseable {
   private final Map<ObjectKey, Service> synced = new ConcurrentHashMap<>();
   /** The backends each load balancer was last given ({@code lastSyncedNodes}). */
   private final Map<ObjectKey, List<Node>> lastSyncedNodes = new ConcurrentHashMap<>();
-  /** Failed syncs in a row, per Service: its backoff. */
-  private final Map<ObjectKey, Integer> failures = new ConcurrentHashMap<>();
+  /** Failed syncs in a row, per Service: its backoff ({@code NewTypedItemExponentialFailureRateLimiter}). */
+  private final RateLimiter<ObjectKey> failures = RateLimiters.itemExponential(MIN_RETRY_DELAY, MAX_RETRY_DELAY);
   /** When the retry of a failed sync is due, per Service. */
   private final Map<ObjectKey, Instant> retryAt = new ConcurrentHashMap<>();
   /** Set by a node event that calls for a node sync, cleared when it has queued the load balancers' Services. */
@@ -235,7 +237,7 @@ public final class ServiceLoadBalancerController implements AutoCloseable {
           + e.getMessage());
       return retryLater(ctx, key, null);
     }
-    failures.remove(key);
+    failures.forget(key);
     retryAt.remove(key);
     if (op == Operation.DELETE) {
       cache.remove(key);
@@ -252,11 +254,7 @@ public final class ServiceLoadBalancerController implements AutoCloseable {
   private Result retryLater(ReconcileContext<Service> ctx, ObjectKey key, @Nullable LoadBalancerException e) {
     Duration delay = e == null ? null : e.retryAfter().orElse(null);
     if (delay == null) {
-      int n = failures.merge(key, 1, Integer::sum);
-      delay = n > 7 ? MAX_RETRY_DELAY : MIN_RETRY_DELAY.multipliedBy(1L << (n - 1));
-      if (delay.compareTo(MAX_RETRY_DELAY) > 0) {
-        delay = MAX_RETRY_DELAY;
-      }
+      delay = failures.when(key);
     }
     retryAt.put(key, ctx.now().plus(delay));
     return Result.requeueAfter(delay);
@@ -359,7 +357,7 @@ public final class ServiceLoadBalancerController implements AutoCloseable {
       return r;
     }
     cache.remove(key);
-    failures.remove(key);
+    failures.forget(key);
     retryAt.remove(key);
     synced.remove(key);
     lastSyncedNodes.remove(key);
