@@ -31,6 +31,8 @@ public final class DnsSnapshot {
   private final Map<String, List<DnsEndpoint>> endpoints;
   private final Set<String> namespaces;
   private final Map<String, List<String>> reverse;
+  /** {@link #withExternalAddress}'s index by canonical address; {@code null} until first needed. */
+  private volatile @Nullable Map<String, List<Service>> byExternalAddress;
   private final Map<String, Set<String>> podIps;
   private final long serial;
 
@@ -178,12 +180,31 @@ public final class DnsSnapshot {
     return serial;
   }
 
-  /** Every Service, ordered by namespace and name. */
-  public List<Service> services() {
-    List<Service> out = new java.util.ArrayList<>(services.values());
-    out.sort(java.util.Comparator.comparing((Service v) -> v.metadata().namespace())
-        .thenComparing(v -> v.metadata().name()));
-    return out;
+  /**
+   * The Services with {@code ip} among their external addresses ({@link ExternalDns#externalAddresses}), ordered by
+   * namespace and name: {@code k8s_external}'s reverse index, built once, at the first question that needs it.
+   */
+  List<Service> withExternalAddress(IpAddress ip) {
+    Map<String, List<Service>> index = byExternalAddress;
+    if (index == null) {
+      List<Service> all = new ArrayList<>(services.values());
+      all.sort(java.util.Comparator.comparing((Service v) -> v.metadata().namespace())
+          .thenComparing(v -> v.metadata().name()));
+      index = new HashMap<>();
+      for (Service s : all) {
+        for (String a : ExternalDns.externalAddresses(s)) {
+          IpAddress parsed = IpAddress.tryParse(a);
+          if (parsed != null) {
+            List<Service> at = index.computeIfAbsent(parsed.toString(), k -> new ArrayList<>());
+            if (!at.contains(s)) {
+              at.add(s);
+            }
+          }
+        }
+      }
+      byExternalAddress = index;
+    }
+    return index.getOrDefault(ip.toString(), List.of());
   }
 
   public int serviceCount() {

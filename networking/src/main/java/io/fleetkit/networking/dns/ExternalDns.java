@@ -163,10 +163,8 @@ public final class ExternalDns {
     if (qtype == RecordType.PTR && (lower.endsWith(".in-addr.arpa.") || lower.endsWith(".ip6.arpa."))) {
       IpAddress ip = ClusterDns.fromReverse(lower, lower.endsWith(".in-addr.arpa."));
       if (ip != null) {
-        for (Service s : snap.services()) {
-          if (externalAddresses(s).stream().anyMatch(a -> ip.equals(IpAddress.tryParse(a)))) {
-            out.add(new Item(s.metadata().name() + "." + s.metadata().namespace(), 0, ""));
-          }
+        for (Service s : snap.withExternalAddress(ip)) {
+          out.add(new Item(s.metadata().name() + "." + s.metadata().namespace(), 0, ""));
         }
         return out.isEmpty() ? Rcode.NXDOMAIN : Rcode.NOERROR;
       }
