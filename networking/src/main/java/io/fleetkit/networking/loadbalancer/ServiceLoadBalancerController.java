@@ -78,10 +78,11 @@ public final class ServiceLoadBalancerController implements AutoCloseable {
 
   private final LoadBalancerProvider provider;
   private final Controller<Service> controller;
-  /** The last state seen of each Service synced ({@code serviceCache}): what a deletion without finalizer deletes. */
+  /**
+   * The last state seen of each Service synced ({@code serviceCache}), whether the sync succeeded or not: what a
+   * deletion without finalizer deletes, and the old side of {@link LoadBalancerRules#needsUpdate} for its next change.
+   */
   private final Map<ObjectKey, Service> cache = new ConcurrentHashMap<>();
-  /** The state each Service was last synced from: the old side of {@link LoadBalancerRules#needsUpdate}. */
-  private final Map<ObjectKey, Service> synced = new ConcurrentHashMap<>();
   /** The backends each load balancer was last given ({@code lastSyncedNodes}). */
   private final Map<ObjectKey, List<Node>> lastSyncedNodes = new ConcurrentHashMap<>();
   /** Failed syncs in a row, per Service: its backoff ({@code NewTypedItemExponentialFailureRateLimiter}). */
@@ -190,7 +191,7 @@ public final class ServiceLoadBalancerController implements AutoCloseable {
         && !service.metadata().finalizers().contains(Service.LOAD_BALANCER_CLEANUP_FINALIZER)) {
       return Result.done(); // going away with no load balancer of ours: nothing to ensure or clean up
     }
-    Service last = synced.get(key);
+    Service last = cache.get(key);
     Instant retry = retryAt.get(key);
     boolean due = LoadBalancerRules.needsCleanup(service)
         || (last == null ? LoadBalancerRules.wantsLoadBalancer(service) : LoadBalancerRules.needsUpdate(last, service))
@@ -219,8 +220,7 @@ public final class ServiceLoadBalancerController implements AutoCloseable {
         return r;
       }
     }
-    cache.put(key, service);
-    synced.put(key, service); // the old side of the next change, whether this sync succeeds or not
+    cache.put(key, service); // also the old side of the next change, whether this sync succeeds or not
     Operation op;
     try {
       op = syncLoadBalancerIfNeeded(ctx, service);
@@ -241,7 +241,6 @@ public final class ServiceLoadBalancerController implements AutoCloseable {
     retryAt.remove(key);
     if (op == Operation.DELETE) {
       cache.remove(key);
-      synced.remove(key);
       lastSyncedNodes.remove(key);
     }
     return Result.done();
@@ -359,7 +358,6 @@ public final class ServiceLoadBalancerController implements AutoCloseable {
     cache.remove(key);
     failures.forget(key);
     retryAt.remove(key);
-    synced.remove(key);
     lastSyncedNodes.remove(key);
     return Result.done();
   }
