@@ -78,7 +78,7 @@ final class DrainAfterPropertyTest {
         on.add(AutoscalerPodInfo.of(pod(rnd, "s" + s + "-" + i)));
       }
       Drainability.Drain<io.fleetkit.api.framework.PodInfo> d = rules.drain(on,
-          io.fleetkit.api.framework.PodInfo::pod, ClusterAutoscaler::rules);
+          io.fleetkit.api.framework.PodInfo::pod, ScaleDownPlanner::rules);
       for (io.fleetkit.api.framework.PodInfo pi : d.evict()) {
         if (rnd.nextBoolean()) {
           moved.add(((AutoscalerPodInfo) pi).unbound());
@@ -91,13 +91,13 @@ final class DrainAfterPropertyTest {
       mine.add(AutoscalerPodInfo.of(pod(rnd, "p" + i)));
     }
     Drainability.Drain<io.fleetkit.api.framework.PodInfo> before = rules.drain(mine,
-        io.fleetkit.api.framework.PodInfo::pod, ClusterAutoscaler::rules);
+        io.fleetkit.api.framework.PodInfo::pod, ScaleDownPlanner::rules);
     Drainability.Drain<io.fleetkit.api.framework.PodInfo> plus = rules.drainPlus(before, moved,
-        io.fleetkit.api.framework.PodInfo::pod, ClusterAutoscaler::rules);
+        io.fleetkit.api.framework.PodInfo::pod, ScaleDownPlanner::rules);
     List<io.fleetkit.api.framework.PodInfo> all = new ArrayList<>(mine);
     all.addAll(moved);
     Drainability.Drain<io.fleetkit.api.framework.PodInfo> whole = rules.drain(all,
-        io.fleetkit.api.framework.PodInfo::pod, ClusterAutoscaler::rules);
+        io.fleetkit.api.framework.PodInfo::pod, ScaleDownPlanner::rules);
     if (before.blocked()) {
       assertThat(plus.reason()).isEqualTo(before.reason());
       assertThat(whole.reason()).isEqualTo(before.reason());

@@ -243,7 +243,7 @@ final class ScaleDownPlannerTest {
   @MethodSource
   void unneededNodesLimit(String name, int previouslyUnneeded, int maxParallelism, Duration unneededTime,
       Duration updateInterval, int wantUnneeded) {
-    assertThat(Math.min(100, ClusterAutoscaler.unneededNodesLimit(previouslyUnneeded, maxParallelism, unneededTime,
+    assertThat(Math.min(100, ScaleDownPlanner.unneededNodesLimit(previouslyUnneeded, maxParallelism, unneededTime,
         updateInterval))).isEqualTo(wantUnneeded);
   }
 

@@ -53,7 +53,7 @@ final class SlotFactsMovingPropertyTest {
         }
         case 1 -> {
           if (views[at] != null && facts.holds(at, views[at])) {
-            facts.drain(at, drain.drain(views[at].pods(), PodInfo::pod, ClusterAutoscaler::rules));
+            facts.drain(at, drain.drain(views[at].pods(), PodInfo::pod, ScaleDownPlanner::rules));
           }
         }
         default -> {

@@ -100,7 +100,7 @@ final class TerminatingPodsPropertiesTest {
       facts.refresh(at, views[at]);
       NodeUtilization fresh = NodeUtilization.of(views[at], skipDaemonSets, skipMirrors, now);
       assertThat(facts.utilization(at)).as("step %d", s).isEqualTo(fresh.value());
-      Drainability.Drain<PodInfo> d = rules.drain(views[at].pods(), PodInfo::pod, ClusterAutoscaler::rules);
+      Drainability.Drain<PodInfo> d = rules.drain(views[at].pods(), PodInfo::pod, ScaleDownPlanner::rules);
       if (kept != null) {
         assertThat(List.of(kept.evict(), kept.blockingPod(), kept.reason())).as("step %d, kept drain", s)
             .isEqualTo(List.of(d.evict(), d.blockingPod(), d.reason()));
