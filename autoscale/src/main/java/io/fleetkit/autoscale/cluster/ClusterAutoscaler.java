@@ -5,26 +5,18 @@ import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.autoscaling.NodePoolStatus;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.meta.OwnerReference;
-import io.fleetkit.api.framework.NodeInfo;
-import io.fleetkit.api.framework.PodInfo;
-import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.metrics.MetricsRegistry;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedNodes;
-import io.fleetkit.reconcile.controllers.DaemonSetPlacement;
 import io.fleetkit.scheduler.DefaultPlugins;
 import io.fleetkit.scheduler.PluginRegistry;
 import java.time.Clock;
 import io.fleetkit.api.time.GoDurations;
 import java.time.Duration;
 import java.time.Instant;
-import io.fleetkit.api.resource.ResourceList;
-import io.fleetkit.api.resource.dra.ResourceClaim;
-import io.fleetkit.api.resource.dra.ResourceSlice;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
@@ -147,8 +138,6 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private final Clock clock;
   private final SchedulerProfile profile;
   private final PluginRegistry registry;
-  private final Expander expander;
-  private final Random random;
   private final AutoscalerOptions options;
   /** Metrics; null when no registry was given. */
   private final @Nullable AutoscalerInstruments metrics;
@@ -177,45 +166,20 @@ public final class ClusterAutoscaler implements AutoCloseable {
   /** The pools, starting and ready nodes of the last node list read, kept from list to list by node object. */
   private NodeListFacts nodeFacts = new NodeListFacts();
   private @Nullable Instant lastScaleUp;
-  /** Scale-up's filter of the pods that fit, with its own hints (upstream's filterOutSchedulable processor). */
-  private final SchedulablePodsFilter schedulable = new SchedulablePodsFilter();
+  /** Scale-up's decision, with its filter's hints and what it leaves in the loop's snapshot. */
+  private final ScaleUpPlanner scaleUp;
   /**
    * The round-robin position of the searches for a node, kept across loops: scale-up's filter, the placing of pods
    * from ongoing deletions and the drain simulations all go on from it, as upstream's share its snapshot's plugin
    * runner.
    */
   private final SearchPosition searchPosition = new SearchPosition();
-  /**
-   * The pending pods the last {@link #plan} left on existing nodes, by node, each node's in the order they went there:
-   * those nominated to the node (upstream's {@code SetClusterState} puts a pod waiting for preemption on its
-   * {@code status.nominatedNodeName}), then those scale-up's filter placed. Upstream's scale-down planner runs on the
-   * snapshot the filter placed them in, so they are on those nodes in the drain simulations and in the utilization.
-   */
-  private Map<String, List<PodInfo>> snapshotPods = Map.of();
-  /** The scheduler's view of each pending pod in {@link #snapshotPods}, kept while the pod is the same object. */
-  private Map<Pod, PodInfo> pendingInfos = new java.util.IdentityHashMap<>();
-  /**
-   * The pods waiting for preemption the last {@link #plan} held on their nominated node, by node (those in
-   * {@link #snapshotPods} before the filter's): on a node being deleted they are among the pods the planner places
-   * elsewhere.
-   */
-  private Map<String, List<Pod>> nominatedPods = Map.of();
-  /**
-   * The ResourceClaims of the pending pods the last {@link #plan}'s filter placed, as its placements left them
-   * (allocated and reserved for those pods: upstream's {@code TrySchedulePods} allocates them in the loop's DRA
-   * snapshot, which scale-down forks); an object equal to the last loop's is that object.
-   */
-  private List<ResourceClaim> placedClaims = List.of();
-  /** Where the last {@link #plan}'s filter placed the pending pods with ResourceClaims, in placement order. */
-  private List<LoopSnapshot.PlacedPod> placedClaimPods = List.of();
 
   private ClusterAutoscaler(Builder b) {
     this.store = b.store;
     this.clock = b.clock;
     this.profile = b.profile;
     this.registry = b.registry;
-    this.expander = b.expander;
-    this.random = new Random(b.seed);
     this.options = b.options;
     this.backoffs = new NodeGroupBackoff(b.options.initialBackoff(), b.options.maxBackoff(), b.options.backoffReset());
     this.instanceCreation = b.instanceCreation;
@@ -224,6 +188,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     this.recompute = b.recompute;
     this.actuator = new ScaleDownActuator(b.store, b.options,
         b.evictionTiming != null ? b.evictionTiming : Evictor.Timing.of(b.options), n -> clusterPods.on(n));
+    this.scaleUp = new ScaleUpPlanner(b.store, b.clock, b.profile, b.registry, b.options, b.expander, b.seed,
+        backoffs, searchPosition);
     this.planner = new ScaleDownPlanner(b.store, b.clock, b.profile, b.registry, b.options, actuator, searchPosition,
         new ScaleDownPlanner.Seams(b.recompute, b.eligibility, b.actuationStatus, b.sortCandidates,
             b.afterNodeSimulation));
@@ -273,7 +239,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
           // upstream's ScaleUpToNodeGroupMinSize: a pool one node of which exceeds a cluster-wide maximum is passed
           // over, the others grow only as far as the maxima allow (all against the totals before this loop)
           if (left == null) {
-            left = scaleUpLimits(pools, nodes);
+            left = scaleUpLimits(pools, nodes, nodeFacts, options);
           }
           Map<String, Long> delta = ClusterResourceLimits.deltaForPool(pool, options);
           if (!left.exceeded(delta).isEmpty()) {
@@ -287,7 +253,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       }
     }
     long scaleUpStart = metrics == null ? 0 : System.nanoTime();
-    ScaleUpPlan plan = plan(now, pools, nodes);
+    ScaleUpPlan plan = scaleUp.plan(now, pools, nodes, clusterPods, nodeFacts, poolConfig);
     boolean scaledUp = !launched.isEmpty();
     for (PoolScaleUp s : plan.scaleUps()) {
       launched.addAll(launch(Objects.requireNonNull(pools.get(s.pool()), s.pool()), s.delta(), now, failures));
@@ -419,7 +385,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     syncPods();
     Map<String, NodePool> pools = pools();
     poolConfig = NodeGroupConfig.of(options, pools.values());
-    return plan(clock.instant(), pools, store.list(Node.class).items());
+    return scaleUp.plan(clock.instant(), pools, store.list(Node.class).items(), clusterPods, nodeFacts, poolConfig);
   }
 
   /**
@@ -494,366 +460,13 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
   // ---- scale-up ----
 
-  /** The scale-up plan for {@code nodes} and the pods of {@link #clusterPods}. */
-  private ScaleUpPlan plan(Instant now, Map<String, NodePool> pools, List<Node> nodes) {
-    List<Pod> pending = new ArrayList<>();
-    // upstream's ArrangePodsBySchedulability: a pod waiting for preemption (status.nominatedNodeName) is neither
-    // pending for scale-up nor searched for: the snapshot holds it on its nominated node
-    Map<String, List<Pod>> placed = new TreeMap<>();
-    for (Pod p : clusterPods.unbound()) {
-      if (p.metadata().deletionTimestamp() != null || !p.spec().schedulerName().equals(profile.schedulerName())) {
-        continue;
-      }
-      if (!p.status().nominatedNodeName().isEmpty()) {
-        placed.computeIfAbsent(p.status().nominatedNodeName(), k -> new ArrayList<>()).add(p);
-      } else if (oldEnough(p, now)) {
-        pending.add(p);
-      }
-    }
-    nominatedPods = copyOf(placed);
-    if (pending.isEmpty()) {
-      schedulable.noCandidates();
-      keepSnapshotPods(placed);
-      keepPlacedClaims(null, Map.of());
-      return ScaleUpPlan.none(List.of(), List.of(), Map.of()); // upstream: "No unschedulable pods"
-    }
-    SimulatedCluster sim = newSimulation();
-    sim.load(nodes, clusterPods::infosOn, null);
-    for (Map.Entry<String, List<Pod>> e : placed.entrySet()) {
-      if (sim.hasNode(e.getKey())) { // upstream's SetClusterState passes over a pod nominated to a node not there
-        for (Pod p : e.getValue()) {
-          sim.addPod(e.getKey(), PodInfos.of(p));
-        }
-      }
-    }
-    addUnpublishedSlices(sim, pools, nodes);
-    List<DaemonSet> daemonSets = store.list(DaemonSet.class).items();
-    Set<DaemonPodSlot> upcomingDaemonPods = addUpcomingDaemonPods(sim, pools, nodes, daemonSets);
-    if (!upcomingDaemonPods.isEmpty()) {
-      // its template copy already holds its place on the upcoming node
-      pending.removeIf(p -> isUpcomingDaemonPod(p, upcomingDaemonPods));
-    }
-    // Filter out the pods that fit on existing or upcoming nodes (upstream filterOutSchedulable)
-    int[] cursor = searchPosition.cursorIn(sim);
-    Map<String, List<Pod>> filtered = new HashMap<>();
-    List<Pod> unschedulable = schedulable.unschedulable(sim, pending, cursor, filtered);
-    searchPosition.keep(sim);
-    filtered.forEach((node, pods) -> placed.computeIfAbsent(node, k -> new ArrayList<>()).addAll(pods));
-    keepSnapshotPods(placed);
-    keepPlacedClaims(sim, filtered);
-    // a daemon pod that fits no node waits for its own node: a new node cannot help it (upstream's
-    // filterOutDaemonSetPodListProcessor, which runs after filterOutSchedulable)
-    unschedulable = TemplateNodes.withoutDaemonSetPods(unschedulable);
-    List<String> keys = unschedulable.stream().map(p -> p.metadata().key()).toList();
-    Map<String, String> skipped = new LinkedHashMap<>();
-    List<ScaleUpOption> opts = new ArrayList<>();
-    if (unschedulable.isEmpty()) {
-      return ScaleUpPlan.none(keys, opts, skipped);
-    }
-    int total = nodes.size();
-    BinpackingEstimator.PodGroups groups = BinpackingEstimator.PodGroups.of(unschedulable);
-    // upstream's IsNodeGroupReadyToScaleUp: an unhealthy group is skipped first, then a backed-off one
-    nodeFacts.update(nodes);
-    Map<String, NodeGroupHealth.PoolHealth> health = nodeFacts.poolHealth(pools.keySet(), now, options,
-        poolConfig);
-    ClusterResourceLimits left = scaleUpLimits(pools, nodes);
-    List<NodePool> valid = new ArrayList<>();
-    Map<String, Integer> sizes = new HashMap<>();
-    for (NodePool pool : pools.values()) {
-      String name = pool.metadata().name();
-      NodeGroupHealth.PoolHealth h = health.get(name);
-      if (!h.healthy()) {
-        skipped.put(name, h.reason());
-        continue;
-      }
-      if (backoffs.status(name, now) != null) {
-        skipped.put(name, BACKOFF_REASON + ": until " + Objects.requireNonNull(backoffs.entry(name)).until());
-        continue;
-      }
-      int size = poolSize(nodes, name);
-      int room = pool.spec().maxSize() - size;
-      if (options.maxNodesTotal() > 0) {
-        room = Math.min(room, options.maxNodesTotal() - total);
-      }
-      if (room <= 0) {
-        skipped.put(name, MAX_LIMIT_REACHED_REASON + ": " + pool.spec().maxSize());
-        continue;
-      }
-      boolean atomic = pool.spec().zeroOrMaxNodeScaling();
-      if (atomic && size > 0) {
-        // upstream's ZeroOrMaxNodeScaling: an atomic group goes from zero to its max size in one step, never between
-        skipped.put(name, "atomic pool already has " + size + " node(s)");
-        continue;
-      }
-      if (atomic && room < pool.spec().maxSize()) {
-        skipped.put(name, "atomic pool needs " + pool.spec().maxSize() + " nodes, only " + room + " allowed");
-        continue;
-      }
-      // upstream's IsNodeGroupResourceExceeded: one node (all an atomic pool adds) must stay within the cluster-wide
-      // maxima
-      if (!left.isEmpty()) {
-        Map<String, Long> one = ClusterResourceLimits.deltaForPool(pool, options);
-        List<String> exceeded = left.exceeded(ClusterResourceLimits.times(one, atomic ? pool.spec().maxSize() - size
-            : 1));
-        if (!exceeded.isEmpty()) {
-          skipped.put(name, ClusterResourceLimits.maxLimitReachedReason(exceeded));
-          continue;
-        }
-      }
-      valid.add(pool);
-      sizes.put(name, size);
-    }
-    Map<String, List<NodePool>> similar = options.balanceSimilarNodeGroups() && valid.size() > 1
-        ? similarPools(sim, groups, valid, daemonSets) : Map.of();
-    for (NodePool pool : valid) {
-      String name = pool.metadata().name();
-      boolean atomic = pool.spec().zeroOrMaxNodeScaling();
-      List<NodePool> alike = similar.getOrDefault(name, List.of());
-      // upstream's SngCapacityThreshold: the estimate may fill the pool and its similar pools
-      int room = pool.spec().maxSize() - sizes.get(name);
-      for (NodePool p : alike) {
-        room += Math.max(0, p.spec().maxSize() - sizes.get(p.metadata().name()));
-      }
-      if (options.maxNodesTotal() > 0) {
-        room = Math.min(room, options.maxNodesTotal() - total);
-      }
-      // every template node comes with the pods of the DaemonSets that should run on it (upstream's
-      // SanitizedTemplateNodeInfoFromNodeGroup): what they request is not there for the pending pods
-      // and with the DRA devices of the pool's device templates (upstream's template NodeInfo LocalResourceSlices)
-      BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, groups,
-          i -> templateNode(pool, "template-" + name + "-" + i), n -> TemplateNodes.forPoolTemplate(n, daemonSets),
-          n -> TemplateNodes.resourceSlicesFor(pool, n), room, searchPosition);
-      if (e.nodeCount() == 0) {
-        skipped.put(name, "no pending pod fits its template");
-        continue;
-      }
-      // an atomic pool is scaled to its max size at once (upstream's ComputeExpansionOption sets NodeCount to MaxSize)
-      opts.add(new ScaleUpOption(pool, atomic ? pool.spec().maxSize() : e.nodeCount(), e.pods(), alike));
-    }
-    ScaleUpOption chosen = null;
-    if (!opts.isEmpty()) {
-      List<ScaleUpOption> best = expander.bestOptions(opts);
-      if (best.isEmpty()) {
-        best = opts;
-      }
-      chosen = best.size() == 1 ? best.get(0) : best.get(random.nextInt(best.size()));
-    }
-    if (chosen == null) {
-      return ScaleUpPlan.none(keys, opts, skipped);
-    }
-    // upstream's orchestrator: the estimate capped by the cluster-wide maxima (ApplyLimits), then split over the
-    // chosen pool and its similar pools (BalanceScaleUpBetweenGroups; without balancing, the chosen pool alone)
-    int newNodes = left.isEmpty() ? chosen.nodeCount()
-        : left.applyLimits(chosen.nodeCount(), ClusterResourceLimits.deltaForPool(chosen.pool(), options));
-    List<ScaleUpBalancing.Group> targets = new ArrayList<>();
-    targets.add(new ScaleUpBalancing.Group(chosen.poolName(), sizes.get(chosen.poolName()),
-        chosen.pool().spec().maxSize()));
-    for (NodePool p : chosen.similarPools()) {
-      targets.add(new ScaleUpBalancing.Group(p.metadata().name(), sizes.get(p.metadata().name()),
-          p.spec().maxSize()));
-    }
-    return new ScaleUpPlan(keys, opts, chosen, skipped, ScaleUpBalancing.balance(targets, newNodes));
-  }
-
-  /**
-   * Upstream's {@code ComputeSimilarNodeGroups} for every pool of {@code valid} (the pools scale-up considers): the
-   * other pools of {@code valid} whose template nodes, with their DaemonSet pods, are similar
-   * ({@link NodeGroupSimilarity}) and that can take every pending pod group the pool can (each group's first pod
-   * passes the filters on an empty template node, upstream's {@code SchedulablePodGroups}), in name order. An atomic
-   * pool ({@code zeroOrMaxNodeScaling}) is balanced with none, and none is balanced with it (its nodes come all at
-   * once).
-   */
-  private Map<String, List<NodePool>> similarPools(SimulatedCluster sim, BinpackingEstimator.PodGroups groups,
-      List<NodePool> valid, List<DaemonSet> daemonSets) {
-    List<ScaleUpBalancing.Candidate> candidates = new ArrayList<>();
-    for (NodePool pool : valid) {
-      if (pool.spec().zeroOrMaxNodeScaling()) {
-        continue;
-      }
-      String name = pool.metadata().name();
-      Node template = templateNode(pool, "template-" + name + "-similarity");
-      List<Pod> daemons = TemplateNodes.forPoolTemplate(template, daemonSets);
-      ResourceList requested = ResourceList.EMPTY;
-      for (Pod d : daemons) {
-        requested = requested.add(d.effectiveRequests());
-      }
-      boolean[] schedulable = BinpackingEstimator.schedulableGroups(sim, groups, template, n -> daemons,
-          n -> TemplateNodes.resourceSlicesFor(pool, n));
-      candidates.add(new ScaleUpBalancing.Candidate(pool, template, requested, schedulable));
-    }
-    return ScaleUpBalancing.similarPools(candidates, NodeGroupSimilarity.of(options));
-  }
-
   /** Upstream's scale-up {@code ResourcesLeft} for {@code nodes} and {@code pools} ({@link ClusterResourceLimits}). */
-  private ClusterResourceLimits scaleUpLimits(Map<String, NodePool> pools, List<Node> nodes) {
-    return ClusterResourceLimits.scaleUpLeft(pools, pool -> poolSize(nodes, pool), nodes, options);
+  static ClusterResourceLimits scaleUpLimits(Map<String, NodePool> pools, List<Node> nodes, NodeListFacts facts,
+      AutoscalerOptions options) {
+    facts.update(nodes);
+    return ClusterResourceLimits.scaleUpLeft(pools, facts::poolSize, nodes, options);
   }
 
-  /**
-   * Sets {@link #placedClaims} and {@link #placedClaimPods} from the pods with ResourceClaims among those the filter
-   * placed in {@code sim} ({@code filtered}, by node), keeping the last loop's objects where equal.
-   */
-  private void keepPlacedClaims(@Nullable SimulatedCluster sim, Map<String, List<Pod>> filtered) {
-    List<LoopSnapshot.PlacedPod> pods = null;
-    Map<String, ResourceClaim> claims = null;
-    if (sim != null && anyWithClaims(filtered)) {
-      for (Map.Entry<String, List<Pod>> e : new TreeMap<>(filtered).entrySet()) {
-        for (Pod p : e.getValue()) {
-          if (p.spec().resourceClaims().isEmpty()) {
-            continue;
-          }
-          if (pods == null) {
-            pods = new ArrayList<>();
-            claims = new LinkedHashMap<>();
-          }
-          pods.add(new LoopSnapshot.PlacedPod(e.getKey(), p));
-          for (ResourceClaim c : sim.claimsOf(p)) {
-            claims.put(c.metadata().key(), c);
-          }
-        }
-      }
-    }
-    if (pods == null) {
-      placedClaims = List.of();
-      placedClaimPods = List.of();
-      return;
-    }
-    if (!pods.equals(placedClaimPods)) {
-      placedClaimPods = List.copyOf(pods);
-    }
-    Map<String, ResourceClaim> last = new HashMap<>();
-    for (ResourceClaim c : placedClaims) {
-      last.put(c.metadata().key(), c);
-    }
-    List<ResourceClaim> out = new ArrayList<>(claims.size());
-    for (ResourceClaim c : claims.values()) {
-      ResourceClaim before = last.get(c.metadata().key());
-      out.add(c.equals(before) ? before : c);
-    }
-    placedClaims = List.copyOf(out);
-  }
-
-  private static boolean anyWithClaims(Map<String, List<Pod>> pods) {
-    for (List<Pod> l : pods.values()) {
-      for (Pod p : l) {
-        if (!p.spec().resourceClaims().isEmpty()) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  /** {@code pods} with each list copied. */
-  private static Map<String, List<Pod>> copyOf(Map<String, List<Pod>> pods) {
-    if (pods.isEmpty()) {
-      return Map.of();
-    }
-    Map<String, List<Pod>> out = new HashMap<>();
-    pods.forEach((node, l) -> out.put(node, List.copyOf(l)));
-    return out;
-  }
-
-  /** Sets {@link #snapshotPods} to {@code placed}, each pod as the view it had in the last loop when it is the same. */
-  private void keepSnapshotPods(Map<String, List<Pod>> placed) {
-    if (placed.isEmpty()) {
-      snapshotPods = Map.of();
-      pendingInfos.clear();
-      return;
-    }
-    Map<Pod, PodInfo> infos = new java.util.IdentityHashMap<>();
-    Map<String, List<PodInfo>> out = new HashMap<>();
-    placed.forEach((node, pods) -> {
-      List<PodInfo> l = new ArrayList<>(pods.size());
-      for (Pod p : pods) {
-        PodInfo pi = pendingInfos.get(p);
-        if (pi == null) {
-          pi = AutoscalerPodInfo.of(p);
-        }
-        infos.put(p, pi);
-        l.add(pi);
-      }
-      out.put(node, List.copyOf(l));
-    });
-    pendingInfos = infos;
-    snapshotPods = Map.copyOf(out);
-  }
-
-  /**
-   * Gives every node of a pool with device templates whose drivers have published no ResourceSlice for it yet (a node
-   * still starting, or Ready before its drivers run) the slices of its pool's templates, as upstream simulates such a
-   * node as a copy of the template node (its DRA custom-resources processor holds a node whose slices are not published
-   * back as not ready, so it counts as upcoming): a pending pod whose claims that node will satisfy does not launch
-   * another one.
-   */
-  private static void addUnpublishedSlices(SimulatedCluster sim, Map<String, NodePool> pools, List<Node> nodes) {
-    for (Node n : nodes) {
-      String poolName = n.metadata().labels().get(NodePool.POOL_LABEL);
-      NodePool pool = poolName == null ? null : pools.get(poolName);
-      if (pool == null || pool.spec().template().resourceSlices().isEmpty() || !sim.hasNode(n.name())
-          || sim.hasNodeSlices(n.name())) {
-        continue;
-      }
-      sim.addNodeSlices(n.name(), TemplateNodes.resourceSlicesFor(pool, n));
-    }
-  }
-
-  /** A DaemonSet (by uid) and a node: where the template copy of the DaemonSet's pod was put. */
-  private record DaemonPodSlot(String daemonSetUid, String node) {}
-
-  /**
-   * Puts on every node of a pool still starting (an upcoming node: upstream simulates it as a copy of the pool's
-   * template node, DaemonSet pods included) the template pods of the DaemonSets that have no pod bound to it yet. The
-   * DaemonSets are matched against the pool's template node of that name, as upstream's copy: not against the starting
-   * node, whose not-ready taint the daemon pods do not tolerate.
-   *
-   * @return where template pods were put
-   */
-  private Set<DaemonPodSlot> addUpcomingDaemonPods(SimulatedCluster sim, Map<String, NodePool> pools,
-      List<Node> nodes, List<DaemonSet> daemonSets) {
-    if (daemonSets.isEmpty()) {
-      return Set.of();
-    }
-    nodeFacts.update(nodes);
-    Set<DaemonPodSlot> added = new HashSet<>();
-    for (Node n : nodeFacts.startingPooled()) {
-      NodePool pool = pools.get(n.metadata().labels().get(NodePool.POOL_LABEL));
-      if (pool == null || !sim.hasNode(n.name())) {
-        continue;
-      }
-      Set<String> present = new HashSet<>();
-      for (Pod p : clusterPods.on(n.name())) {
-        OwnerReference c = p.metadata().controllerRef();
-        if (c != null && c.kind().equals(DaemonSet.KIND)) {
-          present.add(c.uid());
-        }
-      }
-      for (Pod p : TemplateNodes.forPoolTemplate(templateNode(pool, n.name()), daemonSets)) {
-        String uid = Objects.requireNonNull(p.metadata().controllerRef()).uid();
-        if (present.add(uid)) {
-          sim.addPod(n.name(), PodInfos.of(p));
-          added.add(new DaemonPodSlot(uid, n.name()));
-        }
-      }
-    }
-    return added;
-  }
-
-  /** Whether {@code p} is a pending daemon pod for an upcoming node that holds its template copy. */
-  private static boolean isUpcomingDaemonPod(Pod p, Set<DaemonPodSlot> upcoming) {
-    OwnerReference c = p.metadata().controllerRef();
-    if (c == null || !c.kind().equals(DaemonSet.KIND)) {
-      return false;
-    }
-    String node = DaemonSetPlacement.targetNodeName(p);
-    return node != null && upcoming.contains(new DaemonPodSlot(c.uid(), node));
-  }
-
-  private boolean oldEnough(Pod p, Instant now) {
-    Instant created = p.metadata().creationTimestamp();
-    return options.newPodScaleUpDelay().isZero() || created == null
-        || !now.isBefore(created.plus(options.newPodScaleUpDelay()));
-  }
 
   /** A node of {@code pool} named {@code name}: the template plus the pool and hostname labels. */
   static Node templateNode(NodePool pool, String name) {
@@ -921,7 +534,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       List<String> unneeded, Map<String, String> unremovable, List<String> started, boolean actuate) {
     nodeFacts.update(nodes);
     unneeded.addAll(planner.update(now, pools, nodeFacts.ready(), clusterPods, poolConfig,
-        new LoopSnapshot(snapshotPods, placedClaims, placedClaimPods, nominatedPods), unremovable));
+        scaleUp.snapshot(), unremovable));
     if (!actuate) {
       return;
     }
@@ -956,10 +569,6 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
 
   // ---- helpers ----
-
-  private SimulatedCluster newSimulation() {
-    return SimulatedCluster.create(profile, registry, clock, SimulationObjects.all(store));
-  }
 
   /**
    * The node named {@code name} in {@code nodes} (names unique, as in a store's list), or {@code null}: found by a

@@ -312,7 +312,8 @@ final class ScaleDownPlanner {
       if (limits != null) {
         boolean known = true;
         for (String name : members) {
-          Map<String, Long> d = ClusterResourceLimits.deltaForNode(Objects.requireNonNull(ClusterAutoscaler.named(nodes, name), name),
+          Map<String, Long> d = ClusterResourceLimits.deltaForNode(
+              Objects.requireNonNull(ClusterAutoscaler.named(nodes, name), name),
               pools.get(pool), options);
           if (d == null) {
             known = false;
@@ -471,8 +472,8 @@ final class ScaleDownPlanner {
   /**
    * What a scale-down evaluation reads: the ready nodes, the bound pods ({@link ClusterPods#boundVersion}: the pods
    * on every node are the same objects while it is the same), the pending pods the loop left on nodes
-   * ({@link LoopSnapshot#pods}) and the claims of those the filter placed ({@link LoopSnapshot#placedClaims}), the budgets, priority
-   * classes and pool names.
+   * ({@link LoopSnapshot#pods}) and the claims of those the filter placed ({@link LoopSnapshot#placedClaims}), the
+   * budgets, priority classes and pool names.
    */
   private record ScaleDownInputs(List<Node> nodes, long boundPods, Map<String, List<PodInfo>> snapshotPods,
       List<ResourceClaim> placedClaims, List<PodDisruptionBudget> pdbs,
@@ -970,8 +971,8 @@ final class ScaleDownPlanner {
   }
 
   /**
-   * The store's {@code claims} with those of {@link LoopSnapshot#placedClaims} in their place (as the filter's placements left
-   * them), the list itself when there are none.
+   * The store's {@code claims} with those of {@link LoopSnapshot#placedClaims} in their place (as the filter's
+   * placements left them), the list itself when there are none.
    */
   private static List<ResourceClaim> withPlacedClaims(List<ResourceClaim> claims, List<ResourceClaim> placed) {
     if (placed.isEmpty()) {
