@@ -49,11 +49,11 @@ final class SamplesTest {
     return CliHarness.root();
   }
 
-  /** The jars (or class folders) of the five artifacts the samples' pom declares, and of their dependencies. */
+  /** The jars (or class folders) of the six artifacts the samples' pom declares, and of their dependencies. */
   private static String libraryClasspath() {
     List<String> parts = new ArrayList<>();
     for (Class<?> anchor : List.of(Node.class, Scheduler.class, Controller.class, Simulation.class, Cluster.class,
-        org.jspecify.annotations.Nullable.class, org.slf4j.Logger.class)) {
+        io.fleetkit.networking.loadbalancer.ServiceLoadBalancerController.class, org.jspecify.annotations.Nullable.class, org.slf4j.Logger.class)) {
       parts.add(Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().getPath()).toString());
     }
     return String.join(File.pathSeparator, parts);
@@ -107,7 +107,7 @@ final class SamplesTest {
   void samples_importNoInternalPackage() throws IOException {
     Pattern internal = Pattern.compile("^import\\s+(?:static\\s+)?io\\.fleetkit\\.[\\w.]*internal\\b", Pattern.MULTILINE);
     List<Path> sources = sampleSources();
-    assertThat(sources).hasSizeGreaterThanOrEqualTo(5);
+    assertThat(sources).hasSizeGreaterThanOrEqualTo(7);
     for (Path f : sources) {
       assertThat(internal.matcher(Files.readString(f)).find()).as(f.toString()).isFalse();
     }
@@ -135,6 +135,15 @@ final class SamplesTest {
   }
 
   @Test
+  void cloudLoadBalancerSample_ensuresUpdatesAndDeletesTheCloudsLoadBalancer() throws Exception {
+    String printed = runMain(loader, "com.example.fleetkit.CloudLoadBalancerSample");
+    assertThat(printed.lines().toList()).containsExactly(
+        "shop/web at 198.51.100.10; cloud load balancers [[node-a, node-b]]",
+        "shop/web at 198.51.100.10; cloud load balancers [[node-a]]",
+        "shop/web deleted; cloud load balancers []");
+  }
+
+  @Test
   void scheduleManifestsSample_placesTwoAndExplainsTheThird() throws Exception {
     String printed = runMain(loader, "com.example.fleetkit.ScheduleManifestsSample");
     assertThat(printed).contains("default/api -> node-1").containsPattern("default/worker -> node-[12]");
@@ -157,7 +166,7 @@ final class SamplesTest {
       n++;
       assertThat(bom).contains("<artifactId>" + deps.group(1) + "</artifactId>");
     }
-    assertThat(n).isEqualTo(5);
+    assertThat(n).as("artifacts the samples declare, each anchored in libraryClasspath()").isEqualTo(6);
   }
 
   static String rootVersion() throws IOException {
