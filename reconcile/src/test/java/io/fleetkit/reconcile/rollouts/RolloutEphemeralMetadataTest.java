@@ -3,36 +3,19 @@ package io.fleetkit.reconcile.rollouts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetkit.api.apps.ReplicaSet;
-import io.fleetkit.api.apps.ReplicaSetStatus;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.rollouts.PodTemplateMetadata;
-import io.fleetkit.api.core.Service;
-import io.fleetkit.api.core.ServicePort;
-import io.fleetkit.api.core.ServiceSpec;
-import io.fleetkit.api.core.ServiceStatus;
 import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.meta.ObjectMeta;
-import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.rollouts.BlueGreenStrategy;
-import io.fleetkit.api.rollouts.CanaryStep;
 import io.fleetkit.api.rollouts.CanaryStrategy;
 import io.fleetkit.api.rollouts.Rollout;
-import io.fleetkit.api.rollouts.RolloutPhase;
 import io.fleetkit.api.rollouts.RolloutStatus;
-import io.fleetkit.api.rollouts.TrafficRouting;
-import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.api.time.ManualClock;
-import io.fleetkit.reconcile.controllers.internal.TemplateHash;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,79 +28,7 @@ import org.junit.jupiter.api.Test;
  * TestSyncEphemeralMetadataSkipsPodListOnZeroReplicaRS (a scaled-down ReplicaSet's pods are left alone). The
  * ReplicaSets' templates and the pods in the store are checked, not the fake client's actions.
  */
-final class RolloutEphemeralMetadataTest {
-  private static final TrafficRouter NO_ROUTER = (r, routing, weight) -> weight;
-  private final ManualClock clock = ManualClock.atEpoch2026();
-  private final ObjectStore store = RolloutControllerClaimTest.store(clock);
-  private final RolloutController rc = RolloutController.builder(store).clock(clock).stepping()
-      .trafficRouter(NO_ROUTER).build();
-
-  RolloutEphemeralMetadataTest() {
-    rc.start().join();
-  }
-
-  @AfterEach
-  void close() {
-    rc.close();
-    store.close();
-  }
-
-  private static Rollout blueGreen(String image, UnaryOperator<BlueGreenStrategy> f) {
-    return Rollout.builder().namespace("default").name("foo").replicas(1).matchLabels(Map.of("foo", "bar"))
-        .podSpec(PodSpec.builder().container("app", image, ResourceList.EMPTY).build())
-        .blueGreen(f.apply(BlueGreenStrategy.of("bar", null))).build();
-  }
-
-  private static Rollout canary(String image, int replicas, UnaryOperator<CanaryStrategy> f) {
-    CanaryStrategy c = new CanaryStrategy(List.of(new CanaryStep.SetWeight(10)), IntOrPercent.of(1),
-        IntOrPercent.of(1), null, "stable", "canary", new TrafficRouting("route"), false, null, null);
-    return Rollout.builder().namespace("default").name("foo").replicas(replicas).matchLabels(Map.of("foo", "bar"))
-        .podSpec(PodSpec.builder().container("app", image, ResourceList.EMPTY).build()).canary(f.apply(c)).build();
-  }
-
-  private static String hash(Rollout r) {
-    return TemplateHash.compute(r.spec().template(), null);
-  }
-
-  /** Upstream's {@code newReplicaSetWithStatus(r, replicas, available)}, created one second after the last. */
-  private ReplicaSet replicaSet(Rollout r, int replicas, int available, @Nullable String deadline) {
-    String h = hash(r);
-    ObjectMeta.Builder m = ObjectMeta.builder().namespace("default").name("foo-" + h).label("foo", "bar")
-        .label(Rollout.POD_TEMPLATE_HASH_LABEL, h);
-    if (deadline != null) {
-      m.annotation("argo-rollouts.argoproj.io/scale-down-deadline", deadline);
-    }
-    ReplicaSet rs = store.create(ReplicaSet.builder().metadata(m.build()).replicas(replicas)
-        .matchLabels(Map.of("foo", "bar", Rollout.POD_TEMPLATE_HASH_LABEL, h))
-        .template(new io.fleetkit.api.core.PodTemplateSpec(ObjectMeta.builder().label("foo", "bar")
-            .label(Rollout.POD_TEMPLATE_HASH_LABEL, h).build(), r.spec().template().spec())).build());
-    clock.advance(Duration.ofSeconds(1));
-    return store.updateStatus(rs.withStatus(new ReplicaSetStatus(replicas, replicas, available, available, 0)));
-  }
-
-  private void service(String name, String hash) {
-    store.create(new Service(ObjectMeta.of("default", name), ServiceSpec.builder()
-        .selector(Map.of("foo", "bar", Rollout.POD_TEMPLATE_HASH_LABEL, hash)).ports(List.of(ServicePort.of(80)))
-        .build(), ServiceStatus.EMPTY));
-  }
-
-  private void rollout(Rollout r, RolloutStatus.Builder status) {
-    Rollout created = store.create(r);
-    store.updateStatus(created.withStatus(status.lastProgressTime(clock.instant()).build()));
-  }
-
-  private ReplicaSet rs(Rollout r) {
-    return store.require(ReplicaSet.class, "default", "foo-" + hash(r));
-  }
-
-  private @Nullable String deadline(Rollout r) {
-    return rs(r).metadata().annotations().get("argo-rollouts.argoproj.io/scale-down-deadline");
-  }
-
-  private String inSeconds(int s) {
-    return clock.instant().plusSeconds(s).truncatedTo(ChronoUnit.SECONDS).toString();
-  }
-
+final class RolloutEphemeralMetadataTest extends RolloutControllerFixture {
   private static final PodTemplateMetadata CANARY = PodTemplateMetadata.ofLabels(Map.of("role", "canary"));
   private static final PodTemplateMetadata STABLE = PodTemplateMetadata.ofLabels(Map.of("role", "stable"));
   private static final PodTemplateMetadata PREVIEW = PodTemplateMetadata.ofLabels(Map.of("role", "preview"));
