@@ -138,6 +138,40 @@ final class VpaUpdaterTest {
     assertThat(target.reason()).isEqualTo(Evictions.REASON);
   }
 
+  // kubernetes/autoscaler vertical-pod-autoscaler/pkg/updater/restriction/pods_eviction_restriction_test.go (master
+  // 55c37cd5) TestEvictEmitEvent: its decisions are in PodsEvictionRestrictionTest; its events (EvictedByVPA on the
+  // pod, EvictedPod on the VPA, two per evicted pod, none otherwise) are the updater's actions here.
+
+  private void deploymentWithPods(int replicas, PodStatus... pods) {
+    store.create(Deployment.builder().namespace("ns").name("web").replicas(replicas)
+        .matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container("app", "nginx:1", cpu(100)).build()).build());
+    for (int i = 0; i < pods.length; i++) {
+      store.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("test-" + (i + 1))
+          .label("app", "web").build()).container("app", "nginx:1", cpu(100)).status(pods[i]).build());
+    }
+  }
+
+  @Test
+  void update_upstreamTestEvictEmitEvent_podsThatCanBeEvicted() {
+    deploymentWithPods(4, PodStatus.PENDING, PodStatus.PENDING);
+    vpa(UpdateMode.Recreate, null);
+
+    assertThat(updater.runOnce()).extracting(UpdateAction::pod, UpdateAction::action).containsExactlyInAnyOrder(
+        org.assertj.core.groups.Tuple.tuple("ns/test-1", UpdateAction.EVICTED),
+        org.assertj.core.groups.Tuple.tuple("ns/test-2", UpdateAction.EVICTED));
+    assertThat(store.list(Pod.class, "ns").items()).isEmpty();
+  }
+
+  @Test
+  void update_upstreamTestEvictEmitEvent_podThatCanNotBeEvicted() {
+    deploymentWithPods(4, running());
+    vpa(UpdateMode.Recreate, null);
+
+    assertThat(updater.runOnce()).isEmpty();
+    assertThat(store.list(Pod.class, "ns").items()).hasSize(1);
+  }
+
   @Test
   void update_belowMinReplicas_nothing() {
     workload(1);
