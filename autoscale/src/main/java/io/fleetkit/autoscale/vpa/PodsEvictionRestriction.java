@@ -64,13 +64,18 @@ public final class PodsEvictionRestriction {
       throw new IllegalArgumentException("vpa eviction restriction: minReplicas " + minReplicas
           + " must not be negative");
     }
-    if (!(evictionTolerance >= 0 && evictionTolerance <= 1)) {
-      throw new IllegalArgumentException("vpa eviction restriction: evictionTolerance " + evictionTolerance
-          + " must be in [0, 1]");
-    }
+    requireTolerance("vpa eviction restriction", evictionTolerance);
     int pending = (int) livePods.stream().filter(PodsEvictionRestriction::isPending).count();
     return new PodsEvictionRestriction(configured, livePods.size() - pending, (int) (configured * evictionTolerance),
         livePods.size() < minReplicas);
+  }
+
+  /** Checks an eviction tolerance: a fraction in [0, 1]; {@code who} names the owner in the message. */
+  static double requireTolerance(String who, double evictionTolerance) {
+    if (!(evictionTolerance >= 0 && evictionTolerance <= 1)) {
+      throw new IllegalArgumentException(who + ": evictionTolerance " + evictionTolerance + " must be in [0, 1]");
+    }
+    return evictionTolerance;
   }
 
   /** Whether the group has fewer live pods than {@code minReplicas}, so that nothing of it is touched. */

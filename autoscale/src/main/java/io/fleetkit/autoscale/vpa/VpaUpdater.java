@@ -54,10 +54,7 @@ public final class VpaUpdater {
   public VpaUpdater(ObjectStore store, Clock clock, double evictionTolerance) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
-    if (!(evictionTolerance >= 0 && evictionTolerance <= 1)) {
-      throw new IllegalArgumentException("vpa updater: evictionTolerance " + evictionTolerance + " must be in [0, 1]");
-    }
-    this.evictionTolerance = evictionTolerance;
+    this.evictionTolerance = PodsEvictionRestriction.requireTolerance("vpa updater", evictionTolerance);
   }
 
   public static VpaUpdater create(ObjectStore store, Clock clock) {

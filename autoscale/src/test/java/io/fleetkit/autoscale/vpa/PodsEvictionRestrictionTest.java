@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Upstream's cases for the updater's replica-group restriction, as data, from kubernetes/autoscaler (master 55c37cd5):
  * <ul>
- *   <li>{@code vertical-pod-autoscaler/pkg/updater/restriction/pods_eviction_restriction_test.go}: TestEvictTooFewReplicas,
- *       TestEvictionTolerance, TestEvictAtLeastOne, TestEvictEmitEvent (its two cases; the events are checked in
+ *   <li>{@code vertical-pod-autoscaler/pkg/updater/restriction/pods_eviction_restriction_test.go}:
+ *       TestEvictTooFewReplicas, TestEvictionTolerance, TestEvictAtLeastOne, TestEvictEmitEvent (its two cases; the events are checked in
  *       {@code VpaUpdaterTest} as the updater's actions);</li>
  *   <li>{@code vertical-pod-autoscaler/pkg/updater/restriction/pods_restriction_factory_test.go}:
  *       TestDisruptReplicatedByController (13 of its 18 cases, named as upstream), TestEvictReplicatedByReplicaSet,
@@ -31,7 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * failing as listed (upstream's {@code Evict} error is {@link PodsEvictionRestriction#recordEviction} refusing). For
  * the in-place cases upstream asserts only the successes (its fake patch calculator does not ask the restriction
  * again); here a listed failure is also checked to be refused, as the updater's loop asks before each resize.
- * Upstream's test pods have no phase, which its rules count as running; they are Running here.
+ * Upstream's test pods have no phase, which its rules count as running; they are Running here. The older layout's
+ * {@code pkg/updater/eviction/pods_eviction_restriction_test.go} (commit 1ec082de) holds a subset of these cases.
  */
 final class PodsEvictionRestrictionTest {
   /** Upstream's default {@code --min-replicas} in these tests. */
@@ -169,6 +170,7 @@ final class PodsEvictionRestrictionTest {
     assertThatThrownBy(() -> PodsEvictionRestriction.of(1, List.of(), -2, 0.5))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("minReplicas -2");
     assertThatThrownBy(() -> PodsEvictionRestriction.of(1, List.of(), MIN, 1.5))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("evictionTolerance 1.5 must be in [0, 1]");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("evictionTolerance 1.5 must be in [0, 1]");
   }
 }
