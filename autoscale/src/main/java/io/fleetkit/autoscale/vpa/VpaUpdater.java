@@ -158,8 +158,9 @@ public final class VpaUpdater {
     try {
       d = Evictions.evict(store, c.pod(), now);
     } catch (ConflictException e) {
-      LOG.debug("vpa: eviction of {} failed: {}", c.key(), e.getMessage());
-      return new UpdateAction(c.key(), UpdateAction.EVICTION_FAILED, c.priority(), e.getMessage());
+      String why = Objects.requireNonNullElse(e.getMessage(), e.toString());
+      LOG.debug("vpa: eviction of {} failed: {}", c.key(), why);
+      return new UpdateAction(c.key(), UpdateAction.EVICTION_FAILED, c.priority(), why);
     }
     if (!d.allowed()) {
       return new UpdateAction(c.key(), UpdateAction.BLOCKED_BY_PDB, c.priority(), d.reason());

@@ -138,6 +138,36 @@ final class VpaUpdaterTest {
     assertThat(target.reason()).isEqualTo(Evictions.REASON);
   }
 
+  @Test
+  void update_podReplacedDuringItsEviction_evictionFailedWithTheConflict() {
+    ObjectStore direct = ObjectStore.builder().directDelivery().build();
+    direct.create(Deployment.builder().namespace("ns").name("web").replicas(2).matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container("app", "nginx:1", cpu(100)).build()).build());
+    for (int i = 0; i < 2; i++) {
+      direct.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-" + i).label("app", "web")
+          .build()).container("app", "nginx:1", cpu(100)).status(running()).build());
+    }
+    direct.create(vpaObject(UpdateMode.Recreate, null));
+    // when the eviction marks web-0 DisruptionTarget, another client replaces it under the same name
+    try (var w = direct.watch(Pod.class, "0", e -> {
+      Pod p = e.object();
+      if (p.metadata().name().equals("web-0") && p.status().condition(PodCondition.DISRUPTION_TARGET) != null) {
+        direct.delete(Pod.class, "ns", "web-0", io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
+        direct.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-0").label("app", "web")
+            .build()).container("app", "nginx:1", cpu(100)).status(running()).build());
+      }
+    })) {
+      List<UpdateAction> a = new VpaUpdater(direct, clock, 0.5).runOnce();
+
+      assertThat(a).extracting(UpdateAction::pod, UpdateAction::action).containsExactly(
+          org.assertj.core.groups.Tuple.tuple("ns/web-0", UpdateAction.EVICTION_FAILED),
+          org.assertj.core.groups.Tuple.tuple("ns/web-1", UpdateAction.EVICTED));
+      assertThat(a.get(0).reason()).contains("UID");
+      assertThat(direct.require(Pod.class, "ns", "web-0").status().condition(PodCondition.DISRUPTION_TARGET))
+          .isNull();
+    }
+  }
+
   // kubernetes/autoscaler vertical-pod-autoscaler/pkg/updater/restriction/pods_eviction_restriction_test.go (master
   // 55c37cd5) TestEvictEmitEvent: its decisions are in PodsEvictionRestrictionTest; its events (EvictedByVPA on the
   // pod, EvictedPod on the VPA, two per evicted pod, none otherwise) are the updater's actions here.
