@@ -8,12 +8,13 @@
  * margin, per-pod minimums), {@link io.fleetkit.autoscale.vpa.VpaRecommenderLoop} (the recommender over an
  * {@link io.fleetkit.api.store.ObjectStore}, with its VerticalPodAutoscalerCheckpoints),
  * {@link io.fleetkit.autoscale.vpa.UpdatePriorityCalculator} (the updater's eviction
- * rules), {@link io.fleetkit.autoscale.vpa.VpaUpdater} (PDB-aware evictions or in-place resizes over an
- * {@link io.fleetkit.api.store.ObjectStore}) and {@link io.fleetkit.autoscale.vpa.VpaAdmission} (requests for new
- * pods).
+ * rules), {@link io.fleetkit.autoscale.vpa.PodsEvictionRestriction} (how many pods of a target one pass may
+ * disrupt), {@link io.fleetkit.autoscale.vpa.VpaUpdater} (evictions through the eviction API, or in-place resizes,
+ * over an {@link io.fleetkit.api.store.ObjectStore}) and {@link io.fleetkit.autoscale.vpa.VpaAdmission} (requests
+ * for new pods).
  *
  * <p>Thread safety: histograms, usage states and the recommender loop are mutable and not thread-safe (one caller
- * runs the loop);
+ * runs the loop); a {@link io.fleetkit.autoscale.vpa.PodsEvictionRestriction} counts one pass and is not thread-safe;
  * {@link io.fleetkit.autoscale.vpa.VpaRecommender}, {@link io.fleetkit.autoscale.vpa.VpaAdmission} and the options
  * are immutable.
  */

@@ -16,10 +16,12 @@ import io.fleetkit.api.autoscaling.VerticalPodAutoscaler;
 import io.fleetkit.api.autoscaling.VerticalPodAutoscalerSpec;
 import io.fleetkit.api.autoscaling.VerticalPodAutoscalerStatus;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodPhase;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.policy.PodDisruptionBudget;
@@ -30,6 +32,8 @@ import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.ResourceNames;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
+import io.fleetkit.reconcile.controllers.EvictionDecision;
+import io.fleetkit.reconcile.controllers.Evictions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -53,8 +57,14 @@ final class VpaUpdaterTest {
     for (int i = 0; i < replicas; i++) {
       store.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-" + i).label("app", "web")
           .build()).container("app", "nginx:1", cpu(100))
-          .status(PodStatus.of(PodPhase.Running).withStartTime(clock.instant().minus(Duration.ofHours(1)))).build());
+          .status(running()).build());
     }
+  }
+
+  /** A Running, ready pod's status, started an hour ago. */
+  private PodStatus running() {
+    return PodStatus.of(PodPhase.Running).withStartTime(clock.instant().minus(Duration.ofHours(1)))
+        .withConditionUpdated(PodCondition.of(PodCondition.READY, ConditionStatus.True, "", "", clock.instant()));
   }
 
   private void vpa(UpdateMode mode, @Nullable PodResourcePolicy policy) {
@@ -77,23 +87,119 @@ final class VpaUpdaterTest {
 
     List<UpdateAction> a = updater.runOnce();
 
-    assertThat(actions(a)).containsExactly("Evicted", "Evicted", "BlockedByEvictionTolerance",
-        "BlockedByEvictionTolerance");
+    assertThat(actions(a)).containsExactly(UpdateAction.EVICTED, UpdateAction.EVICTED,
+        UpdateAction.BLOCKED_BY_EVICTION_TOLERANCE, UpdateAction.BLOCKED_BY_EVICTION_TOLERANCE);
     assertThat(store.list(Pod.class, "ns").items()).hasSize(2);
   }
 
   @Test
-  void update_pdbAllowsOne_secondEvictionBlocked() {
+  void update_pdbAllowsOne_evictsThroughTheEvictionApiThenBlockedByPdb() {
     workload(4);
     vpa(UpdateMode.Auto, null);
     PodDisruptionBudget pdb = store.create(PodDisruptionBudget.of(ObjectMeta.builder().namespace("ns").name("web")
         .build(), PodDisruptionBudgetSpec.maxUnavailable(LabelSelector.of(Map.of("app", "web")), IntOrPercent.ONE)));
-    store.updateStatus(pdb.withStatus(new PodDisruptionBudgetStatus(0, Map.of(), 1, 4, 3, 4, List.of())));
+    store.updateStatus(pdb.withStatus(new PodDisruptionBudgetStatus(pdb.metadata().generation(), Map.of(), 1, 4, 3, 4,
+        List.of())));
 
     List<UpdateAction> a = updater.runOnce();
 
-    assertThat(actions(a)).startsWith("Evicted", "BlockedByPdb");
-    assertThat(store.require(PodDisruptionBudget.class, "ns", "web").status().disruptionsAllowed()).isZero();
+    // the first eviction takes the budget's only disruption; a refused eviction takes nothing from the updater's
+    // tolerance (half of 4), so the eviction API is asked for the other three and refuses each
+    assertThat(actions(a)).containsExactly(UpdateAction.EVICTED, UpdateAction.BLOCKED_BY_PDB,
+        UpdateAction.BLOCKED_BY_PDB, UpdateAction.BLOCKED_BY_PDB);
+    assertThat(a.get(1).reason()).startsWith(EvictionDecision.VIOLATES_BUDGET).contains("ns/web");
+    assertThat(a.get(0).reason()).isEmpty();
+    PodDisruptionBudgetStatus after = store.require(PodDisruptionBudget.class, "ns", "web").status();
+    assertThat(after.disruptionsAllowed()).isZero();
+    String evicted = a.get(0).pod().substring("ns/".length());
+    assertThat(after.disruptedPods()).containsOnlyKeys(evicted);
+    assertThat(after.conditions()).anySatisfy(c -> assertThat(c.reason()).isEqualTo("InsufficientPods"));
+    assertThat(store.get(Pod.class, "ns", evicted)).isEmpty();
+    assertThat(store.list(Pod.class, "ns").items()).hasSize(3);
+  }
+
+  @Test
+  void update_evictionOfBoundPod_marksDisruptionTargetAndDeletesGracefully() {
+    workload(2);
+    Pod bound = store.require(Pod.class, "ns", "web-0");
+    store.updateWithStatus(bound.withSpec(bound.spec().withNodeName("n1")));
+    vpa(UpdateMode.Recreate, null);
+
+    List<UpdateAction> a = updater.runOnce();
+
+    assertThat(a).extracting(UpdateAction::pod, UpdateAction::action).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("ns/web-0", UpdateAction.EVICTED),
+        org.assertj.core.groups.Tuple.tuple("ns/web-1", UpdateAction.BLOCKED_BY_EVICTION_TOLERANCE));
+    Pod terminating = store.require(Pod.class, "ns", "web-0");
+    assertThat(terminating.metadata().deletionTimestamp()).isNotNull();
+    PodCondition target = terminating.status().condition(PodCondition.DISRUPTION_TARGET);
+    assertThat(target).isNotNull();
+    assertThat(target.status()).isEqualTo(ConditionStatus.True);
+    assertThat(target.reason()).isEqualTo(Evictions.REASON);
+  }
+
+  @Test
+  void update_podReplacedDuringItsEviction_evictionFailedWithTheConflict() {
+    ObjectStore direct = ObjectStore.builder().directDelivery().build();
+    direct.create(Deployment.builder().namespace("ns").name("web").replicas(2).matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container("app", "nginx:1", cpu(100)).build()).build());
+    for (int i = 0; i < 2; i++) {
+      direct.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-" + i).label("app", "web")
+          .build()).container("app", "nginx:1", cpu(100)).status(running()).build());
+    }
+    direct.create(vpaObject(UpdateMode.Recreate, null));
+    // when the eviction marks web-0 DisruptionTarget, another client replaces it under the same name
+    try (var w = direct.watch(Pod.class, "0", e -> {
+      Pod p = e.object();
+      if (p.metadata().name().equals("web-0") && p.status().condition(PodCondition.DISRUPTION_TARGET) != null) {
+        direct.delete(Pod.class, "ns", "web-0", io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
+        direct.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-0").label("app", "web")
+            .build()).container("app", "nginx:1", cpu(100)).status(running()).build());
+      }
+    })) {
+      List<UpdateAction> a = new VpaUpdater(direct, clock, 0.5).runOnce();
+
+      assertThat(a).extracting(UpdateAction::pod, UpdateAction::action).containsExactly(
+          org.assertj.core.groups.Tuple.tuple("ns/web-0", UpdateAction.EVICTION_FAILED),
+          org.assertj.core.groups.Tuple.tuple("ns/web-1", UpdateAction.EVICTED));
+      assertThat(a.get(0).reason()).contains("UID");
+      assertThat(direct.require(Pod.class, "ns", "web-0").status().condition(PodCondition.DISRUPTION_TARGET))
+          .isNull();
+    }
+  }
+
+  // kubernetes/autoscaler vertical-pod-autoscaler/pkg/updater/restriction/pods_eviction_restriction_test.go (master
+  // 55c37cd5) TestEvictEmitEvent: its decisions are in PodsEvictionRestrictionTest; its events (EvictedByVPA on the
+  // pod, EvictedPod on the VPA, two per evicted pod, none otherwise) are the updater's actions here.
+
+  private void deploymentWithPods(int replicas, PodStatus... pods) {
+    store.create(Deployment.builder().namespace("ns").name("web").replicas(replicas)
+        .matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container("app", "nginx:1", cpu(100)).build()).build());
+    for (int i = 0; i < pods.length; i++) {
+      store.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("test-" + (i + 1))
+          .label("app", "web").build()).container("app", "nginx:1", cpu(100)).status(pods[i]).build());
+    }
+  }
+
+  @Test
+  void update_upstreamTestEvictEmitEvent_podsThatCanBeEvicted() {
+    deploymentWithPods(4, PodStatus.PENDING, PodStatus.PENDING);
+    vpa(UpdateMode.Recreate, null);
+
+    assertThat(updater.runOnce()).extracting(UpdateAction::pod, UpdateAction::action).containsExactlyInAnyOrder(
+        org.assertj.core.groups.Tuple.tuple("ns/test-1", UpdateAction.EVICTED),
+        org.assertj.core.groups.Tuple.tuple("ns/test-2", UpdateAction.EVICTED));
+    assertThat(store.list(Pod.class, "ns").items()).isEmpty();
+  }
+
+  @Test
+  void update_upstreamTestEvictEmitEvent_podThatCanNotBeEvicted() {
+    deploymentWithPods(4, running());
+    vpa(UpdateMode.Recreate, null);
+
+    assertThat(updater.runOnce()).isEmpty();
+    assertThat(store.list(Pod.class, "ns").items()).hasSize(1);
   }
 
   @Test
@@ -114,16 +220,39 @@ final class VpaUpdaterTest {
   }
 
   @Test
-  void update_inPlaceOrRecreate_resizesWithoutEviction() {
-    workload(3);
+  void update_inPlaceOrRecreate_resizesWithinToleranceWithoutEviction() {
+    workload(4);
     vpa(UpdateMode.InPlaceOrRecreate, null);
 
     List<UpdateAction> a = updater.runOnce();
 
-    assertThat(actions(a)).containsOnly("ResizedInPlace").hasSize(3);
-    for (Pod p : store.list(Pod.class, "ns").items()) {
-      assertThat(p.spec().containers().get(0).resources().requests().milliValue(ResourceNames.CPU)).isEqualTo(500);
-    }
+    // in-place resizes count against the tolerance as evictions do: half of 4
+    assertThat(actions(a)).containsExactly(UpdateAction.RESIZED_IN_PLACE, UpdateAction.RESIZED_IN_PLACE,
+        UpdateAction.IN_PLACE_DEFERRED, UpdateAction.IN_PLACE_DEFERRED);
+    assertThat(store.list(Pod.class, "ns").items()).hasSize(4)
+        .filteredOn(p -> p.spec().containers().get(0).resources().requests().milliValue(ResourceNames.CPU) == 500)
+        .extracting(p -> p.metadata().key())
+        .containsExactlyInAnyOrder(a.get(0).pod(), a.get(1).pod());
+
+    // the next pass resizes the other two (the resized pods are within the recommended range now)
+    assertThat(actions(updater.runOnce())).containsExactly(UpdateAction.RESIZED_IN_PLACE,
+        UpdateAction.RESIZED_IN_PLACE);
+  }
+
+  @Test
+  void update_pendingPod_evictedWithoutUsingTheTolerance() {
+    workload(3);
+    Pod p = store.require(Pod.class, "ns", "web-2");
+    store.updateStatus(p.withStatus(p.status().withPhase(PodPhase.Pending)));
+    vpa(UpdateMode.Recreate, null);
+
+    List<UpdateAction> a = updater.runOnce();
+
+    // 2 running of 3 configured, tolerance int(1.5) = 1: no running pod may go, the Pending one may
+    assertThat(a).extracting(UpdateAction::pod, UpdateAction::action).containsExactlyInAnyOrder(
+        org.assertj.core.groups.Tuple.tuple("ns/web-0", UpdateAction.BLOCKED_BY_EVICTION_TOLERANCE),
+        org.assertj.core.groups.Tuple.tuple("ns/web-1", UpdateAction.BLOCKED_BY_EVICTION_TOLERANCE),
+        org.assertj.core.groups.Tuple.tuple("ns/web-2", UpdateAction.EVICTED));
   }
 
   private static Pod newPod(ResourceList requests, ResourceList limits) {
@@ -212,7 +341,7 @@ final class VpaUpdaterTest {
     for (int i = 0; i < 3; i++) {
       Pod.Builder b = Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-" + i).label("app", "web")
           .build()).container("app", "nginx:1", cpu(100))
-          .status(PodStatus.of(PodPhase.Running).withStartTime(clock.instant().minus(Duration.ofHours(1))));
+          .status(running());
       if (i == 0) {
         b.resources(cpu(2000), ResourceList.EMPTY); // room for the 500m recommendation, but no resize of such a pod
       }
@@ -220,7 +349,8 @@ final class VpaUpdaterTest {
     }
     vpa(UpdateMode.InPlaceOrRecreate, null);
 
-    List<UpdateAction> a = updater.runOnce();
+    // the whole group may be disrupted at once, so that the fallback eviction is not held back by the resizes
+    List<UpdateAction> a = new VpaUpdater(store, clock, 1.0).runOnce();
 
     assertThat(a).extracting(UpdateAction::pod, UpdateAction::action).containsExactlyInAnyOrder(
         org.assertj.core.groups.Tuple.tuple("ns/web-0", "Evicted"),
