@@ -2,11 +2,12 @@ package io.fleetkit.simulator;
 
 import io.fleetkit.api.autoscaling.VerticalPodAutoscaler;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.api.time.ManualClock;
-import io.fleetkit.autoscale.hpa.TargetScale;
+import io.fleetkit.autoscale.vpa.VpaTargets;
 import io.fleetkit.autoscale.vpa.UpdateAction;
 import io.fleetkit.autoscale.vpa.VpaAdmission;
 import io.fleetkit.autoscale.vpa.VpaRecommenderLoop;
@@ -60,13 +61,13 @@ final class VerticalScaling implements AutoCloseable {
       if (!VpaAdmission.admits(vpa) || vpa.status().recommendation() == null) {
         continue;
       }
-      TargetScale scale;
+      LabelSelector selector;
       try {
-        scale = TargetScale.read(store, vpa.metadata().namespace(), vpa.spec().targetRef());
+        selector = VpaTargets.selector(store, vpa.metadata().namespace(), vpa.spec().targetRef());
       } catch (RuntimeException e) {
         continue;
       }
-      if (scale.selector().matches(pod.metadata().labels())) {
+      if (selector.matches(pod.metadata().labels())) {
         // a refusal (the recommendation breaks the pod's rules, e.g. exceeds its pod-level budget) or a lost write
         // leaves the pod as it was created, with the reason on the timeline
         try {

@@ -8,11 +8,11 @@ import io.fleetkit.api.autoscaling.VerticalPodAutoscalerCheckpointStatus;
 import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.autoscale.hpa.ContainerUsage;
 import io.fleetkit.autoscale.hpa.MetricsSource;
 import io.fleetkit.autoscale.hpa.PodResourceMetrics;
-import io.fleetkit.autoscale.hpa.TargetScale;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -150,9 +150,9 @@ public final class VpaRecommenderLoop {
 
   private void recommend(VerticalPodAutoscaler vpa, Instant now) {
     String ns = vpa.metadata().namespace();
-    TargetScale scale;
+    LabelSelector selector;
     try {
-      scale = TargetScale.read(store, ns, vpa.spec().targetRef());
+      selector = VpaTargets.selector(store, ns, vpa.spec().targetRef());
     } catch (RuntimeException e) {
       LOG.debug("VPA {}: target not read: {}", vpa.metadata().key(), e.getMessage());
       return;
@@ -160,8 +160,8 @@ public final class VpaRecommenderLoop {
     List<PodResourceMetrics> cpu;
     List<PodResourceMetrics> memoryMetrics;
     try {
-      memoryMetrics = metrics.podResourceMetrics(ns, scale.selector(), "memory");
-      cpu = metrics.podResourceMetrics(ns, scale.selector(), "cpu");
+      memoryMetrics = metrics.podResourceMetrics(ns, selector, "memory");
+      cpu = metrics.podResourceMetrics(ns, selector, "cpu");
     } catch (RuntimeException e) {
       LOG.debug("VPA {}: metrics not read: {}", vpa.metadata().key(), e.getMessage());
       return;

@@ -6,8 +6,8 @@ import io.fleetkit.api.autoscaling.UpdateMode;
 import io.fleetkit.api.autoscaling.VerticalPodAutoscaler;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.autoscale.hpa.TargetScale;
 import io.fleetkit.reconcile.controllers.EvictionDecision;
 import io.fleetkit.reconcile.controllers.Evictions;
 import java.time.Clock;
@@ -31,9 +31,12 @@ import org.slf4j.LoggerFactory;
  *       and so goes to eviction;</li>
  *   <li>Recreate: evicts it, so its controller recreates it and admission applies the recommendation.</li>
  * </ul>
- * The target's live pods form one {@link PodsEvictionRestriction} per pass (configured replicas: the target's
- * {@code spec.replicas}; {@code minReplicas} 2 or the VPA's {@code updatePolicy.minReplicas}; eviction tolerance
- * 50%): a target below {@code minReplicas} is left alone, and a pod the restriction keeps is reported
+ * The target's pods are found as upstream's target selector fetcher finds them ({@link VpaTargets}: Deployments,
+ * ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs, and scalable kinds such as Rollouts). Its live pods are
+ * grouped by their managing controller, each group with one {@link PodsEvictionRestriction} per pass
+ * (configured replicas: the controller's, see {@link ReplicaGroups}; {@code minReplicas} 2 or the VPA's
+ * {@code updatePolicy.minReplicas}; eviction tolerance 50%): a pod without a controller, or of a group below
+ * {@code minReplicas}, is left alone, and a pod its group's restriction keeps is reported
  * {@link UpdateAction#BLOCKED_BY_EVICTION_TOLERANCE}. An eviction the restriction allows goes through the eviction
  * API, {@link Evictions#evict} (PodDisruptionBudgets, the pod's DisruptionTarget condition, its deletion); a refusal
  * is reported {@link UpdateAction#BLOCKED_BY_PDB} with the API's message. Modes Off and Initial never evict. Runs are
@@ -78,40 +81,42 @@ public final class VpaUpdater {
       return List.of();
     }
     String ns = vpa.metadata().namespace();
-    TargetScale scale;
+    LabelSelector selector;
     try {
-      scale = TargetScale.read(store, ns, vpa.spec().targetRef());
+      selector = VpaTargets.selector(store, ns, vpa.spec().targetRef());
     } catch (FleetKitException | IllegalArgumentException e) {
       LOG.debug("vpa {}/{}: no target: {}", ns, vpa.metadata().name(), e.getMessage());
       return List.of();
     }
-    List<Pod> pods = store.list(Pod.class, ns, scale.selector()).items().stream()
+    List<Pod> pods = store.list(Pod.class, ns, selector).items().stream()
         .filter(p -> p.metadata().deletionTimestamp() == null).toList();
     Integer policyMin = vpa.spec().updatePolicy() == null ? null : vpa.spec().updatePolicy().minReplicas();
     int minReplicas = policyMin != null ? policyMin : DEFAULT_MIN_REPLICAS;
-    PodsEvictionRestriction restriction = PodsEvictionRestriction.of(scale.specReplicas(), pods, minReplicas,
-        evictionTolerance);
-    if (restriction.belowMinReplicas()) {
-      LOG.debug("vpa {}/{}: too few replicas ({} < {})", ns, vpa.metadata().name(), pods.size(), minReplicas);
+    ReplicaGroups groups = ReplicaGroups.of(store, pods, minReplicas, evictionTolerance);
+    if (groups.isEmpty()) {
       return List.of();
     }
     List<Candidate> candidates = new ArrayList<>();
     for (Pod p : pods) {
-      UpdatePriorityCalculator.updatePriority(p, rec, vpa.spec().resourcePolicy(), clock.instant())
-          .ifPresent(pr -> candidates.add(new Candidate(p, pr)));
+      PodsEvictionRestriction group = groups.of(p);
+      if (group != null) {
+        UpdatePriorityCalculator.updatePriority(p, rec, vpa.spec().resourcePolicy(), clock.instant())
+            .ifPresent(pr -> candidates.add(new Candidate(p, pr, group)));
+      }
     }
     candidates.sort(Comparator.comparing(Candidate::priority).reversed());
     List<UpdateAction> actions = new ArrayList<>();
     List<Candidate> toEvict = mode == UpdateMode.InPlaceOrRecreate
-        ? resizeInPlace(vpa, rec, candidates, restriction, actions) : candidates;
+        ? resizeInPlace(vpa, rec, candidates, actions) : candidates;
     Instant now = clock.instant();
     for (Candidate c : toEvict) {
-      actions.add(evict(c, restriction, now));
+      actions.add(evict(c, now));
     }
     return actions;
   }
 
-  private record Candidate(Pod pod, PodPriority priority) {
+  /** A pod to update, with its priority and its replica group's restriction. */
+  private record Candidate(Pod pod, PodPriority priority, PodsEvictionRestriction restriction) {
     String key() {
       return pod.metadata().key();
     }
@@ -122,10 +127,10 @@ public final class VpaUpdater {
    * fallback to eviction).
    */
   private List<Candidate> resizeInPlace(VerticalPodAutoscaler vpa, RecommendedPodResources rec,
-      List<Candidate> candidates, PodsEvictionRestriction restriction, List<UpdateAction> actions) {
+      List<Candidate> candidates, List<UpdateAction> actions) {
     List<Candidate> refused = new ArrayList<>();
     for (Candidate c : candidates) {
-      if (!restriction.canInPlaceUpdate(c.pod())) {
+      if (!c.restriction().canInPlaceUpdate(c.pod())) {
         actions.add(new UpdateAction(c.key(), UpdateAction.IN_PLACE_DEFERRED, c.priority()));
         continue;
       }
@@ -139,7 +144,7 @@ public final class VpaUpdater {
       }
       try {
         store.resize(VpaAdmission.apply(c.pod(), vpa, rec)); // pods/resize, as upstream's updater
-        restriction.recordInPlaceUpdate(c.pod());
+        c.restriction().recordInPlaceUpdate(c.pod());
         actions.add(new UpdateAction(c.key(), UpdateAction.RESIZED_IN_PLACE, c.priority()));
       } catch (FleetKitException e) {
         LOG.debug("vpa: in-place resize of {} refused ({}), evicting", c.key(), e.getMessage());
@@ -150,8 +155,8 @@ public final class VpaUpdater {
   }
 
   /** Evicts one candidate through the eviction API if the restriction allows it. */
-  private UpdateAction evict(Candidate c, PodsEvictionRestriction restriction, Instant now) {
-    if (!restriction.canEvict(c.pod())) {
+  private UpdateAction evict(Candidate c, Instant now) {
+    if (!c.restriction().canEvict(c.pod())) {
       return new UpdateAction(c.key(), UpdateAction.BLOCKED_BY_EVICTION_TOLERANCE, c.priority());
     }
     EvictionDecision d;
@@ -165,7 +170,7 @@ public final class VpaUpdater {
     if (!d.allowed()) {
       return new UpdateAction(c.key(), UpdateAction.BLOCKED_BY_PDB, c.priority(), d.reason());
     }
-    restriction.recordEviction(c.pod());
+    c.restriction().recordEviction(c.pod());
     return new UpdateAction(c.key(), UpdateAction.EVICTED, c.priority());
   }
 }

@@ -22,9 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       TestEvictTooFewReplicas, TestEvictionTolerance, TestEvictAtLeastOne, TestEvictEmitEvent (its two cases; the events are checked in
  *       {@code VpaUpdaterTest} as the updater's actions);</li>
  *   <li>{@code vertical-pod-autoscaler/pkg/updater/restriction/pods_restriction_factory_test.go}:
- *       TestDisruptReplicatedByController (13 of its 18 cases, named as upstream), TestEvictReplicatedByReplicaSet,
- *       TestEvictReplicatedByStatefulSet, TestEvictReplicatedByDaemonSet (its {@code numberReady} as the configured
- *       count) and TestEvictReplicatedByJob (its live pods as the configured count).</li>
+ *       TestDisruptReplicatedByController (13 of its 18 cases, named as upstream); its per-kind tests
+ *       (TestEvictReplicatedByReplicaSet, ...) are in {@code ReplicaGroupsTest}, with their controllers.</li>
  * </ul>
  * Each case is checked as upstream does: first the decision for every pod of the group ({@code CanEvict}, or
  * {@code CanInPlaceUpdate} for an InPlaceOrRecreate VPA), then the pods disrupted in order, each one succeeding or
@@ -108,11 +107,7 @@ final class PodsEvictionRestrictionTest {
         inPlace(ctl + "Cannot in-place a single Pod under default settings.", 1, 0.5, MIN,
             pod(false, false)),
         inPlace(ctl + "Can in-place even a single Pod using PodUpdatePolicy.MinReplicas.", 1, 0.5, 1,
-            pod(true, true)),
-        new Case("TestEvictReplicatedByReplicaSet", 5, 0.5, MIN, Mode.EVICT, firstSucceed(5, 2, true)),
-        new Case("TestEvictReplicatedByStatefulSet", 5, 0.5, MIN, Mode.EVICT, firstSucceed(5, 2, true)),
-        new Case("TestEvictReplicatedByDaemonSet", 5, 0.5, MIN, Mode.EVICT, firstSucceed(5, 2, true)),
-        new Case("TestEvictReplicatedByJob", 5, 0.5, MIN, Mode.EVICT, firstSucceed(5, 2, true)));
+            pod(true, true)));
   }
 
   @ParameterizedTest(name = "{0}")

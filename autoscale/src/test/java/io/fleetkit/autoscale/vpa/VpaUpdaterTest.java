@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.ValidationException;
+import io.fleetkit.api.apps.DaemonSet;
+import io.fleetkit.api.apps.DaemonSetStatus;
 import io.fleetkit.api.apps.Deployment;
+import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.autoscaling.ContainerControlledValues;
 import io.fleetkit.api.autoscaling.ContainerResourcePolicy;
 import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
@@ -54,11 +58,22 @@ final class VpaUpdaterTest {
     store.create(Deployment.builder().namespace("ns").name("web").replicas(replicas)
         .matchLabels(Map.of("app", "web"))
         .podSpec(PodSpec.builder().container("app", "nginx:1", cpu(100)).build()).build());
+    OwnerReference rs = replicaSet(store, replicas);
     for (int i = 0; i < replicas; i++) {
       store.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-" + i).label("app", "web")
-          .build()).container("app", "nginx:1", cpu(100))
+          .ownerReference(rs).build()).container("app", "nginx:1", cpu(100))
           .status(running()).build());
     }
+  }
+
+  /**
+   * The ReplicaSet {@code ns/web-rs} of {@code replicas} that manages the test's pods (upstream's tests give their pods
+   * a ReplicationController of as many replicas): the updater groups pods by their controller.
+   */
+  private static OwnerReference replicaSet(ObjectStore in, int replicas) {
+    return OwnerReference.controllerOf(in.create(ReplicaSet.builder().namespace("ns").name("web-rs").replicas(replicas)
+        .matchLabels(Map.of("app", "web")).podSpec(PodSpec.builder().container("app", "nginx:1", cpu(100)).build())
+        .build()));
   }
 
   /** A Running, ready pod's status, started an hour ago. */
@@ -143,9 +158,10 @@ final class VpaUpdaterTest {
     ObjectStore direct = ObjectStore.builder().directDelivery().build();
     direct.create(Deployment.builder().namespace("ns").name("web").replicas(2).matchLabels(Map.of("app", "web"))
         .podSpec(PodSpec.builder().container("app", "nginx:1", cpu(100)).build()).build());
+    OwnerReference rs = replicaSet(direct, 2);
     for (int i = 0; i < 2; i++) {
       direct.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-" + i).label("app", "web")
-          .build()).container("app", "nginx:1", cpu(100)).status(running()).build());
+          .ownerReference(rs).build()).container("app", "nginx:1", cpu(100)).status(running()).build());
     }
     direct.create(vpaObject(UpdateMode.Recreate, null));
     // when the eviction marks web-0 DisruptionTarget, another client replaces it under the same name
@@ -154,7 +170,7 @@ final class VpaUpdaterTest {
       if (p.metadata().name().equals("web-0") && p.status().condition(PodCondition.DISRUPTION_TARGET) != null) {
         direct.delete(Pod.class, "ns", "web-0", io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
         direct.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-0").label("app", "web")
-            .build()).container("app", "nginx:1", cpu(100)).status(running()).build());
+            .ownerReference(rs).build()).container("app", "nginx:1", cpu(100)).status(running()).build());
       }
     })) {
       List<UpdateAction> a = new VpaUpdater(direct, clock, 0.5).runOnce();
@@ -176,9 +192,10 @@ final class VpaUpdaterTest {
     store.create(Deployment.builder().namespace("ns").name("web").replicas(replicas)
         .matchLabels(Map.of("app", "web"))
         .podSpec(PodSpec.builder().container("app", "nginx:1", cpu(100)).build()).build());
+    OwnerReference rs = replicaSet(store, replicas);
     for (int i = 0; i < pods.length; i++) {
       store.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("test-" + (i + 1))
-          .label("app", "web").build()).container("app", "nginx:1", cpu(100)).status(pods[i]).build());
+          .label("app", "web").ownerReference(rs).build()).container("app", "nginx:1", cpu(100)).status(pods[i]).build());
     }
   }
 
@@ -338,9 +355,10 @@ final class VpaUpdaterTest {
     store.create(Deployment.builder().namespace("ns").name("web").replicas(3)
         .matchLabels(Map.of("app", "web"))
         .podSpec(PodSpec.builder().container("app", "nginx:1", cpu(100)).build()).build());
+    OwnerReference rs = replicaSet(store, 3);
     for (int i = 0; i < 3; i++) {
       Pod.Builder b = Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-" + i).label("app", "web")
-          .build()).container("app", "nginx:1", cpu(100))
+          .ownerReference(rs).build()).container("app", "nginx:1", cpu(100))
           .status(running());
       if (i == 0) {
         b.resources(cpu(2000), ResourceList.EMPTY); // room for the 500m recommendation, but no resize of such a pod
@@ -357,5 +375,28 @@ final class VpaUpdaterTest {
         org.assertj.core.groups.Tuple.tuple("ns/web-1", "ResizedInPlace"),
         org.assertj.core.groups.Tuple.tuple("ns/web-2", "ResizedInPlace"));
     assertThat(store.get(Pod.class, "ns", "web-0")).isEmpty();
+  }
+
+  @Test
+  void update_vpaOnDaemonSet_groupConfiguredByNumberReady() {
+    DaemonSet ds = store.create(DaemonSet.builder().namespace("ns").name("agent").matchLabels(Map.of("app", "agent"))
+        .podSpec(PodSpec.builder().container("app", "nginx:1", cpu(100)).build()).build());
+    store.updateStatus(ds.withStatus(new DaemonSetStatus(4, 0, 4, 4, 4, 4, 0, 1, null, List.of())));
+    for (int i = 0; i < 4; i++) {
+      store.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("agent-" + i)
+          .label("app", "agent").ownerReference(OwnerReference.controllerOf(ds)).build())
+          .container("app", "nginx:1", cpu(100)).status(running()).build());
+    }
+    VerticalPodAutoscalerSpec spec = VerticalPodAutoscalerSpec.builder()
+        .targetRef(CrossVersionObjectReference.of("apps/v1", DaemonSet.KIND, "agent")).updateMode(UpdateMode.Recreate)
+        .build();
+    RecommendedPodResources rec = new RecommendedPodResources(List.of(
+        new RecommendedContainerResources("app", cpu(500), cpu(300), cpu(1000), cpu(500))));
+    store.create(VerticalPodAutoscaler.of(ObjectMeta.builder().namespace("ns").name("agent").build(), spec)
+        .withStatus(new VerticalPodAutoscalerStatus(rec, List.of())));
+
+    // upstream's target selector fetcher reads the DaemonSet's selector; half of its 4 ready pods may go at once
+    assertThat(actions(updater.runOnce())).containsExactly(UpdateAction.EVICTED, UpdateAction.EVICTED,
+        UpdateAction.BLOCKED_BY_EVICTION_TOLERANCE, UpdateAction.BLOCKED_BY_EVICTION_TOLERANCE);
   }
 }
