@@ -68,23 +68,35 @@ final class ConfigReferences {
       EnvVarSource.KeySelector s = from.secretKeyRef();
       if (from.fieldRef() != null || from.resourceFieldRef() != null) {
         continue; // the kubelet's switch takes the first source set; these always resolve in a valid pod
-      } else if (cm != null) {
+      }
+      String error = null;
+      if (cm != null) {
         ConfigMap map = lookup.configMap(ns, cm.name());
-        if (map == null && !cm.optional()) {
-          return notFound("configmap", cm.name());
-        } else if (map != null && !map.data().containsKey(cm.key()) && !cm.optional()) {
-          return "couldn't find key " + cm.key() + " in ConfigMap " + ns + "/" + cm.name();
-        }
+        error = keyError("ConfigMap", ns, cm, map == null ? null : map.data().keySet());
       } else if (s != null) {
         Secret secret = lookup.secret(ns, s.name());
-        if (secret == null && !s.optional()) {
-          return notFound("secret", s.name());
-        } else if (secret != null && !secret.data().containsKey(s.key()) && !s.optional()) {
-          return "couldn't find key " + s.key() + " in Secret " + ns + "/" + s.name();
-        }
+        error = keyError("Secret", ns, s, secret == null ? null : secret.data().keySet());
+      }
+      if (error != null) {
+        return error;
       }
     }
     return null;
+  }
+
+  /**
+   * A key reference's error: the object of {@code kind} missing ({@code keys} null) or without the key, unless the
+   * reference is optional.
+   */
+  private static @Nullable String keyError(String kind, String ns, EnvVarSource.KeySelector ref,
+      java.util.@Nullable Set<String> keys) {
+    if (ref.optional()) {
+      return null;
+    } else if (keys == null) {
+      return notFound(kind.toLowerCase(java.util.Locale.ROOT), ref.name());
+    }
+    return keys.contains(ref.key()) ? null
+        : "couldn't find key " + ref.key() + " in " + kind + " " + ns + "/" + ref.name();
   }
 
   /**

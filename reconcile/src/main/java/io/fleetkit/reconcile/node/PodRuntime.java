@@ -175,22 +175,21 @@ final class PodRuntime {
 
   /** The Warning events since the last call, in the order they happened. */
   List<Warning> drainWarnings() {
-    if (warnings.isEmpty()) {
+    return drain(warnings);
+  }
+
+  private static <T> List<T> drain(List<T> pending) {
+    if (pending.isEmpty()) {
       return List.of();
     }
-    List<Warning> out = List.copyOf(warnings);
-    warnings.clear();
+    List<T> out = List.copyOf(pending);
+    pending.clear();
     return out;
   }
 
   /** The hook failures since the last call, in the order they happened. */
   List<HookFailure> drainHookFailures() {
-    if (hookFailures.isEmpty()) {
-      return List.of();
-    }
-    List<HookFailure> out = List.copyOf(hookFailures);
-    hookFailures.clear();
-    return out;
+    return drain(hookFailures);
   }
 
   PodRuntime(Pod pod, Instant now) {
