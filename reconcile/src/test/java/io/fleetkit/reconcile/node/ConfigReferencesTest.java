@@ -138,6 +138,32 @@ final class ConfigReferencesTest {
         List.of(EnvFromSource.configMap("app-config", false), EnvFromSource.secret("db", false)))).isNull();
   }
 
+  // kubernetes pkg/kubelet/kubelet_pods_test.go, TestMakeEnvironmentVariables (a stored version; the index does not
+  // show its commit): its four cases of a missing envFrom object. Upstream asserts an error for the two required ones
+  // and, for the optional ones, the environment without the object's keys; the values are not computed here, so the
+  // optional cases assert that no error stops the container.
+  @Test
+  void testMakeEnvironmentVariables_configmapMissing_isAnError() {
+    assertThat(envError(List.of(), List.of(EnvFromSource.configMap("test-config-map", false))))
+        .isEqualTo("configmap \"test-config-map\" not found");
+  }
+
+  @Test
+  void testMakeEnvironmentVariables_configmapMissingOptional_isNoError() {
+    assertThat(envError(List.of(), List.of(EnvFromSource.configMap("missing-config-map", true)))).isNull();
+  }
+
+  @Test
+  void testMakeEnvironmentVariables_secretMissing_isAnError() {
+    assertThat(envError(List.of(), List.of(EnvFromSource.secret("test-secret", false))))
+        .isEqualTo("secret \"test-secret\" not found");
+  }
+
+  @Test
+  void testMakeEnvironmentVariables_secretMissingOptional_isNoError() {
+    assertThat(envError(List.of(), List.of(EnvFromSource.secret("missing-secret", true)))).isNull();
+  }
+
   private List<ConfigReferences.MountFailure> mountFailures(Volume... volumes) {
     return ConfigReferences.mountFailures(pod(app(List.of(), List.of()), volumes), lookup);
   }
