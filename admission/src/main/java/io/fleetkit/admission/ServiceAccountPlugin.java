@@ -5,6 +5,10 @@ import io.fleetkit.api.admission.AdmissionRequest;
 import io.fleetkit.api.admission.AdmissionVerdict;
 import io.fleetkit.api.admission.MutatingAdmissionPlugin;
 import io.fleetkit.api.admission.ValidatingAdmissionPlugin;
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.EnvFromSource;
+import io.fleetkit.api.core.EnvVar;
+import io.fleetkit.api.core.EnvVarSource;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.ServiceAccount;
@@ -13,6 +17,7 @@ import io.fleetkit.api.core.VolumeSource;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.text.GoBools;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Kubernetes' ServiceAccount admission ({@code plugin/pkg/admission/serviceaccount/admission.go}), the part that
@@ -21,7 +26,8 @@ import java.util.List;
  * <ul>
  *   <li>a mirror pod (annotation {@value #MIRROR_POD_ANNOTATION}, a kubelet's static pod) is not changed, and may
  *       neither name a service account ({@code a mirror pod may not reference service accounts}) nor name a secret,
- *       as an image pull secret or in a volume ({@code a mirror pod may not reference secrets});
+ *       as an image pull secret, in a container's {@code envFrom} or {@code env}, or in a volume
+ *       ({@code a mirror pod may not reference secrets});
  *   <li>any other pod without {@code spec.serviceAccountName} gets {@value PodSpec#DEFAULT_SERVICE_ACCOUNT};
  *   <li>the service account must exist in the pod's namespace, else the pod is refused:
  *       {@code error looking up service account ns/name: serviceaccount "name" not found}. Upstream looks the
@@ -31,8 +37,9 @@ import java.util.List;
  *   <li>a pod without {@code spec.imagePullSecrets} gets the account's {@code imagePullSecrets};
  *   <li>when secret references are limited ({@link #limitingSecretReferences()}, upstream's
  *       {@code LimitSecretReferences}) or the account is annotated {@value #ENFORCE_MOUNTABLE_SECRETS}{@code : "true"},
- *       each secret volume must name a secret of the account's {@code secrets}, and each of the pod's
- *       {@code imagePullSecrets} one of the account's {@code imagePullSecrets}.
+ *       each secret volume, and each secret an init container's or container's {@code env} ({@code secretKeyRef}) or
+ *       {@code envFrom} ({@code secretRef}) refers to, must name a secret of the account's {@code secrets}, and each of
+ *       the pod's {@code imagePullSecrets} one of the account's {@code imagePullSecrets}.
  * </ul>
  *
  * <p>Not done, as FleetKit has no tokens or volume mounts on pods: the token volume upstream adds (when
@@ -107,10 +114,20 @@ public final class ServiceAccountPlugin implements MutatingAdmissionPlugin, Vali
       if (!pod.spec().serviceAccountName().isEmpty()) {
         return AdmissionVerdict.deny("spec.serviceAccountName", "a mirror pod may not reference service accounts");
       }
-      // the secrets upstream's VisitPodSecretNames visits, in its order: image pull secrets, then those of secret
-      // volumes and of projected volumes' sources
+      // the secrets upstream's VisitPodSecretNames visits, in its order: image pull secrets, then the containers'
+      // (init containers first; envFrom before env), then those of secret volumes and of projected volumes' sources
       if (!pod.spec().imagePullSecrets().isEmpty()) {
         return AdmissionVerdict.deny("spec.imagePullSecrets[0]", "a mirror pod may not reference secrets");
+      }
+      for (String field : List.of("initContainers", "containers")) {
+        List<Container> containers = field.equals("containers") ? pod.spec().containers()
+            : pod.spec().initContainers();
+        for (int i = 0; i < containers.size(); i++) {
+          String ref = secretReference(containers.get(i), "spec." + field + "[" + i + "]");
+          if (ref != null) {
+            return AdmissionVerdict.deny(ref, "a mirror pod may not reference secrets");
+          }
+        }
       }
       for (int i = 0; i < volumes.size(); i++) {
         VolumeSource s = volumes.get(i).source();
@@ -143,6 +160,33 @@ public final class ServiceAccountPlugin implements MutatingAdmissionPlugin, Vali
               + " does not reference that secret");
         }
       }
+      for (String field : List.of("initContainers", "containers")) {
+        List<Container> containers = field.equals("containers") ? pod.spec().containers()
+            : pod.spec().initContainers();
+        String what = field.equals("containers") ? "container " : "init container ";
+        for (int i = 0; i < containers.size(); i++) {
+          Container c = containers.get(i);
+          List<EnvVar> env = c.env();
+          for (int j = 0; j < env.size(); j++) {
+            EnvVarSource from = env.get(j).valueFrom();
+            String secret = from == null || from.secretKeyRef() == null ? null : from.secretKeyRef().name();
+            if (secret != null && !account.secrets().contains(secret)) {
+              return AdmissionVerdict.deny("spec." + field + "[" + i + "].env[" + j + "].valueFrom.secretKeyRef.name",
+                  what + c.name() + " with envVar " + env.get(j).name() + " referencing secret.secretName=\""
+                  + secret + "\" is not allowed because service account " + name + " does not reference that secret");
+            }
+          }
+          List<EnvFromSource> envFrom = c.envFrom();
+          for (int j = 0; j < envFrom.size(); j++) {
+            EnvFromSource.Reference ref = envFrom.get(j).secretRef();
+            if (ref != null && !account.secrets().contains(ref.name())) {
+              return AdmissionVerdict.deny("spec." + field + "[" + i + "].envFrom[" + j + "].secretRef.name",
+                  what + c.name() + " with envFrom referencing secret.secretName=\"" + ref.name()
+                  + "\" is not allowed because service account " + name + " does not reference that secret");
+            }
+          }
+        }
+      }
       List<String> pullSecrets = pod.spec().imagePullSecrets();
       for (int i = 0; i < pullSecrets.size(); i++) {
         if (!account.imagePullSecrets().contains(pullSecrets.get(i))) {
@@ -153,6 +197,25 @@ public final class ServiceAccountPlugin implements MutatingAdmissionPlugin, Vali
       }
     }
     return AdmissionVerdict.allow();
+  }
+
+  /**
+   * The field of the first secret {@code c} refers to in its environment, as {@code VisitPodSecretNames} visits them
+   * (its {@code envFrom}, then its {@code env}); {@code null} when none.
+   */
+  private static @Nullable String secretReference(Container c, String path) {
+    for (int j = 0; j < c.envFrom().size(); j++) {
+      if (c.envFrom().get(j).secretRef() != null) {
+        return path + ".envFrom[" + j + "].secretRef";
+      }
+    }
+    for (int j = 0; j < c.env().size(); j++) {
+      EnvVarSource from = c.env().get(j).valueFrom();
+      if (from != null && from.secretKeyRef() != null) {
+        return path + ".env[" + j + "].valueFrom.secretKeyRef";
+      }
+    }
+    return null;
   }
 
   private static boolean isMirror(Pod pod) {

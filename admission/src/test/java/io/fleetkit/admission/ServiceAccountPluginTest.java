@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.admission.AdmissionChain;
 import io.fleetkit.api.admission.AdmissionDeniedException;
+import io.fleetkit.api.core.EnvFromSource;
+import io.fleetkit.api.core.EnvVar;
+import io.fleetkit.api.core.EnvVarSource;
 import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodSpec;
@@ -25,8 +28,8 @@ import org.junit.jupiter.api.Test;
  * ServiceAccount admission, cases ported from kubernetes {@code plugin/pkg/admission/serviceaccount/admission_test.go}
  * (the stored version of aks-lts/kubernetes at a359a615, the projected-token generation, whose plugin matches
  * upstream's current {@code admission.go}), each through a store with the plugin in its chain. Upstream's pods are
- * created in namespace {@code myns}; the cases that need tokens, volume mounts or env references to secrets are not
- * ported (see docs/conformance.md). The four image-pull-secret tests run with {@code LimitSecretReferences}, as
+ * created in namespace {@code myns}; the cases that need tokens or volume mounts are not ported (see
+ * docs/conformance.md); env references to secrets have FleetKit's own cases, with upstream's messages. The four image-pull-secret tests run with {@code LimitSecretReferences}, as
  * upstream's.
  */
 final class ServiceAccountPluginTest {
@@ -238,6 +241,45 @@ final class ServiceAccountPluginTest {
     assertThat(e.field()).isEqualTo("spec.volumes[1].secret.secretName");
     assertThat(e.rule()).isEqualTo("volume with secret.secretName=\"foo\" is not allowed because service account"
         + " default does not reference that secret");
+  }
+
+  private static Pod envPod(List<EnvVar> initEnv, List<EnvFromSource> envFrom) {
+    io.fleetkit.api.core.Container init = io.fleetkit.api.core.Container.of("init", "img", ResourceList.EMPTY)
+        .withEnv(initEnv);
+    io.fleetkit.api.core.Container c = io.fleetkit.api.core.Container.of("c", "img", ResourceList.EMPTY)
+        .withEnvFrom(envFrom);
+    return Pod.of(ObjectMeta.of(NS, "myname"), PodSpec.builder().initContainer(init).container(c).build());
+  }
+
+  // FleetKit's cases after admission.go's limitSecretReferences, env and envFrom included (the CVE-2024-3177 fix):
+  // init containers first, each container's env before its envFrom
+  @Test
+  void limitSecretReferences_envAndEnvFrom_mustNameTheAccountsSecrets() {
+    store.close();
+    store = store(ServiceAccountPlugin.limitingSecretReferences());
+    store.create(account(PodSpec.DEFAULT_SERVICE_ACCOUNT, List.of("foo"), Map.of()));
+    AdmissionDeniedException e = denial(envPod(List.of(EnvVar.from("TOKEN", EnvVarSource.secretKey("bar", "t",
+        false))), List.of(EnvFromSource.secret("baz", false))));
+    assertThat(e.field()).isEqualTo("spec.initContainers[0].env[0].valueFrom.secretKeyRef.name");
+    assertThat(e.rule()).isEqualTo("init container init with envVar TOKEN referencing secret.secretName=\"bar\" is "
+        + "not allowed because service account default does not reference that secret");
+    e = denial(envPod(List.of(), List.of(EnvFromSource.configMap("cfg", false), EnvFromSource.secret("baz", true))));
+    assertThat(e.field()).isEqualTo("spec.containers[0].envFrom[1].secretRef.name");
+    assertThat(e.rule()).isEqualTo("container c with envFrom referencing secret.secretName=\"baz\" is not allowed "
+        + "because service account default does not reference that secret");
+    assertThat(store.create(envPod(List.of(EnvVar.from("TOKEN", EnvVarSource.secretKey("foo", "t", false)),
+        EnvVar.from("LEVEL", EnvVarSource.configMapKey("bar", "level", false))),
+        List.of(EnvFromSource.secret("foo", false))))).isNotNull();
+  }
+
+  // FleetKit's own case: VisitPodSecretNames visits the containers' env references too
+  @Test
+  void mirrorPod_withEnvSecretReference_isRefusedNamingTheField() {
+    Pod p = envPod(List.of(), List.of(EnvFromSource.secret("foo", false)));
+    AdmissionDeniedException e = denial(p.withMetadata(p.metadata().toBuilder().annotations(Map.of(
+        ServiceAccountPlugin.MIRROR_POD_ANNOTATION, "true")).build()));
+    assertThat(e.field()).isEqualTo("spec.containers[0].envFrom[0].secretRef");
+    assertThat(e.rule()).isEqualTo("a mirror pod may not reference secrets");
   }
 
   @Test

@@ -9,6 +9,9 @@ import org.jspecify.annotations.Nullable;
  * A container of a pod, regular or init. Validated as part of its pod (names unique, image required, requests
  * within limits).
  *
+ * @param env the container's environment variables, in order (a later one may refer to an earlier one)
+ * @param envFrom ConfigMaps and Secrets whose every key becomes a variable; {@code env} replaces a variable of the
+ *     same name
  * @param restartPolicy {@code Always} on an init container makes it a sidecar; {@code null} otherwise
  * @param livenessProbe restarts the container when it fails; {@code null} when none
  * @param readinessProbe decides whether the container is ready; {@code null} when none (ready once started)
@@ -16,8 +19,9 @@ import org.jspecify.annotations.Nullable;
  * @param lifecycle the {@code postStart} and {@code preStop} hooks; {@code null} when none
  */
 public record Container(String name, String image, ResourceRequirements resources, List<ContainerPort> ports,
-    List<EnvVar> env, @Nullable ContainerRestartPolicy restartPolicy, @Nullable Probe livenessProbe,
-    @Nullable Probe readinessProbe, @Nullable Probe startupProbe, @Nullable Lifecycle lifecycle) {
+    List<EnvVar> env, List<EnvFromSource> envFrom, @Nullable ContainerRestartPolicy restartPolicy,
+    @Nullable Probe livenessProbe, @Nullable Probe readinessProbe, @Nullable Probe startupProbe,
+    @Nullable Lifecycle lifecycle) {
 
   public Container {
     Objects.requireNonNull(name, "name");
@@ -25,6 +29,15 @@ public record Container(String name, String image, ResourceRequirements resource
     Objects.requireNonNull(resources, "resources");
     ports = List.copyOf(ports);
     env = List.copyOf(env);
+    envFrom = List.copyOf(envFrom);
+  }
+
+  /** A container without {@code envFrom}. */
+  public Container(String name, String image, ResourceRequirements resources, List<ContainerPort> ports,
+      List<EnvVar> env, @Nullable ContainerRestartPolicy restartPolicy, @Nullable Probe livenessProbe,
+      @Nullable Probe readinessProbe, @Nullable Probe startupProbe, @Nullable Lifecycle lifecycle) {
+    this(name, image, resources, ports, env, List.of(), restartPolicy, livenessProbe, readinessProbe, startupProbe,
+        lifecycle);
   }
 
   /** A container without lifecycle hooks. */
@@ -61,37 +74,43 @@ public record Container(String name, String image, ResourceRequirements resource
   }
 
   public Container withResources(ResourceRequirements newResources) {
-    return new Container(name, image, newResources, ports, env, restartPolicy, livenessProbe, readinessProbe,
+    return new Container(name, image, newResources, ports, env, envFrom, restartPolicy, livenessProbe, readinessProbe,
         startupProbe, lifecycle);
   }
 
   /** This container with other ports. */
   public Container withPorts(List<ContainerPort> newPorts) {
-    return new Container(name, image, resources, newPorts, env, restartPolicy, livenessProbe, readinessProbe,
+    return new Container(name, image, resources, newPorts, env, envFrom, restartPolicy, livenessProbe, readinessProbe,
         startupProbe, lifecycle);
   }
 
   /** This container with another image. */
   public Container withImage(String newImage) {
-    return new Container(name, newImage, resources, ports, env, restartPolicy, livenessProbe, readinessProbe,
+    return new Container(name, newImage, resources, ports, env, envFrom, restartPolicy, livenessProbe, readinessProbe,
         startupProbe, lifecycle);
   }
 
   /** This container with other environment variables. */
   public Container withEnv(List<EnvVar> newEnv) {
-    return new Container(name, image, resources, ports, newEnv, restartPolicy, livenessProbe, readinessProbe,
+    return new Container(name, image, resources, ports, newEnv, envFrom, restartPolicy, livenessProbe, readinessProbe,
         startupProbe, lifecycle);
+  }
+
+  /** This container with other {@code envFrom} sources. */
+  public Container withEnvFrom(List<EnvFromSource> newEnvFrom) {
+    return new Container(name, image, resources, ports, env, newEnvFrom, restartPolicy, livenessProbe,
+        readinessProbe, startupProbe, lifecycle);
   }
 
   /** This container with other lifecycle hooks ({@code null} for none). */
   public Container withLifecycle(@Nullable Lifecycle newLifecycle) {
-    return new Container(name, image, resources, ports, env, restartPolicy, livenessProbe, readinessProbe,
-        startupProbe, newLifecycle);
+    return new Container(name, image, resources, ports, env, envFrom, restartPolicy, livenessProbe,
+        readinessProbe, startupProbe, newLifecycle);
   }
 
   /** This container with the given probes ({@code null} for none). */
   public Container withProbes(@Nullable Probe liveness, @Nullable Probe readiness, @Nullable Probe startup) {
-    return new Container(name, image, resources, ports, env, restartPolicy, liveness, readiness, startup,
+    return new Container(name, image, resources, ports, env, envFrom, restartPolicy, liveness, readiness, startup,
         lifecycle);
   }
 

@@ -291,6 +291,13 @@ public final class PodSpecChecks {
       if (!c.ports().isEmpty()) {
         containerPorts(c.ports(), at(base, field, i) + ".ports", v);
       }
+      // names as RelaxedEnvironmentVariableValidation checks them: GA and locked on since Kubernetes 1.34
+      if (!c.env().isEmpty()) {
+        EnvChecks.env(c.env(), at(base, field, i) + ".env", true, v);
+      }
+      if (!c.envFrom().isEmpty()) {
+        EnvChecks.envFrom(c.envFrom(), at(base, field, i) + ".envFrom", true, v);
+      }
     }
   }
 

@@ -162,21 +162,12 @@ public final class VolumeFileChecks {
     DownwardAPIVolumeFile.FieldRef field = f.fieldRef();
     DownwardAPIVolumeFile.ResourceFieldRef resource = f.resourceFieldRef();
     if (field != null) {
-      fieldRef(field, path + ".fieldRef", v);
+      fieldRef(field, FIELD_PATHS, false, path + ".fieldRef", v);
       if (resource != null) {
         v.add(path, "fieldRef and resourceFieldRef can not be specified simultaneously", "resource");
       }
     } else if (resource != null) {
-      String rp = path + ".resourceFieldRef";
-      if (resource.containerName().isEmpty()) { // upstream's validateContainerResourceFieldSelector: one error
-        v.required(rp + ".containerName");
-      } else if (resource.resource().isEmpty()) {
-        v.required(rp + ".resource");
-      } else if (!RESOURCES.contains(resource.resource()) && !resource.resource().startsWith("requests.hugepages-")
-          && !resource.resource().startsWith("limits.hugepages-")) {
-        v.add(rp + ".resource", LifecycleChecks.unsupported(RESOURCES), resource.resource());
-      }
-      divisor(resource.resource(), resource.divisor(), rp, v); // upstream checks it after any of the above
+      resourceFieldRef(resource, path + ".resourceFieldRef", true, v);
     } else {
       v.required(path, "one of fieldRef and resourceFieldRef is required");
     }
@@ -184,13 +175,36 @@ public final class VolumeFileChecks {
   }
 
   /**
-   * Upstream's {@code validateObjectFieldSelector} against the downward API volume's field paths: the path is
-   * required; {@code ConvertDownwardAPIFieldLabel} must know it for the API version (an empty one is v1, what the
-   * API server's defaulting writes), a subscript being allowed on labels and annotations only; a subscript must be
-   * a qualified name (an annotation's lower-cased), reported on the reference itself as upstream does; a plain path
-   * must be one of {@link #FIELD_PATHS}.
+   * Upstream's {@code validateContainerResourceFieldSelector} (one error of the container name, the resource or its
+   * support; the container name is required in a volume only), then {@code validateContainerResourceDivisor}.
    */
-  private static void fieldRef(DownwardAPIVolumeFile.FieldRef ref, String path, Violations v) {
+  static void resourceFieldRef(DownwardAPIVolumeFile.ResourceFieldRef resource, String rp, boolean volume,
+      Violations v) {
+    if (volume && resource.containerName().isEmpty()) {
+      v.required(rp + ".containerName");
+    } else if (resource.resource().isEmpty()) {
+      v.required(rp + ".resource");
+    } else if (!RESOURCES.contains(resource.resource()) && !resource.resource().startsWith("requests.hugepages-")
+        && !resource.resource().startsWith("limits.hugepages-")) {
+      v.add(rp + ".resource", LifecycleChecks.unsupported(RESOURCES), resource.resource());
+    }
+    divisor(resource.resource(), resource.divisor(), rp, v); // upstream checks it after any of the above
+  }
+
+  /**
+   * Upstream's {@code validateObjectFieldSelector} against {@code expressions} (the downward API volume's
+   * {@link #FIELD_PATHS} or an environment variable's): with {@code apiVersionRequired} (an environment variable's
+   * reference) the API version is required first; the path is required; {@code ConvertDownwardAPIFieldLabel} must know
+   * it for the API version (an empty one is v1, what the API server's defaulting writes), a subscript being allowed
+   * on labels and annotations only; a subscript must be a qualified name (an annotation's lower-cased), reported on
+   * the reference itself as upstream does; a plain path must be one of {@code expressions}.
+   */
+  static void fieldRef(DownwardAPIVolumeFile.FieldRef ref, List<String> expressions, boolean apiVersionRequired,
+      String path, Violations v) {
+    if (apiVersionRequired && ref.apiVersion().isEmpty()) {
+      v.required(path + ".apiVersion");
+      return;
+    }
     String fieldPath = ref.fieldPath();
     if (fieldPath.isEmpty()) {
       v.required(path + ".fieldPath");
@@ -212,8 +226,8 @@ public final class VolumeFileChecks {
     } else if (subscripted != null) {
       boolean annotation = subscripted[0].equals("metadata.annotations");
       v.qualifiedName(path, annotation ? subscripted[1].toLowerCase(java.util.Locale.ROOT) : subscripted[1]);
-    } else if (!FIELD_PATHS.contains(fieldPath)) {
-      v.add(path + ".fieldPath", LifecycleChecks.unsupported(FIELD_PATHS), fieldPath.equals("spec.host")
+    } else if (!expressions.contains(fieldPath.equals("spec.host") ? "spec.nodeName" : fieldPath)) {
+      v.add(path + ".fieldPath", LifecycleChecks.unsupported(expressions), fieldPath.equals("spec.host")
           ? "spec.nodeName" : fieldPath);
     }
   }

@@ -222,6 +222,51 @@ public final class Validation {
       errs.add(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
           CONFIG_MAP_KEY_FMT, "key.name", "KEY_NAME", "key-name"));
     }
+    chDirPrefix(value, errs);
+    return List.copyOf(errs);
+  }
+
+  private static final String ENV_VAR_NAME_FMT = "[-._a-zA-Z][-._a-zA-Z0-9]*";
+  private static final Pattern ENV_VAR_NAME = Pattern.compile(ENV_VAR_NAME_FMT);
+
+  /**
+   * Tests for a valid environment variable name under the strict rule (Kubernetes' {@code IsEnvVarName}): letters,
+   * digits, {@code _}, {@code -} and {@code .}, not starting with a digit, and not {@code .}, {@code ..} or starting
+   * with {@code ..}. Pods are checked with {@link #isRelaxedEnvVarName} (the RelaxedEnvironmentVariableValidation rule,
+   * GA since Kubernetes 1.34).
+   */
+  public static List<String> isEnvVarName(String value) {
+    List<String> errs = new ArrayList<>(2);
+    if (!ENV_VAR_NAME.matcher(value).matches()) {
+      errs.add(regexError("a valid environment variable name must consist of alphabetic characters, digits, '_', "
+          + "'-', or '.', and must not start with a digit", ENV_VAR_NAME_FMT, "my.env-name", "MY_ENV.NAME",
+          "MyEnvName1"));
+    }
+    chDirPrefix(value, errs);
+    return List.copyOf(errs);
+  }
+
+  /**
+   * Tests for a valid environment variable name (Kubernetes' {@code IsRelaxedEnvVarName}): not empty, and only
+   * printable ASCII characters other than {@code =}.
+   */
+  public static List<String> isRelaxedEnvVarName(String value) {
+    List<String> errs = new ArrayList<>(2);
+    if (value.isEmpty()) {
+      errs.add("environment variable name must be non-empty");
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < ' ' || c > '~' || c == '=') {
+        errs.add("a valid environment variable name must consist only of printable ASCII characters other than '='");
+        break;
+      }
+    }
+    return List.copyOf(errs);
+  }
+
+  /** Upstream's {@code hasChDirPrefix}. */
+  private static void chDirPrefix(String value, List<String> errs) {
     if (value.equals(".")) {
       errs.add("must not be '.'");
     } else if (value.equals("..")) {
@@ -229,7 +274,6 @@ public final class Validation {
     } else if (value.startsWith("..")) {
       errs.add("must not start with '..'");
     }
-    return List.copyOf(errs);
   }
 
   /** {@code must be no more than N characters}. */

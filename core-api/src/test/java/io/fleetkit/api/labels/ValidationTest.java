@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Cases ported from kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation_test.go
  * (TestIsDNS1123Label, TestIsDNS1123Subdomain, TestIsDNS1035Label, TestIsQualifiedName, TestIsValidLabelValue,
- * TestIsConfigMapKey; the
+ * TestIsConfigMapKey, TestIsRelaxedEnvVarName; the
  * last two are also content/kube_test.go TestIsLabelKey/TestIsLabelValue) plus exact-message checks.
  */
 final class ValidationTest {
@@ -118,6 +118,25 @@ final class ValidationTest {
     assertValid(Validation::isConfigMapKey, List.of(
         "a", "good", "good-good", "still.good", "this.is.also.good", ".so.is.this", "THIS_IS_GOOD", "so_is_this_17"));
     assertInvalid(Validation::isConfigMapKey, List.of(".", "..", "..bad", "b*d", "bad!&bad"));
+  }
+
+  // TestIsRelaxedEnvVarName: 26 success + 12 failure
+  @Test
+  void isRelaxedEnvVarName_upstreamCases_classified() {
+    assertValid(Validation::isRelaxedEnvVarName, List.of("-", ":", "_", "+a", ">a", "<a", "a.", "a..", "*a", "%a",
+        "?a", "a:a", "a_a", "aAz", "~a", "|a", "a0a", "a9", "/a", "a ", "#a", "0a", "0 a", "'a", "(a", "@a"));
+    assertInvalid(Validation::isRelaxedEnvVarName, List.of("", "=", "a=", "1=a", "a=b", "#%=&&", "\u0001abc",
+        "\u0082abc", "\u00c7 \u00e7", "\u00c4 \u00e4", "\u00d1 \u00f1", "\u00d8 \u00f8"));
+  }
+
+  /** IsEnvVarName's message (the strict rule), with upstream's examples and regex. */
+  @Test
+  void isEnvVarName_digitFirstAndDotDot_exactUpstreamMessages() {
+    assertThat(Validation.isEnvVarName("1a")).containsExactly("a valid environment variable name must consist of "
+        + "alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or "
+        + "'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')");
+    assertThat(Validation.isEnvVarName("..a")).containsExactly("must not start with '..'");
+    assertThat(Validation.isEnvVarName("a.b-c_D")).isEmpty();
   }
 
   @Test

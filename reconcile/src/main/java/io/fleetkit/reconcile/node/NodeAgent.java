@@ -55,7 +55,12 @@ import org.jspecify.annotations.Nullable;
  * machine drops off the network; the node lifecycle controller then notices. Containers' lifecycle hooks run as the
  * kubelet runs them ({@code preStop} before every stop, within the grace period; {@code postStart} after every
  * start, a failure killing the container), their failures reported as Warning events to
- * {@linkplain Builder#events the agent's recorder}.
+ * {@linkplain Builder#events the agent's recorder}. References to ConfigMaps and Secrets are resolved against the
+ * store as the kubelet resolves them ({@link ConfigReferences}): a pod whose config map or secret volume cannot be set
+ * up waits in {@code ContainerCreating} with a {@code FailedMount} Warning, tried again with the volume manager's
+ * backoff; a container whose {@code env} or {@code envFrom} cannot be resolved waits in
+ * {@code CreateContainerConfigError} with a {@code Failed} Warning, tried again every 10 s, and starts once the object
+ * or key exists.
  *
  * <p>Work is event driven: pod watch events and the agent's own timers mark pods dirty, {@link #sync} processes
  * them. The event of the agent's own status write, at the instant it wrote, marks nothing: a sync of it would find
@@ -79,6 +84,18 @@ public final class NodeAgent implements AutoCloseable {
   private final @Nullable Runnable onWork;
   private final EventRecorder events;
   private final Map<String, PodRuntime> pods = new LinkedHashMap<>();
+  /** The ConfigMaps and Secrets of the store, as the kubelet's config map and secret managers read them. */
+  private final ConfigReferences.Lookup objects = new ConfigReferences.Lookup() {
+    @Override
+    public io.fleetkit.api.core.@Nullable ConfigMap configMap(String namespace, String name) {
+      return store.get(io.fleetkit.api.core.ConfigMap.class, namespace, name).orElse(null);
+    }
+
+    @Override
+    public io.fleetkit.api.core.@Nullable Secret secret(String namespace, String name) {
+      return store.get(io.fleetkit.api.core.Secret.class, namespace, name).orElse(null);
+    }
+  };
   /** Pods to sync, in the order they were marked; a fresh set per pass (clearing a grown hash table costs its size). */
   private Set<String> dirty = new LinkedHashSet<>();
   /** What the last reboot left of the pods the agent ran, until each is synced again. */
@@ -313,6 +330,7 @@ public final class NodeAgent implements AutoCloseable {
         return deleting && deleteTerminated(pod);
       }
       r = new PodRuntime(pod, now, rebooted.isEmpty() ? null : rebooted.remove(key));
+      r.objects = objects;
       pods.put(key, r);
     }
     r.pod = pod;
@@ -323,6 +341,11 @@ public final class NodeAgent implements AutoCloseable {
       r.advance(now, health, backoff);
     }
     recordHookFailures(r);
+    for (PodRuntime.Warning w : r.drainWarnings()) {
+      ObjectReference ref = ObjectReference.to(r.pod);
+      events.event(w.fieldPath().isEmpty() ? ref : ref.withFieldPath(w.fieldPath()), null, Event.WARNING, w.reason(),
+          w.action(), w.message());
+    }
     schedule(r, now);
     boolean wrote = writeStatus(pod, r, now);
     if (deleting && r.finished()) {

@@ -75,6 +75,27 @@ final class PodRuntime {
   /** The reason of {@code Initialized=True} of a pod with init containers that succeeded. */
   static final String POD_COMPLETED = PodConditions.POD_COMPLETED;
   private static final ProbeTarget NO_TARGET = ProbeTarget.of("");
+  /** Finds nothing. */
+  static final ConfigReferences.Lookup NO_OBJECTS = new ConfigReferences.Lookup() {
+    @Override
+    public io.fleetkit.api.core.@Nullable ConfigMap configMap(String namespace, String name) {
+      return null;
+    }
+
+    @Override
+    public io.fleetkit.api.core.@Nullable Secret secret(String namespace, String name) {
+      return null;
+    }
+  };
+  /**
+   * The wait before the pod worker syncs a pod again after a sync that failed ({@code backOffPeriod} of the kubelet,
+   * without its jitter): how often a container in {@code CreateContainerConfigError} is tried again.
+   */
+  static final Duration CONFIG_RETRY = Duration.ofSeconds(10);
+  /** The first wait before a failed volume set-up is tried again ({@code initialDurationBeforeRetry}). */
+  static final Duration MOUNT_BACKOFF_INITIAL = Duration.ofMillis(500);
+  /** The longest such wait ({@code maxDurationBeforeRetry}, 2 m 2 s); it doubles up to it. */
+  static final Duration MOUNT_BACKOFF_MAX = Duration.ofSeconds(122);
   /** The shortest stop the kubelet gives a container ({@code minimumGracePeriodInSeconds}). */
   static final long MINIMUM_GRACE_PERIOD_SECONDS = 2;
 
@@ -102,6 +123,22 @@ final class PodRuntime {
   private @Nullable Instant sandboxCreatedAt;
   TimerClock.@Nullable Timer timer;
   @Nullable Instant timerAt;
+  /**
+   * Finds the ConfigMaps and Secrets the pod refers to ({@link ConfigReferences}); the agent sets its store's. None
+   * is found by default.
+   */
+  ConfigReferences.Lookup objects = NO_OBJECTS;
+  /**
+   * Whether the pod's config map and secret volumes are set up (at once for a pod without any); until then nothing
+   * starts, its sandbox included, and the containers wait in {@code ContainerCreating} ({@link #mountVolumes}).
+   */
+  private boolean volumesMounted;
+  /** When the volume manager tries again to set up the volumes that failed; {@code null} when nothing waits. */
+  private @Nullable Instant mountRetryAt;
+  /** The wait before the next try after a failed one (the operation executor's exponential backoff). */
+  private Duration mountBackoff = MOUNT_BACKOFF_INITIAL;
+  /** The kubelet's Warning events on the pod not yet reported ({@link #drainWarnings}). */
+  private final List<Warning> warnings = new ArrayList<>(0);
   /** Lifecycle hook failures not yet reported ({@link #drainHookFailures}). */
   private final List<HookFailure> hookFailures = new ArrayList<>(0);
   /** Whether a container or init container declares a {@code postStart} hook, which can hold the pod's sync. */
@@ -130,14 +167,29 @@ final class PodRuntime {
    */
   record HookFailure(String fieldPath, String reason, String message) {}
 
-  /** The hook failures since the last call, in the order they happened. */
-  List<HookFailure> drainHookFailures() {
-    if (hookFailures.isEmpty()) {
+  /**
+   * A Warning event of the kubelet about the pod: {@code FailedMount} on the pod (empty {@code fieldPath}) or
+   * {@code Failed} on a container it could not create ({@code spec.containers{web}}).
+   */
+  record Warning(String fieldPath, String reason, String action, String message) {}
+
+  /** The Warning events since the last call, in the order they happened. */
+  List<Warning> drainWarnings() {
+    return drain(warnings);
+  }
+
+  private static <T> List<T> drain(List<T> pending) {
+    if (pending.isEmpty()) {
       return List.of();
     }
-    List<HookFailure> out = List.copyOf(hookFailures);
-    hookFailures.clear();
+    List<T> out = List.copyOf(pending);
+    pending.clear();
     return out;
+  }
+
+  /** The hook failures since the last call, in the order they happened. */
+  List<HookFailure> drainHookFailures() {
+    return drain(hookFailures);
   }
 
   PodRuntime(Pod pod, Instant now) {
@@ -153,6 +205,7 @@ final class PodRuntime {
     this.pod = pod;
     this.startTime = now;
     this.hasPostStartHooks = hasPostStart(pod.spec().containers()) || hasPostStart(pod.spec().initContainers());
+    this.volumesMounted = !ConfigReferences.hasConfigVolumes(pod);
     List<Container> initSpecs = pod.spec().initContainers();
     String waiting = initSpecs.isEmpty() ? CONTAINER_CREATING : POD_INITIALIZING;
     for (Container c : pod.spec().containers()) {
@@ -392,6 +445,15 @@ final class PodRuntime {
     int exitCode;
     boolean done;
     @Nullable Instant backoffUntil;
+    /** The waiting message of {@code CreateContainerConfigError}: why the configuration could not be made. */
+    String message = "";
+    /**
+     * While the container waits in {@code CreateContainerConfigError}: when the kubelet tries to create it again;
+     * {@code null} otherwise.
+     */
+    @Nullable Instant configRetryAt;
+    /** Whether that try restarts a container that ran before (its restart count goes up when it starts). */
+    boolean configRetryIsRestart;
     /** When the kubelet restarted while this run was running; {@code null} otherwise. */
     @Nullable Instant kubeletStart;
     /** While the kubelet stops this (sidecar) run: when it exits, on SIGTERM or SIGKILL; {@code null} otherwise. */
@@ -625,6 +687,9 @@ final class PodRuntime {
   /** Runs every transition due at or before {@code now}. */
   void advance(Instant now, HealthSource health, RestartBackoff backoff) {
     syncGoesOn = false;
+    if (!volumesMounted && deletionGrace < 0 && !mountVolumes(now)) {
+      return; // WaitForAttachAndMount: the sync goes no further, the containers wait in ContainerCreating
+    }
     if (!sandboxReady && (inits.isEmpty() || initialized) && !mainDone()) {
       // computePodActions without init containers to run (none, or all done before a reboot): a new sandbox,
       // then every container
@@ -695,6 +760,71 @@ final class PodRuntime {
     return syncResumedAt != null && syncResumedAt.isAfter(at) ? syncResumedAt : at;
   }
 
+  /**
+   * The volume manager's set-up of the pod's config map and secret volumes, tried when due: once every one can be set
+   * up ({@link ConfigReferences#mountFailures}) they stay mounted; a failure records a {@code FailedMount} Warning per
+   * volume and is tried again after the operation executor's backoff (0.5 s, doubling up to 2 m 2 s).
+   *
+   * @return whether the volumes are mounted
+   */
+  private boolean mountVolumes(Instant now) {
+    if (mountRetryAt != null && mountRetryAt.isAfter(now)) {
+      return false;
+    }
+    List<ConfigReferences.MountFailure> failures = ConfigReferences.mountFailures(pod, objects);
+    if (failures.isEmpty()) {
+      volumesMounted = true;
+      mountRetryAt = null;
+      return true;
+    }
+    for (ConfigReferences.MountFailure f : failures) {
+      warnings.add(new Warning("", ConfigReferences.FAILED_MOUNT, "MountVolume", f.message()));
+    }
+    mountRetryAt = now.plus(mountBackoff);
+    Duration doubled = mountBackoff.multipliedBy(2);
+    mountBackoff = doubled.compareTo(MOUNT_BACKOFF_MAX) > 0 ? MOUNT_BACKOFF_MAX : doubled;
+    return false;
+  }
+
+  /**
+   * Whether the kubelet can make the configuration of {@code c} at {@code now} ({@code generateContainerConfig}: its
+   * environment, {@link ConfigReferences#envError}). When it cannot, the container waits in
+   * {@code CreateContainerConfigError} with the error as message, a {@code Failed} Warning ({@code Error: ...}) is
+   * recorded on it, and it is tried again after {@link #CONFIG_RETRY}.
+   */
+  private boolean configReady(ContainerRun c, Instant now, boolean restart) {
+    if (c.spec.envFrom().isEmpty() && !hasValueFrom(c.spec)) {
+      return true;
+    }
+    String error = ConfigReferences.envError(pod, c.spec, objects);
+    if (error == null) {
+      c.configRetryAt = null;
+      return true;
+    }
+    c.state = ContainerStateType.Waiting;
+    c.reason = ConfigReferences.CREATE_CONTAINER_CONFIG_ERROR;
+    c.message = error;
+    c.backoffUntil = null;
+    c.configRetryAt = now.plus(CONFIG_RETRY);
+    c.configRetryIsRestart = restart;
+    warnings.add(new Warning(fieldPath(c), ConfigReferences.FAILED, "CreateContainer", "Error: " + error));
+    return false;
+  }
+
+  private static boolean hasValueFrom(Container spec) {
+    for (io.fleetkit.api.core.EnvVar e : spec.env()) {
+      if (e.valueFrom() != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code c} waits in {@code CreateContainerConfigError} until a later instant than {@code now}. */
+  private static boolean configRetryLater(ContainerRun c, Instant now) {
+    return c.configRetryAt != null && c.configRetryAt.isAfter(now);
+  }
+
   private void createSandbox(Instant now) {
     sandboxReady = true;
     sandboxCreatedAt = now;
@@ -717,15 +847,28 @@ final class PodRuntime {
         if (syncBlockedUntil != null) {
           return false; // the sync that would start it waits for a postStart hook
         }
+        if (configRetryLater(c, now)) {
+          return false; // the pod worker's next try
+        }
+        if (c.configRetryAt != null && c.configRetryIsRestart) {
+          if (configReady(c, now, true)) {
+            start(c, now, health, true);
+          }
+          return true;
+        }
         if (c.startedAt == null && !c.done) {
           if (!initialized) {
             return false;
           }
-          start(c, now, health, false);
+          if (configReady(c, now, false)) {
+            start(c, now, health, false);
+          }
           return true;
         } else if (c.backoffUntil != null && !c.backoffUntil.isAfter(now)) {
           backoff.next(backoffKey(c), c.finishedAt != null ? c.finishedAt : now);
-          start(c, now, health, true);
+          if (configReady(c, now, true)) {
+            start(c, now, health, true);
+          }
           return true;
         }
         return false;
@@ -795,8 +938,14 @@ final class PodRuntime {
       }
       ContainerRun c = inits.get(i);
       if (c.state == ContainerStateType.Waiting && c.startedAt == null && !c.done) {
-        start(c, now, health, false); // the others restart through their backoff
+        if (configRetryLater(c, now)) {
+          break; // the pod worker's next try
+        }
         changed = true;
+        if (!configReady(c, now, false)) {
+          break; // SyncPod returns when an init container cannot start
+        }
+        start(c, now, health, false); // the others restart through their backoff
       }
     }
     if (a.initialized()) {
@@ -1177,6 +1326,8 @@ final class PodRuntime {
     c.kubeletStart = null;
     c.state = ContainerStateType.Running;
     c.reason = "";
+    c.message = "";
+    c.configRetryAt = null;
     c.startedAt = now;
     c.backoffUntil = null;
     c.parked.clear();
@@ -1277,7 +1428,9 @@ final class PodRuntime {
       c.backoffUntil = backoff.backoffEnd(id, at);
     } else {
       backoff.next(id, at);
-      start(c, now, health, true);
+      if (configReady(c, now, true)) {
+        start(c, now, health, true);
+      }
     }
   }
 
@@ -1288,6 +1441,10 @@ final class PodRuntime {
   /** The earliest future instant at which something changes, or {@code null}. */
   @Nullable Instant nextEvent(Instant now) {
     Instant next = syncBlockedUntil != null && syncBlockedUntil.isAfter(now) ? syncBlockedUntil : null;
+    if (!volumesMounted && mountRetryAt != null && mountRetryAt.isAfter(now)
+        && (next == null || mountRetryAt.isBefore(next))) {
+      next = mountRetryAt;
+    }
     for (ContainerRun c : containers) {
       next = nextEvent(c, now, next);
     }
@@ -1304,7 +1461,7 @@ final class PodRuntime {
       c.settle();
     }
     for (Instant t : new Instant[] {c.exitAt(), c.killAt(), c.tickAt(), c.readinessChangeAt(now), c.backoffUntil,
-        c.stopExitAt, c.running() ? c.hookFailsAt : null}) {
+        c.stopExitAt, c.running() ? c.hookFailsAt : null, c.done ? null : c.configRetryAt}) {
       if (t != null && t.isAfter(now) && (next == null || t.isBefore(next))) {
         next = t;
       }
@@ -1391,7 +1548,8 @@ final class PodRuntime {
     return switch (c.state) {
       case Running -> ContainerState.running(c.startedAt);
       case Terminated -> ContainerState.terminated(c.exitCode, c.reason, c.finishedAt);
-      case Waiting -> new ContainerState(ContainerStateType.Waiting, c.reason, null, null, null);
+      case Waiting -> ContainerState.waiting(c.reason,
+          ConfigReferences.CREATE_CONTAINER_CONFIG_ERROR.equals(c.reason) ? c.message : "");
     };
   }
 

@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Per pod: GPUs are {@code nvidia.com/gpu} of the pod's effective requests, CPUs per task its CPU request
  * rounded up to whole CPUs (none: Slurm's default of 1), memory per node its memory request in MiB, rounded up
  * (none: the partition default). The environment is the first container's {@code env} plus
- * {@code FLEETKIT_NAMESPACE} and {@code FLEETKIT_NAME}.
+ * {@code FLEETKIT_NAMESPACE} and {@code FLEETKIT_NAME}; its variables must be literals: a {@code valueFrom} or an
+ * {@code envFrom}, which a kubelet would resolve, is refused with an {@link IllegalArgumentException}.
  *
  * <p>What to run comes from the object's annotations, since a pod's container has no command: {@link #SCRIPT}
  * (required unless given explicitly), {@link #PARTITION}, {@link #TIME_LIMIT_MINUTES} and {@link #WORKDIR}.
@@ -116,8 +117,17 @@ public final class SlurmWorkloads {
     }
     if (!pod.containers().isEmpty()) {
       Container c = pod.containers().get(0);
-      for (EnvVar e : c.env()) {
+      for (int i = 0; i < c.env().size(); i++) {
+        EnvVar e = c.env().get(i);
+        if (e.valueFrom() != null) { // no kubelet resolves it here: a literal is all a Slurm job can be given
+          throw new IllegalArgumentException(what + ": containers[0].env[" + i + "].valueFrom (" + e.name()
+              + ") is not supported by the Slurm adapter; give a literal value");
+        }
         b.env(e.name(), e.value());
+      }
+      if (!c.envFrom().isEmpty()) {
+        throw new IllegalArgumentException(what + ": containers[0].envFrom is not supported by the Slurm adapter; "
+            + "give literal values in env");
       }
     }
     b.env("FLEETKIT_NAMESPACE", meta.namespace()).env("FLEETKIT_NAME", meta.name());

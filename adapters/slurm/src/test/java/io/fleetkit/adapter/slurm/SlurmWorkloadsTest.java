@@ -3,7 +3,13 @@ package io.fleetkit.adapter.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.EnvFromSource;
+import io.fleetkit.api.core.EnvVar;
+import io.fleetkit.api.core.EnvVarSource;
+import io.fleetkit.api.core.PodSpec;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -71,5 +77,22 @@ final class SlurmWorkloadsTest {
     assertThatThrownBy(() -> SlurmWorkloads.forJob(Workloads.job("x", 1, 1, Workloads.pod("1", "1Mi", 0, Map.of()),
         Map.of(SlurmWorkloads.SCRIPT, SCRIPT, SlurmWorkloads.TIME_LIMIT_MINUTES, "1h"))))
         .hasMessageContaining("annotation slurm.fleetkit.io/time-limit-minutes \"1h\" must be a whole number");
+  }
+
+  /** A variable a kubelet would resolve cannot be given to Slurm: refused, naming it, rather than sent empty. */
+  @Test
+  void forJob_envValueFromOrEnvFrom_rejected() {
+    PodSpec pod = Workloads.pod("1", "1Mi", 0, Map.of("A", "1"));
+    Container c = pod.containers().get(0);
+    PodSpec valueFrom = pod.toBuilder().containers(List.of(c.withEnv(List.of(new EnvVar("A", "1"),
+        EnvVar.from("LEVEL", EnvVarSource.configMapKey("cfg", "level", false)))))).build();
+    assertThatThrownBy(() -> SlurmWorkloads.forJob(Workloads.job("x", 1, 1, valueFrom,
+        Map.of(SlurmWorkloads.SCRIPT, SCRIPT)))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("job team/x: containers[0].env[1].valueFrom (LEVEL) is not supported by the Slurm adapter; "
+            + "give a literal value");
+    PodSpec envFrom = pod.toBuilder().containers(List.of(c.withEnvFrom(List.of(EnvFromSource.configMap("cfg",
+        false))))).build();
+    assertThatThrownBy(() -> SlurmWorkloads.forJob(Workloads.job("x", 1, 1, envFrom,
+        Map.of(SlurmWorkloads.SCRIPT, SCRIPT)))).hasMessageContaining("containers[0].envFrom is not supported");
   }
 }

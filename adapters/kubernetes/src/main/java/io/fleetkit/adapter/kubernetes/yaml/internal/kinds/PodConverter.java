@@ -91,8 +91,8 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
     var st = c.getState();
     ContainerState state;
     if (st == null || st.getWaiting() != null) {
-      state = new ContainerState(ContainerStateType.Waiting,
-          st == null ? "" : Values.orEmpty(st.getWaiting().getReason()), null, null, null);
+      state = st == null ? ContainerState.WAITING : ContainerState.waiting(Values.orEmpty(st.getWaiting().getReason()),
+          Values.orEmpty(st.getWaiting().getMessage()));
     } else if (st.getRunning() != null) {
       state = ContainerState.running(Values.instant(st.getRunning().getStartedAt(), p + ".state.running.startedAt",
           ctx));
@@ -100,7 +100,7 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
       var t = st.getTerminated();
       state = new ContainerState(ContainerStateType.Terminated, Values.orEmpty(t.getReason()), t.getExitCode(),
           Values.instant(t.getStartedAt(), p + ".state.terminated.startedAt", ctx),
-          Values.instant(t.getFinishedAt(), p + ".state.terminated.finishedAt", ctx));
+          Values.instant(t.getFinishedAt(), p + ".state.terminated.finishedAt", ctx), Values.orEmpty(t.getMessage()));
     } else {
       state = ContainerState.WAITING;
     }
@@ -149,11 +149,13 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
         break;
       case Terminated:
         state.withTerminated(new ContainerStateTerminatedBuilder().withExitCode(st.exitCode())
-            .withReason(Values.emptyToNull(st.reason())).withStartedAt(Values.instant(st.startedAt()))
+            .withReason(Values.emptyToNull(st.reason())).withMessage(Values.emptyToNull(st.message()))
+            .withStartedAt(Values.instant(st.startedAt()))
             .withFinishedAt(Values.instant(st.finishedAt())).build());
         break;
       default:
-        state.withWaiting(new ContainerStateWaitingBuilder().withReason(Values.emptyToNull(st.reason())).build());
+        state.withWaiting(new ContainerStateWaitingBuilder().withReason(Values.emptyToNull(st.reason()))
+            .withMessage(Values.emptyToNull(st.message())).build());
         break;
     }
     return new ContainerStatusBuilder().withName(c.name()).withReady(c.ready()).withRestartCount(c.restartCount())

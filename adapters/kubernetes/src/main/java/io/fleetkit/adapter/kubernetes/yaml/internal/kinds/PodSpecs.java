@@ -3,7 +3,6 @@ package io.fleetkit.adapter.kubernetes.yaml.internal.kinds;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.EmptyDirVolumeSourceBuilder;
-import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.EphemeralVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.HostPathVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -22,6 +21,7 @@ import io.fleetkit.api.core.ContainerPort;
 import io.fleetkit.api.core.ContainerResourceClaim;
 import io.fleetkit.api.core.ContainerRestartPolicy;
 import io.fleetkit.api.core.DNSPolicy;
+import io.fleetkit.api.core.EnvFromSource;
 import io.fleetkit.api.core.EnvVar;
 import io.fleetkit.api.core.HostAlias;
 import io.fleetkit.api.core.PersistentVolumeClaimTemplate;
@@ -243,14 +243,8 @@ public final class PodSpecs {
       return cx.build(pp, () -> new ContainerPort(Values.orEmpty(port.getName()), port.getContainerPort(),
           Values.orEmpty(port.getProtocol()), Values.intOr(port.getHostPort(), 0), Values.orEmpty(port.getHostIP())));
     });
-    List<EnvVar> env = Fabric8Scheduling.list(c.getEnv(), p + ".env", ctx, (e, ep, cx) -> {
-      if (e.getValueFrom() != null) {
-        cx.error(ep + ".valueFrom", "is not supported; give a literal value", null);
-        return null;
-      }
-      return cx.build(ep, () -> new EnvVar(Values.required(e.getName(), ep + ".name", cx),
-          Values.orEmpty(e.getValue())));
-    });
+    List<EnvVar> env = EnvVars.env(c, p, ctx);
+    List<EnvFromSource> envFrom = EnvVars.envFrom(c, p, ctx);
     ContainerRestartPolicy restart = Values.enumValue(ContainerRestartPolicy.class, c.getRestartPolicy(), null,
         p + ".restartPolicy", ctx);
     Probe liveness = Probes.toCore(c.getLivenessProbe(), p + ".livenessProbe", ctx);
@@ -261,7 +255,7 @@ public final class PodSpecs {
       return null;
     }
     return ctx.build(p, () -> new Container(Values.orEmpty(c.getName()), Values.orEmpty(c.getImage()), resources,
-        ports, env, restart, liveness, readiness, startup, lifecycle));
+        ports, env, envFrom, restart, liveness, readiness, startup, lifecycle));
   }
 
   private static io.fabric8.kubernetes.api.model.Container container(Container c) {
@@ -279,8 +273,7 @@ public final class PodSpecs {
             .withProtocol(port.protocol().equals("TCP") ? null : port.protocol())
             .withHostPort(port.hostPort() == 0 ? null : port.hostPort())
             .withHostIP(Values.emptyToNull(port.hostIP())).build()))
-        .withEnv(Fabric8Scheduling.out(c.env(), e -> new EnvVarBuilder().withName(e.name())
-            .withValue(Values.emptyToNull(e.value())).build()))
+        .withEnv(EnvVars.env(c.env())).withEnvFrom(EnvVars.envFrom(c.envFrom()))
         .withRestartPolicy(Values.name(c.restartPolicy()))
         .withLivenessProbe(Probes.toFabric8(c.livenessProbe()))
         .withReadinessProbe(Probes.toFabric8(c.readinessProbe()))

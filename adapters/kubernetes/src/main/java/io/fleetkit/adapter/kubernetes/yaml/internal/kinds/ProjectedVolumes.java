@@ -125,20 +125,50 @@ final class ProjectedVolumes {
 
   private static @Nullable DownwardAPIVolumeFile file(io.fabric8.kubernetes.api.model.DownwardAPIVolumeFile f,
       String p, DocumentContext ctx) {
-    var fr = f.getFieldRef();
-    var rr = f.getResourceFieldRef();
-    DownwardAPIVolumeFile.FieldRef field = fr == null ? null : ctx.build(p + ".fieldRef",
-        () -> new DownwardAPIVolumeFile.FieldRef(Values.orEmpty(fr.getApiVersion()),
-            Values.orEmpty(fr.getFieldPath())));
-    Quantity divisor = rr == null || rr.getDivisor() == null ? null
-        : Values.quantity(rr.getDivisor().toString(), p + ".resourceFieldRef.divisor", ctx);
-    DownwardAPIVolumeFile.ResourceFieldRef resource = rr == null ? null : ctx.build(p + ".resourceFieldRef",
-        () -> new DownwardAPIVolumeFile.ResourceFieldRef(Values.orEmpty(rr.getContainerName()),
-            Values.orEmpty(rr.getResource()), divisor));
+    DownwardAPIVolumeFile.FieldRef field = fieldRef(f.getFieldRef(), "", p + ".fieldRef", ctx);
+    DownwardAPIVolumeFile.ResourceFieldRef resource = resourceFieldRef(f.getResourceFieldRef(),
+        p + ".resourceFieldRef", ctx);
     return ctx.build(p, () -> new DownwardAPIVolumeFile(Values.orEmpty(f.getPath()), field, resource, f.getMode()));
   }
 
+  /**
+   * A field selector ({@code ObjectFieldSelector}) at {@code p}, its absent {@code apiVersion} read as
+   * {@code absentApiVersion}; {@code null} when absent.
+   */
+  static DownwardAPIVolumeFile.@Nullable FieldRef fieldRef(
+      io.fabric8.kubernetes.api.model.@Nullable ObjectFieldSelector fr, String absentApiVersion, String p,
+      DocumentContext ctx) {
+    return fr == null ? null : ctx.build(p, () -> new DownwardAPIVolumeFile.FieldRef(
+        fr.getApiVersion() == null ? absentApiVersion : fr.getApiVersion(), Values.orEmpty(fr.getFieldPath())));
+  }
+
+  /** A resource selector ({@code ResourceFieldSelector}) at {@code p}; {@code null} when absent. */
+  static DownwardAPIVolumeFile.@Nullable ResourceFieldRef resourceFieldRef(
+      io.fabric8.kubernetes.api.model.@Nullable ResourceFieldSelector rr, String p, DocumentContext ctx) {
+    if (rr == null) {
+      return null;
+    }
+    Quantity divisor = rr.getDivisor() == null ? null
+        : Values.quantity(rr.getDivisor().toString(), p + ".divisor", ctx);
+    return ctx.build(p, () -> new DownwardAPIVolumeFile.ResourceFieldRef(Values.orEmpty(rr.getContainerName()),
+        Values.orEmpty(rr.getResource()), divisor));
+  }
+
   // ---- back to fabric8
+
+  static io.fabric8.kubernetes.api.model.@Nullable ObjectFieldSelector fieldRef(
+      DownwardAPIVolumeFile.@Nullable FieldRef fr) {
+    return fr == null ? null : new ObjectFieldSelectorBuilder()
+        .withApiVersion(Values.emptyToNull(fr.apiVersion())).withFieldPath(fr.fieldPath()).build();
+  }
+
+  static io.fabric8.kubernetes.api.model.@Nullable ResourceFieldSelector resourceFieldRef(
+      DownwardAPIVolumeFile.@Nullable ResourceFieldRef rr) {
+    return rr == null ? null : new ResourceFieldSelectorBuilder()
+        .withContainerName(Values.emptyToNull(rr.containerName())).withResource(rr.resource())
+        .withDivisor(rr.divisor() == null ? null
+            : new io.fabric8.kubernetes.api.model.Quantity(rr.divisor().toString())).build();
+  }
 
   static io.fabric8.kubernetes.api.model.ProjectedVolumeSource projected(VolumeSource.Projected s) {
     return new ProjectedVolumeSourceBuilder().withDefaultMode(s.defaultMode())
@@ -188,15 +218,7 @@ final class ProjectedVolumes {
   }
 
   private static io.fabric8.kubernetes.api.model.DownwardAPIVolumeFile file(DownwardAPIVolumeFile f) {
-    DownwardAPIVolumeFile.FieldRef fr = f.fieldRef();
-    DownwardAPIVolumeFile.ResourceFieldRef rr = f.resourceFieldRef();
     return new DownwardAPIVolumeFileBuilder().withPath(f.path()).withMode(f.mode())
-        .withFieldRef(fr == null ? null : new ObjectFieldSelectorBuilder()
-            .withApiVersion(Values.emptyToNull(fr.apiVersion())).withFieldPath(fr.fieldPath()).build())
-        .withResourceFieldRef(rr == null ? null : new ResourceFieldSelectorBuilder()
-            .withContainerName(Values.emptyToNull(rr.containerName())).withResource(rr.resource())
-            .withDivisor(rr.divisor() == null ? null
-                : new io.fabric8.kubernetes.api.model.Quantity(rr.divisor().toString())).build())
-        .build();
+        .withFieldRef(fieldRef(f.fieldRef())).withResourceFieldRef(resourceFieldRef(f.resourceFieldRef())).build();
   }
 }

@@ -1,0 +1,165 @@
+package io.fleetkit.reconcile.node;
+
+import io.fleetkit.api.core.ConfigMap;
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.EnvFromSource;
+import io.fleetkit.api.core.EnvVar;
+import io.fleetkit.api.core.EnvVarSource;
+import io.fleetkit.api.core.KeyToPath;
+import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.Secret;
+import io.fleetkit.api.core.Volume;
+import io.fleetkit.api.core.VolumeSource;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The kubelet's rules for a pod's references to ConfigMaps and Secrets, as pure functions of the pod and the objects
+ * a {@link Lookup} finds: whether a container's environment can be made ({@code makeEnvironmentVariables}: else the
+ * container waits in {@code CreateContainerConfigError}) and whether the pod's config map and secret volumes can be
+ * set up (the volume plugins' {@code SetUpAt}: else the pod waits in {@code ContainerCreating}, with a
+ * {@code FailedMount} event per volume). Messages are the kubelet's. Stateless.
+ */
+final class ConfigReferences {
+  /** The container waiting reason of a container whose configuration could not be made. */
+  static final String CREATE_CONTAINER_CONFIG_ERROR = "CreateContainerConfigError";
+  /** The kubelet's event reason for a container it could not create ({@code events.FailedToCreateContainer}). */
+  static final String FAILED = "Failed";
+  /** The kubelet's event reason for a volume it could not set up ({@code events.FailedMountVolume}). */
+  static final String FAILED_MOUNT = "FailedMount";
+
+  /** Finds the objects of a namespace by name, as the kubelet's config map and secret managers do. */
+  interface Lookup {
+    @Nullable ConfigMap configMap(String namespace, String name);
+
+    @Nullable Secret secret(String namespace, String name);
+  }
+
+  /** A volume that could not be set up: its name and the {@code FailedMount} event's message. */
+  record MountFailure(String volume, String message) {}
+
+  private ConfigReferences() {}
+
+  /**
+   * The error {@code makeEnvironmentVariables} stops at for container {@code c} of {@code pod}, or {@code null} when
+   * its environment can be made: first its {@code envFrom} sources in order, then its {@code env} variables in order
+   * (a literal value needs nothing; a field or resource of the pod is always there). A missing object is
+   * {@code configmap "name" not found} (or {@code secret}), a missing key {@code couldn't find key k in ConfigMap
+   * ns/name} (or {@code Secret}); an optional reference that misses is left out instead.
+   */
+  static @Nullable String envError(Pod pod, Container c, Lookup lookup) {
+    String ns = pod.metadata().namespace();
+    for (EnvFromSource from : c.envFrom()) {
+      EnvFromSource.Reference cm = from.configMapRef();
+      EnvFromSource.Reference s = from.secretRef();
+      if (cm != null && !cm.optional() && lookup.configMap(ns, cm.name()) == null) {
+        return notFound("configmap", cm.name());
+      } else if (cm == null && s != null && !s.optional() && lookup.secret(ns, s.name()) == null) {
+        return notFound("secret", s.name());
+      }
+    }
+    for (EnvVar e : c.env()) {
+      EnvVarSource from = e.valueFrom();
+      if (!e.value().isEmpty() || from == null) {
+        continue;
+      }
+      EnvVarSource.KeySelector cm = from.configMapKeyRef();
+      EnvVarSource.KeySelector s = from.secretKeyRef();
+      if (from.fieldRef() != null || from.resourceFieldRef() != null) {
+        continue; // the kubelet's switch takes the first source set; these always resolve in a valid pod
+      }
+      String error = null;
+      if (cm != null) {
+        ConfigMap map = lookup.configMap(ns, cm.name());
+        error = keyError("ConfigMap", ns, cm, map == null ? null : map.data().keySet());
+      } else if (s != null) {
+        Secret secret = lookup.secret(ns, s.name());
+        error = keyError("Secret", ns, s, secret == null ? null : secret.data().keySet());
+      }
+      if (error != null) {
+        return error;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A key reference's error: the object of {@code kind} missing ({@code keys} null) or without the key, unless the
+   * reference is optional.
+   */
+  private static @Nullable String keyError(String kind, String ns, EnvVarSource.KeySelector ref,
+      java.util.@Nullable Set<String> keys) {
+    if (ref.optional()) {
+      return null;
+    } else if (keys == null) {
+      return notFound(kind.toLowerCase(java.util.Locale.ROOT), ref.name());
+    }
+    return keys.contains(ref.key()) ? null
+        : "couldn't find key " + ref.key() + " in " + kind + " " + ns + "/" + ref.name();
+  }
+
+  /**
+   * The pod's config map and secret volumes that cannot be set up, in spec order, each with the volume manager's
+   * message ({@code MountVolume.SetUp failed for volume "v" : configmap "name" not found}, or, for an item whose key
+   * the object lacks, {@code configmap references non-existent config key: k} / {@code references non-existent secret
+   * key: k}); an optional volume whose object or key misses is set up without it. Projected volumes are not checked:
+   * their usual ConfigMap, a namespace's {@code kube-root-ca.crt}, is published by a controller FleetKit does not run.
+   */
+  static List<MountFailure> mountFailures(Pod pod, Lookup lookup) {
+    List<MountFailure> out = null;
+    String ns = pod.metadata().namespace();
+    for (Volume v : pod.spec().volumes()) {
+      String error = null;
+      if (v.source() instanceof VolumeSource.ConfigMap cm) {
+        ConfigMap map = lookup.configMap(ns, cm.name());
+        if (map == null) {
+          error = cm.optional() ? null : notFound("configmap", cm.name());
+        } else if (!cm.optional()) {
+          String key = missingKey(cm.items(), map.data().keySet(), map.binaryData().keySet());
+          error = key == null ? null : "configmap references non-existent config key: " + key;
+        }
+      } else if (v.source() instanceof VolumeSource.Secret sec) {
+        Secret secret = lookup.secret(ns, sec.secretName());
+        if (secret == null) {
+          error = sec.optional() ? null : notFound("secret", sec.secretName());
+        } else if (!sec.optional()) {
+          String key = missingKey(sec.items(), secret.data().keySet(), java.util.Set.of());
+          error = key == null ? null : "references non-existent secret key: " + key;
+        }
+      }
+      if (error != null) {
+        if (out == null) {
+          out = new ArrayList<>(1);
+        }
+        out.add(new MountFailure(v.name(), "MountVolume.SetUp failed for volume \"" + v.name() + "\" : " + error));
+      }
+    }
+    return out == null ? List.of() : out;
+  }
+
+  /** Whether the pod has a config map or secret volume: only such a pod has anything to wait for. */
+  static boolean hasConfigVolumes(Pod pod) {
+    for (Volume v : pod.spec().volumes()) {
+      if (v.source() instanceof VolumeSource.ConfigMap || v.source() instanceof VolumeSource.Secret) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static @Nullable String missingKey(List<KeyToPath> items, java.util.Set<String> keys,
+      java.util.Set<String> binaryKeys) {
+    for (KeyToPath k : items) {
+      if (!keys.contains(k.key()) && !binaryKeys.contains(k.key())) {
+        return k.key();
+      }
+    }
+    return null;
+  }
+
+  /** The API's not-found error as the kubelet's managers make it: the resource in the singular, lower case. */
+  private static String notFound(String resource, String name) {
+    return resource + " \"" + name + "\" not found";
+  }
+}
