@@ -376,7 +376,7 @@ final class TimelineRecorder implements AutoCloseable {
   /**
    * Who deletes {@code p} and why, as far as the store shows at the deletion: its ReplicaSet or StatefulSet scaling
    * down (the controller deletes the pods beyond its new count while its status still counts them: "by
-   * ReplicaSet/web-5c7db667c6, scaled from 6 to 5"), the garbage collector when that controller is gone or being
+   * ReplicaSet/web-b5fc9455c, scaled from 6 to 5"), the garbage collector when that controller is gone or being
    * deleted, the pod garbage collector when the pod's node is gone; empty when none of these holds (a client's
    * deletion, say).
    */
