@@ -144,6 +144,31 @@ final class KueueFairSharingSimulationTest {
     assertThat(at(run, "admitted workloads shared", 6)).isZero();
   }
 
+  /** The Job {@code name} of one pod requesting {@code cpus} CPUs for {@code seconds}, in LocalQueue {@code queue}. */
+  private static String sized(String name, String queue, int cpus, int seconds) {
+    return job(queue, "", 0, seconds).replace("name: " + queue + "-job-0", "name: " + name)
+        .replace("cpu: \"1\"", "cpu: \"" + cpus + "\"");
+  }
+
+  /**
+   * Kueue's scheduler runs cycles apart from its job reconciler: Jobs created at one instant are heads of the same
+   * cycle, and with fair sharing the tournament (kueue {@code pkg/scheduler/fair_sharing_iterator.go}) admits first
+   * the one whose queue's share after the admission is lowest, whichever Job came first. {@code big} (3 CPUs of the 3
+   * the cohort lends, share 1000) comes first in the manifests, {@code small} (1 CPU, share 333) second: {@code small}
+   * is admitted and {@code big} no longer fits.
+   */
+  @Test
+  void run_fairSharingOn_jobsArrivingTogether_lowerShareFirstWhateverTheirOrder() {
+    String manifests = NODE + cohort("all", "", "", "") + queue("a", "all", "0", "", "")
+        + queue("b", "all", "0", "", "") + queue("shared", "all", "3", "", "")
+        + sized("big", "a", 3, 300) + sized("small", "b", 1, 300);
+    SimulationRun run = simulation(manifests + scenario("  fairSharing: {enable: true}\n")).run();
+
+    assertThat(at(run, "admitted workloads b", 1)).isEqualTo(1);
+    assertThat(at(run, "admitted workloads a", 1)).isZero();
+    assertThat(at(run, "pending workloads a", 1)).isEqualTo(1);
+  }
+
   @Test
   void run_fairSharingOff_weightsAreIgnored() {
     SimulationRun off = simulation(WEIGHTED + scenario("")).run();
