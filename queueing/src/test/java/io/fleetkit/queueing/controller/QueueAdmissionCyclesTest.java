@@ -6,6 +6,7 @@ import static io.fleetkit.queueing.controller.QueueFixtures.job;
 import static io.fleetkit.queueing.controller.QueueFixtures.quotaReserved;
 import static io.fleetkit.queueing.controller.QueueFixtures.running;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.meta.ConditionStatus;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Stepping mode runs Kueue's scheduling cycles once per round: the Jobs that reach the controller together (at one
+ * A stepping controller with {@code cyclesPerRound} runs Kueue's scheduling cycles once per round: the Jobs that reach the controller together (at one
  * simulated instant) are heads of one cycle, ordered as Kueue's scheduler orders them (kueue {@code
  * pkg/scheduler/scheduler.go} {@code makeClassicalIterator}: not borrowing first, then priority, then age; with fair
  * sharing {@code fair_sharing_iterator.go}'s tournament on the dominant resource share after the admission), not by
@@ -49,8 +50,47 @@ final class QueueAdmissionCyclesTest {
   }
 
   private void start(AdmissionEngine engine) {
-    ctl = QueueAdmissionController.builder(store, engine).clock(clock).stepping().build();
+    ctl = QueueAdmissionController.builder(store, engine).clock(clock).stepping().cyclesPerRound().build();
     ctl.start().join();
+  }
+
+  @Test
+  void runUntilIdle_cyclesPerReconcile_firstJobReconciledTakesTheQuota() {
+    // without cyclesPerRound each reconcile runs the cycles after its own submit: big is alone in its cycle
+    ctl = QueueAdmissionController.builder(store, engine(clock, true)).clock(clock).stepping().build();
+    ctl.start().join();
+    store.create(job("big", "a", 3, "1", 0, true, 60));
+    store.create(job("small", "b", 1, "1", 0, true, 60));
+    ctl.runUntilIdle();
+
+    assertThat(running(get("big"))).isTrue();
+    assertThat(running(get("small"))).isFalse();
+  }
+
+  @Test
+  void runOnce_cyclesPerRound_reconcilesThenEndsTheRound() {
+    start(engine(clock, true));
+    store.create(job("big", "a", 3, "1", 0, true, 60));
+    store.create(job("small", "b", 1, "1", 0, true, 60));
+
+    assertThat(ctl.runOnce()).isTrue(); // big submitted, waiting for the round's cycles
+    assertThat(ctl.runOnce()).isTrue(); // small submitted
+    assertThat(get("big").status().condition(QueueLabels.QUOTA_RESERVED)).isNull();
+    int steps = 0;
+    while (ctl.runOnce()) {
+      steps++;
+    }
+    assertThat(steps).isBetween(1, 10);
+    assertThat(running(get("small"))).isTrue();
+    assertThat(running(get("big"))).isFalse();
+  }
+
+  @Test
+  void build_cyclesPerRoundWithoutStepping_isRefused() {
+    assertThatThrownBy(() -> QueueAdmissionController.builder(store, engine(clock, false)).cyclesPerRound().build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("QueueAdmissionController: cyclesPerRound needs stepping mode (a threaded controller has no end"
+            + " of round to run the cycles at)");
   }
 
   @AfterEach
