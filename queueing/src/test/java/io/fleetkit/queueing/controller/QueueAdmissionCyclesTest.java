@@ -23,11 +23,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A stepping controller with {@code cyclesPerRound} runs Kueue's scheduling cycles once per round: the Jobs that reach the controller together (at one
- * simulated instant) are heads of one cycle, ordered as Kueue's scheduler orders them (kueue {@code
- * pkg/scheduler/scheduler.go} {@code makeClassicalIterator}: not borrowing first, then priority, then age; with fair
- * sharing {@code fair_sharing_iterator.go}'s tournament on the dominant resource share after the admission), not by
- * which Job the controller happened to reconcile first.
+ * A stepping controller with {@code cyclesPerRound} runs Kueue's scheduling cycles once per round: the Jobs that
+ * reach the controller together (at one simulated instant) are heads of one cycle, ordered as Kueue's scheduler
+ * orders them (kueue {@code pkg/scheduler/scheduler.go} {@code makeClassicalIterator}: not borrowing first, then
+ * priority, then age; with fair sharing {@code fair_sharing_iterator.go}'s tournament on the dominant resource share
+ * after the admission), not by which Job the controller happened to reconcile first.
  */
 final class QueueAdmissionCyclesTest {
   private final ManualClock clock = ManualClock.atEpoch2026();
