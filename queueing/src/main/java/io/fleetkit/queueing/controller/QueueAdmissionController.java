@@ -24,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  *       {@link io.fleetkit.queueing.WorkloadPriorityClass} named by the label {@value QueueLabels#PRIORITY_CLASS},
  *       else the template's {@code priority}, else its PriorityClass or the global default one) is submitted to the
  *       engine; after a submit or a release the controller runs admission cycles until the engine is idle (cutting a
- *       repeating preempt/re-admit oscillation). A Job whose label names a class the engine does not have waits
+ *       repeating preempt/re-admit oscillation), or, stepping with {@link Builder#cyclesPerRound()}, once per round
+ *       over every Job of the round, as Kueue's scheduler runs apart from its job reconciler. A Job whose label names a class the engine does not have waits
  *       with reason {@value QueueLabels#REASON_WORKLOAD_PRIORITY_CLASS_NOT_FOUND}; a changed label changes the
  *       workload's priority where Kueue allows it ({@link AdmissionEngine#updatePriority}).</li>
  *   <li>Admitted: annotation {@value QueueLabels#ADMISSION} ({@code CLUSTERQUEUE/RESOURCE=FLAVOR,...}), the assigned
