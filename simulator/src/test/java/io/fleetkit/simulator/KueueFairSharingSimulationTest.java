@@ -166,6 +166,11 @@ final class KueueFairSharingSimulationTest {
     assertThat(at(run, "pending workloads a", 6)).isEqualTo(6);
     assertThat(at(run, "pending workloads b", 6)).isEqualTo(12);
     assertThat(at(run, "admitted workloads shared", 6)).isZero();
+    // the same run again: the same admissions at the same instants
+    SimulationRun again = simulation(WEIGHTED_PREEMPTING + scenario("  fairSharing: {enable: true}\n")).run();
+    for (String series : List.of("admitted workloads a", "admitted workloads b", "pending workloads b")) {
+      assertThat(again.series(series).orElseThrow().values()).isEqualTo(run.series(series).orElseThrow().values());
+    }
   }
 
   /** The Job {@code name} of one pod requesting {@code cpus} CPUs for {@code seconds}, in LocalQueue {@code queue}. */
