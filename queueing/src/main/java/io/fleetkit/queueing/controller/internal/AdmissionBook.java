@@ -142,7 +142,7 @@ final class AdmissionBook {
     try {
       if (engine.setReclaimablePods(key, counts)) {
         dirty = true;
-        cyclesNow(changed);
+        cyclesAfterChange(changed);
       }
     } catch (io.fleetkit.api.FleetKitException | IllegalArgumentException e) {
       LOG.debug("queue admission: reclaimable pods of {} left as they were: {}", key, e.getMessage());
@@ -305,7 +305,7 @@ final class AdmissionBook {
     if (submitted.remove(key) != null) {
       engine.delete(key);
       dirty = true;
-      cyclesNow(changed);
+      cyclesAfterChange(changed);
     }
     stoppedLocked(key, changed);
   }
@@ -324,7 +324,7 @@ final class AdmissionBook {
     if (known) {
       engine.delete(key);
       dirty = true;
-      cyclesNow(changed);
+      cyclesAfterChange(changed);
     }
     stoppedLocked(key, changed);
   }
@@ -430,7 +430,7 @@ final class AdmissionBook {
   }
 
   /** After a change: the cycles now, or, with {@code deferCycles}, at the round's {@link #flush()}. */
-  private void cyclesNow(Set<String> changed) {
+  private void cyclesAfterChange(Set<String> changed) {
     if (!deferCycles) {
       cycles(changed);
     }
