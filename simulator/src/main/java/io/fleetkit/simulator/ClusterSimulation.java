@@ -517,7 +517,9 @@ public final class ClusterSimulation {
       b.controller((store, clock, seed) -> {
         AdmissionEngine engine = QueueEngines.engine(spec, objects, clock.asClock(), seed);
         engineHolder[0] = engine;
-        QueueAdmissionController.Builder cb = QueueAdmissionController.builder(store, engine).clock(clock).stepping();
+        // Kueue's scheduler runs apart from its job reconciler: the Jobs that arrive together are heads of one cycle
+        QueueAdmissionController.Builder cb = QueueAdmissionController.builder(store, engine).clock(clock).stepping()
+            .cyclesPerRound();
         if (QueueEngines.topologyAware(objects)) {
           cb.followNodes(); // topology-aware scheduling places pods on the store's nodes
         }

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Kueue's fair sharing in a simulation: Kueue's own manifests (Cohorts and ClusterQueues with {@code
  * fairSharing.weight}) and the Scenario's {@code spec.fairSharing} (Kueue's Configuration), Jobs queued through
- * LocalQueues, the shares read from the series {@code admitted workloads <ClusterQueue>}. Upstream's hierarchical
- * case ("preempts workloads to enforce fair share") is ported through the engine, in the queueing module's {@code
- * KueueFairSharingHierarchyPortTest}: it needs all its workloads waiting before a cycle, while a simulation's queue
- * controller runs cycles as each Job arrives.
+ * LocalQueues, the shares read from the series {@code admitted workloads <ClusterQueue>}. The simulation's queue
+ * controller runs Kueue's cycles once per round, so the Jobs of one instant are heads of the same cycles. Upstream's
+ * hierarchical case ("preempts workloads to enforce fair share") is ported through the engine, in the queueing
+ * module's {@code KueueFairSharingHierarchyPortTest}.
  */
 final class KueueFairSharingSimulationTest {
   private static final String NODE = """
@@ -119,29 +119,83 @@ final class KueueFairSharingSimulationTest {
 
   /**
    * Two ClusterQueues without quota of their own, weights 2 and 1, borrowing the 9 CPUs a third queue of their
-   * cohort lends; eighteen five-minute one-CPU Jobs wait in each. Kueue's share of a queue is its usage above its
-   * nominal quota over what the cohort can lend, times 1000, over its weight (pkg/cache/scheduler/fair_sharing.go,
-   * dominantResourceShare), and fair sharing admits from the queue whose share after the admission is lowest. b's
-   * Jobs reach the queues first and take the 9 CPUs; when they finish, five minutes later, the freed CPUs go 6 to a
-   * and 3 to b: both then have share 6/9*1000/2 = 3/9*1000/1 = 333.
+   * cohort lends; eighteen five-minute one-CPU Jobs wait in each, all created at the start. Kueue's share of a queue
+   * is its usage above its nominal quota over what the cohort can lend, times 1000, over its weight
+   * (pkg/cache/scheduler/fair_sharing.go, dominantResourceShare), and fair sharing admits from the queue whose share
+   * after the admission is lowest. Each cycle takes one head per queue and admits both while they fit: 4 and 4 after
+   * four cycles; in the fifth a's head (share 5/9*1000/2 = 277 after it) goes before b's (555) and takes the last CPU.
+   * Without preemption that is where they stay: 5 and 4.
    */
   private static final String WEIGHTED = NODE + cohort("all", "", "", "")
       + queue("a", "all", "0", "2", "") + queue("b", "all", "0", "1", "") + queue("shared", "all", "9", "", "")
       + jobs("b", "", 18, 300) + jobs("a", "", 18, 300);
 
+  /**
+   * As {@link #WEIGHTED}, with fair sharing's preemption ({@code reclaimWithinCohort: Any}): a's head at 5 preempts
+   * one of b's 4 Jobs, since a's share with it (6/9*1000/2 = 333) is at most b's without it (3/9*1000/1 = 333),
+   * Kueue's {@code LessThanOrEqualToFinalShare}; b's head then cannot take it back (its 444 above a's 277).
+   */
+  private static final String WEIGHTED_PREEMPTING = NODE + cohort("all", "", "", "")
+      + queue("a", "all", "0", "2", "{reclaimWithinCohort: Any}")
+      + queue("b", "all", "0", "1", "{reclaimWithinCohort: Any}") + queue("shared", "all", "9", "", "")
+      + jobs("b", "", 18, 300) + jobs("a", "", 18, 300);
+
   @Test
-  void run_fairSharingOn_queuesOfWeights2And1_shareTheFreedQuotaInThatRatio() {
+  void run_fairSharingOn_withoutPreemption_theLastCpuGoesToTheLowerShareAfterAdmission() {
     SimulationRun run = simulation(WEIGHTED + scenario("  fairSharing: {enable: true}\n")).run();
 
-    assertThat(at(run, "admitted workloads a", 2)).isZero();
-    assertThat(at(run, "admitted workloads b", 2)).isEqualTo(9);
-    for (int minute : List.of(6, 11)) {
+    for (int minute : List.of(0, 2, 6, 11)) {
+      assertThat(at(run, "admitted workloads a", minute)).isEqualTo(5);
+      assertThat(at(run, "admitted workloads b", minute)).isEqualTo(4);
+    }
+    assertThat(at(run, "pending workloads a", 2)).isEqualTo(13);
+    assertThat(at(run, "pending workloads b", 2)).isEqualTo(14);
+  }
+
+  @Test
+  void run_fairSharingOn_queuesOfWeights2And1_shareTheCohortInThatRatio() {
+    SimulationRun run = simulation(WEIGHTED_PREEMPTING + scenario("  fairSharing: {enable: true}\n")).run();
+
+    for (int minute : List.of(0, 2, 6, 11)) {
       assertThat(at(run, "admitted workloads a", minute)).isEqualTo(6);
       assertThat(at(run, "admitted workloads b", minute)).isEqualTo(3);
     }
-    assertThat(at(run, "pending workloads a", 6)).isEqualTo(12);
-    assertThat(at(run, "pending workloads b", 6)).isEqualTo(6);
+    // b's preempted Job waits in its queue again
+    assertThat(at(run, "pending workloads a", 2)).isEqualTo(12);
+    assertThat(at(run, "pending workloads b", 2)).isEqualTo(15);
+    assertThat(at(run, "pending workloads a", 6)).isEqualTo(6);
+    assertThat(at(run, "pending workloads b", 6)).isEqualTo(12);
     assertThat(at(run, "admitted workloads shared", 6)).isZero();
+    // the same run again: the same admissions at the same instants
+    SimulationRun again = simulation(WEIGHTED_PREEMPTING + scenario("  fairSharing: {enable: true}\n")).run();
+    for (String series : List.of("admitted workloads a", "admitted workloads b", "pending workloads b")) {
+      assertThat(again.series(series).orElseThrow().values()).isEqualTo(run.series(series).orElseThrow().values());
+    }
+  }
+
+  /** The Job {@code name} of one pod requesting {@code cpus} CPUs for {@code seconds}, in LocalQueue {@code queue}. */
+  private static String sized(String name, String queue, int cpus, int seconds) {
+    return job(queue, "", 0, seconds).replace("name: " + queue + "-job-0", "name: " + name)
+        .replace("cpu: \"1\"", "cpu: \"" + cpus + "\"");
+  }
+
+  /**
+   * Kueue's scheduler runs cycles apart from its job reconciler: Jobs created at one instant are heads of the same
+   * cycle, and with fair sharing the tournament (kueue {@code pkg/scheduler/fair_sharing_iterator.go}) admits first
+   * the one whose queue's share after the admission is lowest, whichever Job came first. {@code big} (3 CPUs of the 3
+   * the cohort lends, share 1000) comes first in the manifests, {@code small} (1 CPU, share 333) second: {@code small}
+   * is admitted and {@code big} no longer fits.
+   */
+  @Test
+  void run_fairSharingOn_jobsArrivingTogether_lowerShareFirstWhateverTheirOrder() {
+    String manifests = NODE + cohort("all", "", "", "") + queue("a", "all", "0", "", "")
+        + queue("b", "all", "0", "", "") + queue("shared", "all", "3", "", "")
+        + sized("big", "a", 3, 300) + sized("small", "b", 1, 300);
+    SimulationRun run = simulation(manifests + scenario("  fairSharing: {enable: true}\n")).run();
+
+    assertThat(at(run, "admitted workloads b", 1)).isEqualTo(1);
+    assertThat(at(run, "admitted workloads a", 1)).isZero();
+    assertThat(at(run, "pending workloads a", 1)).isEqualTo(1);
   }
 
   @Test
@@ -149,7 +203,7 @@ final class KueueFairSharingSimulationTest {
     SimulationRun off = simulation(WEIGHTED + scenario("")).run();
     SimulationRun disabled = simulation(WEIGHTED + scenario("  fairSharing: {enable: false}\n")).run();
 
-    // without fair sharing the freed quota goes by Kueue's queue order (priority, then creation), not by weight
+    // without fair sharing the quota goes by Kueue's queue order (borrowing, priority, then creation), not by weight
     assertThat(at(off, "admitted workloads a", 6) + at(off, "admitted workloads b", 6)).isEqualTo(9);
     assertThat(at(off, "admitted workloads a", 6)).isNotEqualTo(6);
     assertThat(at(disabled, "admitted workloads a", 6)).isEqualTo(at(off, "admitted workloads a", 6));

@@ -24,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  *       {@link io.fleetkit.queueing.WorkloadPriorityClass} named by the label {@value QueueLabels#PRIORITY_CLASS},
  *       else the template's {@code priority}, else its PriorityClass or the global default one) is submitted to the
  *       engine; after a submit or a release the controller runs admission cycles until the engine is idle (cutting a
- *       repeating preempt/re-admit oscillation). A Job whose label names a class the engine does not have waits
+ *       repeating preempt/re-admit oscillation), or, stepping with {@link Builder#cyclesPerRound()}, once per round
+ *       over every Job of the round, as Kueue's scheduler runs apart from its job reconciler. A Job whose label names a class the engine does not have waits
  *       with reason {@value QueueLabels#REASON_WORKLOAD_PRIORITY_CLASS_NOT_FOUND}; a changed label changes the
  *       workload's priority where Kueue allows it ({@link AdmissionEngine#updatePriority}).</li>
  *   <li>Admitted: annotation {@value QueueLabels#ADMISSION} ({@code CLUSTERQUEUE/RESOURCE=FLAVOR,...}), the assigned
@@ -109,7 +110,7 @@ public final class QueueAdmissionController implements AutoCloseable {
     this.followNodes = b.followNodes;
     this.nodeFailureDelay = b.engine.nodeFailureDelay();
     QueueAdmissionReconciler reconciler = new QueueAdmissionReconciler(b.engine, b.maxCycles, k -> enqueue(k),
-        this::podsOfWorkload);
+        this::podsOfWorkload, b.cyclesPerRound);
     this.reconciler = reconciler;
     ControllerBuilder<Job> cb = Controller.builder(b.store, Job.class).name(b.name).reconciler(reconciler);
     if (b.clock != null) {
@@ -287,9 +288,28 @@ public final class QueueAdmissionController implements AutoCloseable {
     }
   }
 
-  /** Stepping mode: reconciles until no key is ready; returns how many keys were processed. */
+  /**
+   * Stepping mode: reconciles until no key is ready; returns how many keys were processed. With {@link
+   * Builder#cyclesPerRound()}, each round reconciles the ready Jobs (submitting new workloads, releasing finished
+   * ones), then runs the admission cycles over all of them at once, then reconciles the Jobs that waited for the
+   * cycles or whose state they changed, and so on until nothing is left.
+   */
   public int runUntilIdle() {
-    return controller.runUntilIdle();
+    int n = controller.runUntilIdle();
+    while (reconciler.endRound()) {
+      n += controller.runUntilIdle();
+    }
+    return n;
+  }
+
+  /**
+   * Stepping mode: reconciles one ready key, or, when none is ready, ends the round (with {@link
+   * Builder#cyclesPerRound()}: runs the admission cycles due and requeues the Jobs they concern).
+   *
+   * @return whether a key was reconciled or a round ended with Jobs requeued
+   */
+  public boolean runOnce() {
+    return controller.runOnce() || reconciler.endRound();
   }
 
   /** The underlying controller (queue, lister, enqueue). */
@@ -320,6 +340,7 @@ public final class QueueAdmissionController implements AutoCloseable {
     private int workers = 1;
     private int maxCycles = 1_000;
     private boolean followNodes;
+    private boolean cyclesPerRound;
 
     private Builder(ObjectStore store, AdmissionEngine engine) {
       this.store = Objects.requireNonNull(store, "store");
@@ -361,6 +382,21 @@ public final class QueueAdmissionController implements AutoCloseable {
     }
 
     /**
+     * Stepping mode with Kueue's scheduler apart from its job reconciler: a reconcile submits or releases its Job's
+     * workload but runs no admission cycle; the cycles run once the round's ready Jobs are reconciled ({@link
+     * QueueAdmissionController#runUntilIdle()}, or {@link QueueAdmissionController#runOnce()} when no key is ready),
+     * and the Jobs that waited for them, or whose state they changed, are reconciled next. Jobs created together (a
+     * simulation's arrivals at one instant) are then heads of the same cycles, admitted in Kueue's order (not
+     * borrowing first, then with fair sharing the lowest dominant resource share after the admission, then priority,
+     * then age) rather than in the order the controller saw them. Without it, each reconcile runs the cycles after
+     * its own submit or release. Needs {@link #stepping()}.
+     */
+    public Builder cyclesPerRound() {
+      cyclesPerRound = true;
+      return this;
+    }
+
+    /**
      * Threaded mode with {@code n} workers (default 1).
      *
      * @throws IllegalArgumentException if {@code n < 1}
@@ -387,7 +423,14 @@ public final class QueueAdmissionController implements AutoCloseable {
       return this;
     }
 
+    /**
+     * @throws IllegalStateException if {@link #cyclesPerRound()} is set without {@link #stepping()}
+     */
     public QueueAdmissionController build() {
+      if (cyclesPerRound && !stepping) {
+        throw new IllegalStateException("QueueAdmissionController: cyclesPerRound needs stepping mode (a threaded "
+            + "controller has no end of round to run the cycles at)");
+      }
       return new QueueAdmissionController(this);
     }
   }

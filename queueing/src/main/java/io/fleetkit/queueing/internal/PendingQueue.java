@@ -2,6 +2,7 @@ package io.fleetkit.queueing.internal;
 
 import io.fleetkit.queueing.QueueingStrategy;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,8 @@ final class PendingQueue {
   private PriorityQueue<PendingWorkload> heap;
   private long builtAt;
   private final Map<String, PendingWorkload> parked = new LinkedHashMap<>();
+  /** Every workload here, active or parked, by key: a lookup without copying and sorting the heap. */
+  private final Map<String, PendingWorkload> byKey = new HashMap<>();
 
   /** A queue in {@link PendingWorkload#ORDER}. */
   PendingQueue(QueueingStrategy strategy) {
@@ -46,6 +49,7 @@ final class PendingQueue {
     PendingQueue out = new PendingQueue(next, order);
     out.heap.addAll(heap);
     out.heap.addAll(parked.values());
+    out.byKey.putAll(byKey);
     return out;
   }
 
@@ -67,11 +71,16 @@ final class PendingQueue {
   void push(PendingWorkload p) {
     reorderIfNeeded();
     heap.add(p);
+    byKey.put(p.key(), p);
   }
 
   @Nullable PendingWorkload pop() {
     reorderIfNeeded();
-    return heap.poll();
+    PendingWorkload p = heap.poll();
+    if (p != null) {
+      byKey.remove(p.key(), p);
+    }
+    return p;
   }
 
   /** An inadmissible head: parked under BestEffortFIFO, back at the head under StrictFIFO. */
@@ -82,6 +91,7 @@ final class PendingQueue {
       reorderIfNeeded();
       heap.add(p);
     }
+    byKey.put(p.key(), p);
   }
 
   /**
@@ -90,6 +100,7 @@ final class PendingQueue {
    */
   void park(PendingWorkload p) {
     parked.put(p.key(), p);
+    byKey.put(p.key(), p);
   }
 
   /** Moves every parked workload back into the heap; returns whether there were any. */
@@ -104,10 +115,16 @@ final class PendingQueue {
   }
 
   boolean remove(String key) {
+    byKey.remove(key);
     if (parked.remove(key) != null) {
       return true;
     }
     return heap.removeIf(p -> p.key().equals(key));
+  }
+
+  /** The workload of {@code key} here, active or parked, or {@code null}. */
+  @Nullable PendingWorkload get(String key) {
+    return byKey.get(key);
   }
 
   List<String> parkedKeys() {

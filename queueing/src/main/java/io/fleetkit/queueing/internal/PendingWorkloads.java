@@ -138,12 +138,7 @@ final class PendingWorkloads {
   }
 
   private static @Nullable PendingWorkload find(CqState cq, String key) {
-    for (PendingWorkload p : cq.pending.snapshot()) {
-      if (p.key().equals(key)) {
-        return p;
-      }
-    }
-    return null;
+    return cq.pending.get(key);
   }
 
   /** The keys of every workload here, in every place (deactivated ones included). */

@@ -102,22 +102,35 @@ final class QueueAdmissionPropertiesTest {
     AdmissionEngine engine;
     QueueAdmissionController ctl;
     int reconciles;
+    /** Whether the controller runs its cycles once per round ({@code cyclesPerRound}) rather than per reconcile. */
+    final boolean perRound;
 
     World() {
+      this(false);
+    }
+
+    World(boolean perRound) {
+      this.perRound = perRound;
       startController();
     }
 
     void startController() {
       engine = engine(clock);
-      ctl = QueueAdmissionController.builder(store, engine).clock(clock).stepping().build();
+      QueueAdmissionController.Builder b = QueueAdmissionController.builder(store, engine).clock(clock).stepping();
+      ctl = (perRound ? b.cyclesPerRound() : b).build();
       ctl.start().join();
+    }
+
+    /** One reconcile, or with {@code perRound} the end of a round (its cycles) when no key is ready. */
+    boolean step() {
+      return perRound ? ctl.runOnce() : ctl.controller().runOnce();
     }
 
     /** Reconciles one key at a time, checking the quota after each. */
     void settle() {
       for (int round = 0; round < 3; round++) {
         int steps = 0;
-        while (ctl.controller().runOnce()) {
+        while (step()) {
           reconciles++;
           assertWithinQuota();
           assertThat(++steps).as("reconciles of one settle round (a livelock)").isLessThan(2_000);
@@ -307,7 +320,17 @@ final class QueueAdmissionPropertiesTest {
 
   @Property(tries = 1000)
   void runningJobsStayWithinQuota_andNoManagedJobIsLost(@ForAll("ops") List<Op> ops) {
-    try (World w = new World()) {
+    run(new World(), ops);
+  }
+
+  /** The same with the cycles run once per round (as in a simulation), after every reconcile of the round. */
+  @Property(tries = 1000)
+  void cyclesPerRound_runningJobsStayWithinQuota_andNoManagedJobIsLost(@ForAll("ops") List<Op> ops) {
+    run(new World(true), ops);
+  }
+
+  private static void run(World world, List<Op> ops) {
+    try (World w = world) {
       for (Op op : ops) {
         w.apply(op);
         w.settle();

@@ -164,6 +164,7 @@ final class PendingWorkloadsPropertiesTest {
       for (PendingWorkload p : cq.pending.snapshot()) {
         inQueues.merge(p.key(), 1, Integer::sum);
         assertThat(pending.queueOf(p.key())).as("queue of %s", p.key()).isSameAs(cq);
+        assertThat(cq.pending.get(p.key())).as("%s by its key", p.key()).isSameAs(p);
       }
     }
     int pendingNow = 0;
@@ -177,6 +178,11 @@ final class PendingWorkloadsPropertiesTest {
       assertThat(place).as("no head outlives its cycle").isNotEqualTo(PendingWorkloads.Place.HEAD);
       assertThat(inQueues.getOrDefault(key, 0)).as("queues holding %s (%s)", key, place)
           .isEqualTo(place == PendingWorkloads.Place.QUEUED ? 1 : 0);
+      for (CqState other : everyQueue) {
+        if (place != PendingWorkloads.Place.QUEUED || other != pending.queueOf(key)) {
+          assertThat(other.pending.get(key)).as("%s found by key in a queue not holding it", key).isNull();
+        }
+      }
       CqState cq = pending.queueOf(key);
       switch (place == null ? PendingWorkloads.Place.HEAD : place) {
         case QUEUED -> assertThat(registry.route(wl, cq)).as("routed queue of %s", key).isSameAs(cq);

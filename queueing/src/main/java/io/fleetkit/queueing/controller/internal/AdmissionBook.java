@@ -25,6 +25,12 @@ import org.slf4j.LoggerFactory;
  * still run (their suspension not yet written), and why pending ones wait. Every method holds the book's lock, so a
  * decision (submit, run cycles, read the outcome) is atomic with respect to other Jobs' reconciles.
  *
+ * <p>Cycles run at once after each change (a submit, a release), or, with {@code deferCycles} (a stepping
+ * controller, as in a simulation), once per round: the changes of every Job reconciled in the round are made first,
+ * and {@link #flush()} then runs the cycles, as Kueue's scheduler runs its cycles apart from the job reconciler with
+ * every workload created meanwhile among the heads. A Job whose reconcile needs those cycles' outcome waits for them
+ * ({@link #sync} returns {@code null}) and is handed back by {@link #flush()}.
+ *
  * <p>Start gate: while a preempted Job may still run (not yet suspended, or still counting active pods), no admitted
  * Job is started; its key waits and is handed back for requeueing when the last preempted Job has stopped. With the
  * engine never over-committing, this keeps the running Jobs within quota at every instant.
@@ -67,10 +73,28 @@ final class AdmissionBook {
   private boolean restored;
   /** Whether the engine's inputs changed (submit, delete) since the last cycles; only then are cycles run. */
   private boolean dirty;
+  /** Whether cycles wait for {@link #flush()} instead of running after each change. */
+  private final boolean deferCycles;
+  /** With {@code deferCycles}: the Jobs whose reconcile waits for the round's cycles, in the order they came. */
+  private final Set<String> awaiting = new LinkedHashSet<>();
+  /**
+   * With {@code deferCycles}: the Jobs the last {@link #flush()} handed back; their next sync reads the cycles'
+   * outcome as it is rather than waiting for another round (the checks, backoffs and node failures it would have
+   * the cycles look at again were looked at by those cycles).
+   */
+  private final Set<String> served = new HashSet<>();
 
   AdmissionBook(AdmissionEngine engine, int maxCycles) {
+    this(engine, maxCycles, false);
+  }
+
+  /**
+   * @param deferCycles whether cycles wait for {@link #flush()} (once per round) instead of running after each change
+   */
+  AdmissionBook(AdmissionEngine engine, int maxCycles, boolean deferCycles) {
     this.engine = Objects.requireNonNull(engine, "engine");
     this.maxCycles = maxCycles;
+    this.deferCycles = deferCycles;
   }
 
   synchronized boolean restored() {
@@ -118,7 +142,7 @@ final class AdmissionBook {
     try {
       if (engine.setReclaimablePods(key, counts)) {
         dirty = true;
-        cycles(changed);
+        cyclesAfterChange(changed);
       }
     } catch (io.fleetkit.api.FleetKitException | IllegalArgumentException e) {
       LOG.debug("queue admission: reclaimable pods of {} left as they were: {}", key, e.getMessage());
@@ -128,11 +152,12 @@ final class AdmissionBook {
   /**
    * Submits {@code wl} unless it is already pending or admitted (a pending one whose spec changed is resubmitted),
    * runs admission cycles, and reports the workload's state. Keys of other Jobs whose state changed are added to
-   * {@code changed}.
+   * {@code changed}. With {@code deferCycles}, when cycles are due the workload waits for them instead: the result is
+   * {@code null} and {@link #flush()} hands the key back.
    *
    * @throws IllegalArgumentException if the engine rejects the workload
    */
-  synchronized View sync(Workload wl, Set<String> changed) {
+  synchronized @Nullable View sync(Workload wl, Set<String> changed) {
     String key = wl.key();
     String failed = failedToStart.get(key);
     if (failed != null) {
@@ -160,20 +185,31 @@ final class AdmissionBook {
       }
       submitted.put(key, wl);
     }
-    if (engine.admission(key).isPresent() && !engine.isAdmitted(key)) {
+    // (a Job the last flush handed back has had the cycles look at these)
+    boolean served = this.served.remove(key);
+    if (engine.admission(key).isPresent() && !engine.isAdmitted(key) && !served) {
       dirty = true; // its admission checks are asked again
     }
-    if (engine.admission(key).isEmpty() && podsReadyEvicted.contains(key)) {
+    if (engine.admission(key).isEmpty() && podsReadyEvicted.contains(key) && !served) {
       dirty = true; // its backoff may have passed
     }
-    if (engine.nodeFailuresDue()) {
+    if (engine.nodeFailuresDue() && !served) {
       dirty = true; // a node has been not Ready for the node failure delay: the next cycle handles its workloads
     }
-    if (engine.admission(key).isPresent() && !engine.unhealthyNodes(key).isEmpty()) {
+    if (engine.admission(key).isPresent() && !engine.unhealthyNodes(key).isEmpty() && !served) {
       dirty = true; // a node failed for it (its pods there stopped, a taint): the next cycle replaces them
     }
     if (dirty) {
-      cycles(changed);
+      if (deferCycles) {
+        if (!served) {
+          awaiting.add(key);
+          return null;
+        }
+        // handed back and changed again since (another Job's release): it reads the engine as it is now, and the
+        // round's next flush hands it back again if the cycles change its state
+      } else {
+        cycles(changed);
+      }
     }
     QuotaReservation a = engine.admission(key).orElse(null);
     List<AdmissionCheckState> checks = engine.admissionChecks(key);
@@ -269,7 +305,7 @@ final class AdmissionBook {
     if (submitted.remove(key) != null) {
       engine.delete(key);
       dirty = true;
-      cycles(changed);
+      cyclesAfterChange(changed);
     }
     stoppedLocked(key, changed);
   }
@@ -284,10 +320,11 @@ final class AdmissionBook {
     podsReadyEvicted.remove(key);
     nodeFailureEvicted.remove(key);
     waitingToStart.remove(key);
+    awaiting.remove(key);
     if (known) {
       engine.delete(key);
       dirty = true;
-      cycles(changed);
+      cyclesAfterChange(changed);
     }
     stoppedLocked(key, changed);
   }
@@ -359,9 +396,44 @@ final class AdmissionBook {
         .map(io.fleetkit.queueing.WaitForPodsReady.Timeout::recheckAfter);
     if (left.isPresent() && left.get().isZero() || cfg.blockAdmission() && nowReady && !wasReady) {
       dirty = true;
-      cycles(changed);
+      if (deferCycles) {
+        awaiting.add(key); // its eviction, if the timeout passed, is the round's cycles'
+      } else {
+        cycles(changed);
+      }
     }
     return left;
+  }
+
+  /** Whether the Job waits for the round's cycles ({@code deferCycles}); {@link #flush()} hands it back. */
+  synchronized boolean awaitingCycles(String key) {
+    return awaiting.contains(key);
+  }
+
+  /**
+   * Ends a round: runs the cycles the round's changes made due (until the engine is idle, as {@link #sync} would
+   * have) and returns the keys of the Jobs to reconcile again: those waiting for the cycles, then those whose state
+   * the cycles changed. Nothing to do returns an empty set.
+   */
+  synchronized Set<String> flush() {
+    served.clear();
+    if (!dirty && awaiting.isEmpty()) {
+      return Set.of();
+    }
+    Set<String> out = new LinkedHashSet<>(awaiting);
+    awaiting.clear();
+    if (dirty) {
+      cycles(out);
+    }
+    served.addAll(out);
+    return out;
+  }
+
+  /** After a change: the cycles now, or, with {@code deferCycles}, at the round's {@link #flush()}. */
+  private void cyclesAfterChange(Set<String> changed) {
+    if (!deferCycles) {
+      cycles(changed);
+    }
   }
 
   /**

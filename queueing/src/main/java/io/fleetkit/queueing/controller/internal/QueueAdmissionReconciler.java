@@ -66,10 +66,35 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
    */
   public QueueAdmissionReconciler(AdmissionEngine engine, int maxCyclesPerReconcile, Consumer<ObjectKey> enqueue,
       TopologyUngater.@Nullable WorkloadPods workloadPods) {
+    this(engine, maxCyclesPerReconcile, enqueue, workloadPods, false);
+  }
+
+  /**
+   * As {@link #QueueAdmissionReconciler(AdmissionEngine, int, Consumer, TopologyUngater.WorkloadPods)}; with {@code
+   * cyclesPerRound} the admission cycles wait for {@link #endRound()} instead of running in each reconcile, so that
+   * the Jobs reconciled in one round are heads of the same cycles (Kueue's scheduler, which runs apart from its job
+   * reconciler).
+   */
+  public QueueAdmissionReconciler(AdmissionEngine engine, int maxCyclesPerReconcile, Consumer<ObjectKey> enqueue,
+      TopologyUngater.@Nullable WorkloadPods workloadPods, boolean cyclesPerRound) {
     this.engine = Objects.requireNonNull(engine, "engine");
-    this.book = new AdmissionBook(engine, maxCyclesPerReconcile);
+    this.book = new AdmissionBook(engine, maxCyclesPerReconcile, cyclesPerRound);
     this.enqueue = Objects.requireNonNull(enqueue, "enqueue");
     this.workloadPods = workloadPods;
+  }
+
+  /**
+   * Ends a round of reconciles (with {@code cyclesPerRound}): runs the admission cycles the round made due and
+   * requeues the Jobs that waited for them and those whose state they changed.
+   *
+   * @return whether a Job was requeued
+   */
+  public boolean endRound() {
+    Set<String> keys = book.flush();
+    for (String k : keys) {
+      enqueue.accept(ObjectKey.parse(k));
+    }
+    return !keys.isEmpty();
   }
 
   /**
@@ -147,6 +172,9 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       // Kueue's reconciler keeps the workload's reclaimable pods those of the Job's status
       book.reclaimable(key, JobReclaimablePods.of(job, wl.podSets().get(0).count()), changed);
       view = book.sync(wl, changed);
+      if (view == null) {
+        return Result.done(); // it waits for the round's cycles, which hand it back
+      }
     } catch (FleetKitException | IllegalArgumentException e) {
       book.forget(key, changed);
       return hold(ctx, job, key, QueueLabels.REASON_INADMISSIBLE, String.valueOf(e.getMessage()), changed);
@@ -267,6 +295,9 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     JobStatus s = job.status();
     boolean ready = (s.ready() == null ? 0 : s.ready()) + s.succeeded() >= count;
     java.util.Optional<Duration> left = book.podsReady(key, ready, changed);
+    if (book.awaitingCycles(key)) {
+      return Result.done(); // the round's cycles look at its timeout (or admit a head it held back) and hand it back
+    }
     if (left.isPresent() && left.get().isZero() && engine.admission(key).isEmpty()) {
       // the timeout passed and the cycles evicted it: suspend it now, from its latest state
       Job latest = ctx.store().get(Job.class, job.metadata().namespace(), job.metadata().name()).orElse(job);
