@@ -464,6 +464,13 @@ public final class ClusterSimulation {
         ProvisionerLoop p = new ProvisionerLoop(store, clock, objects.stream()
             .filter(o -> o instanceof io.fleetkit.api.autoscaling.NodePool)
             .map(o -> (io.fleetkit.api.autoscaling.NodePool) o).toList(), stockouts, provisioner.options());
+        // Karpenter's interruption controller: the warned node's NodeClaim is deleted, so it is tainted and drained
+        spots.onNotice((sim, node) -> {
+          if (p.interrupt(node)) {
+            sim.record(SpotInterruptions.DRAINING, "Node/" + node, "provisioner's interruption handling: tainted "
+                + "karpenter.sh/disrupted and draining before the machine goes");
+          }
+        });
         return new PeriodicController("provisioner", clock, AUTOSCALER_PERIOD, () -> {
           List<String[]> lines = p.runOnce();
           for (String[] l : lines) {

@@ -22,13 +22,17 @@ import org.jspecify.annotations.Nullable;
  * many Ready nodes of the NodePool (by the run's seed and the fault's place in the scenario, so a run repeats; fewer
  * when the pool has fewer) and records {@value #WARNING} on each, as a cloud's interruption notice; {@code notice}
  * later their machines are gone: the kubelet stops ({@value #INTERRUPTED}) and the cloud answers that the machine no
- * longer exists, so the cloud node lifecycle controller deletes the node once it is not Ready. A fault that finds no
+ * longer exists, so the cloud node lifecycle controller deletes the node once it is not Ready. With the provisioner,
+ * the warning begins the node's termination ({@value #DRAINING}: tainted and drained, as Karpenter's interruption
+ * controller does; {@link #onNotice}), so its pods move before the machine goes. A fault that finds no
  * Ready node of its pool records {@link ClusterSimulation#FAULT_SKIPPED}. Not thread-safe: the simulation's thread
  * only.
  */
 final class SpotInterruptions implements CloudInstances {
   /** The timeline kind of an interruption notice, on the node. */
   static final String WARNING = "SpotInterruptionWarning";
+  /** The timeline kind of a warned node the provisioner starts terminating, on the node. */
+  static final String DRAINING = "InterruptionDrain";
   /** The timeline kind of a spot machine taken back, on the node. */
   static final String INTERRUPTED = "SpotInterrupted";
 

@@ -21,6 +21,10 @@ final class ScenarioSpotInterruptionTest {
 
   /** Pool {@code spot} (4 CPU nodes, up to 4), a Deployment of two 3-CPU pods (one per node), the {@code fault}. */
   private static List<ApiObject<?>> objects(String fault) {
+    return objects(fault, "");
+  }
+
+  private static List<ApiObject<?>> objects(String fault, String features) {
     String yaml = """
         apiVersion: fleetkit.io/v1alpha1
         kind: NodePool
@@ -57,12 +61,16 @@ final class ScenarioSpotInterruptionTest {
           features: {%s}
           faults:
           - %s
-        """.formatted(OFF, fault);
+        """.formatted(OFF + features, fault);
     return KubernetesYaml.parse(yaml, "test.yaml").objects();
   }
 
   private static SimulationRun run(String fault) {
     return ClusterSimulation.builder().objects(objects(fault)).build().run();
+  }
+
+  private static SimulationRun run(String fault, String features) {
+    return ClusterSimulation.builder().objects(objects(fault, features)).build().run();
   }
 
   private static List<TimelineEvent> events(SimulationRun run, String kind) {
@@ -121,6 +129,40 @@ final class ScenarioSpotInterruptionTest {
     // the same seed picks the same node
     assertThat(events(run("{at: 30m, spotInterruption: spot, nodes: 1, notice: 2m}"), SpotInterruptions.WARNING))
         .extracting(TimelineEvent::object).containsExactly(node);
+  }
+
+  @Test
+  void provisioner_warningStartsTheTermination_podMovesBeforeTheMachineGoes() {
+    SimulationRun run = run("{at: 30m, spotInterruption: spot, notice: 2m}",
+        ", clusterAutoscaler: false, provisioner: true");
+    TimelineEvent warning = events(run, SpotInterruptions.WARNING).get(0);
+    String node = warning.object();
+    assertThat(node).isIn("Node/fleetkit-1", "Node/fleetkit-2");
+    // Karpenter's interruption controller: the node is tainted and drained from the warning on
+    assertThat(events(run, SpotInterruptions.DRAINING)).singleElement().satisfies(e -> {
+      assertThat(e.at()).isEqualTo(Duration.ofMinutes(30));
+      assertThat(e.object()).isEqualTo(node);
+    });
+    Duration goes = Duration.ofMinutes(32);
+    // its pod is recreated and runs on a node launched for it before the machine goes, and the drained node is
+    // deleted by the provisioner, not by the cloud node lifecycle controller
+    List<TimelineEvent> recreated = run.timeline().stream().filter(e -> e.kind().equals("PodCreated")
+        && e.at().compareTo(warning.at()) >= 0).toList();
+    assertThat(recreated).singleElement();
+    assertThat(events(run, "PodScheduled")).anySatisfy(e -> {
+      assertThat(e.object()).isEqualTo(recreated.get(0).object());
+      assertThat(e.at()).isLessThan(goes);
+      assertThat(e.message()).isEqualTo("to fleetkit-3");
+    });
+    assertThat(events(run, "NodeDeleted")).singleElement().satisfies(e -> {
+      assertThat(e.object()).isEqualTo(node);
+      assertThat(e.at()).isLessThan(goes);
+    });
+    assertThat(events(run, "DeletingNode")).isEmpty();
+    assertThat(events(run, SpotInterruptions.INTERRUPTED)).singleElement().satisfies(e -> {
+      assertThat(e.at()).isEqualTo(goes);
+      assertThat(e.message()).contains("its node was already deleted");
+    });
   }
 
   @Test
