@@ -72,7 +72,7 @@ final class SpotInterruptions implements CloudInstances {
       for (String name : picked) {
         warned.add(name);
         sim.record(WARNING, "Node/" + name, "the cloud takes the spot machine of NodePool " + f.target()
-            + " back at " + goes + " (notice " + HtmlReport.clock(notice) + ")");
+            + " back at " + goes + " (notice " + io.fleetkit.api.Violations.durationText(notice) + ")");
         for (java.util.function.BiConsumer<Simulation, String> h : noticeHooks) {
           h.accept(sim, name);
         }

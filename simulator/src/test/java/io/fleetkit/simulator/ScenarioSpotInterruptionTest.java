@@ -84,7 +84,7 @@ final class ScenarioSpotInterruptionTest {
     assertThat(events(run, SpotInterruptions.WARNING)).hasSize(1);
     assertThat(warning.at()).isEqualTo(Duration.ofMinutes(30));
     assertThat(warning.object()).isIn("Node/spot-1", "Node/spot-2");
-    assertThat(warning.message()).contains("NodePool spot").contains("back at 0:32").contains("notice 0:02");
+    assertThat(warning.message()).contains("NodePool spot").contains("back at 0:32").contains("notice 2m");
     String node = warning.object();
 
     assertThat(events(run, SpotInterruptions.INTERRUPTED)).singleElement().satisfies(e -> {
