@@ -83,7 +83,9 @@ import org.jspecify.annotations.Nullable;
  *       stored, and a workload controller's denied pod create shows as {@code FailedCreate} in the timeline.
  * </ul>
  * Faults are injected at their times (a zone failure kills every node with that {@code topology.kubernetes.io/zone}
- * label then; a capacity stockout makes the cloud refuse the pool's new machines, {@link CapacityStockouts}) and
+ * label then; a capacity stockout makes the cloud refuse the pool's new machines, {@link CapacityStockouts}; a spot
+ * interruption warns, then takes machines of a pool back, and the cloud node lifecycle controller deletes their nodes,
+ * {@link SpotInterruptions}) and
  * healed after {@code recoverAfter}; the pods of a failed node serve none of the load from the
  * failure instant on ({@link LoadMetrics#nodeDown}). The series are sampled every {@code sampleInterval}.
  *
@@ -106,10 +108,11 @@ public final class ClusterSimulation {
   /** Timeline kinds drawn as markers on the report's time axis. */
   static final Set<String> MARKER_KINDS = Set.of("NodeFailed", "NodeRecovered", "ZoneFailed", "ZoneRecovered",
       "GpuDeviceFailed", "GpuDeviceRecovered", "ApiSlow", "ApiRecovered", "KubeletRestarted", "CapacityStockout",
-      "CapacityRestored", "HorizontalScale", "ScaleUp", "ScaleDown", "Consolidate", "Expire", "QueueScale");
+      "CapacityRestored", "HorizontalScale", "ScaleUp", "ScaleDown", "Consolidate", "Expire", "QueueScale",
+      SpotInterruptions.WARNING);
   /** The marker kinds that are faults (the others are recoveries and scaling decisions). */
   static final Set<String> FAULT_KINDS = Set.of("NodeFailed", "ZoneFailed", "GpuDeviceFailed", "ApiSlow",
-      "KubeletRestarted", "CapacityStockout");
+      "KubeletRestarted", "CapacityStockout", SpotInterruptions.WARNING);
   /**
    * The timeline kind of a scheduled fault that found nothing to act on (a NodeFailure or GpuDeviceFault whose node
    * was deleted before its time): recorded so that a fault never vanishes unseen; not a marker.
@@ -129,6 +132,7 @@ public final class ClusterSimulation {
   private final StartupPhases startup;
   private final ZoneOutages outages;
   private final CapacityStockouts stockouts = new CapacityStockouts();
+  private final SpotInterruptions spots = new SpotInterruptions();
   private final @Nullable SchedulerChoice scheduler;
   private final AutoscalerChoice autoscaler;
   private final ProvisionerChoice provisioner;
@@ -276,8 +280,10 @@ public final class ClusterSimulation {
       } else if (f.type() == FaultType.ZoneFailure && !zones.contains(f.target())) {
         problems.add(new Violation(object, at + "zoneFailure", "is the " + ZONE_LABEL
             + " label of no node or NodePool template (zones: " + zones + ")", f.target()));
-      } else if (f.type() == FaultType.CapacityStockout && !pools.contains(f.target())) {
-        problems.add(new Violation(object, at + "capacityStockout", "names no NodePool among the manifests (pools: "
+      } else if ((f.type() == FaultType.CapacityStockout || f.type() == FaultType.SpotInterruption)
+          && !pools.contains(f.target())) {
+        String field = f.type() == FaultType.CapacityStockout ? "capacityStockout" : "spotInterruption";
+        problems.add(new Violation(object, at + field, "names no NodePool among the manifests (pools: "
             + pools + ")", f.target()));
       } else if (f.type() == FaultType.CapacityStockout && f.zone() != null
           && !f.zone().equals(poolZones.get(f.target()))) {
@@ -349,7 +355,7 @@ public final class ClusterSimulation {
     // Kueue's objects configure the queue admission engine; they are not created in the store
     List<ApiObject<?>> stored = objects.stream().filter(o -> !(o instanceof KueueObject<?>)).toList();
     Simulation.Builder b = Simulation.builder().objects(stored).seed(spec.seed()).podEvents(podEvents)
-        .metrics(metrics);
+        .metrics(metrics).cloud(spots);
     if (store != null) {
       b.store(store);
     }
@@ -458,6 +464,13 @@ public final class ClusterSimulation {
         ProvisionerLoop p = new ProvisionerLoop(store, clock, objects.stream()
             .filter(o -> o instanceof io.fleetkit.api.autoscaling.NodePool)
             .map(o -> (io.fleetkit.api.autoscaling.NodePool) o).toList(), stockouts, provisioner.options());
+        // Karpenter's interruption controller: the warned node's NodeClaim is deleted, so it is tainted and drained
+        spots.onNotice((sim, node) -> {
+          if (p.interrupt(node)) {
+            sim.record(SpotInterruptions.DRAINING, "Node/" + node, "provisioner's interruption handling: tainted "
+                + "karpenter.sh/disrupted and draining before the machine goes");
+          }
+        });
         return new PeriodicController("provisioner", clock, AUTOSCALER_PERIOD, () -> {
           List<String[]> lines = p.runOnce();
           for (String[] l : lines) {
@@ -548,7 +561,7 @@ public final class ClusterSimulation {
       // a pod on a failed node serves nothing from the failure on, though its status still says Ready
       LoadMetrics loadMetrics = metricsHolder[0];
       sim.onNodeLiveness((node, alive) -> loadMetrics.nodeDown(node, !alive));
-      scheduleFaults(sim, spec.faults(), outages, stockouts);
+      scheduleFaults(sim, spec.faults(), outages, stockouts, spots);
       List<JobStream> streams = spec.jobStreams();
       if (!queued) {
         streams = streams.stream().map(js -> new JobStream(js.name(), js.namespace(), "", js.jobs(), js.trace(),
@@ -618,10 +631,15 @@ public final class ClusterSimulation {
   }
 
   private static void scheduleFaults(Simulation sim, List<ScenarioFault> faults, ZoneOutages outages,
-      CapacityStockouts stockouts) {
-    for (ScenarioFault f : faults) {
+      CapacityStockouts stockouts, SpotInterruptions spots) {
+    for (int i = 0; i < faults.size(); i++) {
+      ScenarioFault f = faults.get(i);
       if (f.type() == FaultType.CapacityStockout) {
         stockouts.schedule(sim, f);
+        continue;
+      }
+      if (f.type() == FaultType.SpotInterruption) {
+        spots.schedule(sim, f, i);
         continue;
       }
       if (f.type() == FaultType.GpuDeviceFault || f.type() == FaultType.ApiSlowness

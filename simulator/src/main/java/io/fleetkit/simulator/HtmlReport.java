@@ -499,6 +499,8 @@ public final class HtmlReport {
           what = "NodePool " + poolZone[0] + " out of capacity" + (poolZone.length > 1 ? " in zone " + poolZone[1] : "")
               + span(markers, i, "CapacityRestored");
         }
+        case SpotInterruptions.WARNING -> what = "spot node " + e.object().substring(e.object().indexOf('/') + 1)
+            + " warned at " + clock(e.at()) + " (" + e.message() + ")";
         case "KubeletRestarted" -> what = "kubelet of node " + e.object().substring(e.object().indexOf('/') + 1)
             + " restarted at " + clock(e.at());
         default -> what = e.kind() + " " + e.object() + " at " + clock(e.at());

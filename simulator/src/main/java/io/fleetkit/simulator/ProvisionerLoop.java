@@ -35,7 +35,9 @@ import java.util.TreeMap;
  * {@code Expire} line; its pods' controllers recreate them and the provisioner launches for them as for any pending
  * pods. A consolidated or expired node is drained before its deletion (the {@code ScaleDown} line): an eviction a
  * PodDisruptionBudget refuses is a {@code FailedDraining} line on the node (once per pod and refusal), a pod deleted to
- * end by the {@code terminationGracePeriod} a {@code DrainDeadline} line on the pod. Not thread-safe.
+ * end by the {@code terminationGracePeriod} a {@code DrainDeadline} line on the pod. A spot interruption warning
+ * about one of its nodes begins that node's termination at once ({@link #interrupt}), as Karpenter's interruption
+ * controller does. Not thread-safe.
  */
 final class ProvisionerLoop {
   /** The provisioner's name (its nodes are {@code fleetkit-1}, {@code fleetkit-2}, ...). */
@@ -70,6 +72,14 @@ final class ProvisionerLoop {
         : options.terminationGracePeriod();
     this.provisioner = Provisioner.builder(store).name(NAME).clock(clock.asClock()).instanceTypes(types)
         .options(options.withStartupDelay(longest)).instanceCreation(cloud).build();
+  }
+
+  /**
+   * Karpenter's interruption handling on a spot interruption warning ({@link Provisioner#interrupt}): the node's
+   * termination begins now. Whether it did (false for a node that is not the provisioner's).
+   */
+  boolean interrupt(String node) {
+    return provisioner.interrupt(node);
   }
 
   /** One provisioner loop; the timeline lines it produced (kind, object, message), in order. */

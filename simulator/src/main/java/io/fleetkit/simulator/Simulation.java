@@ -70,6 +70,8 @@ import io.fleetkit.reconcile.controllers.TtlAfterFinishedController;
 import io.fleetkit.reconcile.node.HealthSource;
 import io.fleetkit.reconcile.node.NodeAgent;
 import io.fleetkit.reconcile.node.NodeLeases;
+import io.fleetkit.reconcile.node.CloudInstances;
+import io.fleetkit.reconcile.node.CloudNodeLifecycleController;
 import io.fleetkit.reconcile.node.NodeLifecycleController;
 import io.fleetkit.reconcile.node.PodGcController;
 import io.fleetkit.reconcile.node.TaintEvictionController;
@@ -102,6 +104,8 @@ import org.jspecify.annotations.Nullable;
  * a NodePool has device templates; plus any {@linkplain Builder#controller registered} ones), the real
  * scheduler
  * ({@link StoreScheduler} over the default profile), the {@link NodeLifecycleController}, the
+ * {@link CloudNodeLifecycleController} (the cloud controller manager's: deletes a not-ready node whose machine the
+ * simulated cloud, {@link Builder#cloud}, says is gone, and records {@code DeletingNode}), the
  * {@link TaintEvictionController}, the {@link PodGcController} (kube's pod garbage collector, with
  * kube-controller-manager's defaults: 12,500 terminated pods, a pass every 20 s, orphans of deleted nodes after 40 s;
  * {@link Builder#withoutPodGarbageCollector} leaves it out) and one {@link NodeAgent} per node, all on one
@@ -134,6 +138,7 @@ public final class Simulation implements AutoCloseable {
   /** One informer per kind for the default controllers (one pod cache instead of one per controller). */
   private final SharedInformers informers;
   private final NodeLifecycleController lifecycle;
+  private final CloudNodeLifecycleController cloudLifecycle;
   private final TaintEvictionController eviction;
   /** kube-controller-manager's pod GC; null when left out. */
   private final @Nullable PodGcController podGc;
@@ -265,10 +270,21 @@ public final class Simulation implements AutoCloseable {
     }
     this.lifecycle = NodeLifecycleController.builder(store, clock).gracePeriod(b.gracePeriod).leases(leases)
         .build();
+    this.cloudLifecycle = CloudNodeLifecycleController.builder(store, clock, b.cloud)
+        .events((regarding, related, type, reason, action, note) -> {
+          if (reason.equals(CloudNodeLifecycleController.DELETING_NODE)) {
+            timeline.add(reason, "Node/" + regarding.name(), note); // the NodeDeleted line follows
+
+          } else if (type.equals(io.fleetkit.api.events.Event.WARNING)) {
+            timeline.warningEvents().event(regarding, related, type, reason, action, note);
+          }
+        })
+        .build();
     this.eviction = TaintEvictionController.create(store, clock);
     this.podGc = b.podGc ? PodGcController.builder(store, clock).metrics(b.metrics).build() : null;
     eviction.start();
     lifecycle.start();
+    cloudLifecycle.start();
     if (podGc != null) {
       podGc.start();
     }
@@ -779,8 +795,17 @@ public final class Simulation implements AutoCloseable {
    * @throws IllegalArgumentException if there is no such node
    */
   public void failNode(String name) {
+    failNode(name, "NodeFailed", "fault injected: the node stops heartbeating and running pods");
+  }
+
+  /**
+   * Kills node {@code name} now as {@link #failNode(String)} does, recording {@code kind} with {@code message}.
+   *
+   * @throws IllegalArgumentException if there is no such node
+   */
+  void failNode(String name, String kind, String message) {
     agent(name).kill();
-    timeline.add("NodeFailed", "Node/" + name, "fault injected: the node stops heartbeating and running pods");
+    timeline.add(kind, "Node/" + name, message);
     liveness(name, false);
   }
 
@@ -892,6 +917,7 @@ public final class Simulation implements AutoCloseable {
         n += m;
       }
       n += lifecycle.sync();
+      n += cloudLifecycle.sync();
       n += eviction.sync();
       if (podGc != null) {
         n += podGc.sync();
@@ -1055,6 +1081,7 @@ public final class Simulation implements AutoCloseable {
       podGc.close();
     }
     lifecycle.close();
+    cloudLifecycle.close();
     for (SimulatedController c : controllers) {
       c.close();
     }
@@ -1095,6 +1122,7 @@ public final class Simulation implements AutoCloseable {
     private Instant start = Instant.parse("2024-01-01T00:00:00Z");
     private HealthSource health = HealthSource.fromAnnotations();
     private Duration gracePeriod = Duration.ofSeconds(50);
+    private CloudInstances cloud = CloudInstances.ALL_RUNNING;
     private boolean defaultControllers = true;
     private boolean defaultTolerations = true;
     private boolean podEvents = true;
@@ -1251,6 +1279,15 @@ public final class Simulation implements AutoCloseable {
     }
 
     /** Where container behaviour comes from (default {@link HealthSource#fromAnnotations()}). */
+    /**
+     * The simulated cloud the {@link CloudNodeLifecycleController} asks about the nodes' machines (default:
+     * {@link CloudInstances#ALL_RUNNING}, every machine exists and runs).
+     */
+    public Builder cloud(CloudInstances v) {
+      cloud = Objects.requireNonNull(v, "cloud");
+      return this;
+    }
+
     public Builder healthSource(HealthSource v) {
       health = Objects.requireNonNull(v, "healthSource");
       return this;

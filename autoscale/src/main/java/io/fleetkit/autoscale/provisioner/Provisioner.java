@@ -559,6 +559,26 @@ public final class Provisioner {
   }
 
   /**
+   * Karpenter's interruption handling for a spot interruption warning about {@code node}: its NodeClaim is deleted at
+   * once, so the node's termination begins now (the {@value NodeTermination#DISRUPTED_TAINT_KEY} taint, then the drain
+   * at the next loops, bounded by the NodePool's {@code terminationGracePeriod}), whatever the disruption budgets, and
+   * the pods' controllers recreate the drained pods for the provisioner to place before the machine goes.
+   *
+   * @return whether a termination began: false when {@code node} is not one of this provisioner's nodes, is gone, or
+   *     is already terminating or being replaced
+   */
+  public synchronized boolean interrupt(String node) {
+    Objects.requireNonNull(node, "node");
+    Node n = store.get(Node.class, "", node).orElse(null);
+    if (n == null || managedNodes(List.of(n)).isEmpty() || termination.contains(node)
+        || replacing.containsKey(node)) {
+      return false;
+    }
+    terminate(node, clock.instant());
+    return true;
+  }
+
+  /**
    * Begins the termination of {@code node} (Karpenter deletes its NodeClaim and Node; the termination controller
    * taints and drains it, {@link NodeTermination}); the NodePool's {@code terminationGracePeriod} bounds the drain.
    */

@@ -26,5 +26,12 @@ public enum FaultType {
    * every zone: a machine an autoscaler asks for there is refused at once with an out-of-capacity error instead of
    * starting. The nodes that exist are not touched.
    */
-  CapacityStockout
+  CapacityStockout,
+  /**
+   * The cloud takes back {@code nodes} spot machines of one NodePool (target: the pool name): at the fault's time it
+   * warns (as a cloud's interruption notice) for that many Ready nodes of the pool, picked with the run's seed, and
+   * {@code notice} later their machines are gone: the kubelets stop and the cloud node lifecycle controller deletes
+   * the nodes once they are not Ready. Instant: it has no recovery.
+   */
+  SpotInterruption
 }

@@ -34,6 +34,7 @@ import java.util.Set;
  *   - {at: 9h, apiSlowness: 2s, recoverAfter: 10m}   # every API round trip takes 2 s
  *   - {at: 10h, kubeletRestart: node-3}               # containers keep running, probes start afresh
  *   - {at: 11h, capacityStockout: gpu-a100, zone: zone-a, recoverAfter: 2h}   # no new machine of the pool there
+ *   - {at: 12h, spotInterruption: spot-pool, nodes: 2, notice: 2m}   # the cloud takes 2 machines back, warned 2m ahead
  *   nodeStartup:                     # replaces the pool's startupDelay by four phases
  *   - {pool: gpu-a100, provision: 2m, boot: 1m, driver: 3m, imagePull: 2m}
  *   scheduler: {profile: mostAllocated, gpuPolicy: GapFill}   # see ScenarioScheduler
@@ -120,8 +121,31 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
       if (f.type() == FaultType.KubeletRestart && rec != null) {
         v.add(p + ".recoverAfter", "is not for kubeletRestart (a restart is instant)", rec);
       }
-      if (f.type() == FaultType.CapacityStockout && !f.target().isEmpty()) {
-        v.dnsSubdomain(p + ".capacityStockout", f.target());
+      if (f.type() == FaultType.SpotInterruption && rec != null) {
+        v.add(p + ".recoverAfter", "is not for spotInterruption (the machines do not come back; the autoscaler"
+            + " replaces them)", rec);
+      }
+      if ((f.type() == FaultType.CapacityStockout || f.type() == FaultType.SpotInterruption)
+          && !f.target().isEmpty()) {
+        v.dnsSubdomain(p + "." + faultField(f.type()), f.target());
+      }
+      Duration notice = f.notice();
+      if (f.type() == FaultType.SpotInterruption) {
+        if (f.nodes() < 1) {
+          v.add(p + ".nodes", "must be at least 1", f.nodes());
+        }
+        if (notice == null) {
+          v.required(p + ".notice");
+        } else if (notice.isNegative()) {
+          v.add(p + ".notice", Violations.NON_NEGATIVE, notice);
+        }
+      } else {
+        if (f.nodes() != 0) {
+          v.add(p + ".nodes", "is only for spotInterruption", f.nodes());
+        }
+        if (notice != null) {
+          v.add(p + ".notice", "is only for spotInterruption", notice);
+        }
       }
       String zone = f.zone();
       if (zone != null && f.type() != FaultType.CapacityStockout) {
@@ -338,6 +362,7 @@ public record Scenario(ObjectMeta metadata, ScenarioSpec spec) implements ApiObj
       case ApiSlowness -> "apiSlowness";
       case KubeletRestart -> "kubeletRestart";
       case CapacityStockout -> "capacityStockout";
+      case SpotInterruption -> "spotInterruption";
     };
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.ValidationException;
+import io.fleetkit.api.Violations;
 import io.fleetkit.api.meta.ObjectMeta;
 import java.time.Duration;
 import java.util.List;
@@ -127,6 +128,28 @@ final class ScenarioTest {
         .hasMessageContaining("spec.faults[1].capacityStockout").hasMessageContaining("spec.faults[1].zone")
         .hasMessageContaining("must not be empty").hasMessageContaining("spec.faults[1].recoverAfter")
         .hasMessageContaining("spec.faults[2].capacityStockout");
+  }
+
+  @Test
+  void spotInterruption_nodesAndNoticeOnlyForIt_checked() {
+    Scenario ok = scenario(Duration.ofHours(1), List.of(), List.of(
+        ScenarioFault.spotInterruption(Duration.ofMinutes(5), "spot", 2, Duration.ofMinutes(2)),
+        ScenarioFault.spotInterruption(Duration.ZERO, "spot", 1, Duration.ZERO)));
+    assertThat(ok.spec().faults()).extracting(ScenarioFault::nodes).containsExactly(2, 1);
+    assertThat(ok.spec().faults().get(0).notice()).isEqualTo(ScenarioFault.DEFAULT_SPOT_NOTICE);
+    assertThatThrownBy(() -> scenario(Duration.ofHours(1), List.of(), List.of(
+        ScenarioFault.spotInterruption(Duration.ZERO, "spot", 0, Duration.ofMinutes(-1)),
+        new ScenarioFault(Duration.ZERO, FaultType.SpotInterruption, "Spot_Pool", Duration.ofMinutes(5), 0, null,
+            null, 1, null),
+        new ScenarioFault(Duration.ZERO, FaultType.NodeFailure, "a-1", null, 0, null, null, 2,
+            Duration.ofMinutes(1)))))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("spec.faults[0].nodes").hasMessageContaining("must be at least 1")
+        .hasMessageContaining("spec.faults[0].notice").hasMessageContaining(Violations.NON_NEGATIVE)
+        .hasMessageContaining("spec.faults[1].spotInterruption").hasMessageContaining("spec.faults[1].recoverAfter")
+        .hasMessageContaining("spec.faults[1].notice").hasMessageContaining("Required value")
+        .hasMessageContaining("spec.faults[2].nodes").hasMessageContaining("spec.faults[2].notice")
+        .hasMessageContaining("is only for spotInterruption");
   }
 
   @Test

@@ -5,6 +5,10 @@
  * containers' behaviour comes from a {@link io.fleetkit.reconcile.node.HealthSource} as
  * {@link io.fleetkit.reconcile.node.ContainerScript}s), {@link io.fleetkit.reconcile.node.NodeLifecycleController}
  * (missed heartbeats to {@code Ready=Unknown} and NoExecute taints),
+ * {@link io.fleetkit.reconcile.node.CloudNodeLifecycleController} (the cloud controller manager's: deletes a not-ready
+ * node whose machine is gone, taints one whose machine is shut down, as a
+ * {@link io.fleetkit.reconcile.node.CloudInstances} cloud answers; its rules are
+ * {@link io.fleetkit.reconcile.node.CloudNodeRules}),
  * {@link io.fleetkit.reconcile.node.TaintEvictionController} (evicts pods whose tolerations, as stored, ran out) and
  * {@link io.fleetkit.reconcile.node.PodGcController} (kube's pod garbage collector: terminated pods beyond a
  * threshold, orphans of deleted nodes, terminating pods on out-of-service nodes and unscheduled ones),

@@ -157,6 +157,50 @@ final class ScenarioFaultsYamlTest {
   }
 
   @Test
+  void spotInterruptions_readWithDefaults_roundTrip() {
+    Scenario s = parse("""
+        spec:
+          duration: 4h
+          faults:
+          - {at: 3h, spotInterruption: spot, nodes: 2, notice: 90s}
+          - {at: 1h, spotInterruption: spot}
+        """);
+    List<ScenarioFault> f = s.spec().faults();
+    assertThat(f.get(0)).isEqualTo(ScenarioFault.spotInterruption(Duration.ofHours(3), "spot", 2,
+        Duration.ofSeconds(90)));
+    // nodes default 1, notice default 2m (AWS's interruption notice)
+    assertThat(f.get(1)).isEqualTo(ScenarioFault.spotInterruption(Duration.ofHours(1), "spot", 1,
+        Duration.ofMinutes(2)));
+    assertThat(f.get(1).type()).isEqualTo(FaultType.SpotInterruption);
+    Scenario again = KubernetesYaml.parse(KubernetesYaml.dump(List.of(s)), "dump.yaml").ofType(Scenario.class).get(0);
+    assertThat(again).isEqualTo(s);
+  }
+
+  @Test
+  void badSpotInterruptions_reportedWithFieldAndRule() {
+    String p = problems("""
+        spec:
+          duration: 1h
+          faults:
+          - {at: 2m, spotInterruption: spot, notice: -1m}
+          - {at: 4m, nodeFailure: a-1, nodes: 2, notice: 1m}
+        """);
+    assertThat(p).contains("spec.faults[0].notice \"-1m\" must not be negative")
+        .contains("spec.faults[1].nodes is only for spotInterruption")
+        .contains("spec.faults[1].notice is only for spotInterruption");
+    String v = problems("""
+        spec:
+          duration: 1h
+          faults:
+          - {at: 1m, spotInterruption: spot, nodes: 0}
+          - {at: 3m, spotInterruption: Bad_Pool, recoverAfter: 5m}
+        """);
+    assertThat(v).contains("spec.faults[0].nodes").contains("must be at least 1")
+        .contains("spec.faults[1].spotInterruption").contains("spec.faults[1].recoverAfter")
+        .contains("is not for spotInterruption");
+  }
+
+  @Test
   void provisionerWithClusterAutoscaler_rejected() {
     assertThat(problems("spec:\n  duration: 1h\n  features: {provisioner: true, clusterAutoscaler: true}\n"))
         .contains("spec.features.provisioner").contains("must not be on together with clusterAutoscaler");

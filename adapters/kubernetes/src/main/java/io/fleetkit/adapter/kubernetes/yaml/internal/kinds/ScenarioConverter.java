@@ -74,9 +74,10 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
   /** The rule of a load's rates (as Scenario states its other numbers'). */
   private static final String RATE_RULE = "must be a finite number greater than or equal to 0";
   private static final Set<String> FAULT_FIELDS = Set.of("at", "nodeFailure", "zoneFailure", "gpuDeviceFault",
-      "devices", "apiSlowness", "kubeletRestart", "capacityStockout", "zone", "recoverAfter");
+      "devices", "apiSlowness", "kubeletRestart", "capacityStockout", "zone", "recoverAfter", "spotInterruption",
+      "nodes", "notice");
   private static final List<String> FAULT_KINDS = List.of("nodeFailure", "zoneFailure", "gpuDeviceFault",
-      "apiSlowness", "kubeletRestart", "capacityStockout");
+      "apiSlowness", "kubeletRestart", "capacityStockout", "spotInterruption");
   private static final Set<String> STARTUP_FIELDS = Set.of("pool", "provision", "boot", "driver", "imagePull");
   private static final List<String> SHAPES = List.of("constant", "step", "diurnal", "spike", "csv");
 
@@ -482,7 +483,8 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     }
     if (kinds.size() != 1) {
       ctx.error(p, "must have exactly one of nodeFailure (a node name), zoneFailure (a zone), gpuDeviceFault (a node "
-          + "name), apiSlowness (a latency), kubeletRestart (a node name) or capacityStockout (a NodePool name)"
+          + "name), apiSlowness (a latency), kubeletRestart (a node name), capacityStockout (a NodePool name) or "
+          + "spotInterruption (a NodePool name)"
           + (kinds.isEmpty() ? "" : ", not " + kinds), null);
       return null;
     }
@@ -493,7 +495,20 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
     if (m.containsKey("zone") && !kind.equals("capacityStockout")) {
       ctx.error(p + ".zone", "is only for capacityStockout (a zoneFailure names its zone itself)", null);
     }
+    for (String field : List.of("nodes", "notice")) {
+      if (m.containsKey(field) && !kind.equals("spotInterruption")) {
+        ctx.error(p + "." + field, "is only for spotInterruption", null);
+      }
+    }
     Duration recover = m.containsKey("recoverAfter") ? duration(m, "recoverAfter", p, ctx) : null;
+    if (kind.equals("spotInterruption")) {
+      String pool = Untyped.string(m, kind, "", p + "." + kind, ctx);
+      Integer nodes = Untyped.int32(m, "nodes", p + ".nodes", ctx);
+      Duration notice = m.containsKey("notice") ? duration(m, "notice", p, ctx) : ScenarioFault.DEFAULT_SPOT_NOTICE;
+      // a recoverAfter is kept, for the scenario's validation to reject by name
+      return new ScenarioFault(at, FaultType.SpotInterruption, pool, recover, 0, null, null, nodes == null ? 1 : nodes,
+          notice);
+    }
     if (kind.equals("apiSlowness")) {
       Duration latency = duration(m, "apiSlowness", p, ctx);
       return ScenarioFault.apiSlowness(at, latency, recover);
@@ -584,6 +599,11 @@ public final class ScenarioConverter extends AbstractKindConverter<GenericKubern
         case ApiSlowness -> m.put("apiSlowness", NodePoolConverter.duration(
             java.util.Objects.requireNonNull(f.latency(), "latency")));
         case KubeletRestart -> m.put("kubeletRestart", f.target());
+        case SpotInterruption -> {
+          m.put("spotInterruption", f.target());
+          m.put("nodes", f.nodes());
+          m.put("notice", NodePoolConverter.duration(java.util.Objects.requireNonNull(f.notice(), "notice")));
+        }
         case CapacityStockout -> {
           m.put("capacityStockout", f.target());
           if (f.zone() != null) {
