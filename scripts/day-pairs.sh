@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The whole-cluster simulator's day (ClusterSimulationBenchmark) in fresh JVMs with the simulator's options
-# (scripts/jvm-options.sh) and -Xmx1g: with one benchmarks jar, RUNS days and their median; with two, RUNS pairs
-# alternating which goes first, each side's median and the median of the per-pair ratios B/A. Figures are the day's wall
-# time (the hourly live-heap collections not counted) and the simulation thread's CPU, as the benchmark prints them.
+# (scripts/jvm-options.sh) and a 1 GB heap (-m: another). With one benchmarks jar: RUNS days and their median; with
+# two: RUNS pairs alternating which goes first, each side's median and the median of the per-pair ratios B/A. Figures
+# are the day's wall time (the hourly live-heap collections not counted) and the simulation thread's CPU, as the
+# benchmark prints them.
 #
-#   scripts/day-pairs.sh [-n RUNS] [-s "NODES DEPLOYMENTS REPLICAS HOURS"] A.jar [B.jar]
+#   scripts/day-pairs.sh [-n RUNS] [-s "NODES DEPLOYMENTS REPLICAS HOURS"] [-m HEAP] A.jar [B.jar]
 #
 # Build a jar with ./mvnw -q -DskipTests package (benchmarks/target/benchmarks.jar) and copy it aside before changing
 # the code. Default: 5 runs of the 1,000-node day ("1000 100 100 24"). Run it on an otherwise idle machine.
@@ -12,16 +13,18 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs=5
 shape="1000 100 100 24"
-while getopts "n:s:" o; do
+heap=1g
+while getopts "n:s:m:" o; do
   case "$o" in
     n) runs="$OPTARG" ;;
     s) shape="$OPTARG" ;;
-    *) echo "usage: $0 [-n RUNS] [-s \"NODES DEPLOYMENTS REPLICAS HOURS\"] A.jar [B.jar]" >&2; exit 2 ;;
+    m) heap="$OPTARG" ;;
+    *) echo "usage: $0 [-n RUNS] [-s \"NODES DEPLOYMENTS REPLICAS HOURS\"] [-m HEAP] A.jar [B.jar]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 if [[ $# -lt 1 || $# -gt 2 ]]; then
-  echo "usage: $0 [-n RUNS] [-s \"NODES DEPLOYMENTS REPLICAS HOURS\"] A.jar [B.jar]" >&2
+  echo "usage: $0 [-n RUNS] [-s \"NODES DEPLOYMENTS REPLICAS HOURS\"] [-m HEAP] A.jar [B.jar]" >&2
   exit 2
 fi
 for jar in "$@"; do
@@ -34,7 +37,7 @@ read -r -a args <<<"$shape"
 # one day with jar $1: prints "wall_ms cpu_ms events"
 day() {
   local out
-  out=$(java -Xmx1g "${opts[@]}" -cp "$1" io.fleetkit.benchmarks.ClusterSimulationBenchmark "${args[@]}" all 1 2>&1 \
+  out=$(java "-Xmx$heap" "${opts[@]}" -cp "$1" io.fleetkit.benchmarks.ClusterSimulationBenchmark "${args[@]}" all 1 2>&1 \
     | tail -1)
   local wall cpu events
   wall=$(grep -o 'simulated: [0-9]* ms wall' <<<"$out" | grep -o '[0-9]*' || true)
