@@ -22,7 +22,10 @@ public record UpdateAction(String pod, String action, PodPriority priority, Stri
   public static final String BLOCKED_BY_PDB = "BlockedByPdb";
   /** The updater's own restriction ({@link PodsEvictionRestriction}) keeps the pod for a later pass. */
   public static final String BLOCKED_BY_EVICTION_TOLERANCE = "BlockedByEvictionTolerance";
-  /** The eviction failed otherwise (the pod was replaced meanwhile, or the store kept conflicting). */
+  /**
+   * The eviction failed otherwise (the pod was gone or replaced meanwhile, or the store kept conflicting): not
+   * counted against the group's eviction tolerance.
+   */
   public static final String EVICTION_FAILED = "EvictionFailed";
 
   public UpdateAction {

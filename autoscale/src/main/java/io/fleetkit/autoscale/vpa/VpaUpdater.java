@@ -170,6 +170,13 @@ public final class VpaUpdater {
     if (!d.allowed()) {
       return new UpdateAction(c.key(), UpdateAction.BLOCKED_BY_PDB, c.priority(), d.reason());
     }
+    if (d.podGone()) {
+      // the eviction API's 404: upstream's Evict returns the error, so the pod is neither counted in its group's
+      // evictions nor reported evicted
+      String why = "pods \"" + c.pod().metadata().name() + "\" not found";
+      LOG.debug("vpa: eviction of {} failed: {}", c.key(), why);
+      return new UpdateAction(c.key(), UpdateAction.EVICTION_FAILED, c.priority(), why);
+    }
     c.restriction().recordEviction(c.pod());
     return new UpdateAction(c.key(), UpdateAction.EVICTED, c.priority());
   }

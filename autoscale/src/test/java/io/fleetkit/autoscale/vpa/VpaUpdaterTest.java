@@ -184,6 +184,39 @@ final class VpaUpdaterTest {
     }
   }
 
+  @Test
+  void update_podGoneBeforeItsEviction_evictionFailedAndNotCounted() {
+    // upstream's Evict returns the eviction API's 404 as an error: the pod is not counted in its group's evictions
+    ObjectStore direct = ObjectStore.builder().directDelivery().build();
+    direct.create(Deployment.builder().namespace("ns").name("web").replicas(4).matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container("app", "nginx:1", cpu(100)).build()).build());
+    OwnerReference rs = replicaSet(direct, 4);
+    for (int i = 0; i < 4; i++) {
+      direct.create(Pod.builder().metadata(ObjectMeta.builder().namespace("ns").name("web-" + i).label("app", "web")
+          .ownerReference(rs).build()).container("app", "nginx:1", cpu(100)).status(running()).build());
+    }
+    direct.create(vpaObject(UpdateMode.Recreate, null));
+    // when the eviction marks web-0 DisruptionTarget, another client deletes web-1 for good
+    try (var w = direct.watch(Pod.class, "0", e -> {
+      Pod p = e.object();
+      if (p.metadata().name().equals("web-0") && p.status().condition(PodCondition.DISRUPTION_TARGET) != null
+          && direct.get(Pod.class, "ns", "web-1").isPresent()) {
+        direct.delete(Pod.class, "ns", "web-1", io.fleetkit.api.store.DeleteOptions.gracePeriod(0));
+      }
+    })) {
+      List<UpdateAction> a = new VpaUpdater(direct, clock, 0.5).runOnce();
+
+      // tolerance 0.5 of 4 replicas: two evictions; the failed one leaves room for web-2
+      assertThat(a).extracting(UpdateAction::pod, UpdateAction::action).containsExactly(
+          org.assertj.core.groups.Tuple.tuple("ns/web-0", UpdateAction.EVICTED),
+          org.assertj.core.groups.Tuple.tuple("ns/web-1", UpdateAction.EVICTION_FAILED),
+          org.assertj.core.groups.Tuple.tuple("ns/web-2", UpdateAction.EVICTED),
+          org.assertj.core.groups.Tuple.tuple("ns/web-3", UpdateAction.BLOCKED_BY_EVICTION_TOLERANCE));
+      assertThat(a.get(1).reason()).isEqualTo("pods \"web-1\" not found");
+      assertThat(direct.get(Pod.class, "ns", "web-1")).isEmpty();
+    }
+  }
+
   // kubernetes/autoscaler vertical-pod-autoscaler/pkg/updater/restriction/pods_eviction_restriction_test.go (master
   // 55c37cd5) TestEvictEmitEvent: its decisions are in PodsEvictionRestrictionTest; its events (EvictedByVPA on the
   // pod, EvictedPod on the VPA, two per evicted pod, none otherwise) are the updater's actions here.

@@ -241,7 +241,7 @@ public final class Evictions {
   }
 
   private static EvictionDecision gone(Pod pod) {
-    return EvictionDecision.allow("pod " + pod.metadata().key() + " is already gone", null);
+    return new EvictionDecision(true, "pod " + pod.metadata().key() + " is already gone", null, true);
   }
 
   /** The answer when not exactly one budget selects the pod: none allows, several refuse. */

@@ -175,6 +175,7 @@ final class EvictionsTest {
       return;
     }
     assertThat(d.allowed()).as(d.reason()).isTrue();
+    assertThat(d.podGone()).isFalse();
     assertThat(base.get(Pod.class, "default", c.pod())).as("deleted").isEmpty();
     // FleetKit's own check: the deleted pod carried upstream's DisruptionTarget condition
     assertThat(recorder.seen).singleElement().satisfies(EvictionsTest::assertEvictionCondition);
@@ -513,6 +514,7 @@ final class EvictionsTest {
     base.delete(Pod.class, "default", "web", DeleteOptions.gracePeriod(0));
     EvictionDecision d = Evictions.evict(base, pod, clock.now());
     assertThat(d.allowed()).isTrue();
+    assertThat(d.podGone()).isTrue();
     assertThat(d.reason()).contains("already gone");
   }
 }
