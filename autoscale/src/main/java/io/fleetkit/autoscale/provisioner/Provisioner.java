@@ -341,8 +341,7 @@ public final class Provisioner {
     if (error != null) {
       String offering = offering(t);
       if (error.errorClass() == InstanceErrorClass.OUT_OF_RESOURCES) {
-        unavailable.put(offering, now.plus(UNAVAILABLE_OFFERINGS_TTL));
-        offered = offered.stream().filter(x -> !offering(x).equals(offering)).toList();
+        markUnavailable(offering, now);
       }
       launchFailures.add(new ProvisionerResult.LaunchFailure(node, t.name(), zone(t), error));
       LOG.debug("provisioner {}: launch of {} ({}) refused: {}", name, node, offering, error);
@@ -360,12 +359,22 @@ public final class Provisioner {
 
   /** The offering of {@code t}: its name and zone, {@code type/zone}. */
   private static String offering(InstanceType t) {
-    return t.name() + "/" + zone(t);
+    return offering(t.name(), zone(t));
+  }
+
+  private static String offering(String type, String zone) {
+    return type + "/" + zone;
+  }
+
+  /** Leaves {@code offering} out of provisioning and consolidation for {@link #UNAVAILABLE_OFFERINGS_TTL} from now. */
+  private void markUnavailable(String offering, Instant now) {
+    unavailable.put(offering, now.plus(UNAVAILABLE_OFFERINGS_TTL));
+    offered = offered.stream().filter(x -> !offering(x).equals(offering)).toList();
   }
 
   /** Whether the offering of instance type {@code type} in {@code zone} is unavailable at the clock's time. */
   public synchronized boolean isUnavailable(String type, String zone) {
-    Instant until = unavailable.get(type + "/" + zone);
+    Instant until = unavailable.get(offering(type, zone));
     return until != null && !clock.instant().isAfter(until);
   }
 
@@ -562,7 +571,11 @@ public final class Provisioner {
    * Karpenter's interruption handling for a spot interruption warning about {@code node}: its NodeClaim is deleted at
    * once, so the node's termination begins now (the {@value NodeTermination#DISRUPTED_TAINT_KEY} taint, then the drain
    * at the next loops, bounded by the NodePool's {@code terminationGracePeriod}), whatever the disruption budgets, and
-   * the pods' controllers recreate the drained pods for the provisioner to place before the machine goes.
+   * the pods' controllers recreate the drained pods for the provisioner to place before the machine goes. The node's
+   * offering (its {@value #INSTANCE_TYPE_LABEL} in its {@value #ZONE_LABEL}, when it has both) is unavailable for
+   * {@link #UNAVAILABLE_OFFERINGS_TTL} from now, as the AWS provider's interruption controller marks a spot offering
+   * in its unavailable-offerings cache on the warning (also for a node already terminating), so the pods go to
+   * another offering while the cloud takes machines of this one back.
    *
    * @return whether a termination began: false when {@code node} is not one of this provisioner's nodes, is gone, or
    *     is already terminating or being replaced
@@ -570,11 +583,19 @@ public final class Provisioner {
   public synchronized boolean interrupt(String node) {
     Objects.requireNonNull(node, "node");
     Node n = store.get(Node.class, "", node).orElse(null);
-    if (n == null || managedNodes(List.of(n)).isEmpty() || termination.contains(node)
-        || replacing.containsKey(node)) {
+    if (n == null || managedNodes(List.of(n)).isEmpty()) {
       return false;
     }
-    terminate(node, clock.instant());
+    Instant now = clock.instant();
+    String type = n.metadata().labels().getOrDefault(INSTANCE_TYPE_LABEL, "");
+    String zone = n.metadata().labels().getOrDefault(ZONE_LABEL, "");
+    if (!type.isEmpty() && !zone.isEmpty()) {
+      markUnavailable(offering(type, zone), now);
+    }
+    if (termination.contains(node) || replacing.containsKey(node)) {
+      return false;
+    }
+    terminate(node, now);
     return true;
   }
 

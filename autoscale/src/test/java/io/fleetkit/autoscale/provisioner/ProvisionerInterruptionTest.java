@@ -75,4 +75,47 @@ final class ProvisionerInterruptionTest {
     assertThat(tainted("other-1")).isFalse();
     assertThat(tainted("unmanaged")).isFalse();
   }
+
+  private static InstanceType zoned(String name, String zone, double price) {
+    return new InstanceType(name, LARGE.capacity(), Map.of(Provisioner.ZONE_LABEL, zone), List.of(), price);
+  }
+
+  /**
+   * kubernetes-sigs/karpenter-provider-aws {@code pkg/controllers/interruption/controller.go}: a spot interruption
+   * warning marks the node's offering (instance type in zone) in the unavailable-offerings cache, also when the node
+   * is already terminating; the pods placed meanwhile get another offering.
+   */
+  @Test
+  void interrupt_marksTheNodesOfferingUnavailable_forTheTtl_podsGoToAnotherOffering() {
+    InstanceType cheap = zoned("cheap", "zone-a", 0.1);
+    InstanceType dear = zoned("dear", "zone-b", 0.2);
+    store.create(SimulatedNodes.launched(Packer.node(cheap, "n1").toBuilder()
+        .label(Provisioner.MANAGED_LABEL, "default").build(), clock.now(), Duration.ZERO));
+    Provisioner p = Provisioner.builder(store).clock(clock).instanceTypes(List.of(cheap, dear)).build();
+
+    assertThat(p.interrupt("n1")).isTrue();
+    assertThat(p.isUnavailable("cheap", "zone-a")).isTrue();
+    assertThat(p.isUnavailable("dear", "zone-b")).isFalse();
+    clock.advance(Duration.ofMinutes(2));
+    assertThat(p.interrupt("n1")).isFalse(); // already terminating, but the warning marks the offering again
+    store.create(Pod.builder().name("b").ownerReference(RS)
+        .container("app", "img", ResourceList.ofCpuMemory(500, GI)).build());
+    p.runOnce();
+    clock.advance(Duration.ofSeconds(1));
+    ProvisionerResult r = p.runOnce();
+    assertThat(r.launched()).containsExactly(Map.entry("default-1", "dear"));
+    clock.advance(Provisioner.UNAVAILABLE_OFFERINGS_TTL.minusSeconds(1)); // 3 min after the second warning
+    assertThat(p.isUnavailable("cheap", "zone-a")).isTrue();
+    clock.advance(Duration.ofNanos(1));
+    assertThat(p.isUnavailable("cheap", "zone-a")).isFalse();
+  }
+
+  @Test
+  void interrupt_nodeWithoutZone_noOfferingMarked() {
+    launched("n1", "default");
+    Provisioner p = Provisioner.builder(store).clock(clock).instanceType(LARGE).build();
+
+    assertThat(p.interrupt("n1")).isTrue();
+    assertThat(p.isUnavailable("m.large", "")).isFalse();
+  }
 }
