@@ -64,10 +64,13 @@ import org.slf4j.LoggerFactory;
  *       the clock's time ({@link ProvisionerOptions#allowedDisruptions}: a budget with a schedule only from each hit
  *       for its duration; by default {@code ceil(10% of managed nodes)}), minus nodes already being disrupted; Emptiness spends the budget of reason Empty, the others that of Underutilized), in
  *       Karpenter's order: Emptiness (delete empty nodes), then, under the policy
- *       {@link ConsolidationPolicy#WhenEmptyOrUnderutilized}, MultiNodeConsolidation (binary search for the longest prefix of candidates,
- *       cheapest to disrupt first, whose pods fit on the other nodes plus at most one new node strictly cheaper than
+ *       {@link ConsolidationPolicy#WhenEmptyOrUnderutilized} or {@link ConsolidationPolicy#Balanced},
+ *       MultiNodeConsolidation (binary search for the longest prefix of candidates, those with the highest price per
+ *       unit of disruption first, whose pods fit on the other nodes plus at most one new node strictly cheaper than
  *       the prefix together), then SingleNodeConsolidation (delete one node whose pods fit elsewhere, or replace it
- *       with a strictly cheaper one). Nodes with a pod annotated {@value #DO_NOT_DISRUPT}, or whose pods the
+ *       with a strictly cheaper one). Under {@code Balanced} a move must also pass Karpenter's score
+ *       ({@link BalancedScoring}: its share of the NodePool's cost saved at least half its share of the NodePool's
+ *       disruption cost), and a single node whose deletion would not pass is not tried. Nodes with a pod annotated {@value #DO_NOT_DISRUPT}, or whose pods the
  *       cluster autoscaler's drain rules would not evict ({@link Drainability}: PDBs, no controller, local storage,
  *       kube-system), are not candidates, nor are nodes whose last pod event is less than
  *       {@link ProvisionerOptions#consolidateAfter} ago (none at all when it is {@code Never}). A removed node is
@@ -397,9 +400,17 @@ public final class Provisioner {
     }
   }
 
-  private record Candidate(Node node, InstanceType type, List<Pod> evict) {
+  /**
+   * A consolidation candidate: the node, its type, the pods a consolidation would move and their disruption cost
+   * ({@link BalancedScoring#rescheduleDisruptionCost}).
+   */
+  private record Candidate(Node node, InstanceType type, List<Pod> evict, double disruptionCost) {
     double price() {
       return type.pricePerHour();
+    }
+
+    double savingsRatio() {
+      return BalancedScoring.savingsRatio(price(), disruptionCost);
     }
   }
 
@@ -413,7 +424,8 @@ public final class Provisioner {
     int emptyBudget = options.allowedDisruptions(managed.size(), DisruptionReason.Empty, now) - disrupting;
     int underutilizedBudget = options.allowedDisruptions(managed.size(), DisruptionReason.Underutilized, now)
         - disrupting;
-    boolean underutilized = options.policy() == ConsolidationPolicy.WhenEmptyOrUnderutilized
+    boolean balanced = options.policy() == ConsolidationPolicy.Balanced;
+    boolean underutilized = (options.policy() == ConsolidationPolicy.WhenEmptyOrUnderutilized || balanced)
         && underutilizedBudget > 0;
     if (options.consolidateAfter() == null || (emptyBudget <= 0 && !underutilized)) {
       return; // consolidateAfter: Never, or no budget left
@@ -441,14 +453,14 @@ public final class Provisioner {
       }
       Drainability.NodeDrain d = drain.drain(on);
       if (!d.blocked()) {
-        candidates.add(new Candidate(n, t, d.evict()));
+        candidates.add(new Candidate(n, t, d.evict(), BalancedScoring.rescheduleDisruptionCost(d.evict())));
       }
     }
-    // Karpenter's disruption cost: 1 per node plus one per evicted pod; cheapest to disrupt first, then the
-    // most expensive node first (more savings), then by name for determinism.
-    candidates.sort(Comparator.comparingInt((Candidate c) -> c.evict().size())
-        .thenComparing(Comparator.comparingDouble(Candidate::price).reversed())
+    // Karpenter's sortCandidates: the highest savings per unit of disruption (price over disruption cost) first,
+    // then by name for determinism
+    candidates.sort(Comparator.comparingDouble(Candidate::savingsRatio).reversed()
         .thenComparing(c -> c.node().name()));
+    BalancedScoring.PoolTotals totals = balanced ? poolTotals(managed, candidates, podsByNode) : null;
 
     // 1. Emptiness
     List<String> empty = new ArrayList<>();
@@ -477,7 +489,7 @@ public final class Provisioner {
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
       Plan p = plan(candidates.subList(0, mid), nodes, pods);
-      if (p != null) {
+      if (p != null && (totals == null || approved(p, totals))) {
         best = p;
         lo = mid + 1;
       } else {
@@ -490,12 +502,53 @@ public final class Provisioner {
     }
     // 3. SingleNodeConsolidation
     for (Candidate c : candidates) {
+      // Balanced: a candidate whose deletion (the most a move of it can save) would not pass is not simulated
+      if (totals != null && !BalancedScoring.scoreMove(c.price(), c.disruptionCost(), totals,
+          BalancedScoring.BALANCED_K).approved()) {
+        continue;
+      }
       Plan p = plan(List.of(c), nodes, pods);
-      if (p != null) {
+      if (p != null && (totals == null || approved(p, totals))) {
         execute("SingleNodeConsolidation", p, now, commands);
         return;
       }
     }
+  }
+
+  /**
+   * Karpenter's {@code computeNodePoolTotals} for this provisioner's NodePool: the price of every managed node of a
+   * known type (the cluster cost's NodePool cost; the candidates' prices when that is zero) and the disruption cost
+   * of every managed node (a candidate's from the pods it would move, another's from its pods).
+   */
+  private BalancedScoring.PoolTotals poolTotals(List<Node> managed, List<Candidate> candidates,
+      Map<String, List<Pod>> podsByNode) {
+    Map<String, Candidate> byName = new HashMap<>();
+    double candidateCost = 0;
+    for (Candidate c : candidates) {
+      byName.put(c.node().name(), c);
+      candidateCost += c.price();
+    }
+    double cost = 0;
+    double disruption = 0;
+    for (Node n : managed) {
+      InstanceType t = typesByName.get(n.metadata().labels().get(INSTANCE_TYPE_LABEL));
+      if (t != null) {
+        cost += t.pricePerHour();
+      }
+      Candidate c = byName.get(n.name());
+      disruption += c != null ? c.disruptionCost()
+          : BalancedScoring.nodeDisruptionCost(podsByNode.getOrDefault(n.name(), List.of()));
+    }
+    return new BalancedScoring.PoolTotals(cost > 0 ? cost : candidateCost, disruption);
+  }
+
+  /** Karpenter's {@code EvaluateBalancedMove} for one NodePool: the plan's savings against its disruption cost. */
+  private static boolean approved(Plan p, BalancedScoring.PoolTotals totals) {
+    double disruption = 0;
+    for (Candidate c : p.candidates()) {
+      disruption += c.disruptionCost();
+    }
+    return BalancedScoring.scoreMove(p.savings(), disruption, totals, BalancedScoring.BALANCED_K).approved();
   }
 
   private record Plan(List<Candidate> candidates, @Nullable InstanceType replacement, double savings) {}

@@ -56,11 +56,8 @@ import org.jspecify.annotations.Nullable;
 public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullable Duration batchMaxDuration,
     @Nullable String consolidationPolicy, @Nullable Duration consolidateAfter, List<Budget> budgets,
     @Nullable Duration expireAfter, @Nullable Duration terminationGracePeriod) {
-  /**
-   * The policies a scenario may name, as FleetKit's provisioner has them. Karpenter's {@code Balanced} is not among
-   * them: the provisioner does not implement its scoring.
-   */
-  public static final List<String> POLICIES = List.of("WhenEmpty", "WhenEmptyOrUnderutilized");
+  /** The policies a scenario may name: Karpenter's NodePool {@code consolidationPolicy} values. */
+  public static final List<String> POLICIES = List.of("WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced");
   /** Karpenter's default policy. */
   public static final String DEFAULT_POLICY = "WhenEmptyOrUnderutilized";
   /** The disruption reasons a budget may name (Karpenter's {@code DisruptionReason}). */
@@ -211,8 +208,7 @@ public record ScenarioProvisioner(@Nullable Duration batchIdleDuration, @Nullabl
     nonNegative(v, p + ".batchIdleDuration", batchIdleDuration);
     nonNegative(v, p + ".batchMaxDuration", batchMaxDuration);
     if (consolidationPolicy != null && !POLICIES.contains(consolidationPolicy)) {
-      v.add(p + ".consolidationPolicy", "must be one of " + String.join(", ", POLICIES) + " (Karpenter's Balanced "
-          + "is not implemented by FleetKit's provisioner)", consolidationPolicy);
+      v.add(p + ".consolidationPolicy", "must be one of " + String.join(", ", POLICIES), consolidationPolicy);
     }
     wholeSecondsOrNever(v, p + ".consolidateAfter", consolidateAfter);
     wholeSecondsOrNever(v, p + ".expireAfter", expireAfter);

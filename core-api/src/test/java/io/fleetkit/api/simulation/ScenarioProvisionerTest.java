@@ -107,16 +107,13 @@ final class ScenarioProvisionerTest {
   }
 
   @Test
-  void consolidationPolicy_upstreamValidValues_accepted_balancedRefusedAsNotImplemented() {
+  void consolidationPolicy_upstreamValidValues_accepted() {
     // upstream: "should succeed on a valid consolidationPolicy" and "should pass RuntimeValidate for valid
-    // consolidationPolicy": WhenEmpty, WhenEmptyOrUnderutilized (Balanced: FleetKit's provisioner lacks it)
-    for (String policy : List.of("WhenEmpty", "WhenEmptyOrUnderutilized")) {
+    // consolidationPolicy": WhenEmpty, WhenEmptyOrUnderutilized, Balanced
+    for (String policy : List.of("WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced")) {
       assertThat(scenario(ScenarioProvisioner.builder().consolidationPolicy(policy).build()).spec().provisioner()
           .consolidationPolicy()).isEqualTo(policy);
     }
-    assertThatThrownBy(() -> scenario(ScenarioProvisioner.builder().consolidationPolicy("Balanced").build()))
-        .hasMessageContaining("spec.provisioner.consolidationPolicy \"Balanced\"")
-        .hasMessageContaining("Balanced is not implemented by FleetKit's provisioner");
   }
 
   @Test
@@ -127,7 +124,7 @@ final class ScenarioProvisionerTest {
       assertThatThrownBy(() -> scenario(ScenarioProvisioner.builder().consolidationPolicy(bad).build()))
           .as(bad)
           .hasMessageContaining("spec.provisioner.consolidationPolicy \"" + bad + "\" must be one of WhenEmpty, "
-              + "WhenEmptyOrUnderutilized");
+              + "WhenEmptyOrUnderutilized, Balanced");
     }
   }
 
