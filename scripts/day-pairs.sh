@@ -3,7 +3,7 @@
 # (scripts/jvm-options.sh) and a 1 GB heap (-m: another). With one benchmarks jar: RUNS days and their median; with
 # two: RUNS pairs alternating which goes first, each side's median and the median of the per-pair ratios B/A. Figures
 # are the day's wall time (the hourly live-heap collections not counted) and the simulation thread's CPU, as the
-# benchmark prints them.
+# benchmark prints them; the per-pair ratios are given for both.
 #
 #   scripts/day-pairs.sh [-n RUNS] [-s "NODES DEPLOYMENTS REPLICAS HOURS"] [-m HEAP] A.jar [B.jar]
 #
@@ -51,7 +51,7 @@ day() {
 }
 median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 
-a=() b=() ratios=()
+a=() b=() ratios=() cpu_ratios=()
 for ((i = 1; i <= runs; i++)); do
   if [[ $# -eq 1 ]]; then
     r=$(day "$1"); a+=("$r")
@@ -62,10 +62,16 @@ for ((i = 1; i <= runs; i++)); do
   a+=("$ra"); b+=("$rb")
   ratio=$(awk -v x="${ra%% *}" -v y="${rb%% *}" 'BEGIN {printf "%.3f", y / x}')
   ratios+=("$ratio")
-  echo "pair $i: A ${ra% *}, B ${rb% *} (wall ms, CPU ms; events ${ra##* } / ${rb##* }), B/A $ratio"
+  # the simulation thread's CPU: steadier than wall time when other work shares the machine
+  read -r _ cpu_a _ <<<"$ra"
+  read -r _ cpu_b _ <<<"$rb"
+  cpu_ratio=$(awk -v x="$cpu_a" -v y="$cpu_b" 'BEGIN {printf "%.3f", y / x}')
+  cpu_ratios+=("$cpu_ratio")
+  echo "pair $i: A ${ra% *}, B ${rb% *} (wall ms, CPU ms; events ${ra##* } / ${rb##* }), B/A $ratio (CPU $cpu_ratio)"
 done
 echo "A: wall median $(printf '%s\n' "${a[@]}" | cut -d' ' -f1 | median) ms, CPU median $(printf '%s\n' "${a[@]}" | cut -d' ' -f2 | median) ms"
 if [[ $# -eq 2 ]]; then
   echo "B: wall median $(printf '%s\n' "${b[@]}" | cut -d' ' -f1 | median) ms, CPU median $(printf '%s\n' "${b[@]}" | cut -d' ' -f2 | median) ms"
   echo "B/A per pair: ${ratios[*]}; median $(printf '%s\n' "${ratios[@]}" | median)"
+  echo "B/A of CPU per pair: ${cpu_ratios[*]}; median $(printf '%s\n' "${cpu_ratios[@]}" | median)"
 fi
