@@ -77,7 +77,8 @@ public final class QueueScheduler {
   private final PendingWorkloads pending;
   /** What stopping queues did to workloads with quota since the last cycle, reported by the next cycle. */
   private final List<io.fleetkit.queueing.QueueStopEviction> stopEvents = new ArrayList<>();
-  private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
+  /** The workloads with quota (Kueue's cache), and the engine's arrival numbers. */
+  private final AdmittedWorkloads admitted = new AdmittedWorkloads();
   /** Kueue's {@code status.reclaimablePods} of the workloads that have some: pod set name to count. */
   private final Map<String, Map<String, Integer>> reclaimable = new HashMap<>();
   /**
@@ -97,7 +98,6 @@ public final class QueueScheduler {
   private final TopologyPlacer topology;
   private final Preemptor preemptor;
   private final boolean fairSharing;
-  private long sequence;
   private int parkedInLastCycle;
   /** The heads the last cycle requeued with flavors left to try ({@link FlavorScanProgress#pendingFlavors}). */
   private int resumableInLastCycle;
@@ -255,7 +255,7 @@ public final class QueueScheduler {
       boolean afterFixedTime, boolean onNodeTaints) {
     NodeFailures next = new NodeFailures(nodeFailureDelay,
         new NodeFailures.Triggers(onPodTermination, afterFixedTime, onNodeTaints));
-    for (String key : admitted.keySet()) {
+    for (String key : admitted.keys()) {
       next.set(key, nodeFailures.of(key));
     }
     this.nodeFailures = next;
@@ -274,18 +274,7 @@ public final class QueueScheduler {
 
   /** The workloads with quota whose topology assignments name {@code node}, oldest admission first. */
   public List<String> workloadsOn(String node) {
-    List<AdmittedWorkload> on = new ArrayList<>();
-    for (AdmittedWorkload w : admitted.values()) {
-      if (NodeFailures.names(w, node)) {
-        on.add(w);
-      }
-    }
-    on.sort(Comparator.comparingLong(w -> w.sequence));
-    List<String> keys = new ArrayList<>(on.size());
-    for (AdmittedWorkload w : on) {
-      keys.add(w.key());
-    }
-    return keys;
+    return admitted.on(node);
   }
 
   /** The unhealthy nodes recorded for {@code key} (Kueue's {@code status.unhealthyNodes}); empty when none. */
@@ -299,7 +288,7 @@ public final class QueueScheduler {
    * @throws IllegalArgumentException if the workload holds no quota or a node name is empty or repeated
    */
   public void assumeUnhealthyNodes(String key, List<String> nodes) {
-    if (!admitted.containsKey(key)) {
+    if (!admitted.contains(key)) {
       throw new IllegalArgumentException("Workload " + key + ": status.unhealthyNodes can only be set on a workload "
           + "with quota reserved");
     }
@@ -492,10 +481,7 @@ public final class QueueScheduler {
         LOG.debug("second pass for the delayed topology request of {}: {}", key, failure[0]);
         continue;
       }
-      AdmittedWorkload moved = new AdmittedWorkload(w.workload, w.cq, w.frs, w.values, placed, w.sequence);
-      w.cq.remove(w);
-      w.cq.add(moved);
-      admitted.put(key, moved);
+      admitted.replace(w, new AdmittedWorkload(w.workload, w.cq, w.frs, w.values, placed, w.sequence));
       CheckOutcome o = react(key, now);
       if (o != null) {
         out.add(o);
@@ -522,8 +508,7 @@ public final class QueueScheduler {
         candidates.add(w);
       }
     }
-    candidates.sort(Comparator.comparingLong(w -> w.sequence));
-    for (AdmittedWorkload w : candidates) {
+    for (AdmittedWorkload w : AdmittedWorkloads.oldestFirst(candidates)) {
       String node = java.util.Objects.requireNonNull(nodeFailures.toReplace(w));
       List<String> nodes = nodeFailures.of(w.key());
       TopologyPlacer.Replacement r = topology.replace(w.workload, w.admission.podSets(), node, tasView(Set.of()));
@@ -532,10 +517,7 @@ public final class QueueScheduler {
       QuotaReservation reservation = w.admission;
       if (r.fits()) {
         reservation = r.applyTo(w.admission);
-        AdmittedWorkload moved = new AdmittedWorkload(w.workload, w.cq, w.frs, w.values, reservation, w.sequence);
-        w.cq.remove(w);
-        w.cq.add(moved);
-        admitted.put(w.key(), moved);
+        admitted.replace(w, new AdmittedWorkload(w.workload, w.cq, w.frs, w.values, reservation, w.sequence));
         // Kueue's cycle snapshot still counts the pods on the replaced node until the cycle ends: the heads after this
         // one must not take that node either
         heldTopology.add(new AdmittedWorkload(w.workload, w.cq, new int[0], new long[0],
@@ -810,9 +792,7 @@ public final class QueueScheduler {
    * reservation if either queue is stopped, its LocalQueue was removed or its ClusterQueue is terminating.
    */
   private void enforceStops() {
-    List<AdmittedWorkload> all = new ArrayList<>(admitted.values());
-    all.sort(Comparator.comparingLong(w -> w.sequence));
-    for (AdmittedWorkload w : all) {
+    for (AdmittedWorkload w : admitted.oldestFirst()) {
       enforceStop(w);
     }
   }
@@ -825,7 +805,7 @@ public final class QueueScheduler {
     }
     evict(w);
     awaitingChecks.remove(w.key());
-    quotaReleased(w.cq);
+    pending.unparkTree(w.cq);
     stopEvents.add(e);
     LOG.debug("{} {}: {}", e.kind(), w.key(), e.message());
   }
@@ -898,7 +878,7 @@ public final class QueueScheduler {
   }
 
   private void requireNew(Workload wl) {
-    if (pending.contains(wl.key()) || admitted.containsKey(wl.key())) {
+    if (pending.contains(wl.key()) || admitted.contains(wl.key())) {
       throw new IllegalArgumentException("Workload " + wl.key() + ": already submitted");
     }
   }
@@ -914,7 +894,7 @@ public final class QueueScheduler {
       throw new IllegalArgumentException("Workload " + wl.key() + ": spec.queueName \"" + wl.queueName()
           + "\" must name a LocalQueue in namespace " + wl.namespace());
     }
-    CqState cq = pending.enqueue(new PendingWorkload(wl, sequence++), null);
+    CqState cq = pending.enqueue(new PendingWorkload(wl, admitted.nextSequence()), null);
     if (cq != null) {
       syncChecks(wl.key(), cq, null);
     }
@@ -1029,7 +1009,7 @@ public final class QueueScheduler {
       podSets.add(new PodSetAssignment(ps.name(), ps.count(), fl, usage.build(),
           topologyAssignments.get(ps.name())));
     }
-    QuotaReservation admission = reserve(wl, cq, total, podSets, admittedAt);
+    QuotaReservation admission = admitted.reserve(wl, cq, total, podSets, admittedAt);
     // restoring an admitted workload: the checks that apply to it had passed
     syncChecks(wl.key(), cq, admission);
     WorkloadChecks wc = checkStates.get(wl.key());
@@ -1108,7 +1088,7 @@ public final class QueueScheduler {
       podSets.add(new PodSetAssignment(ps.name(), ps.count(), given.flavors(), used,
           given.topologyAssignment(), given.delayedTopologyRequest()));
     }
-    QuotaReservation admission = reserve(wl, cq, total, podSets, reservedAt);
+    QuotaReservation admission = admitted.reserve(wl, cq, total, podSets, reservedAt);
     syncChecks(wl.key(), cq, admission);
     if (checkStates.containsKey(wl.key())) {
       awaitingChecks.add(wl.key());
@@ -1116,31 +1096,6 @@ public final class QueueScheduler {
       podsReady.admitted(wl.key(), reservedAt);
     }
     enforceStop(admitted.get(wl.key()));
-    return admission;
-  }
-
-  /** Records a reservation of {@code total} milli-units per flavor-resource. */
-  private QuotaReservation reserve(Workload wl, CqState cq, long[] total, List<PodSetAssignment> podSets,
-      Instant at) {
-    int n = 0;
-    for (long v : total) {
-      n += v != 0 ? 1 : 0;
-    }
-    int[] frs = new int[n];
-    long[] vals = new long[n];
-    n = 0;
-    boolean borrows = false;
-    for (int fr = 0; fr < total.length; fr++) {
-      if (total[fr] != 0) {
-        frs[n] = fr;
-        vals[n++] = total[fr];
-        borrows |= cq.borrowingWith(fr, total[fr]);
-      }
-    }
-    QuotaReservation admission = new QuotaReservation(wl.key(), cq.name, podSets, at, borrows);
-    AdmittedWorkload w = new AdmittedWorkload(wl, cq, frs, vals, admission, sequence++);
-    cq.add(w);
-    admitted.put(wl.key(), w);
     return admission;
   }
 
@@ -1168,24 +1123,9 @@ public final class QueueScheduler {
     if (w == null) {
       return false;
     }
-    w.cq.remove(w);
-    quotaReleased(w.cq);
+    pending.unparkTree(w.cq);
     dropTerminated();
     return true;
-  }
-
-  /** Kueue's {@code QueueInadmissibleWorkloads}: released quota may admit parked workloads of the cohort tree. */
-  private void quotaReleased(CqState cq) {
-    CohortState c = cq.cohort;
-    if (c == null) {
-      pending.unpark(cq);
-    } else {
-      List<CqState> tree = new ArrayList<>();
-      c.root().collectQueues(tree);
-      for (CqState m : tree) {
-        pending.unpark(m);
-      }
-    }
   }
 
   private static final class Entry implements FairSharingTournament.Candidate {
@@ -1348,7 +1288,7 @@ public final class QueueScheduler {
         skipped(e, "workload no longer fits after processing another workload", reasons);
         continue;
       }
-      if (podsReady.blocksAdmission(admitted.keySet())) {
+      if (podsReady.blocksAdmission(admitted.keys())) {
         // Kueue's waitForPodsReadyIfNeeded: the scheduler waits (here: the head keeps its place, not parked) until
         // every workload with quota is PodsReady, then admits it with this assignment; the next cycle searches from
         // the first flavor again rather than past the one Kueue would admit it in
@@ -1357,11 +1297,10 @@ public final class QueueScheduler {
         continue;
       }
       QuotaReservation admission = new QuotaReservation(e.pending.key(), cq.name, a.podSets(), now, a.borrows());
-      AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission, sequence++);
-      cq.add(w);
+      AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission, admitted.nextSequence());
       e.pending.lastAssignment = null;
       pending.admit(e.pending);
-      admitted.put(w.key(), w);
+      admitted.add(w);
       admittedNow.add(admission);
       syncChecks(w.key(), cq, admission);
       if (afs != null) {
@@ -1387,12 +1326,12 @@ public final class QueueScheduler {
       h.cq().addUsage(h.frs(), h.values(), -1);
     }
     for (CqState cq : released) {
-      quotaReleased(cq);
+      pending.unparkTree(cq);
     }
     for (AdmittedWorkload w : evictAfter) {
       if (admitted.get(w.key()) == w) {
         evict(w);
-        quotaReleased(w.cq);
+        pending.unparkTree(w.cq);
       }
     }
     List<CheckOutcome> outcomes = evaluateChecks(now);
@@ -1571,11 +1510,11 @@ public final class QueueScheduler {
       wc.admitted = false; // Kueue's SyncAdmittedCondition: "check lost"
       podsReady.notAdmitted(key);
     }
-    if (admitted.containsKey(key) && !wc.admitted) {
+    if (admitted.contains(key) && !wc.admitted) {
       awaitingChecks.add(key);
     }
     CqState waiting = pending.queueOf(key);
-    if (waiting != null && !admitted.containsKey(key)) {
+    if (waiting != null && !admitted.contains(key)) {
       pending.unpark(waiting); // a pending workload whose failed check changed may be considered again
     }
     return react(key, now);
@@ -1660,7 +1599,7 @@ public final class QueueScheduler {
       Instant notBefore = AdmissionChecks.maxRetryTime(wc.states);
       release(w, now);
       // Kueue's GetQueueOrderTimestamp: a workload evicted by a check is ordered by the time of its eviction
-      PendingWorkload p = new PendingWorkload(w.workload, sequence++, now);
+      PendingWorkload p = new PendingWorkload(w.workload, admitted.nextSequence(), now);
       if (notBefore != null && notBefore.isAfter(now)) {
         pending.backoff(p, w.cq, notBefore);
       } else {
@@ -1684,10 +1623,9 @@ public final class QueueScheduler {
   private void release(AdmittedWorkload w, Instant now) {
     nodeFailures.clear(w.key());
     admitted.remove(w.key());
-    w.cq.remove(w);
     resetChecks(w.key(), now);
     podsReady.notAdmitted(w.key());
-    quotaReleased(w.cq);
+    pending.unparkTree(w.cq);
   }
 
   private void resetChecks(String key, Instant now) {
@@ -1715,9 +1653,8 @@ public final class QueueScheduler {
         candidates.add(w);
       }
     }
-    candidates.sort(Comparator.comparingLong(w -> w.sequence));
     List<io.fleetkit.queueing.PodsReadyEviction> out = new ArrayList<>();
-    for (AdmittedWorkload w : candidates) {
+    for (AdmittedWorkload w : AdmittedWorkloads.oldestFirst(candidates)) {
       String key = w.key();
       PodsReadyTimeouts.Expiry expiry = podsReady.expire(key, now);
       if (expiry == null) {
@@ -1736,7 +1673,7 @@ public final class QueueScheduler {
         continue;
       }
       String message = "Exceeded the PodsReady timeout " + key;
-      pending.backoff(new PendingWorkload(w.workload, sequence++, podsReady.queueOrderTime(w.workload, now)), w.cq,
+      pending.backoff(new PendingWorkload(w.workload, admitted.nextSequence(), podsReady.queueOrderTime(w.workload, now)), w.cq,
           java.util.Objects.requireNonNull(expiry.requeueAt()));
       LOG.debug("evicted {}: {}", key, message);
       out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
@@ -1753,7 +1690,7 @@ public final class QueueScheduler {
    * @throws IllegalArgumentException if the workload holds no quota
    */
   public io.fleetkit.queueing.PodsReadyCondition setPodsReady(String key, boolean ready) {
-    if (!admitted.containsKey(key)) {
+    if (!admitted.contains(key)) {
       throw new IllegalArgumentException("Workload " + key
           + ": has no quota reserved; PodsReady is set only for workloads with quota");
     }
@@ -1806,10 +1743,8 @@ public final class QueueScheduler {
     long[] values = Reclaim.usage(spec, with.admission, next, index, with.frs);
     AdmittedWorkload updated = new AdmittedWorkload(effective, with.cq, with.frs, values, with.admission,
         with.sequence);
-    with.cq.remove(with); // Kueue's cache replaces the workload: the generation advances
-    with.cq.add(updated);
-    admitted.put(key, updated);
-    quotaReleased(with.cq); // Kueue's QueueAssociatedInadmissibleWorkloadsAfter
+    admitted.replace(with, updated); // Kueue's cache replaces the workload: the generation advances
+    pending.unparkTree(with.cq); // Kueue's QueueAssociatedInadmissibleWorkloadsAfter
     return true;
   }
 
@@ -1861,10 +1796,8 @@ public final class QueueScheduler {
     }
     AdmittedWorkload updated = new AdmittedWorkload(effective, with.cq, with.frs, with.values, with.admission,
         with.sequence);
-    with.cq.remove(with); // Kueue's cache replaces the workload: the generation advances
-    with.cq.add(updated);
-    admitted.put(key, updated);
-    quotaReleased(with.cq); // Kueue's QueueAssociatedInadmissibleWorkloadsAfter
+    admitted.replace(with, updated); // Kueue's cache replaces the workload: the generation advances
+    pending.unparkTree(with.cq); // Kueue's QueueAssociatedInadmissibleWorkloadsAfter
     return true;
   }
 
@@ -1882,7 +1815,7 @@ public final class QueueScheduler {
       return List.of(); // Kueue's update predicate: only a changed value is reconciled
     }
     io.fleetkit.queueing.WorkloadPriority p = io.fleetkit.queueing.WorkloadPriority.of(wpc);
-    java.util.TreeSet<String> keys = new java.util.TreeSet<>(admitted.keySet());
+    java.util.TreeSet<String> keys = new java.util.TreeSet<>(admitted.keys());
     keys.addAll(pending.keys());
     List<String> changed = new ArrayList<>();
     for (String key : keys) {
@@ -1926,7 +1859,7 @@ public final class QueueScheduler {
    * workload whose {@code requeueAt} is still ahead waits until then.
    */
   public void assumeRequeueState(String key, io.fleetkit.queueing.RequeueState state) {
-    if (pending.queueOf(key) == null && !admitted.containsKey(key)) {
+    if (pending.queueOf(key) == null && !admitted.contains(key)) {
       throw new IllegalArgumentException("Workload " + key + ": not pending or admitted");
     }
     podsReady.restoreRequeueState(key, state);
@@ -1947,7 +1880,7 @@ public final class QueueScheduler {
     if (d == null) {
       return false;
     }
-    pending.enqueue(new PendingWorkload(d.workload(), sequence++), d.cq());
+    pending.enqueue(new PendingWorkload(d.workload(), admitted.nextSequence()), d.cq());
     return true;
   }
 
@@ -2087,10 +2020,9 @@ public final class QueueScheduler {
   private void evict(AdmittedWorkload v) {
     nodeFailures.clear(v.key());
     admitted.remove(v.key());
-    v.cq.remove(v);
     resetChecks(v.key(), clock.instant());
     podsReady.notAdmitted(v.key());
-    pending.enqueue(new PendingWorkload(v.workload, sequence++), v.cq);
+    pending.enqueue(new PendingWorkload(v.workload, admitted.nextSequence()), v.cq);
   }
 
   /**
