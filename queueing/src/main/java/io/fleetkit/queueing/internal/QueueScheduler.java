@@ -103,15 +103,8 @@ public final class QueueScheduler {
   private int resumableInLastCycle;
   /** Kueue's {@code schedulingCycle}: the number of cycles run, the age of a head's {@link FlavorScanProgress}. */
   private long schedulingCycle;
-  /** The check controllers by controller name. */
-  private final Map<String, AdmissionCheckController> checkControllers = new HashMap<>();
-  /** Check states of pending and reserved workloads that have checks. */
-  private final Map<String, WorkloadChecks> checkStates = new HashMap<>();
-  /**
-   * Reserved workloads whose checks are not all ready, in reservation order: the only ones a cycle asks the check
-   * controllers about (so that queues without checks cost nothing per cycle).
-   */
-  private final java.util.LinkedHashSet<String> awaitingChecks = new java.util.LinkedHashSet<>();
+  /** The check states of pending and reserved workloads, the check controllers, the workloads awaiting checks. */
+  private final AdmissionCheckStates checks;
   /** Kueue's {@code waitForPodsReady}: the workloads' Admitted times, PodsReady conditions and requeue states. */
   private final PodsReadyTimeouts podsReady = new PodsReadyTimeouts();
   /** Kueue's admission fair sharing, if enabled: LocalQueues' decayed usage and the order it gives queues. */
@@ -148,12 +141,7 @@ public final class QueueScheduler {
     this.index = registry.index();
     this.pending = new PendingWorkloads(registry);
     registry.addAdmissionChecks(admissionChecks);
-    for (AdmissionCheckController c : controllers) {
-      if (checkControllers.putIfAbsent(c.controllerName(), c) != null) {
-        throw new IllegalArgumentException("admission engine: a controller for admission checks of "
-            + c.controllerName() + " is already registered");
-      }
-    }
+    this.checks = new AdmissionCheckStates(clock, registry, controllers);
     this.fairSharing = fairSharing;
     this.namespaceLabels = new HashMap<>(namespaces);
     registry.configure(flavorList, clusterQueues, cohortList, locals);
@@ -384,7 +372,7 @@ public final class QueueScheduler {
           ts.addAll(rf.tolerations());
         }
       }
-      for (AdmissionCheckState st : statesOf(w.key())) {
+      for (AdmissionCheckState st : checks.states(w.key())) {
         for (PodSetUpdate u : st.podSetUpdates()) {
           if (u.name().equals(pa.name())) {
             ts.addAll(u.tolerations());
@@ -464,12 +452,12 @@ public final class QueueScheduler {
    */
   private List<CheckOutcome> delayedTopologyPass(Instant now, Map<String, String> reasons) {
     List<CheckOutcome> out = new ArrayList<>();
-    if (awaitingChecks.isEmpty()) {
+    if (!checks.anyAwaiting()) {
       return out;
     }
-    for (String key : List.copyOf(awaitingChecks)) {
+    for (String key : checks.awaiting()) {
       AdmittedWorkload w = admitted.get(key);
-      WorkloadChecks wc = checkStates.get(key);
+      WorkloadChecks wc = checks.get(key);
       if (w == null || wc == null || wc.admitted || !w.admission.topologyPending()
           || !AdmissionChecks.allReady(wc.states)) {
         continue;
@@ -485,7 +473,7 @@ public final class QueueScheduler {
       CheckOutcome o = react(key, now);
       if (o != null) {
         out.add(o);
-        awaitingChecks.remove(key);
+        checks.stopAwaiting(key);
       }
     }
     return out;
@@ -768,7 +756,7 @@ public final class QueueScheduler {
    */
   private void queuesChanged(List<CqState> touched) {
     reroute();
-    pending.forEachQueued((key, cq) -> syncChecks(key, cq, null));
+    pending.forEachQueued((key, cq) -> checks.sync(key, cq, null));
     enforceStops();
     for (CqState cq : touched) {
       if (!cq.removed) {
@@ -782,7 +770,7 @@ public final class QueueScheduler {
    * delete); one queued in another ClusterQueue gets that queue's checks.
    */
   private void reroute() {
-    pending.reroute().forEach((key, to) -> syncChecks(key, to, null));
+    pending.reroute().forEach((key, to) -> checks.sync(key, to, null));
   }
 
   /**
@@ -804,7 +792,7 @@ public final class QueueScheduler {
       return;
     }
     evict(w);
-    awaitingChecks.remove(w.key());
+    checks.stopAwaiting(w.key());
     pending.unparkTree(w.cq);
     stopEvents.add(e);
     LOG.debug("{} {}: {}", e.kind(), w.key(), e.message());
@@ -896,36 +884,8 @@ public final class QueueScheduler {
     }
     CqState cq = pending.enqueue(new PendingWorkload(wl, admitted.nextSequence()), null);
     if (cq != null) {
-      syncChecks(wl.key(), cq, null);
+      checks.sync(wl.key(), cq, null);
     }
-  }
-
-  /**
-   * Kueue's {@code reconcileSyncAdmissionChecks}: the workload's check states become exactly the checks that apply
-   * to it (with a reservation, those of its flavors; without, those of every flavor of the queue).
-   */
-  private void syncChecks(String key, CqState cq, @Nullable QuotaReservation reservation) {
-    WorkloadChecks wc = checkStates.get(key);
-    List<AdmissionCheckState> current = wc == null ? List.of() : wc.states;
-    List<AdmissionCheckState> next = AdmissionChecks.syncStates(current,
-        AdmissionChecks.checksForWorkload(cq.spec, reservation), clock.instant());
-    if (next == null) {
-      return;
-    }
-    if (next.isEmpty()) {
-      checkStates.remove(key);
-      return;
-    }
-    if (wc == null) {
-      wc = new WorkloadChecks();
-      checkStates.put(key, wc);
-    }
-    wc.states = next;
-  }
-
-  private List<AdmissionCheckState> statesOf(String key) {
-    WorkloadChecks wc = checkStates.get(key);
-    return wc == null ? List.of() : wc.states;
   }
 
   /**
@@ -1011,16 +971,8 @@ public final class QueueScheduler {
     }
     QuotaReservation admission = admitted.reserve(wl, cq, total, podSets, admittedAt);
     // restoring an admitted workload: the checks that apply to it had passed
-    syncChecks(wl.key(), cq, admission);
-    WorkloadChecks wc = checkStates.get(wl.key());
-    if (wc != null) {
-      List<AdmissionCheckState> ready = new ArrayList<>();
-      for (AdmissionCheckState st : wc.states) {
-        ready.add(st.withState(CheckState.READY).withLastTransitionTime(admittedAt));
-      }
-      wc.states = List.copyOf(ready);
-      wc.admitted = true;
-    }
+    checks.sync(wl.key(), cq, admission);
+    checks.restoredReady(wl.key(), admittedAt);
     if (isAdmitted(wl.key())) {
       podsReady.admitted(wl.key(), admittedAt);
     }
@@ -1089,9 +1041,9 @@ public final class QueueScheduler {
           given.topologyAssignment(), given.delayedTopologyRequest()));
     }
     QuotaReservation admission = admitted.reserve(wl, cq, total, podSets, reservedAt);
-    syncChecks(wl.key(), cq, admission);
-    if (checkStates.containsKey(wl.key())) {
-      awaitingChecks.add(wl.key());
+    checks.sync(wl.key(), cq, admission);
+    if (checks.has(wl.key())) {
+      checks.await(wl.key());
     } else if (isAdmitted(wl.key())) {
       podsReady.admitted(wl.key(), reservedAt);
     }
@@ -1112,7 +1064,7 @@ public final class QueueScheduler {
       }
     }
     nodeFailures.clear(key);
-    checkStates.remove(key);
+    checks.forget(key);
     podsReady.forget(key);
     reclaimable.remove(key);
     submitted.remove(key);
@@ -1204,7 +1156,7 @@ public final class QueueScheduler {
         parkedInLastCycle++;
         continue;
       }
-      if (AdmissionChecks.anyFailed(statesOf(head.key()))) {
+      if (AdmissionChecks.anyFailed(checks.states(head.key()))) {
         // Kueue's scheduler: a workload with a Retry or Rejected check is not considered until the check changes
         head.lastReason = AdmissionChecks.FAILED_CHECKS;
         reasons.put(head.key(), AdmissionChecks.FAILED_CHECKS);
@@ -1302,12 +1254,12 @@ public final class QueueScheduler {
       pending.admit(e.pending);
       admitted.add(w);
       admittedNow.add(admission);
-      syncChecks(w.key(), cq, admission);
+      checks.sync(w.key(), cq, admission);
       if (afs != null) {
         afs.reserved(w, now);
       }
-      if (checkStates.containsKey(w.key())) {
-        awaitingChecks.add(w.key());
+      if (checks.has(w.key())) {
+        checks.await(w.key());
       } else {
         podsReady.admitted(w.key(), now);
         if (afs != null) {
@@ -1429,50 +1381,15 @@ public final class QueueScheduler {
    */
   private List<CheckOutcome> evaluateChecks(Instant now) {
     List<CheckOutcome> out = new ArrayList<>();
-    if (awaitingChecks.isEmpty()) {
+    if (!checks.anyAwaiting()) {
       return out;
     }
-    List<AdmittedWorkload> reserved = new ArrayList<>();
-    for (java.util.Iterator<String> it = awaitingChecks.iterator(); it.hasNext(); ) {
-      String key = it.next();
-      AdmittedWorkload w = admitted.get(key);
-      WorkloadChecks wc = checkStates.get(key);
-      if (w == null || wc == null || wc.admitted) {
-        it.remove();
-      } else {
-        reserved.add(w);
-      }
-    }
-    for (AdmittedWorkload w : reserved) {
-      WorkloadChecks wc = checkStates.get(w.key());
-      for (AdmissionCheckState st : wc.states) {
-        if (st.state() != CheckState.PENDING) {
-          continue;
-        }
-        AdmissionCheck check = registry.admissionCheck(st.name());
-        AdmissionCheckController controller = check == null ? null : checkControllers.get(check.controllerName());
-        if (controller == null) {
-          continue; // set from outside, with setCheckState
-        }
-        AdmissionCheckState next;
-        try {
-          CheckVerdict v = controller.evaluate(check, w.workload, w.admission, st);
-          Integer requeue = v.requeueAfter() == null ? null : (int) v.requeueAfter().getSeconds();
-          next = new AdmissionCheckState(st.name(), v.state(), now, v.message(), requeue, st.retryCount(),
-              v.podSetUpdates());
-          validateState(w.workload, next, st);
-        } catch (RuntimeException e) {
-          LOG.debug("admission check {} of {}: controller {} failed: {}", st.name(), w.key(),
-              check.controllerName(), e.toString());
-          next = st.withMessage("admission check controller " + check.controllerName() + " failed: "
-              + e.getMessage());
-        }
-        wc.states = AdmissionChecks.set(wc.states, next, now);
-      }
+    for (AdmittedWorkload w : checks.reservedAwaiting(admitted::get)) {
+      checks.ask(w, now);
       CheckOutcome o = react(w.key(), now);
       if (o != null) {
         out.add(o);
-        awaitingChecks.remove(w.key());
+        checks.stopAwaiting(w.key());
       }
     }
     return out;
@@ -1483,17 +1400,7 @@ public final class QueueScheduler {
    * status) and reacts to it.
    */
   public @Nullable CheckOutcome setCheckStates(String key, List<AdmissionCheckState> updates) {
-    WorkloadChecks wc = checkStates.get(key);
-    Workload wl = workloadOf(key);
-    for (AdmissionCheckState state : updates) {
-      AdmissionCheckState old = wc == null ? null : AdmissionChecks.find(wc.states, state.name());
-      if (old == null) {
-        throw new IllegalArgumentException("Workload " + key + ": status.admissionChecks[name=" + state.name()
-            + "]: the workload has no such admission check (its checks: "
-            + (wc == null ? "none" : names(wc.states)) + ")");
-      }
-      validateState(wl, state, old);
-    }
+    WorkloadChecks wc = checks.validate(key, workloadOf(key), updates);
     if (wc == null) {
       return null; // no updates (every update names one of its checks)
     }
@@ -1511,21 +1418,13 @@ public final class QueueScheduler {
       podsReady.notAdmitted(key);
     }
     if (admitted.contains(key) && !wc.admitted) {
-      awaitingChecks.add(key);
+      checks.await(key);
     }
     CqState waiting = pending.queueOf(key);
     if (waiting != null && !admitted.contains(key)) {
       pending.unpark(waiting); // a pending workload whose failed check changed may be considered again
     }
     return react(key, now);
-  }
-
-  private static String names(List<AdmissionCheckState> states) {
-    List<String> out = new ArrayList<>();
-    for (AdmissionCheckState s : states) {
-      out.add(s.name());
-    }
-    return String.join(", ", out);
   }
 
   private Workload workloadOf(String key) {
@@ -1541,44 +1440,12 @@ public final class QueueScheduler {
   }
 
   /**
-   * Kueue's webhook rules for a check state: every pod set update names a pod set of the workload, its labels and
-   * node selector are valid labels and its annotation keys qualified names; a Ready check's updates do not change
-   * while it stays Ready.
-   */
-  private static void validateState(Workload wl, AdmissionCheckState st, @Nullable AdmissionCheckState old) {
-    io.fleetkit.api.Violations v = new io.fleetkit.api.Violations(Workload.KIND, wl.namespace(), wl.name());
-    List<String> podSets = new ArrayList<>();
-    for (PodSet ps : wl.podSets()) {
-      podSets.add(ps.name());
-    }
-    String base = "status.admissionChecks[name=" + st.name() + "].podSetUpdates";
-    for (int i = 0; i < st.podSetUpdates().size(); i++) {
-      PodSetUpdate u = st.podSetUpdates().get(i);
-      String p = base + "[" + i + "]";
-      if (!podSets.contains(u.name())) {
-        v.add(p + ".name", "supported values: \"" + String.join("\", \"", new java.util.TreeSet<>(podSets)) + "\"",
-            u.name());
-      }
-      v.labels(p + ".labels", u.labels());
-      v.labels(p + ".nodeSelector", u.nodeSelector());
-      for (String k : new java.util.TreeSet<>(u.annotations().keySet())) {
-        v.qualifiedName(p + ".annotations", k);
-      }
-    }
-    if (old != null && old.state() == CheckState.READY && st.state() == CheckState.READY
-        && !old.podSetUpdates().equals(st.podSetUpdates())) {
-      v.add(base, "field is immutable", st.podSetUpdates().size() + " update(s)");
-    }
-    v.throwIfAny();
-  }
-
-  /**
    * Kueue's {@code reconcileCheckBasedEviction} and {@code SyncAdmittedCondition} for a workload with reserved quota:
    * a Rejected check deactivates it, else a Retry check evicts it, else all checks Ready admit it.
    */
   private @Nullable CheckOutcome react(String key, Instant now) {
     AdmittedWorkload w = admitted.get(key);
-    WorkloadChecks wc = checkStates.get(key);
+    WorkloadChecks wc = checks.get(key);
     if (w == null || wc == null) {
       return null;
     }
@@ -1623,17 +1490,9 @@ public final class QueueScheduler {
   private void release(AdmittedWorkload w, Instant now) {
     nodeFailures.clear(w.key());
     admitted.remove(w.key());
-    resetChecks(w.key(), now);
+    checks.reset(w.key(), now);
     podsReady.notAdmitted(w.key());
     pending.unparkTree(w.cq);
-  }
-
-  private void resetChecks(String key, Instant now) {
-    WorkloadChecks wc = checkStates.get(key);
-    if (wc != null) {
-      wc.states = AdmissionChecks.resetOnEviction(wc.states, now);
-      wc.admitted = false;
-    }
   }
 
   /**
@@ -1889,7 +1748,7 @@ public final class QueueScheduler {
   }
 
   public List<AdmissionCheckState> checkStates(String key) {
-    return statesOf(key);
+    return checks.states(key);
   }
 
   /**
@@ -1898,7 +1757,7 @@ public final class QueueScheduler {
    */
   public boolean isAdmitted(String key) {
     AdmittedWorkload w = admitted.get(key);
-    return w != null && AdmissionChecks.allReady(statesOf(key)) && !w.admission.topologyPending();
+    return w != null && AdmissionChecks.allReady(checks.states(key)) && !w.admission.topologyPending();
   }
 
   /**
@@ -2020,7 +1879,7 @@ public final class QueueScheduler {
   private void evict(AdmittedWorkload v) {
     nodeFailures.clear(v.key());
     admitted.remove(v.key());
-    resetChecks(v.key(), clock.instant());
+    checks.reset(v.key(), clock.instant());
     podsReady.notAdmitted(v.key());
     pending.enqueue(new PendingWorkload(v.workload, admitted.nextSequence()), v.cq);
   }
