@@ -110,14 +110,10 @@ public final class QueueScheduler {
   /** Kueue's admission fair sharing, if enabled: LocalQueues' decayed usage and the order it gives queues. */
   private @Nullable AfsAccounting afs;
 
-  /** Kueue's node failure controller and the workloads' unhealthy nodes. */
-  private NodeFailures nodeFailures = new NodeFailures(DEFAULT_NODE_FAILURE_DELAY, NodeFailures.Triggers.DEFAULT);
-  /** Kueue's {@code TASFailedNodeReplacementFailFast}: evict a workload whose unhealthy node has no replacement. */
-  private boolean failFast = true;
-  /** What node failures did between cycles (evictions for a second failed node), reported by the next cycle. */
-  private final List<NodeReplacement> nodeEvents = new ArrayList<>();
+  /** Kueue's TAS node controller: node events, the workloads' unhealthy nodes. */
+  private final NodeReconciler nodes;
   /** Kueue's {@code NodeFailureDelay}. */
-  public static final java.time.Duration DEFAULT_NODE_FAILURE_DELAY = java.time.Duration.ofSeconds(30);
+  public static final java.time.Duration DEFAULT_NODE_FAILURE_DELAY = NodeReconciler.DEFAULT_NODE_FAILURE_DELAY;
 
   /**
    * @param namespaces the labels of the namespaces ClusterQueues' namespace selectors match (a namespace not given
@@ -148,6 +144,7 @@ public final class QueueScheduler {
     this.preemptor = new Preemptor(index, fairSharing, strategies);
     this.topology = new TopologyPlacer(registry.flavors(), index);
     this.assigner = new FlavorAssigner(index, registry.flavors(), fairSharing, preemptor::simulate, topology);
+    this.nodes = new NodeReconciler(clock, admitted, topology, registry, checks, this::evict);
   }
 
   /**
@@ -241,23 +238,17 @@ public final class QueueScheduler {
    */
   public void nodeReplacement(java.time.Duration nodeFailureDelay, boolean failFast, boolean onPodTermination,
       boolean afterFixedTime, boolean onNodeTaints) {
-    NodeFailures next = new NodeFailures(nodeFailureDelay,
-        new NodeFailures.Triggers(onPodTermination, afterFixedTime, onNodeTaints));
-    for (String key : admitted.keys()) {
-      next.set(key, nodeFailures.of(key));
-    }
-    this.nodeFailures = next;
-    this.failFast = failFast;
+    nodes.configure(nodeFailureDelay, failFast, onPodTermination, afterFixedTime, onNodeTaints);
   }
 
   /** How long a node may be not Ready before the workloads it hosts get it recorded as unhealthy. */
   public java.time.Duration nodeFailureDelay() {
-    return nodeFailures.delay();
+    return nodes.failures().delay();
   }
 
   /** Whether some node's NotReady delay has run out, so that the next cycle records it as unhealthy. */
   public boolean nodeFailuresDue() {
-    return nodeFailures.due(clock.instant());
+    return nodes.due();
   }
 
   /** The workloads with quota whose topology assignments name {@code node}, oldest admission first. */
@@ -267,7 +258,7 @@ public final class QueueScheduler {
 
   /** The unhealthy nodes recorded for {@code key} (Kueue's {@code status.unhealthyNodes}); empty when none. */
   public List<String> unhealthyNodes(String key) {
-    return nodeFailures.of(key);
+    return nodes.failures().of(key);
   }
 
   /**
@@ -276,19 +267,7 @@ public final class QueueScheduler {
    * @throws IllegalArgumentException if the workload holds no quota or a node name is empty or repeated
    */
   public void assumeUnhealthyNodes(String key, List<String> nodes) {
-    if (!admitted.contains(key)) {
-      throw new IllegalArgumentException("Workload " + key + ": status.unhealthyNodes can only be set on a workload "
-          + "with quota reserved");
-    }
-    java.util.Set<String> seen = new HashSet<>();
-    for (int i = 0; i < nodes.size(); i++) {
-      String n = nodes.get(i);
-      if (n.isEmpty() || !seen.add(n)) {
-        throw new IllegalArgumentException("Workload " + key + ": status.unhealthyNodes[" + i + "].name \"" + n
-            + "\" must be a non-empty name, unique in the list");
-      }
-    }
-    nodeFailures.set(key, nodes);
+    this.nodes.assumeUnhealthyNodes(key, nodes);
   }
 
   /**
@@ -302,86 +281,8 @@ public final class QueueScheduler {
   /** Adds or replaces a node for topology-aware scheduling; parked workloads are requeued. */
   public void putNode(io.fleetkit.api.core.Node node) {
     io.fleetkit.api.core.Node before = topology.nodes.put(node.name(), node);
-    if (nodeFailures.put(node, clock.instant())) {
-      nodeFailed(node.name());
-    } else if (nodeFailures.reconciles(before, node)) {
-      nodeChanged(node);
-    }
+    nodes.nodePut(before, node);
     unparkAll();
-  }
-
-  /**
-   * Kueue's node controller for a node with a {@code Ready} condition that was created, or whose readiness or taints
-   * changed: each workload on it is judged ({@link NodeFailures#verdict}). A Ready node without scheduling taints (or
-   * with the taint trigger off) is healthy for all of them without looking at each.
-   */
-  private void nodeChanged(io.fleetkit.api.core.Node node) {
-    if (!podsDecide(node)) {
-      if (node.isReady()) {
-        nodeFailures.healthy(node.name());
-      }
-      return; // NotReady: the delay decides
-    }
-    List<AdmittedWorkload> unhealthy = new ArrayList<>();
-    for (AdmittedWorkload w : admitted.values()) {
-      if (NodeFailures.names(w, node.name())) {
-        judge(node, w, unhealthy);
-      }
-    }
-    markUnhealthy(node.name(), unhealthy);
-  }
-
-  /**
-   * Adds {@code w} to {@code unhealthy} if it is unhealthy on {@code node}; takes the node off its record if healthy
-   * on a Ready node (on a NotReady one its progressing pods only make it wait: a record stays until the node is Ready).
-   */
-  private void judge(io.fleetkit.api.core.Node node, AdmittedWorkload w, List<AdmittedWorkload> unhealthy) {
-    if (nodeFailures.verdict(node, w, tolerationsOn(w, node.name())) == NodeFailures.Verdict.UNHEALTHY) {
-      unhealthy.add(w);
-    } else if (node.isReady()) {
-      nodeFailures.healthy(w.key(), node.name());
-    }
-  }
-
-  /** Whether pods decide about {@code node} (Kueue's controller looks at each workload there). */
-  private boolean podsDecide(io.fleetkit.api.core.Node node) {
-    NodeFailures.Triggers t = nodeFailures.triggers();
-    return node.isReady() ? t.taints() && NodeFailures.hasSchedulingTaints(node) : t.podTermination();
-  }
-
-  /**
-   * The effective tolerations of each pod set of {@code w} with pods on {@code node} (Kueue's {@code
-   * podSetsWithEffectiveTolerationsOnNode}): the pod set's, its flavors', and its admission checks' pod set updates'.
-   */
-  private List<List<io.fleetkit.api.scheduling.Toleration>> tolerationsOn(AdmittedWorkload w, String node) {
-    List<List<io.fleetkit.api.scheduling.Toleration>> out = new ArrayList<>();
-    for (PodSetAssignment pa : w.admission.podSets()) {
-      io.fleetkit.queueing.TopologyAssignment ta = pa.topologyAssignment();
-      if (ta == null || !TopologyPlacer.names(ta, node)) {
-        continue;
-      }
-      List<io.fleetkit.api.scheduling.Toleration> ts = new ArrayList<>();
-      for (PodSet ps : w.workload.podSets()) {
-        if (ps.name().equals(pa.name())) {
-          ts.addAll(ps.tolerations());
-        }
-      }
-      for (String f : new java.util.LinkedHashSet<>(pa.flavors().values())) {
-        ResourceFlavor rf = registry.resourceFlavor(f);
-        if (rf != null) {
-          ts.addAll(rf.tolerations());
-        }
-      }
-      for (AdmissionCheckState st : checks.states(w.key())) {
-        for (PodSetUpdate u : st.podSetUpdates()) {
-          if (u.name().equals(pa.name())) {
-            ts.addAll(u.tolerations());
-          }
-        }
-      }
-      out.add(ts);
-    }
-    return out;
   }
 
   /**
@@ -390,57 +291,14 @@ public final class QueueScheduler {
    * events). Returns false, recording nothing, if the workload holds no quota.
    */
   public boolean progressingPods(String key, String node, int count) {
-    if (count < 0) {
-      throw new IllegalArgumentException("Workload " + key + ": progressing pods on node " + node + ": " + count
-          + " must not be negative");
-    }
-    AdmittedWorkload w = admitted.get(key);
-    if (w == null) {
-      return false;
-    }
-    nodeFailures.progressing(key, node, count);
-    io.fleetkit.api.core.Node n = topology.nodes.get(node);
-    if (n != null && n.status().condition(io.fleetkit.api.core.NodeCondition.READY) != null
-        && NodeFailures.names(w, node)) {
-      List<AdmittedWorkload> unhealthy = new ArrayList<>(1);
-      if (podsDecide(n)) {
-        judge(n, w, unhealthy);
-      }
-      markUnhealthy(node, unhealthy);
-    }
-    return true;
+    return nodes.progressingPods(key, node, count);
   }
 
   /** Removes a node (its workloads get it recorded as unhealthy); returns whether the engine had it. */
   public boolean removeNode(String name) {
     topology.nodeUsage.remove(name);
-    nodeFailures.removed(name);
-    nodeFailed(name);
+    nodes.nodeRemoved(name);
     return topology.nodes.remove(name) != null;
-  }
-
-  /** Kueue's node failure controller for a failed node: records it, or evicts workloads with a second failed node. */
-  private void nodeFailed(String node) {
-    markUnhealthy(node, admitted.values());
-  }
-
-  /**
-   * Kueue's {@code handleUnhealthyNode} for {@code node} and the workloads of {@code candidates} whose topology
-   * assignments name it: records it, or evicts a workload that has another unhealthy node.
-   */
-  private void markUnhealthy(String node, Collection<AdmittedWorkload> candidates) {
-    if (candidates.isEmpty()) {
-      return;
-    }
-    for (Map.Entry<AdmittedWorkload, String> e : nodeFailures.failed(node, candidates).entrySet()) {
-      AdmittedWorkload w = e.getKey();
-      List<String> nodes = new ArrayList<>(nodeFailures.of(w.key()));
-      nodes.add(node);
-      evict(w);
-      nodeEvents.add(new NodeReplacement(w.key(), w.cq.name, nodes,
-          NodeReplacement.Kind.EVICTED, e.getValue(), w.admission));
-      LOG.debug("evicted {}: {}", w.key(), e.getValue());
-    }
   }
 
   /**
@@ -487,6 +345,7 @@ public final class QueueScheduler {
    */
   private List<NodeReplacement> secondPass(List<AdmittedWorkload> toEvict) {
     List<NodeReplacement> out = new ArrayList<>();
+    NodeFailures nodeFailures = nodes.failures();
     if (!nodeFailures.any()) {
       return out;
     }
@@ -513,7 +372,7 @@ public final class QueueScheduler {
         nodeFailures.clear(w.key());
         kind = NodeReplacement.Kind.REPLACED;
         message = "";
-      } else if (failFast) {
+      } else if (this.nodes.failFast()) {
         toEvict.add(w);
         kind = NodeReplacement.Kind.EVICTED;
         message = NodeReplacement.NO_REPLACEMENT_MESSAGE + String.join(",", nodes);
@@ -1063,7 +922,7 @@ public final class QueueScheduler {
         afs.gone(wl);
       }
     }
-    nodeFailures.clear(key);
+    nodes.failures().clear(key);
     checks.forget(key);
     podsReady.forget(key);
     reclaimable.remove(key);
@@ -1128,11 +987,7 @@ public final class QueueScheduler {
     if (afs != null) {
       afs.sample(admitted.values(), this::isAdmitted, now);
     }
-    for (String node : nodeFailures.expired(now)) {
-      nodeFailed(node);
-    }
-    List<NodeReplacement> replacements = new ArrayList<>(nodeEvents);
-    nodeEvents.clear();
+    List<NodeReplacement> replacements = nodes.expire(now);
     // Kueue's eviction after a failed replacement completes after the cycle: the workload keeps its quota and nodes
     // until then, and is not a head of this cycle
     List<AdmittedWorkload> evictAfter = new ArrayList<>();
@@ -1488,7 +1343,7 @@ public final class QueueScheduler {
 
   /** Releases a reserved workload's quota and resets its checks (Kueue's eviction). */
   private void release(AdmittedWorkload w, Instant now) {
-    nodeFailures.clear(w.key());
+    nodes.failures().clear(w.key());
     admitted.remove(w.key());
     checks.reset(w.key(), now);
     podsReady.notAdmitted(w.key());
@@ -1877,7 +1732,7 @@ public final class QueueScheduler {
   }
 
   private void evict(AdmittedWorkload v) {
-    nodeFailures.clear(v.key());
+    nodes.failures().clear(v.key());
     admitted.remove(v.key());
     checks.reset(v.key(), clock.instant());
     podsReady.notAdmitted(v.key());
