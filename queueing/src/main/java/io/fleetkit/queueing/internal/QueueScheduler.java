@@ -75,8 +75,6 @@ public final class QueueScheduler {
   private final FlavorResources index;
   /** Where each workload without quota waits: queued, a head of the running cycle, backoff, unrouted, deactivated. */
   private final PendingWorkloads pending;
-  /** What stopping queues did to workloads with quota since the last cycle, reported by the next cycle. */
-  private final List<io.fleetkit.queueing.QueueStopEviction> stopEvents = new ArrayList<>();
   /** The workloads with quota (Kueue's cache), and the engine's arrival numbers. */
   private final AdmittedWorkloads admitted = new AdmittedWorkloads();
   /** Reclaimable pods, priorities and WorkloadPriorityClasses: updates that keep workloads where they are. */
@@ -102,6 +100,8 @@ public final class QueueScheduler {
   private final PodsReadyTimeouts podsReady = new PodsReadyTimeouts();
   /** Kueue's admission fair sharing, if enabled: LocalQueues' decayed usage and the order it gives queues. */
   private @Nullable AfsAccounting afs;
+  /** Kueue's workload controller: check states, stop policies and PodsReady timeouts, and evictions. */
+  private final WorkloadReconciler workloads;
 
   /** Kueue's TAS node controller: node events, the workloads' unhealthy nodes. */
   private final NodeReconciler nodes;
@@ -132,13 +132,20 @@ public final class QueueScheduler {
     this.updates = new WorkloadUpdates(admitted, pending, index);
     registry.addAdmissionChecks(admissionChecks);
     this.checks = new AdmissionCheckStates(clock, registry, controllers);
+    this.workloads = new WorkloadReconciler(clock, registry, admitted, pending, checks, podsReady,
+        this::forgetUnhealthyNodes, this::afsAccounting);
     this.fairSharing = fairSharing;
     this.namespaceLabels = new HashMap<>(namespaces);
     registry.configure(flavorList, clusterQueues, cohortList, locals);
     this.preemptor = new Preemptor(index, fairSharing, strategies);
     this.topology = new TopologyPlacer(registry.flavors(), index);
     this.assigner = new FlavorAssigner(index, registry.flavors(), fairSharing, preemptor::simulate, topology);
-    this.nodes = new NodeReconciler(clock, admitted, topology, registry, checks, this::evict);
+    this.nodes = new NodeReconciler(clock, admitted, topology, registry, checks, workloads::evict);
+  }
+
+  /** Forgets the unhealthy nodes of a workload that loses its quota. */
+  private void forgetUnhealthyNodes(String key) {
+    nodes.failures().clear(key);
   }
 
   /**
@@ -322,7 +329,7 @@ public final class QueueScheduler {
         continue;
       }
       admitted.replace(w, new AdmittedWorkload(w.workload, w.cq, w.frs, w.values, placed, w.sequence));
-      CheckOutcome o = react(key, now);
+      CheckOutcome o = workloads.react(key, now);
       if (o != null) {
         out.add(o);
         checks.stopAwaiting(key);
@@ -516,7 +523,7 @@ public final class QueueScheduler {
       return false;
     }
     if (registry.terminateIfInUse(cq)) {
-      enforceStops();
+      workloads.enforceStops();
     }
     dropTerminated();
     if (!cq.terminating) {
@@ -610,7 +617,7 @@ public final class QueueScheduler {
   private void queuesChanged(List<CqState> touched) {
     reroute();
     pending.forEachQueued((key, cq) -> checks.sync(key, cq, null));
-    enforceStops();
+    workloads.enforceStops();
     for (CqState cq : touched) {
       if (!cq.removed) {
         pending.unpark(cq);
@@ -624,31 +631,6 @@ public final class QueueScheduler {
    */
   private void reroute() {
     pending.reroute().forEach((key, to) -> checks.sync(key, to, null));
-  }
-
-  /**
-   * Kueue's workload controller on queue changes ({@code reconcileOnLocalQueueActiveState}, then {@code
-   * reconcileOnClusterQueueActiveState}) for every workload with quota, oldest reservation first: an admitted one is
-   * evicted if its LocalQueue or ClusterQueue is {@code HoldAndDrain}; one whose checks are not all Ready loses its
-   * reservation if either queue is stopped, its LocalQueue was removed or its ClusterQueue is terminating.
-   */
-  private void enforceStops() {
-    for (AdmittedWorkload w : admitted.oldestFirst()) {
-      enforceStop(w);
-    }
-  }
-
-  /** {@link #enforceStops} for one workload with quota. */
-  private void enforceStop(AdmittedWorkload w) {
-    io.fleetkit.queueing.QueueStopEviction e = registry.stopVerdict(w, isAdmitted(w.key()));
-    if (e == null) {
-      return;
-    }
-    evict(w);
-    checks.stopAwaiting(w.key());
-    pending.unparkTree(w.cq);
-    stopEvents.add(e);
-    LOG.debug("{} {}: {}", e.kind(), w.key(), e.message());
   }
 
   /** Kueue's {@code Active} condition of {@code clusterQueue}. */
@@ -830,7 +812,7 @@ public final class QueueScheduler {
       podsReady.admitted(wl.key(), admittedAt);
     }
     // restored into a stopped queue: Kueue's workload controller evicts it (or releases it) on its first reconcile
-    enforceStop(admitted.get(wl.key()));
+    workloads.enforceStop(admitted.get(wl.key()));
     return admission;
   }
 
@@ -900,7 +882,7 @@ public final class QueueScheduler {
     } else if (isAdmitted(wl.key())) {
       podsReady.admitted(wl.key(), reservedAt);
     }
-    enforceStop(admitted.get(wl.key()));
+    workloads.enforceStop(admitted.get(wl.key()));
     return admission;
   }
 
@@ -973,9 +955,8 @@ public final class QueueScheduler {
     resumableInLastCycle = 0;
     schedulingCycle++;
     dropTerminated();
-    List<io.fleetkit.queueing.QueueStopEviction> queueStops = List.copyOf(stopEvents);
-    stopEvents.clear();
-    List<io.fleetkit.queueing.PodsReadyEviction> podsReadyEvictions = evictNotReady(now);
+    List<io.fleetkit.queueing.QueueStopEviction> queueStops = workloads.takeStopEvents();
+    List<io.fleetkit.queueing.PodsReadyEviction> podsReadyEvictions = workloads.evictNotReady(now);
     releaseBackoff(now);
     if (afs != null) {
       afs.sample(admitted.values(), this::isAdmitted, now);
@@ -1068,7 +1049,7 @@ public final class QueueScheduler {
         }
         for (Target t : e.targets) {
           AdmittedWorkload v = t.victim();
-          evict(v);
+          workloads.evict(v);
           evictedNow.add(v.key());
           released.add(v.cq);
           preempted.add(new Preemption(v.key(), v.cq.name, e.pending.key(), t.reason(), cq.path(), v.cq.path()));
@@ -1130,7 +1111,7 @@ public final class QueueScheduler {
     }
     for (AdmittedWorkload w : evictAfter) {
       if (admitted.get(w.key()) == w) {
-        evict(w);
+        workloads.evict(w);
         pending.unparkTree(w.cq);
       }
     }
@@ -1234,7 +1215,7 @@ public final class QueueScheduler {
     }
     for (AdmittedWorkload w : checks.reservedAwaiting(admitted::get)) {
       checks.ask(w, now);
-      CheckOutcome o = react(w.key(), now);
+      CheckOutcome o = workloads.react(w.key(), now);
       if (o != null) {
         out.add(o);
         checks.stopAwaiting(w.key());
@@ -1252,27 +1233,7 @@ public final class QueueScheduler {
     if (wc == null) {
       return null; // no updates (every update names one of its checks)
     }
-    Instant now = clock.instant();
-    List<AdmissionCheckState> before = wc.states;
-    for (AdmissionCheckState state : updates) {
-      wc.states = AdmissionChecks.set(wc.states, state, now);
-    }
-    AdmittedWorkload holding = admitted.get(key);
-    if (holding != null && !before.equals(wc.states)) {
-      holding.cq.workloadUpdated();
-    }
-    if (wc.admitted && !AdmissionChecks.allReady(wc.states)) {
-      wc.admitted = false; // Kueue's SyncAdmittedCondition: "check lost"
-      podsReady.notAdmitted(key);
-    }
-    if (admitted.contains(key) && !wc.admitted) {
-      checks.await(key);
-    }
-    CqState waiting = pending.queueOf(key);
-    if (waiting != null && !admitted.contains(key)) {
-      pending.unpark(waiting); // a pending workload whose failed check changed may be considered again
-    }
-    return react(key, now);
+    return workloads.setCheckStates(key, wc, updates);
   }
 
   private Workload workloadOf(String key) {
@@ -1288,125 +1249,13 @@ public final class QueueScheduler {
   }
 
   /**
-   * Kueue's {@code reconcileCheckBasedEviction} and {@code SyncAdmittedCondition} for a workload with reserved quota:
-   * a Rejected check deactivates it, else a Retry check evicts it, else all checks Ready admit it.
-   */
-  private @Nullable CheckOutcome react(String key, Instant now) {
-    AdmittedWorkload w = admitted.get(key);
-    WorkloadChecks wc = checks.get(key);
-    if (w == null || wc == null) {
-      return null;
-    }
-    List<AdmissionCheckState> rejected = AdmissionChecks.inState(wc.states, CheckState.REJECTED);
-    if (!rejected.isEmpty()) {
-      String message = "The workload is deactivated due to " + AdmissionChecks.message(rejected, CheckState.REJECTED);
-      release(w, now);
-      pending.deactivate(w.workload, w.cq, message);
-      if (afs != null) {
-        afs.gone(w.workload);
-      }
-      LOG.debug("deactivated {}: {}", key, message);
-      return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.DEACTIVATED, message);
-    }
-    List<AdmissionCheckState> retry = AdmissionChecks.inState(wc.states, CheckState.RETRY);
-    if (!retry.isEmpty()) {
-      String message = "Evicted due to " + AdmissionChecks.message(retry, CheckState.RETRY);
-      Instant notBefore = AdmissionChecks.maxRetryTime(wc.states);
-      release(w, now);
-      // Kueue's GetQueueOrderTimestamp: a workload evicted by a check is ordered by the time of its eviction
-      PendingWorkload p = new PendingWorkload(w.workload, admitted.nextSequence(), now);
-      if (notBefore != null && notBefore.isAfter(now)) {
-        pending.backoff(p, w.cq, notBefore);
-      } else {
-        pending.enqueue(p, w.cq);
-      }
-      LOG.debug("evicted {}: {}", key, message);
-      return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.EVICTED, message);
-    }
-    if (!wc.admitted && AdmissionChecks.allReady(wc.states) && !w.admission.topologyPending()) {
-      wc.admitted = true;
-      podsReady.admitted(key, now);
-      if (afs != null) {
-        afs.admitted(w, admitted.values(), this::isAdmitted, now);
-      }
-      return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.ADMITTED, "The workload is admitted");
-    }
-    return null;
-  }
-
-  /** Releases a reserved workload's quota and resets its checks (Kueue's eviction). */
-  private void release(AdmittedWorkload w, Instant now) {
-    nodes.failures().clear(w.key());
-    admitted.remove(w.key());
-    checks.reset(w.key(), now);
-    podsReady.notAdmitted(w.key());
-    pending.unparkTree(w.cq);
-  }
-
-  /**
-   * Kueue's {@code reconcileNotReadyTimeout} for every admitted workload, oldest admission first: one whose PodsReady
-   * timeout (or recovery timeout) has passed is deactivated if it was requeued {@code backoffLimitCount} times
-   * already, else evicted (its quota released, its checks reset) and queued again once its backoff, {@code
-   * backoffBaseSeconds * 2^(count-1)} up to {@code backoffMaxSeconds}, has passed.
-   */
-  private List<io.fleetkit.queueing.PodsReadyEviction> evictNotReady(Instant now) {
-    if (!podsReady.watching()) {
-      return List.of();
-    }
-    List<AdmittedWorkload> candidates = new ArrayList<>();
-    for (String key : podsReady.admittedKeys()) {
-      AdmittedWorkload w = admitted.get(key);
-      if (w != null) {
-        candidates.add(w);
-      }
-    }
-    List<io.fleetkit.queueing.PodsReadyEviction> out = new ArrayList<>();
-    for (AdmittedWorkload w : AdmittedWorkloads.oldestFirst(candidates)) {
-      String key = w.key();
-      PodsReadyTimeouts.Expiry expiry = podsReady.expire(key, now);
-      if (expiry == null) {
-        continue;
-      }
-      release(w, now);
-      if (expiry.deactivates()) {
-        String message = "The workload is deactivated due to "
-            + io.fleetkit.queueing.WaitForPodsReady.MESSAGE_REQUEUING_LIMIT;
-        pending.deactivate(w.workload, w.cq, message);
-        LOG.debug("deactivated {}: {}", key, message);
-        out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
-            io.fleetkit.queueing.PodsReadyEviction.Kind.DEACTIVATED,
-            io.fleetkit.queueing.WaitForPodsReady.REASON_DEACTIVATED_REQUEUING_LIMIT, expiry.timeout().cause(),
-            message));
-        continue;
-      }
-      String message = "Exceeded the PodsReady timeout " + key;
-      pending.backoff(new PendingWorkload(w.workload, admitted.nextSequence(), podsReady.queueOrderTime(w.workload, now)), w.cq,
-          java.util.Objects.requireNonNull(expiry.requeueAt()));
-      LOG.debug("evicted {}: {}", key, message);
-      out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
-          io.fleetkit.queueing.PodsReadyEviction.Kind.EVICTED,
-          io.fleetkit.queueing.WaitForPodsReady.REASON_PODS_READY_TIMEOUT, expiry.timeout().cause(), message));
-    }
-    return out;
-  }
-
-  /**
    * Sets whether all pods of a workload with quota are ready (as Kueue's job reconciler does) and returns its new
    * {@code PodsReady} condition.
    *
    * @throws IllegalArgumentException if the workload holds no quota
    */
   public io.fleetkit.queueing.PodsReadyCondition setPodsReady(String key, boolean ready) {
-    if (!admitted.contains(key)) {
-      throw new IllegalArgumentException("Workload " + key
-          + ": has no quota reserved; PodsReady is set only for workloads with quota");
-    }
-    io.fleetkit.queueing.PodsReadyCondition before = podsReady.podsReady(key);
-    io.fleetkit.queueing.PodsReadyCondition now = podsReady.setPodsReady(key, isAdmitted(key), ready, clock.instant());
-    if (!now.equals(before)) {
-      admitted.get(key).cq.workloadUpdated();
-    }
-    return now;
+    return workloads.setPodsReady(key, ready);
   }
 
   /**
@@ -1521,8 +1370,7 @@ public final class QueueScheduler {
    * delayed topology assignment.
    */
   public boolean isAdmitted(String key) {
-    AdmittedWorkload w = admitted.get(key);
-    return w != null && AdmissionChecks.allReady(checks.states(key)) && !w.admission.topologyPending();
+    return workloads.isAdmitted(key);
   }
 
   /**
@@ -1639,14 +1487,6 @@ public final class QueueScheduler {
       }
     }
     return out;
-  }
-
-  private void evict(AdmittedWorkload v) {
-    nodes.failures().clear(v.key());
-    admitted.remove(v.key());
-    checks.reset(v.key(), clock.instant());
-    podsReady.notAdmitted(v.key());
-    pending.enqueue(new PendingWorkload(v.workload, admitted.nextSequence()), v.cq);
   }
 
   /**
