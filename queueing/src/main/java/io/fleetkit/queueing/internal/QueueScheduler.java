@@ -86,6 +86,8 @@ public final class QueueScheduler {
   private final List<AdmittedWorkload> heldTopology = new ArrayList<>();
   private final Map<String, Map<String, String>> namespaceLabels;
   private final FlavorAssigner assigner;
+  /** Reads reservations restored from outside ({@code status.admission}). */
+  private final RestoredReservations restored;
   private final TopologyPlacer topology;
   private final Preemptor preemptor;
   private final boolean fairSharing;
@@ -140,6 +142,7 @@ public final class QueueScheduler {
     this.preemptor = new Preemptor(index, fairSharing, strategies);
     this.topology = new TopologyPlacer(registry.flavors(), index);
     this.assigner = new FlavorAssigner(index, registry.flavors(), fairSharing, preemptor::simulate, topology);
+    this.restored = new RestoredReservations(registry, index, assigner);
     this.nodes = new NodeReconciler(clock, admitted, topology, registry, checks, workloads::evict);
   }
 
@@ -751,60 +754,10 @@ public final class QueueScheduler {
       Map<String, Integer> admittedCounts, Map<String, io.fleetkit.queueing.TopologyAssignment> topologyAssignments,
       Instant admittedAt) {
     requireNew(wl);
-    for (String name : topologyAssignments.keySet()) {
-      if (wl.podSets().stream().noneMatch(ps -> ps.name().equals(name))) {
-        throw new IllegalArgumentException("Workload " + wl.key() + ": topology assignment for pod set " + name
-            + ", which the workload does not have");
-      }
-    }
-    CqState cq = registry.requireQueue(clusterQueue);
-    long[] total = new long[index.size()];
-    List<PodSetAssignment> podSets = new ArrayList<>();
-    Workload quota = assigner.quotaView(wl);
-    for (String name : admittedCounts.keySet()) {
-      if (wl.podSets().stream().noneMatch(ps -> ps.name().equals(name))) {
-        throw new IllegalArgumentException("Workload " + wl.key() + ": admitted count for pod set " + name
-            + ", which the workload does not have");
-      }
-    }
-    for (PodSet full : quota.podSets()) {
-      Integer admittedCount = admittedCounts.get(full.name());
-      if (admittedCount != null && (admittedCount < full.minCountOrCount() || admittedCount > full.count())) {
-        throw new IllegalArgumentException("Workload " + wl.key() + ": admitted count " + admittedCount
-            + " of pod set " + full.name() + " must be from " + full.minCountOrCount() + " to " + full.count());
-      }
-      PodSet ps = admittedCount == null ? full : full.withCount(admittedCount);
-      Map<String, String> fl = new LinkedHashMap<>();
-      io.fleetkit.api.resource.ResourceList.Builder usage = io.fleetkit.api.resource.ResourceList.builder();
-      for (String r : ps.requests().names()) {
-        String flavor = flavorByResource.get(r);
-        int fr = flavor == null ? -1 : index.of(flavor, r);
-        if (fr < 0 || !cq.covered[fr]) {
-          throw new IllegalArgumentException("Workload " + wl.key() + ": resource " + r + " in flavor " + flavor
-              + " is not covered by ClusterQueue " + clusterQueue);
-        }
-        total[fr] += ps.totalMilli(r);
-        fl.put(r, flavor);
-        usage.put(r, Quantity.ofMilli(ps.totalMilli(r)));
-      }
-      // Kueue counts the pods an admission records under pods (its assignment adds them when the queue covers pods);
-      // an admission recorded without pods uses none
-      String podsFlavor = flavorByResource.get(ResourceNames.PODS);
-      if (podsFlavor != null) {
-        int fr = index.of(podsFlavor, ResourceNames.PODS);
-        if (fr < 0 || !cq.covered[fr]) {
-          throw new IllegalArgumentException("Workload " + wl.key() + ": resource " + ResourceNames.PODS
-              + " in flavor " + podsFlavor + " is not covered by ClusterQueue " + clusterQueue);
-        }
-        long pods = FlavorAssigner.requestMilli(ps, ResourceNames.PODS);
-        total[fr] += pods;
-        fl.put(ResourceNames.PODS, podsFlavor);
-        usage.put(ResourceNames.PODS, Quantity.ofMilli(pods));
-      }
-      podSets.add(new PodSetAssignment(ps.name(), ps.count(), fl, usage.build(),
-          topologyAssignments.get(ps.name())));
-    }
-    QuotaReservation admission = admitted.reserve(wl, cq, total, podSets, admittedAt);
+    RestoredReservations.Reservation r = restored.fromFlavors(wl, clusterQueue, flavorByResource, admittedCounts,
+        topologyAssignments);
+    CqState cq = r.cq();
+    QuotaReservation admission = admitted.reserve(wl, cq, r.total(), r.podSets(), admittedAt);
     // restoring an admitted workload: the checks that apply to it had passed
     checks.sync(wl.key(), cq, admission);
     checks.restoredReady(wl.key(), admittedAt);
@@ -825,57 +778,9 @@ public final class QueueScheduler {
   public QuotaReservation assumeReserved(Workload wl, String clusterQueue, List<PodSetAssignment> assignments,
       Instant reservedAt) {
     requireNew(wl);
-    CqState cq = registry.requireQueue(clusterQueue);
-    String prefix = "Workload " + wl.key() + ": status.admission.podSetAssignments";
-    if (assignments.size() != wl.podSets().size()) {
-      throw new IllegalArgumentException(prefix + ": " + assignments.size() + " assignment(s) for "
-          + wl.podSets().size() + " pod set(s), one per pod set in order is required");
-    }
-    long[] total = new long[index.size()];
-    List<PodSetAssignment> podSets = new ArrayList<>();
-    Workload quota = assigner.quotaView(wl);
-    for (int i = 0; i < assignments.size(); i++) {
-      PodSetAssignment given = assignments.get(i);
-      PodSet full = quota.podSets().get(i);
-      String p = prefix + "[" + i + "]";
-      if (!given.name().equals(full.name())) {
-        throw new IllegalArgumentException(p + ".name \"" + given.name() + "\" must be \"" + full.name() + "\"");
-      }
-      if (given.count() < full.minCountOrCount() || given.count() > full.count()) {
-        throw new IllegalArgumentException(p + ".count " + given.count() + " must be from "
-            + full.minCountOrCount() + " to " + full.count());
-      }
-      if (given.topologyAssignment() != null && given.delayedTopologyRequest() == DelayedTopologyRequest.PENDING) {
-        throw new IllegalArgumentException(p + ": a pending delayedTopologyRequest must not have a "
-            + "topologyAssignment");
-      }
-      PodSet ps = full.withCount(given.count());
-      io.fleetkit.api.resource.ResourceList.Builder usage = io.fleetkit.api.resource.ResourceList.builder();
-      List<String> resources = new ArrayList<>(ps.requests().names());
-      if (given.flavors().containsKey(ResourceNames.PODS) && !resources.contains(ResourceNames.PODS)) {
-        resources.add(ResourceNames.PODS);
-      }
-      for (String r : resources) {
-        String flavor = given.flavors().get(r);
-        int fr = flavor == null ? -1 : index.of(flavor, r);
-        if (fr < 0 || !cq.covered[fr]) {
-          throw new IllegalArgumentException(p + ".flavors[" + r + "]: flavor " + flavor
-              + " is not covered by ClusterQueue " + clusterQueue);
-        }
-        long milli = FlavorAssigner.requestMilli(ps, r);
-        total[fr] += milli;
-        usage.put(r, Quantity.ofMilli(milli));
-      }
-      io.fleetkit.api.resource.ResourceList used = usage.build();
-      if (!given.resourceUsage().isEmpty()
-          && !(given.resourceUsage().fitsIn(used) && used.fitsIn(given.resourceUsage()))) {
-        throw new IllegalArgumentException(p + ".resourceUsage " + given.resourceUsage()
-            + " must be empty or count x requests, " + used);
-      }
-      podSets.add(new PodSetAssignment(ps.name(), ps.count(), given.flavors(), used,
-          given.topologyAssignment(), given.delayedTopologyRequest()));
-    }
-    QuotaReservation admission = admitted.reserve(wl, cq, total, podSets, reservedAt);
+    RestoredReservations.Reservation r = restored.fromAssignments(wl, clusterQueue, assignments);
+    CqState cq = r.cq();
+    QuotaReservation admission = admitted.reserve(wl, cq, r.total(), r.podSets(), reservedAt);
     checks.sync(wl.key(), cq, admission);
     if (checks.has(wl.key())) {
       checks.await(wl.key());
