@@ -1,21 +1,17 @@
 package io.fleetkit.queueing.internal;
 
 import io.fleetkit.api.resource.Quantity;
-import io.fleetkit.api.resource.ResourceNames;
 import io.fleetkit.queueing.AdmissionCheck;
 import io.fleetkit.queueing.AdmissionCheckController;
 import io.fleetkit.queueing.AdmissionCheckState;
 import io.fleetkit.queueing.AdmissionChecks;
 import io.fleetkit.queueing.CheckOutcome;
 import io.fleetkit.queueing.CheckState;
-import io.fleetkit.queueing.CheckVerdict;
-import io.fleetkit.queueing.PodSetUpdate;
 import io.fleetkit.queueing.QuotaReservation;
 import io.fleetkit.queueing.NodeReplacement;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.CycleResult;
-import io.fleetkit.queueing.DelayedTopologyRequest;
 import io.fleetkit.queueing.FairSharingStrategy;
 import io.fleetkit.queueing.LocalQueue;
 import io.fleetkit.queueing.PodSet;
@@ -58,11 +54,16 @@ import org.slf4j.LoggerFactory;
  *       at once.
  * </ol>
  *
- * <p>Between cycles it keeps the workloads with quota and the check states of all. Where each workload without quota
- * waits (queued, waiting for a backoff, unrouted, deactivated) is a {@link PendingWorkloads}'; the PodsReady
- * conditions, requeue states and timeouts of {@code waitForPodsReady} are a {@link PodsReadyTimeouts}'. The queue
- * configuration is a {@link QueueRegistry}'s; on a change of it the scheduler moves the pending workloads to the
- * queues they are routed to now, syncs their checks, and enforces the stop policies on workloads with quota.
+ * <p>Around the cycle it is the wiring of the engine's parts, each a focused type after a part of Kueue: the queue
+ * configuration is a {@link QueueRegistry}'s and what a change of it does to the workloads a {@link QueueReconciler}'s
+ * (Kueue's queue controllers); where each workload without quota waits (queued, waiting for a backoff, unrouted,
+ * deactivated) is a {@link PendingWorkloads}' (the queue manager); the workloads with quota are an {@link
+ * AdmittedWorkloads}' (the cache), and one restored from outside is read by {@link RestoredReservations}; the check
+ * states an {@link AdmissionCheckStates}'; what check states, stop policies and PodsReady timeouts do to a workload
+ * with quota, and its eviction, a {@link WorkloadReconciler}'s (the workload controller), with the PodsReady
+ * conditions, requeue states and timeouts of {@code waitForPodsReady} a {@link PodsReadyTimeouts}'; node events a
+ * {@link NodeReconciler}'s (the TAS node controller); reclaimable pods, priority changes and WorkloadPriorityClasses a
+ * {@link WorkloadUpdates}'.
  */
 public final class QueueScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(QueueScheduler.class);
@@ -86,6 +87,8 @@ public final class QueueScheduler {
   private final List<AdmittedWorkload> heldTopology = new ArrayList<>();
   private final Map<String, Map<String, String>> namespaceLabels;
   private final FlavorAssigner assigner;
+  /** Kueue's queue controllers: what a change of the queue configuration does to the workloads. */
+  private final QueueReconciler queues;
   /** Reads reservations restored from outside ({@code status.admission}). */
   private final RestoredReservations restored;
   private final TopologyPlacer topology;
@@ -136,6 +139,7 @@ public final class QueueScheduler {
     this.checks = new AdmissionCheckStates(clock, registry, controllers);
     this.workloads = new WorkloadReconciler(clock, registry, admitted, pending, checks, podsReady,
         this::forgetUnhealthyNodes, this::afsAccounting);
+    this.queues = new QueueReconciler(registry, pending, checks, workloads, this::afsAccounting);
     this.fairSharing = fairSharing;
     this.namespaceLabels = new HashMap<>(namespaces);
     registry.configure(flavorList, clusterQueues, cohortList, locals);
@@ -508,8 +512,7 @@ public final class QueueScheduler {
    *     the fair-sharing restriction (nothing changes)
    */
   public void putClusterQueue(ClusterQueue spec) {
-    dropTerminated();
-    queuesChanged(registry.putClusterQueue(spec));
+    queues.putClusterQueue(spec);
   }
 
   /**
@@ -521,26 +524,7 @@ public final class QueueScheduler {
    * @return whether the engine had it (terminating or not)
    */
   public boolean removeClusterQueue(String name) {
-    CqState cq = registry.queue(name);
-    if (cq == null) {
-      return false;
-    }
-    if (registry.terminateIfInUse(cq)) {
-      workloads.enforceStops();
-    }
-    dropTerminated();
-    if (!cq.terminating) {
-      registry.removeClusterQueue(name);
-      queuesChanged(List.of());
-    }
-    return true;
-  }
-
-  /** Drops every terminating queue no workload holds quota of any more. */
-  private void dropTerminated() {
-    if (registry.dropTerminated()) {
-      queuesChanged(List.of());
-    }
+    return queues.removeClusterQueue(name);
   }
 
   /**
@@ -550,8 +534,7 @@ public final class QueueScheduler {
    * @throws IllegalArgumentException if its parent would form a cycle, or fair sharing is enabled (nothing changes)
    */
   public void putCohort(Cohort cohort) {
-    dropTerminated();
-    queuesChanged(registry.putCohort(cohort));
+    queues.putCohort(cohort);
   }
 
   /**
@@ -561,12 +544,7 @@ public final class QueueScheduler {
    * @return whether the engine had it declared
    */
   public boolean removeCohort(String name) {
-    if (!registry.hasCohort(name)) {
-      return false;
-    }
-    dropTerminated();
-    queuesChanged(registry.removeCohort(name));
-    return true;
+    return queues.removeCohort(name);
   }
 
   /**
@@ -578,12 +556,7 @@ public final class QueueScheduler {
    * @throws IllegalArgumentException if the engine has the queue with another {@code spec.clusterQueue}
    */
   public void putLocalQueue(LocalQueue lq) {
-    dropTerminated();
-    registry.putLocalQueue(lq);
-    if (afs != null) {
-      afs.weightsChanged();
-    }
-    queuesChanged(List.of());
+    queues.putLocalQueue(lq);
   }
 
   /**
@@ -593,15 +566,7 @@ public final class QueueScheduler {
    * @return whether the engine had it
    */
   public boolean removeLocalQueue(String namespace, String name) {
-    if (!registry.removeLocalQueue(namespace, name)) {
-      return false;
-    }
-    if (afs != null) {
-      afs.forget(namespace + "/" + name);
-    }
-    dropTerminated();
-    queuesChanged(List.of());
-    return true;
+    return queues.removeLocalQueue(namespace, name);
   }
 
   public @Nullable ClusterQueue clusterQueue(String name) {
@@ -610,30 +575,6 @@ public final class QueueScheduler {
 
   public @Nullable Cohort cohort(String name) {
     return registry.cohort(name);
-  }
-
-  /**
-   * After a queue or cohort change: pending workloads move to the queues their LocalQueues now name (or wait
-   * unrouted), the admission checks of pending workloads follow their queues' specs, the stop policies are enforced on
-   * workloads with quota, and the parked workloads of {@code touched} are tried again.
-   */
-  private void queuesChanged(List<CqState> touched) {
-    reroute();
-    pending.forEachQueued((key, cq) -> checks.sync(key, cq, null));
-    workloads.enforceStops();
-    for (CqState cq : touched) {
-      if (!cq.removed) {
-        pending.unpark(cq);
-      }
-    }
-  }
-
-  /**
-   * Moves every pending workload that {@link QueueRegistry#route} places elsewhere now (Kueue's LocalQueue add and
-   * delete); one queued in another ClusterQueue gets that queue's checks.
-   */
-  private void reroute() {
-    pending.reroute().forEach((key, to) -> checks.sync(key, to, null));
   }
 
   /** Kueue's {@code Active} condition of {@code clusterQueue}. */
@@ -815,7 +756,7 @@ public final class QueueScheduler {
       return false;
     }
     pending.unparkTree(w.cq);
-    dropTerminated();
+    queues.dropTerminated();
     return true;
   }
 
@@ -859,7 +800,7 @@ public final class QueueScheduler {
     parkedInLastCycle = 0;
     resumableInLastCycle = 0;
     schedulingCycle++;
-    dropTerminated();
+    queues.dropTerminated();
     List<io.fleetkit.queueing.QueueStopEviction> queueStops = workloads.takeStopEvents();
     List<io.fleetkit.queueing.PodsReadyEviction> podsReadyEvictions = workloads.evictNotReady(now);
     releaseBackoff(now);
@@ -983,7 +924,8 @@ public final class QueueScheduler {
         continue;
       }
       QuotaReservation admission = new QuotaReservation(e.pending.key(), cq.name, a.podSets(), now, a.borrows());
-      AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission, admitted.nextSequence());
+      AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission,
+          admitted.nextSequence());
       e.pending.lastAssignment = null;
       pending.admit(e.pending);
       admitted.add(w);
