@@ -186,8 +186,8 @@ final class WorkloadReconciler {
         continue;
       }
       String message = "Exceeded the PodsReady timeout " + key;
-      pending.backoff(new PendingWorkload(w.workload, admitted.nextSequence(), podsReady.queueOrderTime(w.workload, now)), w.cq,
-          java.util.Objects.requireNonNull(expiry.requeueAt()));
+      pending.backoff(new PendingWorkload(w.workload, admitted.nextSequence(),
+          podsReady.queueOrderTime(w.workload, now)), w.cq, java.util.Objects.requireNonNull(expiry.requeueAt()));
       LOG.debug("evicted {}: {}", key, message);
       out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
           io.fleetkit.queueing.PodsReadyEviction.Kind.EVICTED,
