@@ -78,20 +78,11 @@ final class AdmittedWorkloads {
 
   /** Records a reservation of {@code total} milli-units per flavor-resource. */
   QuotaReservation reserve(Workload wl, CqState cq, long[] total, List<PodSetAssignment> podSets, Instant at) {
-    int n = 0;
-    for (long v : total) {
-      n += v != 0 ? 1 : 0;
-    }
-    int[] frs = new int[n];
-    long[] vals = new long[n];
-    n = 0;
+    int[] frs = FlavorResources.nonZero(total);
+    long[] vals = FlavorResources.valuesAt(total, frs);
     boolean borrows = false;
-    for (int fr = 0; fr < total.length; fr++) {
-      if (total[fr] != 0) {
-        frs[n] = fr;
-        vals[n++] = total[fr];
-        borrows |= cq.borrowingWith(fr, total[fr]);
-      }
+    for (int fr : frs) {
+      borrows |= cq.borrowingWith(fr, total[fr]);
     }
     QuotaReservation admission = new QuotaReservation(wl.key(), cq.name, podSets, at, borrows);
     add(new AdmittedWorkload(wl, cq, frs, vals, admission, nextSequence()));
