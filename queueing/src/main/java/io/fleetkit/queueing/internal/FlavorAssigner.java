@@ -326,21 +326,8 @@ public final class FlavorAssigner {
       }
       out.add(new PodSetAssignment(ps.name(), ps.count(), flavors, usage.build()));
     }
-    int n = 0;
-    for (long v : assigned) {
-      if (v != 0) {
-        n++;
-      }
-    }
-    int[] frs = new int[n];
-    long[] values = new long[n];
-    n = 0;
-    for (int fr = 0; fr < assigned.length; fr++) {
-      if (assigned[fr] != 0) {
-        frs[n] = fr;
-        values[n++] = assigned[fr];
-      }
-    }
+    int[] frs = FlavorResources.nonZero(assigned);
+    long[] values = FlavorResources.valuesAt(assigned, frs);
     if (mode == Assignment.NO_FIT) {
       Arrays.fill(needPreemption, false);
     } else if (mode == Assignment.NO_CANDIDATES || mode == Assignment.RECLAIM) {

@@ -66,4 +66,32 @@ public final class FlavorResources {
   public String resourceName(int r) {
     return resources.get(r);
   }
+
+  /**
+   * The flavor-resources of {@code dense} (milli-units by flavor-resource index) with a usage other than zero, in
+   * index order: the sparse form a usage is kept in, with {@link #valuesAt}.
+   */
+  static int[] nonZero(long[] dense) {
+    int n = 0;
+    for (long v : dense) {
+      n += v != 0 ? 1 : 0;
+    }
+    int[] frs = new int[n];
+    n = 0;
+    for (int fr = 0; fr < dense.length; fr++) {
+      if (dense[fr] != 0) {
+        frs[n++] = fr;
+      }
+    }
+    return frs;
+  }
+
+  /** The values of {@code dense} at {@code frs}, in their order. */
+  static long[] valuesAt(long[] dense, int[] frs) {
+    long[] values = new long[frs.length];
+    for (int i = 0; i < frs.length; i++) {
+      values[i] = dense[frs[i]];
+    }
+    return values;
+  }
 }

@@ -365,6 +365,24 @@ final class PendingWorkloads {
     cq.pending.unpark();
   }
 
+  /**
+   * Kueue's {@code QueueInadmissibleWorkloads} ({@code pkg/cache/queue/manager.go}) after quota of {@code cq} was
+   * released: makes the workloads parked in every ClusterQueue of its cohort tree (or in {@code cq} alone, without a
+   * cohort) active again.
+   */
+  void unparkTree(CqState cq) {
+    CohortState c = cq.cohort;
+    if (c == null) {
+      unpark(cq);
+    } else {
+      List<CqState> tree = new ArrayList<>();
+      c.root().collectQueues(tree);
+      for (CqState m : tree) {
+        unpark(m);
+      }
+    }
+  }
+
   /** Makes the workloads parked in every ClusterQueue of the registry active again. */
   void unparkAll() {
     for (CqState cq : registry.queues()) {

@@ -1,21 +1,17 @@
 package io.fleetkit.queueing.internal;
 
 import io.fleetkit.api.resource.Quantity;
-import io.fleetkit.api.resource.ResourceNames;
 import io.fleetkit.queueing.AdmissionCheck;
 import io.fleetkit.queueing.AdmissionCheckController;
 import io.fleetkit.queueing.AdmissionCheckState;
 import io.fleetkit.queueing.AdmissionChecks;
 import io.fleetkit.queueing.CheckOutcome;
 import io.fleetkit.queueing.CheckState;
-import io.fleetkit.queueing.CheckVerdict;
-import io.fleetkit.queueing.PodSetUpdate;
 import io.fleetkit.queueing.QuotaReservation;
 import io.fleetkit.queueing.NodeReplacement;
 import io.fleetkit.queueing.ClusterQueue;
 import io.fleetkit.queueing.Cohort;
 import io.fleetkit.queueing.CycleResult;
-import io.fleetkit.queueing.DelayedTopologyRequest;
 import io.fleetkit.queueing.FairSharingStrategy;
 import io.fleetkit.queueing.LocalQueue;
 import io.fleetkit.queueing.PodSet;
@@ -58,11 +54,16 @@ import org.slf4j.LoggerFactory;
  *       at once.
  * </ol>
  *
- * <p>Between cycles it keeps the workloads with quota and the check states of all. Where each workload without quota
- * waits (queued, waiting for a backoff, unrouted, deactivated) is a {@link PendingWorkloads}'; the PodsReady
- * conditions, requeue states and timeouts of {@code waitForPodsReady} are a {@link PodsReadyTimeouts}'. The queue
- * configuration is a {@link QueueRegistry}'s; on a change of it the scheduler moves the pending workloads to the
- * queues they are routed to now, syncs their checks, and enforces the stop policies on workloads with quota.
+ * <p>Around the cycle it is the wiring of the engine's parts, each a focused type after a part of Kueue: the queue
+ * configuration is a {@link QueueRegistry}'s and what a change of it does to the workloads a {@link QueueReconciler}'s
+ * (Kueue's queue controllers); where each workload without quota waits (queued, waiting for a backoff, unrouted,
+ * deactivated) is a {@link PendingWorkloads}' (the queue manager); the workloads with quota are an {@link
+ * AdmittedWorkloads}' (the cache), and one restored from outside is read by {@link RestoredReservations}; the check
+ * states an {@link AdmissionCheckStates}'; what check states, stop policies and PodsReady timeouts do to a workload
+ * with quota, and its eviction, a {@link WorkloadReconciler}'s (the workload controller), with the PodsReady
+ * conditions, requeue states and timeouts of {@code waitForPodsReady} a {@link PodsReadyTimeouts}'; node events a
+ * {@link NodeReconciler}'s (the TAS node controller); reclaimable pods, priority changes and WorkloadPriorityClasses a
+ * {@link WorkloadUpdates}'.
  */
 public final class QueueScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(QueueScheduler.class);
@@ -75,18 +76,10 @@ public final class QueueScheduler {
   private final FlavorResources index;
   /** Where each workload without quota waits: queued, a head of the running cycle, backoff, unrouted, deactivated. */
   private final PendingWorkloads pending;
-  /** What stopping queues did to workloads with quota since the last cycle, reported by the next cycle. */
-  private final List<io.fleetkit.queueing.QueueStopEviction> stopEvents = new ArrayList<>();
-  private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
-  /** Kueue's {@code status.reclaimablePods} of the workloads that have some: pod set name to count. */
-  private final Map<String, Map<String, Integer>> reclaimable = new HashMap<>();
-  /**
-   * The workloads as submitted, of those with reclaimable pods: their pending or admitted entries carry the counts
-   * after reclaim ({@link Reclaim#effective}).
-   */
-  private final Map<String, Workload> submitted = new HashMap<>();
-  /** The WorkloadPriorityClasses, by name. */
-  private final Map<String, io.fleetkit.queueing.WorkloadPriorityClass> priorityClasses = new java.util.TreeMap<>();
+  /** The workloads with quota (Kueue's cache), and the engine's arrival numbers. */
+  private final AdmittedWorkloads admitted = new AdmittedWorkloads();
+  /** Reclaimable pods, priorities and WorkloadPriorityClasses: updates that keep workloads where they are. */
+  private final WorkloadUpdates updates;
   /**
    * Preemptors holding the nodes of their topology assignments for the rest of the current cycle (empty between
    * cycles).
@@ -94,37 +87,31 @@ public final class QueueScheduler {
   private final List<AdmittedWorkload> heldTopology = new ArrayList<>();
   private final Map<String, Map<String, String>> namespaceLabels;
   private final FlavorAssigner assigner;
+  /** Kueue's queue controllers: what a change of the queue configuration does to the workloads. */
+  private final QueueReconciler queues;
+  /** Reads reservations restored from outside ({@code status.admission}). */
+  private final RestoredReservations restored;
   private final TopologyPlacer topology;
   private final Preemptor preemptor;
   private final boolean fairSharing;
-  private long sequence;
   private int parkedInLastCycle;
   /** The heads the last cycle requeued with flavors left to try ({@link FlavorScanProgress#pendingFlavors}). */
   private int resumableInLastCycle;
   /** Kueue's {@code schedulingCycle}: the number of cycles run, the age of a head's {@link FlavorScanProgress}. */
   private long schedulingCycle;
-  /** The check controllers by controller name. */
-  private final Map<String, AdmissionCheckController> checkControllers = new HashMap<>();
-  /** Check states of pending and reserved workloads that have checks. */
-  private final Map<String, WorkloadChecks> checkStates = new HashMap<>();
-  /**
-   * Reserved workloads whose checks are not all ready, in reservation order: the only ones a cycle asks the check
-   * controllers about (so that queues without checks cost nothing per cycle).
-   */
-  private final java.util.LinkedHashSet<String> awaitingChecks = new java.util.LinkedHashSet<>();
+  /** The check states of pending and reserved workloads, the check controllers, the workloads awaiting checks. */
+  private final AdmissionCheckStates checks;
   /** Kueue's {@code waitForPodsReady}: the workloads' Admitted times, PodsReady conditions and requeue states. */
   private final PodsReadyTimeouts podsReady = new PodsReadyTimeouts();
   /** Kueue's admission fair sharing, if enabled: LocalQueues' decayed usage and the order it gives queues. */
   private @Nullable AfsAccounting afs;
+  /** Kueue's workload controller: check states, stop policies and PodsReady timeouts, and evictions. */
+  private final WorkloadReconciler workloads;
 
-  /** Kueue's node failure controller and the workloads' unhealthy nodes. */
-  private NodeFailures nodeFailures = new NodeFailures(DEFAULT_NODE_FAILURE_DELAY, NodeFailures.Triggers.DEFAULT);
-  /** Kueue's {@code TASFailedNodeReplacementFailFast}: evict a workload whose unhealthy node has no replacement. */
-  private boolean failFast = true;
-  /** What node failures did between cycles (evictions for a second failed node), reported by the next cycle. */
-  private final List<NodeReplacement> nodeEvents = new ArrayList<>();
+  /** Kueue's TAS node controller: node events, the workloads' unhealthy nodes. */
+  private final NodeReconciler nodes;
   /** Kueue's {@code NodeFailureDelay}. */
-  public static final java.time.Duration DEFAULT_NODE_FAILURE_DELAY = java.time.Duration.ofSeconds(30);
+  public static final java.time.Duration DEFAULT_NODE_FAILURE_DELAY = NodeReconciler.DEFAULT_NODE_FAILURE_DELAY;
 
   /**
    * @param namespaces the labels of the namespaces ClusterQueues' namespace selectors match (a namespace not given
@@ -147,19 +134,25 @@ public final class QueueScheduler {
     this.registry = new QueueRegistry(admitted.values(), this::drop);
     this.index = registry.index();
     this.pending = new PendingWorkloads(registry);
+    this.updates = new WorkloadUpdates(admitted, pending, index);
     registry.addAdmissionChecks(admissionChecks);
-    for (AdmissionCheckController c : controllers) {
-      if (checkControllers.putIfAbsent(c.controllerName(), c) != null) {
-        throw new IllegalArgumentException("admission engine: a controller for admission checks of "
-            + c.controllerName() + " is already registered");
-      }
-    }
+    this.checks = new AdmissionCheckStates(clock, registry, controllers);
+    this.workloads = new WorkloadReconciler(clock, registry, admitted, pending, checks, podsReady,
+        this::forgetUnhealthyNodes, this::afsAccounting);
+    this.queues = new QueueReconciler(registry, pending, checks, workloads, this::afsAccounting);
     this.fairSharing = fairSharing;
     this.namespaceLabels = new HashMap<>(namespaces);
     registry.configure(flavorList, clusterQueues, cohortList, locals);
     this.preemptor = new Preemptor(index, fairSharing, strategies);
     this.topology = new TopologyPlacer(registry.flavors(), index);
     this.assigner = new FlavorAssigner(index, registry.flavors(), fairSharing, preemptor::simulate, topology);
+    this.restored = new RestoredReservations(registry, index, assigner);
+    this.nodes = new NodeReconciler(clock, admitted, topology, registry, checks, workloads::evict);
+  }
+
+  /** Forgets the unhealthy nodes of a workload that loses its quota. */
+  private void forgetUnhealthyNodes(String key) {
+    nodes.failures().clear(key);
   }
 
   /**
@@ -253,44 +246,27 @@ public final class QueueScheduler {
    */
   public void nodeReplacement(java.time.Duration nodeFailureDelay, boolean failFast, boolean onPodTermination,
       boolean afterFixedTime, boolean onNodeTaints) {
-    NodeFailures next = new NodeFailures(nodeFailureDelay,
-        new NodeFailures.Triggers(onPodTermination, afterFixedTime, onNodeTaints));
-    for (String key : admitted.keySet()) {
-      next.set(key, nodeFailures.of(key));
-    }
-    this.nodeFailures = next;
-    this.failFast = failFast;
+    nodes.configure(nodeFailureDelay, failFast, onPodTermination, afterFixedTime, onNodeTaints);
   }
 
   /** How long a node may be not Ready before the workloads it hosts get it recorded as unhealthy. */
   public java.time.Duration nodeFailureDelay() {
-    return nodeFailures.delay();
+    return nodes.failures().delay();
   }
 
   /** Whether some node's NotReady delay has run out, so that the next cycle records it as unhealthy. */
   public boolean nodeFailuresDue() {
-    return nodeFailures.due(clock.instant());
+    return nodes.due();
   }
 
   /** The workloads with quota whose topology assignments name {@code node}, oldest admission first. */
   public List<String> workloadsOn(String node) {
-    List<AdmittedWorkload> on = new ArrayList<>();
-    for (AdmittedWorkload w : admitted.values()) {
-      if (NodeFailures.names(w, node)) {
-        on.add(w);
-      }
-    }
-    on.sort(Comparator.comparingLong(w -> w.sequence));
-    List<String> keys = new ArrayList<>(on.size());
-    for (AdmittedWorkload w : on) {
-      keys.add(w.key());
-    }
-    return keys;
+    return admitted.on(node);
   }
 
   /** The unhealthy nodes recorded for {@code key} (Kueue's {@code status.unhealthyNodes}); empty when none. */
   public List<String> unhealthyNodes(String key) {
-    return nodeFailures.of(key);
+    return nodes.failures().of(key);
   }
 
   /**
@@ -299,19 +275,7 @@ public final class QueueScheduler {
    * @throws IllegalArgumentException if the workload holds no quota or a node name is empty or repeated
    */
   public void assumeUnhealthyNodes(String key, List<String> nodes) {
-    if (!admitted.containsKey(key)) {
-      throw new IllegalArgumentException("Workload " + key + ": status.unhealthyNodes can only be set on a workload "
-          + "with quota reserved");
-    }
-    java.util.Set<String> seen = new HashSet<>();
-    for (int i = 0; i < nodes.size(); i++) {
-      String n = nodes.get(i);
-      if (n.isEmpty() || !seen.add(n)) {
-        throw new IllegalArgumentException("Workload " + key + ": status.unhealthyNodes[" + i + "].name \"" + n
-            + "\" must be a non-empty name, unique in the list");
-      }
-    }
-    nodeFailures.set(key, nodes);
+    this.nodes.assumeUnhealthyNodes(key, nodes);
   }
 
   /**
@@ -325,86 +289,8 @@ public final class QueueScheduler {
   /** Adds or replaces a node for topology-aware scheduling; parked workloads are requeued. */
   public void putNode(io.fleetkit.api.core.Node node) {
     io.fleetkit.api.core.Node before = topology.nodes.put(node.name(), node);
-    if (nodeFailures.put(node, clock.instant())) {
-      nodeFailed(node.name());
-    } else if (nodeFailures.reconciles(before, node)) {
-      nodeChanged(node);
-    }
+    nodes.nodePut(before, node);
     unparkAll();
-  }
-
-  /**
-   * Kueue's node controller for a node with a {@code Ready} condition that was created, or whose readiness or taints
-   * changed: each workload on it is judged ({@link NodeFailures#verdict}). A Ready node without scheduling taints (or
-   * with the taint trigger off) is healthy for all of them without looking at each.
-   */
-  private void nodeChanged(io.fleetkit.api.core.Node node) {
-    if (!podsDecide(node)) {
-      if (node.isReady()) {
-        nodeFailures.healthy(node.name());
-      }
-      return; // NotReady: the delay decides
-    }
-    List<AdmittedWorkload> unhealthy = new ArrayList<>();
-    for (AdmittedWorkload w : admitted.values()) {
-      if (NodeFailures.names(w, node.name())) {
-        judge(node, w, unhealthy);
-      }
-    }
-    markUnhealthy(node.name(), unhealthy);
-  }
-
-  /**
-   * Adds {@code w} to {@code unhealthy} if it is unhealthy on {@code node}; takes the node off its record if healthy
-   * on a Ready node (on a NotReady one its progressing pods only make it wait: a record stays until the node is Ready).
-   */
-  private void judge(io.fleetkit.api.core.Node node, AdmittedWorkload w, List<AdmittedWorkload> unhealthy) {
-    if (nodeFailures.verdict(node, w, tolerationsOn(w, node.name())) == NodeFailures.Verdict.UNHEALTHY) {
-      unhealthy.add(w);
-    } else if (node.isReady()) {
-      nodeFailures.healthy(w.key(), node.name());
-    }
-  }
-
-  /** Whether pods decide about {@code node} (Kueue's controller looks at each workload there). */
-  private boolean podsDecide(io.fleetkit.api.core.Node node) {
-    NodeFailures.Triggers t = nodeFailures.triggers();
-    return node.isReady() ? t.taints() && NodeFailures.hasSchedulingTaints(node) : t.podTermination();
-  }
-
-  /**
-   * The effective tolerations of each pod set of {@code w} with pods on {@code node} (Kueue's {@code
-   * podSetsWithEffectiveTolerationsOnNode}): the pod set's, its flavors', and its admission checks' pod set updates'.
-   */
-  private List<List<io.fleetkit.api.scheduling.Toleration>> tolerationsOn(AdmittedWorkload w, String node) {
-    List<List<io.fleetkit.api.scheduling.Toleration>> out = new ArrayList<>();
-    for (PodSetAssignment pa : w.admission.podSets()) {
-      io.fleetkit.queueing.TopologyAssignment ta = pa.topologyAssignment();
-      if (ta == null || !TopologyPlacer.names(ta, node)) {
-        continue;
-      }
-      List<io.fleetkit.api.scheduling.Toleration> ts = new ArrayList<>();
-      for (PodSet ps : w.workload.podSets()) {
-        if (ps.name().equals(pa.name())) {
-          ts.addAll(ps.tolerations());
-        }
-      }
-      for (String f : new java.util.LinkedHashSet<>(pa.flavors().values())) {
-        ResourceFlavor rf = registry.resourceFlavor(f);
-        if (rf != null) {
-          ts.addAll(rf.tolerations());
-        }
-      }
-      for (AdmissionCheckState st : statesOf(w.key())) {
-        for (PodSetUpdate u : st.podSetUpdates()) {
-          if (u.name().equals(pa.name())) {
-            ts.addAll(u.tolerations());
-          }
-        }
-      }
-      out.add(ts);
-    }
-    return out;
   }
 
   /**
@@ -413,57 +299,14 @@ public final class QueueScheduler {
    * events). Returns false, recording nothing, if the workload holds no quota.
    */
   public boolean progressingPods(String key, String node, int count) {
-    if (count < 0) {
-      throw new IllegalArgumentException("Workload " + key + ": progressing pods on node " + node + ": " + count
-          + " must not be negative");
-    }
-    AdmittedWorkload w = admitted.get(key);
-    if (w == null) {
-      return false;
-    }
-    nodeFailures.progressing(key, node, count);
-    io.fleetkit.api.core.Node n = topology.nodes.get(node);
-    if (n != null && n.status().condition(io.fleetkit.api.core.NodeCondition.READY) != null
-        && NodeFailures.names(w, node)) {
-      List<AdmittedWorkload> unhealthy = new ArrayList<>(1);
-      if (podsDecide(n)) {
-        judge(n, w, unhealthy);
-      }
-      markUnhealthy(node, unhealthy);
-    }
-    return true;
+    return nodes.progressingPods(key, node, count);
   }
 
   /** Removes a node (its workloads get it recorded as unhealthy); returns whether the engine had it. */
   public boolean removeNode(String name) {
     topology.nodeUsage.remove(name);
-    nodeFailures.removed(name);
-    nodeFailed(name);
+    nodes.nodeRemoved(name);
     return topology.nodes.remove(name) != null;
-  }
-
-  /** Kueue's node failure controller for a failed node: records it, or evicts workloads with a second failed node. */
-  private void nodeFailed(String node) {
-    markUnhealthy(node, admitted.values());
-  }
-
-  /**
-   * Kueue's {@code handleUnhealthyNode} for {@code node} and the workloads of {@code candidates} whose topology
-   * assignments name it: records it, or evicts a workload that has another unhealthy node.
-   */
-  private void markUnhealthy(String node, Collection<AdmittedWorkload> candidates) {
-    if (candidates.isEmpty()) {
-      return;
-    }
-    for (Map.Entry<AdmittedWorkload, String> e : nodeFailures.failed(node, candidates).entrySet()) {
-      AdmittedWorkload w = e.getKey();
-      List<String> nodes = new ArrayList<>(nodeFailures.of(w.key()));
-      nodes.add(node);
-      evict(w);
-      nodeEvents.add(new NodeReplacement(w.key(), w.cq.name, nodes,
-          NodeReplacement.Kind.EVICTED, e.getValue(), w.admission));
-      LOG.debug("evicted {}: {}", w.key(), e.getValue());
-    }
   }
 
   /**
@@ -475,12 +318,12 @@ public final class QueueScheduler {
    */
   private List<CheckOutcome> delayedTopologyPass(Instant now, Map<String, String> reasons) {
     List<CheckOutcome> out = new ArrayList<>();
-    if (awaitingChecks.isEmpty()) {
+    if (!checks.anyAwaiting()) {
       return out;
     }
-    for (String key : List.copyOf(awaitingChecks)) {
+    for (String key : checks.awaiting()) {
       AdmittedWorkload w = admitted.get(key);
-      WorkloadChecks wc = checkStates.get(key);
+      WorkloadChecks wc = checks.get(key);
       if (w == null || wc == null || wc.admitted || !w.admission.topologyPending()
           || !AdmissionChecks.allReady(wc.states)) {
         continue;
@@ -492,14 +335,11 @@ public final class QueueScheduler {
         LOG.debug("second pass for the delayed topology request of {}: {}", key, failure[0]);
         continue;
       }
-      AdmittedWorkload moved = new AdmittedWorkload(w.workload, w.cq, w.frs, w.values, placed, w.sequence);
-      w.cq.remove(w);
-      w.cq.add(moved);
-      admitted.put(key, moved);
-      CheckOutcome o = react(key, now);
+      admitted.replace(w, new AdmittedWorkload(w.workload, w.cq, w.frs, w.values, placed, w.sequence));
+      CheckOutcome o = workloads.react(key, now);
       if (o != null) {
         out.add(o);
-        awaitingChecks.remove(key);
+        checks.stopAwaiting(key);
       }
     }
     return out;
@@ -513,6 +353,7 @@ public final class QueueScheduler {
    */
   private List<NodeReplacement> secondPass(List<AdmittedWorkload> toEvict) {
     List<NodeReplacement> out = new ArrayList<>();
+    NodeFailures nodeFailures = nodes.failures();
     if (!nodeFailures.any()) {
       return out;
     }
@@ -522,8 +363,7 @@ public final class QueueScheduler {
         candidates.add(w);
       }
     }
-    candidates.sort(Comparator.comparingLong(w -> w.sequence));
-    for (AdmittedWorkload w : candidates) {
+    for (AdmittedWorkload w : AdmittedWorkloads.oldestFirst(candidates)) {
       String node = java.util.Objects.requireNonNull(nodeFailures.toReplace(w));
       List<String> nodes = nodeFailures.of(w.key());
       TopologyPlacer.Replacement r = topology.replace(w.workload, w.admission.podSets(), node, tasView(Set.of()));
@@ -532,10 +372,7 @@ public final class QueueScheduler {
       QuotaReservation reservation = w.admission;
       if (r.fits()) {
         reservation = r.applyTo(w.admission);
-        AdmittedWorkload moved = new AdmittedWorkload(w.workload, w.cq, w.frs, w.values, reservation, w.sequence);
-        w.cq.remove(w);
-        w.cq.add(moved);
-        admitted.put(w.key(), moved);
+        admitted.replace(w, new AdmittedWorkload(w.workload, w.cq, w.frs, w.values, reservation, w.sequence));
         // Kueue's cycle snapshot still counts the pods on the replaced node until the cycle ends: the heads after this
         // one must not take that node either
         heldTopology.add(new AdmittedWorkload(w.workload, w.cq, new int[0], new long[0],
@@ -543,7 +380,7 @@ public final class QueueScheduler {
         nodeFailures.clear(w.key());
         kind = NodeReplacement.Kind.REPLACED;
         message = "";
-      } else if (failFast) {
+      } else if (this.nodes.failFast()) {
         toEvict.add(w);
         kind = NodeReplacement.Kind.EVICTED;
         message = NodeReplacement.NO_REPLACEMENT_MESSAGE + String.join(",", nodes);
@@ -675,8 +512,7 @@ public final class QueueScheduler {
    *     the fair-sharing restriction (nothing changes)
    */
   public void putClusterQueue(ClusterQueue spec) {
-    dropTerminated();
-    queuesChanged(registry.putClusterQueue(spec));
+    queues.putClusterQueue(spec);
   }
 
   /**
@@ -688,26 +524,7 @@ public final class QueueScheduler {
    * @return whether the engine had it (terminating or not)
    */
   public boolean removeClusterQueue(String name) {
-    CqState cq = registry.queue(name);
-    if (cq == null) {
-      return false;
-    }
-    if (registry.terminateIfInUse(cq)) {
-      enforceStops();
-    }
-    dropTerminated();
-    if (!cq.terminating) {
-      registry.removeClusterQueue(name);
-      queuesChanged(List.of());
-    }
-    return true;
-  }
-
-  /** Drops every terminating queue no workload holds quota of any more. */
-  private void dropTerminated() {
-    if (registry.dropTerminated()) {
-      queuesChanged(List.of());
-    }
+    return queues.removeClusterQueue(name);
   }
 
   /**
@@ -717,8 +534,7 @@ public final class QueueScheduler {
    * @throws IllegalArgumentException if its parent would form a cycle, or fair sharing is enabled (nothing changes)
    */
   public void putCohort(Cohort cohort) {
-    dropTerminated();
-    queuesChanged(registry.putCohort(cohort));
+    queues.putCohort(cohort);
   }
 
   /**
@@ -728,12 +544,7 @@ public final class QueueScheduler {
    * @return whether the engine had it declared
    */
   public boolean removeCohort(String name) {
-    if (!registry.hasCohort(name)) {
-      return false;
-    }
-    dropTerminated();
-    queuesChanged(registry.removeCohort(name));
-    return true;
+    return queues.removeCohort(name);
   }
 
   /**
@@ -745,12 +556,7 @@ public final class QueueScheduler {
    * @throws IllegalArgumentException if the engine has the queue with another {@code spec.clusterQueue}
    */
   public void putLocalQueue(LocalQueue lq) {
-    dropTerminated();
-    registry.putLocalQueue(lq);
-    if (afs != null) {
-      afs.weightsChanged();
-    }
-    queuesChanged(List.of());
+    queues.putLocalQueue(lq);
   }
 
   /**
@@ -760,15 +566,7 @@ public final class QueueScheduler {
    * @return whether the engine had it
    */
   public boolean removeLocalQueue(String namespace, String name) {
-    if (!registry.removeLocalQueue(namespace, name)) {
-      return false;
-    }
-    if (afs != null) {
-      afs.forget(namespace + "/" + name);
-    }
-    dropTerminated();
-    queuesChanged(List.of());
-    return true;
+    return queues.removeLocalQueue(namespace, name);
   }
 
   public @Nullable ClusterQueue clusterQueue(String name) {
@@ -777,57 +575,6 @@ public final class QueueScheduler {
 
   public @Nullable Cohort cohort(String name) {
     return registry.cohort(name);
-  }
-
-  /**
-   * After a queue or cohort change: pending workloads move to the queues their LocalQueues now name (or wait
-   * unrouted), the admission checks of pending workloads follow their queues' specs, the stop policies are enforced on
-   * workloads with quota, and the parked workloads of {@code touched} are tried again.
-   */
-  private void queuesChanged(List<CqState> touched) {
-    reroute();
-    pending.forEachQueued((key, cq) -> syncChecks(key, cq, null));
-    enforceStops();
-    for (CqState cq : touched) {
-      if (!cq.removed) {
-        pending.unpark(cq);
-      }
-    }
-  }
-
-  /**
-   * Moves every pending workload that {@link QueueRegistry#route} places elsewhere now (Kueue's LocalQueue add and
-   * delete); one queued in another ClusterQueue gets that queue's checks.
-   */
-  private void reroute() {
-    pending.reroute().forEach((key, to) -> syncChecks(key, to, null));
-  }
-
-  /**
-   * Kueue's workload controller on queue changes ({@code reconcileOnLocalQueueActiveState}, then {@code
-   * reconcileOnClusterQueueActiveState}) for every workload with quota, oldest reservation first: an admitted one is
-   * evicted if its LocalQueue or ClusterQueue is {@code HoldAndDrain}; one whose checks are not all Ready loses its
-   * reservation if either queue is stopped, its LocalQueue was removed or its ClusterQueue is terminating.
-   */
-  private void enforceStops() {
-    List<AdmittedWorkload> all = new ArrayList<>(admitted.values());
-    all.sort(Comparator.comparingLong(w -> w.sequence));
-    for (AdmittedWorkload w : all) {
-      enforceStop(w);
-    }
-  }
-
-  /** {@link #enforceStops} for one workload with quota. */
-  private void enforceStop(AdmittedWorkload w) {
-    io.fleetkit.queueing.QueueStopEviction e = registry.stopVerdict(w, isAdmitted(w.key()));
-    if (e == null) {
-      return;
-    }
-    evict(w);
-    awaitingChecks.remove(w.key());
-    quotaReleased(w.cq);
-    stopEvents.add(e);
-    LOG.debug("{} {}: {}", e.kind(), w.key(), e.message());
   }
 
   /** Kueue's {@code Active} condition of {@code clusterQueue}. */
@@ -898,7 +645,7 @@ public final class QueueScheduler {
   }
 
   private void requireNew(Workload wl) {
-    if (pending.contains(wl.key()) || admitted.containsKey(wl.key())) {
+    if (pending.contains(wl.key()) || admitted.contains(wl.key())) {
       throw new IllegalArgumentException("Workload " + wl.key() + ": already submitted");
     }
   }
@@ -914,38 +661,10 @@ public final class QueueScheduler {
       throw new IllegalArgumentException("Workload " + wl.key() + ": spec.queueName \"" + wl.queueName()
           + "\" must name a LocalQueue in namespace " + wl.namespace());
     }
-    CqState cq = pending.enqueue(new PendingWorkload(wl, sequence++), null);
+    CqState cq = pending.enqueue(new PendingWorkload(wl, admitted.nextSequence()), null);
     if (cq != null) {
-      syncChecks(wl.key(), cq, null);
+      checks.sync(wl.key(), cq, null);
     }
-  }
-
-  /**
-   * Kueue's {@code reconcileSyncAdmissionChecks}: the workload's check states become exactly the checks that apply
-   * to it (with a reservation, those of its flavors; without, those of every flavor of the queue).
-   */
-  private void syncChecks(String key, CqState cq, @Nullable QuotaReservation reservation) {
-    WorkloadChecks wc = checkStates.get(key);
-    List<AdmissionCheckState> current = wc == null ? List.of() : wc.states;
-    List<AdmissionCheckState> next = AdmissionChecks.syncStates(current,
-        AdmissionChecks.checksForWorkload(cq.spec, reservation), clock.instant());
-    if (next == null) {
-      return;
-    }
-    if (next.isEmpty()) {
-      checkStates.remove(key);
-      return;
-    }
-    if (wc == null) {
-      wc = new WorkloadChecks();
-      checkStates.put(key, wc);
-    }
-    wc.states = next;
-  }
-
-  private List<AdmissionCheckState> statesOf(String key) {
-    WorkloadChecks wc = checkStates.get(key);
-    return wc == null ? List.of() : wc.states;
   }
 
   /**
@@ -976,76 +695,18 @@ public final class QueueScheduler {
       Map<String, Integer> admittedCounts, Map<String, io.fleetkit.queueing.TopologyAssignment> topologyAssignments,
       Instant admittedAt) {
     requireNew(wl);
-    for (String name : topologyAssignments.keySet()) {
-      if (wl.podSets().stream().noneMatch(ps -> ps.name().equals(name))) {
-        throw new IllegalArgumentException("Workload " + wl.key() + ": topology assignment for pod set " + name
-            + ", which the workload does not have");
-      }
-    }
-    CqState cq = registry.requireQueue(clusterQueue);
-    long[] total = new long[index.size()];
-    List<PodSetAssignment> podSets = new ArrayList<>();
-    Workload quota = assigner.quotaView(wl);
-    for (String name : admittedCounts.keySet()) {
-      if (wl.podSets().stream().noneMatch(ps -> ps.name().equals(name))) {
-        throw new IllegalArgumentException("Workload " + wl.key() + ": admitted count for pod set " + name
-            + ", which the workload does not have");
-      }
-    }
-    for (PodSet full : quota.podSets()) {
-      Integer admittedCount = admittedCounts.get(full.name());
-      if (admittedCount != null && (admittedCount < full.minCountOrCount() || admittedCount > full.count())) {
-        throw new IllegalArgumentException("Workload " + wl.key() + ": admitted count " + admittedCount
-            + " of pod set " + full.name() + " must be from " + full.minCountOrCount() + " to " + full.count());
-      }
-      PodSet ps = admittedCount == null ? full : full.withCount(admittedCount);
-      Map<String, String> fl = new LinkedHashMap<>();
-      io.fleetkit.api.resource.ResourceList.Builder usage = io.fleetkit.api.resource.ResourceList.builder();
-      for (String r : ps.requests().names()) {
-        String flavor = flavorByResource.get(r);
-        int fr = flavor == null ? -1 : index.of(flavor, r);
-        if (fr < 0 || !cq.covered[fr]) {
-          throw new IllegalArgumentException("Workload " + wl.key() + ": resource " + r + " in flavor " + flavor
-              + " is not covered by ClusterQueue " + clusterQueue);
-        }
-        total[fr] += ps.totalMilli(r);
-        fl.put(r, flavor);
-        usage.put(r, Quantity.ofMilli(ps.totalMilli(r)));
-      }
-      // Kueue counts the pods an admission records under pods (its assignment adds them when the queue covers pods);
-      // an admission recorded without pods uses none
-      String podsFlavor = flavorByResource.get(ResourceNames.PODS);
-      if (podsFlavor != null) {
-        int fr = index.of(podsFlavor, ResourceNames.PODS);
-        if (fr < 0 || !cq.covered[fr]) {
-          throw new IllegalArgumentException("Workload " + wl.key() + ": resource " + ResourceNames.PODS
-              + " in flavor " + podsFlavor + " is not covered by ClusterQueue " + clusterQueue);
-        }
-        long pods = FlavorAssigner.requestMilli(ps, ResourceNames.PODS);
-        total[fr] += pods;
-        fl.put(ResourceNames.PODS, podsFlavor);
-        usage.put(ResourceNames.PODS, Quantity.ofMilli(pods));
-      }
-      podSets.add(new PodSetAssignment(ps.name(), ps.count(), fl, usage.build(),
-          topologyAssignments.get(ps.name())));
-    }
-    QuotaReservation admission = reserve(wl, cq, total, podSets, admittedAt);
+    RestoredReservations.Reservation r = restored.fromFlavors(wl, clusterQueue, flavorByResource, admittedCounts,
+        topologyAssignments);
+    CqState cq = r.cq();
+    QuotaReservation admission = admitted.reserve(wl, cq, r.total(), r.podSets(), admittedAt);
     // restoring an admitted workload: the checks that apply to it had passed
-    syncChecks(wl.key(), cq, admission);
-    WorkloadChecks wc = checkStates.get(wl.key());
-    if (wc != null) {
-      List<AdmissionCheckState> ready = new ArrayList<>();
-      for (AdmissionCheckState st : wc.states) {
-        ready.add(st.withState(CheckState.READY).withLastTransitionTime(admittedAt));
-      }
-      wc.states = List.copyOf(ready);
-      wc.admitted = true;
-    }
+    checks.sync(wl.key(), cq, admission);
+    checks.restoredReady(wl.key(), admittedAt);
     if (isAdmitted(wl.key())) {
       podsReady.admitted(wl.key(), admittedAt);
     }
     // restored into a stopped queue: Kueue's workload controller evicts it (or releases it) on its first reconcile
-    enforceStop(admitted.get(wl.key()));
+    workloads.enforceStop(admitted.get(wl.key()));
     return admission;
   }
 
@@ -1058,89 +719,16 @@ public final class QueueScheduler {
   public QuotaReservation assumeReserved(Workload wl, String clusterQueue, List<PodSetAssignment> assignments,
       Instant reservedAt) {
     requireNew(wl);
-    CqState cq = registry.requireQueue(clusterQueue);
-    String prefix = "Workload " + wl.key() + ": status.admission.podSetAssignments";
-    if (assignments.size() != wl.podSets().size()) {
-      throw new IllegalArgumentException(prefix + ": " + assignments.size() + " assignment(s) for "
-          + wl.podSets().size() + " pod set(s), one per pod set in order is required");
-    }
-    long[] total = new long[index.size()];
-    List<PodSetAssignment> podSets = new ArrayList<>();
-    Workload quota = assigner.quotaView(wl);
-    for (int i = 0; i < assignments.size(); i++) {
-      PodSetAssignment given = assignments.get(i);
-      PodSet full = quota.podSets().get(i);
-      String p = prefix + "[" + i + "]";
-      if (!given.name().equals(full.name())) {
-        throw new IllegalArgumentException(p + ".name \"" + given.name() + "\" must be \"" + full.name() + "\"");
-      }
-      if (given.count() < full.minCountOrCount() || given.count() > full.count()) {
-        throw new IllegalArgumentException(p + ".count " + given.count() + " must be from "
-            + full.minCountOrCount() + " to " + full.count());
-      }
-      if (given.topologyAssignment() != null && given.delayedTopologyRequest() == DelayedTopologyRequest.PENDING) {
-        throw new IllegalArgumentException(p + ": a pending delayedTopologyRequest must not have a "
-            + "topologyAssignment");
-      }
-      PodSet ps = full.withCount(given.count());
-      io.fleetkit.api.resource.ResourceList.Builder usage = io.fleetkit.api.resource.ResourceList.builder();
-      List<String> resources = new ArrayList<>(ps.requests().names());
-      if (given.flavors().containsKey(ResourceNames.PODS) && !resources.contains(ResourceNames.PODS)) {
-        resources.add(ResourceNames.PODS);
-      }
-      for (String r : resources) {
-        String flavor = given.flavors().get(r);
-        int fr = flavor == null ? -1 : index.of(flavor, r);
-        if (fr < 0 || !cq.covered[fr]) {
-          throw new IllegalArgumentException(p + ".flavors[" + r + "]: flavor " + flavor
-              + " is not covered by ClusterQueue " + clusterQueue);
-        }
-        long milli = FlavorAssigner.requestMilli(ps, r);
-        total[fr] += milli;
-        usage.put(r, Quantity.ofMilli(milli));
-      }
-      io.fleetkit.api.resource.ResourceList used = usage.build();
-      if (!given.resourceUsage().isEmpty()
-          && !(given.resourceUsage().fitsIn(used) && used.fitsIn(given.resourceUsage()))) {
-        throw new IllegalArgumentException(p + ".resourceUsage " + given.resourceUsage()
-            + " must be empty or count x requests, " + used);
-      }
-      podSets.add(new PodSetAssignment(ps.name(), ps.count(), given.flavors(), used,
-          given.topologyAssignment(), given.delayedTopologyRequest()));
-    }
-    QuotaReservation admission = reserve(wl, cq, total, podSets, reservedAt);
-    syncChecks(wl.key(), cq, admission);
-    if (checkStates.containsKey(wl.key())) {
-      awaitingChecks.add(wl.key());
+    RestoredReservations.Reservation r = restored.fromAssignments(wl, clusterQueue, assignments);
+    CqState cq = r.cq();
+    QuotaReservation admission = admitted.reserve(wl, cq, r.total(), r.podSets(), reservedAt);
+    checks.sync(wl.key(), cq, admission);
+    if (checks.has(wl.key())) {
+      checks.await(wl.key());
     } else if (isAdmitted(wl.key())) {
       podsReady.admitted(wl.key(), reservedAt);
     }
-    enforceStop(admitted.get(wl.key()));
-    return admission;
-  }
-
-  /** Records a reservation of {@code total} milli-units per flavor-resource. */
-  private QuotaReservation reserve(Workload wl, CqState cq, long[] total, List<PodSetAssignment> podSets,
-      Instant at) {
-    int n = 0;
-    for (long v : total) {
-      n += v != 0 ? 1 : 0;
-    }
-    int[] frs = new int[n];
-    long[] vals = new long[n];
-    n = 0;
-    boolean borrows = false;
-    for (int fr = 0; fr < total.length; fr++) {
-      if (total[fr] != 0) {
-        frs[n] = fr;
-        vals[n++] = total[fr];
-        borrows |= cq.borrowingWith(fr, total[fr]);
-      }
-    }
-    QuotaReservation admission = new QuotaReservation(wl.key(), cq.name, podSets, at, borrows);
-    AdmittedWorkload w = new AdmittedWorkload(wl, cq, frs, vals, admission, sequence++);
-    cq.add(w);
-    admitted.put(wl.key(), w);
+    workloads.enforceStop(admitted.get(wl.key()));
     return admission;
   }
 
@@ -1156,11 +744,10 @@ public final class QueueScheduler {
         afs.gone(wl);
       }
     }
-    nodeFailures.clear(key);
-    checkStates.remove(key);
+    nodes.failures().clear(key);
+    checks.forget(key);
     podsReady.forget(key);
-    reclaimable.remove(key);
-    submitted.remove(key);
+    updates.forget(key);
     if (pending.remove(key)) {
       return true;
     }
@@ -1168,24 +755,9 @@ public final class QueueScheduler {
     if (w == null) {
       return false;
     }
-    w.cq.remove(w);
-    quotaReleased(w.cq);
-    dropTerminated();
+    pending.unparkTree(w.cq);
+    queues.dropTerminated();
     return true;
-  }
-
-  /** Kueue's {@code QueueInadmissibleWorkloads}: released quota may admit parked workloads of the cohort tree. */
-  private void quotaReleased(CqState cq) {
-    CohortState c = cq.cohort;
-    if (c == null) {
-      pending.unpark(cq);
-    } else {
-      List<CqState> tree = new ArrayList<>();
-      c.root().collectQueues(tree);
-      for (CqState m : tree) {
-        pending.unpark(m);
-      }
-    }
   }
 
   private static final class Entry implements FairSharingTournament.Candidate {
@@ -1228,19 +800,14 @@ public final class QueueScheduler {
     parkedInLastCycle = 0;
     resumableInLastCycle = 0;
     schedulingCycle++;
-    dropTerminated();
-    List<io.fleetkit.queueing.QueueStopEviction> queueStops = List.copyOf(stopEvents);
-    stopEvents.clear();
-    List<io.fleetkit.queueing.PodsReadyEviction> podsReadyEvictions = evictNotReady(now);
+    queues.dropTerminated();
+    List<io.fleetkit.queueing.QueueStopEviction> queueStops = workloads.takeStopEvents();
+    List<io.fleetkit.queueing.PodsReadyEviction> podsReadyEvictions = workloads.evictNotReady(now);
     releaseBackoff(now);
     if (afs != null) {
       afs.sample(admitted.values(), this::isAdmitted, now);
     }
-    for (String node : nodeFailures.expired(now)) {
-      nodeFailed(node);
-    }
-    List<NodeReplacement> replacements = new ArrayList<>(nodeEvents);
-    nodeEvents.clear();
+    List<NodeReplacement> replacements = nodes.expire(now);
     // Kueue's eviction after a failed replacement completes after the cycle: the workload keeps its quota and nodes
     // until then, and is not a head of this cycle
     List<AdmittedWorkload> evictAfter = new ArrayList<>();
@@ -1264,7 +831,7 @@ public final class QueueScheduler {
         parkedInLastCycle++;
         continue;
       }
-      if (AdmissionChecks.anyFailed(statesOf(head.key()))) {
+      if (AdmissionChecks.anyFailed(checks.states(head.key()))) {
         // Kueue's scheduler: a workload with a Retry or Rejected check is not considered until the check changes
         head.lastReason = AdmissionChecks.FAILED_CHECKS;
         reasons.put(head.key(), AdmissionChecks.FAILED_CHECKS);
@@ -1328,7 +895,7 @@ public final class QueueScheduler {
         }
         for (Target t : e.targets) {
           AdmittedWorkload v = t.victim();
-          evict(v);
+          workloads.evict(v);
           evictedNow.add(v.key());
           released.add(v.cq);
           preempted.add(new Preemption(v.key(), v.cq.name, e.pending.key(), t.reason(), cq.path(), v.cq.path()));
@@ -1348,7 +915,7 @@ public final class QueueScheduler {
         skipped(e, "workload no longer fits after processing another workload", reasons);
         continue;
       }
-      if (podsReady.blocksAdmission(admitted.keySet())) {
+      if (podsReady.blocksAdmission(admitted.keys())) {
         // Kueue's waitForPodsReadyIfNeeded: the scheduler waits (here: the head keeps its place, not parked) until
         // every workload with quota is PodsReady, then admits it with this assignment; the next cycle searches from
         // the first flavor again rather than past the one Kueue would admit it in
@@ -1357,18 +924,18 @@ public final class QueueScheduler {
         continue;
       }
       QuotaReservation admission = new QuotaReservation(e.pending.key(), cq.name, a.podSets(), now, a.borrows());
-      AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission, sequence++);
-      cq.add(w);
+      AdmittedWorkload w = new AdmittedWorkload(e.pending.workload, cq, a.frs(), a.values(), admission,
+          admitted.nextSequence());
       e.pending.lastAssignment = null;
       pending.admit(e.pending);
-      admitted.put(w.key(), w);
+      admitted.add(w);
       admittedNow.add(admission);
-      syncChecks(w.key(), cq, admission);
+      checks.sync(w.key(), cq, admission);
       if (afs != null) {
         afs.reserved(w, now);
       }
-      if (checkStates.containsKey(w.key())) {
-        awaitingChecks.add(w.key());
+      if (checks.has(w.key())) {
+        checks.await(w.key());
       } else {
         podsReady.admitted(w.key(), now);
         if (afs != null) {
@@ -1387,12 +954,12 @@ public final class QueueScheduler {
       h.cq().addUsage(h.frs(), h.values(), -1);
     }
     for (CqState cq : released) {
-      quotaReleased(cq);
+      pending.unparkTree(cq);
     }
     for (AdmittedWorkload w : evictAfter) {
       if (admitted.get(w.key()) == w) {
-        evict(w);
-        quotaReleased(w.cq);
+        workloads.evict(w);
+        pending.unparkTree(w.cq);
       }
     }
     List<CheckOutcome> outcomes = evaluateChecks(now);
@@ -1490,50 +1057,15 @@ public final class QueueScheduler {
    */
   private List<CheckOutcome> evaluateChecks(Instant now) {
     List<CheckOutcome> out = new ArrayList<>();
-    if (awaitingChecks.isEmpty()) {
+    if (!checks.anyAwaiting()) {
       return out;
     }
-    List<AdmittedWorkload> reserved = new ArrayList<>();
-    for (java.util.Iterator<String> it = awaitingChecks.iterator(); it.hasNext(); ) {
-      String key = it.next();
-      AdmittedWorkload w = admitted.get(key);
-      WorkloadChecks wc = checkStates.get(key);
-      if (w == null || wc == null || wc.admitted) {
-        it.remove();
-      } else {
-        reserved.add(w);
-      }
-    }
-    for (AdmittedWorkload w : reserved) {
-      WorkloadChecks wc = checkStates.get(w.key());
-      for (AdmissionCheckState st : wc.states) {
-        if (st.state() != CheckState.PENDING) {
-          continue;
-        }
-        AdmissionCheck check = registry.admissionCheck(st.name());
-        AdmissionCheckController controller = check == null ? null : checkControllers.get(check.controllerName());
-        if (controller == null) {
-          continue; // set from outside, with setCheckState
-        }
-        AdmissionCheckState next;
-        try {
-          CheckVerdict v = controller.evaluate(check, w.workload, w.admission, st);
-          Integer requeue = v.requeueAfter() == null ? null : (int) v.requeueAfter().getSeconds();
-          next = new AdmissionCheckState(st.name(), v.state(), now, v.message(), requeue, st.retryCount(),
-              v.podSetUpdates());
-          validateState(w.workload, next, st);
-        } catch (RuntimeException e) {
-          LOG.debug("admission check {} of {}: controller {} failed: {}", st.name(), w.key(),
-              check.controllerName(), e.toString());
-          next = st.withMessage("admission check controller " + check.controllerName() + " failed: "
-              + e.getMessage());
-        }
-        wc.states = AdmissionChecks.set(wc.states, next, now);
-      }
-      CheckOutcome o = react(w.key(), now);
+    for (AdmittedWorkload w : checks.reservedAwaiting(admitted::get)) {
+      checks.ask(w, now);
+      CheckOutcome o = workloads.react(w.key(), now);
       if (o != null) {
         out.add(o);
-        awaitingChecks.remove(w.key());
+        checks.stopAwaiting(w.key());
       }
     }
     return out;
@@ -1544,49 +1076,11 @@ public final class QueueScheduler {
    * status) and reacts to it.
    */
   public @Nullable CheckOutcome setCheckStates(String key, List<AdmissionCheckState> updates) {
-    WorkloadChecks wc = checkStates.get(key);
-    Workload wl = workloadOf(key);
-    for (AdmissionCheckState state : updates) {
-      AdmissionCheckState old = wc == null ? null : AdmissionChecks.find(wc.states, state.name());
-      if (old == null) {
-        throw new IllegalArgumentException("Workload " + key + ": status.admissionChecks[name=" + state.name()
-            + "]: the workload has no such admission check (its checks: "
-            + (wc == null ? "none" : names(wc.states)) + ")");
-      }
-      validateState(wl, state, old);
-    }
+    WorkloadChecks wc = checks.validate(key, workloadOf(key), updates);
     if (wc == null) {
       return null; // no updates (every update names one of its checks)
     }
-    Instant now = clock.instant();
-    List<AdmissionCheckState> before = wc.states;
-    for (AdmissionCheckState state : updates) {
-      wc.states = AdmissionChecks.set(wc.states, state, now);
-    }
-    AdmittedWorkload holding = admitted.get(key);
-    if (holding != null && !before.equals(wc.states)) {
-      holding.cq.workloadUpdated();
-    }
-    if (wc.admitted && !AdmissionChecks.allReady(wc.states)) {
-      wc.admitted = false; // Kueue's SyncAdmittedCondition: "check lost"
-      podsReady.notAdmitted(key);
-    }
-    if (admitted.containsKey(key) && !wc.admitted) {
-      awaitingChecks.add(key);
-    }
-    CqState waiting = pending.queueOf(key);
-    if (waiting != null && !admitted.containsKey(key)) {
-      pending.unpark(waiting); // a pending workload whose failed check changed may be considered again
-    }
-    return react(key, now);
-  }
-
-  private static String names(List<AdmissionCheckState> states) {
-    List<String> out = new ArrayList<>();
-    for (AdmissionCheckState s : states) {
-      out.add(s.name());
-    }
-    return String.join(", ", out);
+    return workloads.setCheckStates(key, wc, updates);
   }
 
   private Workload workloadOf(String key) {
@@ -1602,175 +1096,18 @@ public final class QueueScheduler {
   }
 
   /**
-   * Kueue's webhook rules for a check state: every pod set update names a pod set of the workload, its labels and
-   * node selector are valid labels and its annotation keys qualified names; a Ready check's updates do not change
-   * while it stays Ready.
-   */
-  private static void validateState(Workload wl, AdmissionCheckState st, @Nullable AdmissionCheckState old) {
-    io.fleetkit.api.Violations v = new io.fleetkit.api.Violations(Workload.KIND, wl.namespace(), wl.name());
-    List<String> podSets = new ArrayList<>();
-    for (PodSet ps : wl.podSets()) {
-      podSets.add(ps.name());
-    }
-    String base = "status.admissionChecks[name=" + st.name() + "].podSetUpdates";
-    for (int i = 0; i < st.podSetUpdates().size(); i++) {
-      PodSetUpdate u = st.podSetUpdates().get(i);
-      String p = base + "[" + i + "]";
-      if (!podSets.contains(u.name())) {
-        v.add(p + ".name", "supported values: \"" + String.join("\", \"", new java.util.TreeSet<>(podSets)) + "\"",
-            u.name());
-      }
-      v.labels(p + ".labels", u.labels());
-      v.labels(p + ".nodeSelector", u.nodeSelector());
-      for (String k : new java.util.TreeSet<>(u.annotations().keySet())) {
-        v.qualifiedName(p + ".annotations", k);
-      }
-    }
-    if (old != null && old.state() == CheckState.READY && st.state() == CheckState.READY
-        && !old.podSetUpdates().equals(st.podSetUpdates())) {
-      v.add(base, "field is immutable", st.podSetUpdates().size() + " update(s)");
-    }
-    v.throwIfAny();
-  }
-
-  /**
-   * Kueue's {@code reconcileCheckBasedEviction} and {@code SyncAdmittedCondition} for a workload with reserved quota:
-   * a Rejected check deactivates it, else a Retry check evicts it, else all checks Ready admit it.
-   */
-  private @Nullable CheckOutcome react(String key, Instant now) {
-    AdmittedWorkload w = admitted.get(key);
-    WorkloadChecks wc = checkStates.get(key);
-    if (w == null || wc == null) {
-      return null;
-    }
-    List<AdmissionCheckState> rejected = AdmissionChecks.inState(wc.states, CheckState.REJECTED);
-    if (!rejected.isEmpty()) {
-      String message = "The workload is deactivated due to " + AdmissionChecks.message(rejected, CheckState.REJECTED);
-      release(w, now);
-      pending.deactivate(w.workload, w.cq, message);
-      if (afs != null) {
-        afs.gone(w.workload);
-      }
-      LOG.debug("deactivated {}: {}", key, message);
-      return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.DEACTIVATED, message);
-    }
-    List<AdmissionCheckState> retry = AdmissionChecks.inState(wc.states, CheckState.RETRY);
-    if (!retry.isEmpty()) {
-      String message = "Evicted due to " + AdmissionChecks.message(retry, CheckState.RETRY);
-      Instant notBefore = AdmissionChecks.maxRetryTime(wc.states);
-      release(w, now);
-      // Kueue's GetQueueOrderTimestamp: a workload evicted by a check is ordered by the time of its eviction
-      PendingWorkload p = new PendingWorkload(w.workload, sequence++, now);
-      if (notBefore != null && notBefore.isAfter(now)) {
-        pending.backoff(p, w.cq, notBefore);
-      } else {
-        pending.enqueue(p, w.cq);
-      }
-      LOG.debug("evicted {}: {}", key, message);
-      return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.EVICTED, message);
-    }
-    if (!wc.admitted && AdmissionChecks.allReady(wc.states) && !w.admission.topologyPending()) {
-      wc.admitted = true;
-      podsReady.admitted(key, now);
-      if (afs != null) {
-        afs.admitted(w, admitted.values(), this::isAdmitted, now);
-      }
-      return new CheckOutcome(key, w.cq.name, CheckOutcome.Kind.ADMITTED, "The workload is admitted");
-    }
-    return null;
-  }
-
-  /** Releases a reserved workload's quota and resets its checks (Kueue's eviction). */
-  private void release(AdmittedWorkload w, Instant now) {
-    nodeFailures.clear(w.key());
-    admitted.remove(w.key());
-    w.cq.remove(w);
-    resetChecks(w.key(), now);
-    podsReady.notAdmitted(w.key());
-    quotaReleased(w.cq);
-  }
-
-  private void resetChecks(String key, Instant now) {
-    WorkloadChecks wc = checkStates.get(key);
-    if (wc != null) {
-      wc.states = AdmissionChecks.resetOnEviction(wc.states, now);
-      wc.admitted = false;
-    }
-  }
-
-  /**
-   * Kueue's {@code reconcileNotReadyTimeout} for every admitted workload, oldest admission first: one whose PodsReady
-   * timeout (or recovery timeout) has passed is deactivated if it was requeued {@code backoffLimitCount} times
-   * already, else evicted (its quota released, its checks reset) and queued again once its backoff, {@code
-   * backoffBaseSeconds * 2^(count-1)} up to {@code backoffMaxSeconds}, has passed.
-   */
-  private List<io.fleetkit.queueing.PodsReadyEviction> evictNotReady(Instant now) {
-    if (!podsReady.watching()) {
-      return List.of();
-    }
-    List<AdmittedWorkload> candidates = new ArrayList<>();
-    for (String key : podsReady.admittedKeys()) {
-      AdmittedWorkload w = admitted.get(key);
-      if (w != null) {
-        candidates.add(w);
-      }
-    }
-    candidates.sort(Comparator.comparingLong(w -> w.sequence));
-    List<io.fleetkit.queueing.PodsReadyEviction> out = new ArrayList<>();
-    for (AdmittedWorkload w : candidates) {
-      String key = w.key();
-      PodsReadyTimeouts.Expiry expiry = podsReady.expire(key, now);
-      if (expiry == null) {
-        continue;
-      }
-      release(w, now);
-      if (expiry.deactivates()) {
-        String message = "The workload is deactivated due to "
-            + io.fleetkit.queueing.WaitForPodsReady.MESSAGE_REQUEUING_LIMIT;
-        pending.deactivate(w.workload, w.cq, message);
-        LOG.debug("deactivated {}: {}", key, message);
-        out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
-            io.fleetkit.queueing.PodsReadyEviction.Kind.DEACTIVATED,
-            io.fleetkit.queueing.WaitForPodsReady.REASON_DEACTIVATED_REQUEUING_LIMIT, expiry.timeout().cause(),
-            message));
-        continue;
-      }
-      String message = "Exceeded the PodsReady timeout " + key;
-      pending.backoff(new PendingWorkload(w.workload, sequence++, podsReady.queueOrderTime(w.workload, now)), w.cq,
-          java.util.Objects.requireNonNull(expiry.requeueAt()));
-      LOG.debug("evicted {}: {}", key, message);
-      out.add(new io.fleetkit.queueing.PodsReadyEviction(key, w.cq.name,
-          io.fleetkit.queueing.PodsReadyEviction.Kind.EVICTED,
-          io.fleetkit.queueing.WaitForPodsReady.REASON_PODS_READY_TIMEOUT, expiry.timeout().cause(), message));
-    }
-    return out;
-  }
-
-  /**
    * Sets whether all pods of a workload with quota are ready (as Kueue's job reconciler does) and returns its new
    * {@code PodsReady} condition.
    *
    * @throws IllegalArgumentException if the workload holds no quota
    */
   public io.fleetkit.queueing.PodsReadyCondition setPodsReady(String key, boolean ready) {
-    if (!admitted.containsKey(key)) {
-      throw new IllegalArgumentException("Workload " + key
-          + ": has no quota reserved; PodsReady is set only for workloads with quota");
-    }
-    io.fleetkit.queueing.PodsReadyCondition before = podsReady.podsReady(key);
-    io.fleetkit.queueing.PodsReadyCondition now = podsReady.setPodsReady(key, isAdmitted(key), ready, clock.instant());
-    if (!now.equals(before)) {
-      admitted.get(key).cq.workloadUpdated();
-    }
-    return now;
+    return workloads.setPodsReady(key, ready);
   }
 
   /**
-   * Sets the reclaimable pods of a workload (Kueue's {@code status.reclaimablePods}, which its job integration
-   * writes): quota counts each pod set's pods after reclaim. A pending workload asks for fewer pods from then on (one
-   * parked is queued again, active); an admitted one keeps its admission and holds its usage scaled down to the pods
-   * left, which advances its ClusterQueue's generation and requeues the parked workloads of its cohort tree, as when
-   * quota is released. An empty map clears them.
+   * Sets the reclaimable pods of a workload (Kueue's {@code status.reclaimablePods}); {@link
+   * WorkloadUpdates#setReclaimablePods} says what that does.
    *
    * @return whether they changed
    * @throws IllegalArgumentException if the engine does not know the workload
@@ -1778,39 +1115,7 @@ public final class QueueScheduler {
    *     its pod set's count, or, while the workload holds quota, goes down or is removed
    */
   public boolean setReclaimablePods(String key, Map<String, Integer> counts) {
-    Map<String, Integer> next = Map.copyOf(counts);
-    AdmittedWorkload with = admitted.get(key);
-    Workload current = with != null ? with.workload : pending.workload(key);
-    if (current == null) {
-      throw new IllegalArgumentException("Workload " + key + ": not found; reclaimable pods are set on a submitted "
-          + "workload");
-    }
-    Workload spec = submitted.getOrDefault(key, current);
-    Map<String, Integer> previous = reclaimable.getOrDefault(key, Map.of());
-    Reclaim.validate(spec, next, previous, with != null);
-    if (next.equals(previous)) {
-      return false;
-    }
-    if (next.isEmpty()) {
-      reclaimable.remove(key);
-      submitted.remove(key);
-    } else {
-      reclaimable.put(key, next);
-      submitted.put(key, spec);
-    }
-    Workload effective = Reclaim.effective(spec, next);
-    if (with == null) {
-      pending.replace(key, effective);
-      return true;
-    }
-    long[] values = Reclaim.usage(spec, with.admission, next, index, with.frs);
-    AdmittedWorkload updated = new AdmittedWorkload(effective, with.cq, with.frs, values, with.admission,
-        with.sequence);
-    with.cq.remove(with); // Kueue's cache replaces the workload: the generation advances
-    with.cq.add(updated);
-    admitted.put(key, updated);
-    quotaReleased(with.cq); // Kueue's QueueAssociatedInadmissibleWorkloadsAfter
-    return true;
+    return updates.setReclaimablePods(key, counts);
   }
 
   /**
@@ -1818,95 +1123,43 @@ public final class QueueScheduler {
    * {@code null} if the engine does not know it.
    */
   public @Nullable Workload workload(String key) {
-    Workload spec = submitted.get(key);
-    if (spec != null) {
-      return spec;
-    }
-    AdmittedWorkload with = admitted.get(key);
-    return with != null ? with.workload : pending.workload(key);
+    return updates.workload(key);
   }
 
   /**
-   * Changes the priority of a workload (Kueue's Workload update of {@code spec.priority} and its class, with the
-   * rules of {@link PriorityUpdate}). A pending workload takes its new place in its queue at once, active again if it
-   * was parked, and its flavor search starts over (Kueue's scheduling hash includes the priority); one waiting for a
-   * backoff, unrouted or deactivated keeps waiting with the new priority. A workload holding quota keeps it, and
-   * preemption sees its new priority: Kueue's cache replaces the workload (its ClusterQueue's generation advances)
-   * and the parked workloads of its cohort tree are queued again ({@code QueueAssociatedInadmissibleWorkloadsAfter}),
-   * so a parked higher-priority head may now preempt it.
+   * Changes the priority of a workload (Kueue's Workload update of {@code spec.priority} and its class); {@link
+   * WorkloadUpdates#updatePriority} says what that does.
    *
    * @return whether the priority or its class changed
    * @throws IllegalArgumentException if the engine does not know the workload
    * @throws io.fleetkit.api.ValidationException if the change breaks {@link PriorityUpdate}'s rules
    */
   public boolean updatePriority(String key, io.fleetkit.queueing.WorkloadPriority next) {
-    AdmittedWorkload with = admitted.get(key);
-    Workload current = with != null ? with.workload : pending.workload(key);
-    if (current == null) {
-      throw new IllegalArgumentException("Workload " + key + ": not found; the priority is changed on a submitted "
-          + "workload");
-    }
-    PriorityUpdate.validate(current, next, with != null);
-    if (current.priorityInfo().equals(next)) {
-      return false;
-    }
-    Workload spec = submitted.get(key);
-    if (spec != null) {
-      submitted.put(key, spec.withPriority(next));
-    }
-    Workload effective = current.withPriority(next);
-    if (with == null) {
-      pending.replace(key, effective);
-      return true;
-    }
-    AdmittedWorkload updated = new AdmittedWorkload(effective, with.cq, with.frs, with.values, with.admission,
-        with.sequence);
-    with.cq.remove(with); // Kueue's cache replaces the workload: the generation advances
-    with.cq.add(updated);
-    admitted.put(key, updated);
-    quotaReleased(with.cq); // Kueue's QueueAssociatedInadmissibleWorkloadsAfter
-    return true;
+    return updates.updatePriority(key, next);
   }
 
   /**
-   * Adds or replaces a WorkloadPriorityClass. When it is new or its value changed, every workload whose priority
-   * came from a class of that name and differs from its value takes the value, as {@link #updatePriority} does
-   * (Kueue's WorkloadPriorityClass reconciler and its event predicates); a class put again with the same value
-   * changes no workload.
+   * Adds or replaces a WorkloadPriorityClass; the workloads whose priority came from a class of that name take a new
+   * value ({@link WorkloadUpdates#putWorkloadPriorityClass}).
    *
    * @return the keys of the workloads whose priority changed, in key order
    */
   public List<String> putWorkloadPriorityClass(io.fleetkit.queueing.WorkloadPriorityClass wpc) {
-    io.fleetkit.queueing.WorkloadPriorityClass old = priorityClasses.put(wpc.name(), wpc);
-    if (old != null && old.value() == wpc.value()) {
-      return List.of(); // Kueue's update predicate: only a changed value is reconciled
-    }
-    io.fleetkit.queueing.WorkloadPriority p = io.fleetkit.queueing.WorkloadPriority.of(wpc);
-    java.util.TreeSet<String> keys = new java.util.TreeSet<>(admitted.keySet());
-    keys.addAll(pending.keys());
-    List<String> changed = new ArrayList<>();
-    for (String key : keys) {
-      Workload wl = workload(key);
-      if (wl != null && wl.priorityClassSource() == io.fleetkit.queueing.PriorityClassSource.WORKLOAD_PRIORITY_CLASS
-          && wl.priorityClassName().equals(wpc.name()) && updatePriority(key, p)) {
-        changed.add(key);
-      }
-    }
-    return changed;
+    return updates.putWorkloadPriorityClass(wpc);
   }
 
   /** Removes a WorkloadPriorityClass; the workloads that took its value keep it (Kueue ignores the deletion). */
   public boolean removeWorkloadPriorityClass(String name) {
-    return priorityClasses.remove(name) != null;
+    return updates.removeWorkloadPriorityClass(name);
   }
 
   public io.fleetkit.queueing.@Nullable WorkloadPriorityClass workloadPriorityClass(String name) {
-    return priorityClasses.get(name);
+    return updates.workloadPriorityClass(name);
   }
 
   /** The reclaimable pods of a workload, by pod set ({@link #setReclaimablePods}); empty when none. */
   public Map<String, Integer> reclaimablePods(String key) {
-    return reclaimable.getOrDefault(key, Map.of());
+    return updates.reclaimablePods(key);
   }
 
   public io.fleetkit.queueing.@Nullable WaitForPodsReady waitForPodsReadyConfig() {
@@ -1926,7 +1179,7 @@ public final class QueueScheduler {
    * workload whose {@code requeueAt} is still ahead waits until then.
    */
   public void assumeRequeueState(String key, io.fleetkit.queueing.RequeueState state) {
-    if (pending.queueOf(key) == null && !admitted.containsKey(key)) {
+    if (pending.queueOf(key) == null && !admitted.contains(key)) {
       throw new IllegalArgumentException("Workload " + key + ": not pending or admitted");
     }
     podsReady.restoreRequeueState(key, state);
@@ -1947,7 +1200,7 @@ public final class QueueScheduler {
     if (d == null) {
       return false;
     }
-    pending.enqueue(new PendingWorkload(d.workload(), sequence++), d.cq());
+    pending.enqueue(new PendingWorkload(d.workload(), admitted.nextSequence()), d.cq());
     return true;
   }
 
@@ -1956,7 +1209,7 @@ public final class QueueScheduler {
   }
 
   public List<AdmissionCheckState> checkStates(String key) {
-    return statesOf(key);
+    return checks.states(key);
   }
 
   /**
@@ -1964,8 +1217,7 @@ public final class QueueScheduler {
    * delayed topology assignment.
    */
   public boolean isAdmitted(String key) {
-    AdmittedWorkload w = admitted.get(key);
-    return w != null && AdmissionChecks.allReady(statesOf(key)) && !w.admission.topologyPending();
+    return workloads.isAdmitted(key);
   }
 
   /**
@@ -2082,15 +1334,6 @@ public final class QueueScheduler {
       }
     }
     return out;
-  }
-
-  private void evict(AdmittedWorkload v) {
-    nodeFailures.clear(v.key());
-    admitted.remove(v.key());
-    v.cq.remove(v);
-    resetChecks(v.key(), clock.instant());
-    podsReady.notAdmitted(v.key());
-    pending.enqueue(new PendingWorkload(v.workload, sequence++), v.cq);
   }
 
   /**

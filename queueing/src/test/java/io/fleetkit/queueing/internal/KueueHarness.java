@@ -115,19 +115,8 @@ final class KueueHarness {
       }
       podSets.add(new PodSetAssignment(ps.name(), ps.count(), Map.of(), ps.requests()));
     }
-    int n = 0;
-    for (long v : total) {
-      n += v != 0 ? 1 : 0;
-    }
-    int[] frs = new int[n];
-    long[] vals = new long[n];
-    n = 0;
-    for (int fr = 0; fr < total.length; fr++) {
-      if (total[fr] != 0) {
-        frs[n] = fr;
-        vals[n++] = total[fr];
-      }
-    }
+    int[] frs = FlavorResources.nonZero(total);
+    long[] vals = FlavorResources.valuesAt(total, frs);
     Assignment a = new Assignment(Assignment.PREEMPT, 0, podSets, frs, vals, need, "");
     Map<String, long[]> before = usageSnapshot();
     List<Target> targets = scheduler.preemptor().targets(incoming, q, a);
