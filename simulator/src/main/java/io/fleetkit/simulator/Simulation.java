@@ -71,6 +71,7 @@ import io.fleetkit.reconcile.node.HealthSource;
 import io.fleetkit.reconcile.node.NodeAgent;
 import io.fleetkit.reconcile.node.NodeLeases;
 import io.fleetkit.reconcile.node.CloudInstances;
+import io.fleetkit.reconcile.controllers.RootCACertPublisher;
 import io.fleetkit.reconcile.node.CloudNodeLifecycleController;
 import io.fleetkit.reconcile.node.NodeLifecycleController;
 import io.fleetkit.reconcile.node.PodGcController;
@@ -122,6 +123,14 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Simulation implements AutoCloseable {
   private static final int MAX_SETTLE_ROUNDS = 100_000;
+  /**
+   * The CA bundle a simulation's {@link RootCACertPublisher} publishes unless {@link Builder#rootCA} gives another: a
+   * PEM block whose body says it is a test value; no certificate parses from it and none is needed, as nothing in a
+   * simulation verifies a server.
+   */
+  public static final String TEST_ROOT_CA = "-----BEGIN CERTIFICATE-----\n"
+      + "RkxFRVRLSVQtU0lNVUxBVElPTi1URVNULUNBLU5PVC1BLVJFQUwtQ0VSVElGSUNBVEU=\n"
+      + "-----END CERTIFICATE-----\n";
   /** How often the resource-claim controller syncs the pods and claims that changed. */
   public static final Duration RESOURCE_CLAIM_PERIOD = Duration.ofSeconds(1);
 
@@ -261,6 +270,9 @@ public final class Simulation implements AutoCloseable {
     if (creates(b, Simulation::hasDeviceTemplates)) {
       // only then: the nodes of pools with device templates get their DRA drivers' slices
       factories.add(resourceSlicePublisher(b.driversRunning));
+    }
+    if (b.rootCA != null) {
+      factories.add(rootCACertPublisher(b.rootCA, informers));
     }
     factories.addAll(b.controllers);
     for (SimulatedController.Factory f : factories) {
@@ -740,6 +752,25 @@ public final class Simulation implements AutoCloseable {
     };
   }
 
+  /**
+   * kube-controller-manager's root CA certificate publisher ({@link RootCACertPublisher}) in stepping mode: every
+   * namespace gets its {@value RootCACertPublisher#CONFIG_MAP_NAME} ConfigMap with {@code rootCA}, which the projected
+   * {@code kube-api-access-*} volumes of pods read. Every simulation runs it with {@link #TEST_ROOT_CA} unless built
+   * {@link Builder#withoutRootCACertPublisher}.
+   */
+  public static SimulatedController.Factory rootCACertPublisher(String rootCA) {
+    return rootCACertPublisher(rootCA, null);
+  }
+
+  private static SimulatedController.Factory rootCACertPublisher(String rootCA, @Nullable SharedInformers shared) {
+    Objects.requireNonNull(rootCA, "rootCA");
+    return (store, clock, seed) -> {
+      RootCACertPublisher.Builder b = RootCACertPublisher.builder(store, rootCA).clock(clock).stepping();
+      RootCACertPublisher c = (sharedFor(shared, store) ? b.informers(shared) : b).build();
+      return SimulatedController.of("root-ca-cert-publisher", () -> c.start().join(), c::runUntilIdle, c);
+    };
+  }
+
   /** Whether {@code shared} is given and watches {@code store} (a factory may be handed another store). */
   private static boolean sharedFor(@Nullable SharedInformers shared, ObjectStore store) {
     return shared != null && shared.store() == store;
@@ -1131,6 +1162,9 @@ public final class Simulation implements AutoCloseable {
     private boolean resourceClaims = true;
     private java.util.function.BiPredicate<Node, Instant> driversRunning = (n, now) -> n.isReady();
     private boolean ttlAfterFinished = true;
+    /** The bundle the root CA publisher publishes; null when it is left out. */
+    private @Nullable String rootCA = TEST_ROOT_CA;
+    private boolean rootCASet;
     private @Nullable SchedulerSetup schedulerSetup;
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
     private @Nullable StoreFactory storeFactory;
@@ -1355,6 +1389,47 @@ public final class Simulation implements AutoCloseable {
     public Builder withoutTtlAfterFinished() {
       ttlAfterFinished = false;
       return this;
+    }
+
+    /**
+     * The CA bundle (PEM text) the {@link RootCACertPublisher} puts in every namespace's
+     * {@value RootCACertPublisher#CONFIG_MAP_NAME} ConfigMap (default {@link #TEST_ROOT_CA}).
+     *
+     * @throws IllegalArgumentException if {@code pem} is blank
+     * @throws IllegalStateException if the bundle was set already, or the publisher left out
+     */
+    public Builder rootCA(String pem) {
+      Objects.requireNonNull(pem, "pem");
+      if (pem.isBlank()) {
+        throw new IllegalArgumentException("simulation: rootCA \"" + pem
+            + "\" must be a CA bundle (PEM text), not blank");
+      }
+      rootCAOnce();
+      rootCA = pem;
+      return this;
+    }
+
+    /**
+     * Leaves the {@link RootCACertPublisher} out (kube-controller-manager's
+     * {@code --controllers=-root-ca-certificate-publisher-controller}): no namespace gets its
+     * {@value RootCACertPublisher#CONFIG_MAP_NAME} ConfigMap, and pods whose projected volumes read it (every pod
+     * with a {@code kube-api-access-*} volume) wait in {@code ContainerCreating} with {@code FailedMount} until
+     * something creates it.
+     *
+     * @throws IllegalStateException if the bundle was set already, or the publisher left out
+     */
+    public Builder withoutRootCACertPublisher() {
+      rootCAOnce();
+      rootCA = null;
+      return this;
+    }
+
+    private void rootCAOnce() {
+      if (rootCASet) {
+        throw new IllegalStateException("simulation: the root CA publisher was already set to "
+            + (rootCA == null ? "left out" : "publish \"" + rootCA.strip() + "\""));
+      }
+      rootCASet = true;
     }
 
     /**
