@@ -109,7 +109,9 @@ import org.jspecify.annotations.Nullable;
  * simulated cloud, {@link Builder#cloud}, says is gone, and records {@code DeletingNode}), the
  * {@link TaintEvictionController}, the {@link PodGcController} (kube's pod garbage collector, with
  * kube-controller-manager's defaults: 12,500 terminated pods, a pass every 20 s, orphans of deleted nodes after 40 s;
- * {@link Builder#withoutPodGarbageCollector} leaves it out) and one {@link NodeAgent} per node, all on one
+ * {@link Builder#withoutPodGarbageCollector} leaves it out), the {@link RootCACertPublisher} (every namespace's
+ * {@code kube-root-ca.crt}, which the projected {@code kube-api-access-*} volumes of pods read;
+ * {@link Builder#withoutRootCACertPublisher} leaves it out) and one {@link NodeAgent} per node, all on one
  * {@link ManualClock}. Every Node without an {@code InternalIP} gets one from the node CIDR
  * ({@link Builder#nodeCidrs}, default 10.0.0.0/16) and a {@code Hostname} address as it
  * appears, before its kubelet runs, so that its pods get their {@code hostIP} and host-network pods their node's IP.
