@@ -273,7 +273,9 @@ public final class Simulation implements AutoCloseable {
       // only then: the nodes of pools with device templates get their DRA drivers' slices
       factories.add(resourceSlicePublisher(b.driversRunning));
     }
+    int rootCA = -1;
     if (b.rootCA != null) {
+      rootCA = factories.size();
       factories.add(rootCACertPublisher(b.rootCA, informers));
     }
     factories.addAll(b.controllers);
@@ -282,6 +284,7 @@ public final class Simulation implements AutoCloseable {
       c.start();
       controllers.add(c);
     }
+    SimulatedController rootCAPublisher = rootCA < 0 ? null : controllers.get(rootCA);
     this.lifecycle = NodeLifecycleController.builder(store, clock).gracePeriod(b.gracePeriod).leases(leases)
         .build();
     this.cloudLifecycle = CloudNodeLifecycleController.builder(store, clock, b.cloud)
@@ -333,6 +336,11 @@ public final class Simulation implements AutoCloseable {
     });
     for (ApiObject<?> o : others) {
       create(o);
+    }
+    if (rootCAPublisher != null) {
+      // the starting namespaces have their kube-root-ca.crt, as in the cluster a dump comes from, before the first
+      // settle round's kubelets set up the volumes of the pods that start bound
+      rootCAPublisher.runUntilIdle();
     }
     for (Fault f : b.faults) {
       clock.schedule(f.at, () -> {

@@ -74,6 +74,23 @@ final class RootCAInSimulationTest {
     }
   }
 
+  /**
+   * A pod that starts bound (as a dump's running pods) is set up by its kubelet in the first settle round; the
+   * starting namespaces have their ConfigMap before it, so it never misses it.
+   */
+  @Test
+  void podBoundAtTheStart_findsTheRootCA_noFailedMount() {
+    Pod bound = Pod.builder().namespace("shop").name("web-0").nodeName("node-1")
+        .container("app", "nginx:1", ResourceList.ofCpuMemory(100, 0)).volume(kubeApiAccess()).build();
+    try (Simulation sim = Simulation.builder().objects(objects(Namespace.of("shop"), bound)).seed(1).build()) {
+      sim.runFor(Duration.ofSeconds(30));
+
+      assertThat(sim.timeline()).noneMatch(e -> e.kind().equals("FailedMount"));
+      assertThat(sim.store().require(Pod.class, "shop", "web-0").status().containerStatuses().get(0).state()
+          .reason()).isNotEqualTo("ContainerCreating");
+    }
+  }
+
   @Test
   void rootCA_given_isPublished_andRestoredWhenChanged() {
     String pem = "-----BEGIN CERTIFICATE-----\nVEVTVA==\n-----END CERTIFICATE-----\n";

@@ -137,26 +137,33 @@ final class ConfigReferences {
   private static @Nullable String configMapError(Lookup lookup, String ns, String name, List<KeyToPath> items,
       boolean optional) {
     ConfigMap map = lookup.configMap(ns, name);
-    if (map == null) {
-      return optional ? null : notFound("configmap", name);
-    } else if (optional) {
-      return null;
-    }
-    String key = missingKey(items, map.data().keySet(), map.binaryData().keySet());
-    return key == null ? null : "configmap references non-existent config key: " + key;
+    return payloadError("configmap", name, map == null ? null : map.data().keySet(),
+        map == null ? java.util.Set.of() : map.binaryData().keySet(), items, optional,
+        "configmap references non-existent config key: ");
   }
 
   /** The secret plugin's error for secret {@code name} with {@code items} (or a projection of it), or null. */
   private static @Nullable String secretError(Lookup lookup, String ns, String name, List<KeyToPath> items,
       boolean optional) {
     Secret secret = lookup.secret(ns, name);
-    if (secret == null) {
-      return optional ? null : notFound("secret", name);
-    } else if (optional) {
+    return payloadError("secret", name, secret == null ? null : secret.data().keySet(), java.util.Set.of(), items,
+        optional, "references non-existent secret key: ");
+  }
+
+  /**
+   * A volume plugin's error for object {@code name} of {@code resource} whose keys are {@code keys} ({@code null}:
+   * it is missing): nothing when optional (the plugin sets up what there is), else the object not found or the first
+   * item whose key it lacks ({@code MakePayload}).
+   */
+  private static @Nullable String payloadError(String resource, String name, java.util.@Nullable Set<String> keys,
+      java.util.Set<String> binaryKeys, List<KeyToPath> items, boolean optional, String missingKeyMessage) {
+    if (optional) {
       return null;
+    } else if (keys == null) {
+      return notFound(resource, name);
     }
-    String key = missingKey(items, secret.data().keySet(), java.util.Set.of());
-    return key == null ? null : "references non-existent secret key: " + key;
+    String key = missingKey(items, keys, binaryKeys);
+    return key == null ? null : missingKeyMessage + key;
   }
 
   /**
