@@ -108,8 +108,9 @@ final class ConfigReferences {
    * {@code references non-existent secret key: k}; an optional volume whose object or key misses is set up without
    * it. A projected volume (the projected plugin's {@code collectData}) checks its config map and secret sources in
    * order by the same rules, each source's own {@code optional}; its errors are joined as an aggregate error is
-   * ({@code [e1, e2]} when there are several different ones). Its service account token, downward API and cluster
-   * trust bundle sources need nothing: the token is always issued, a valid pod's fields always resolve.
+   * ({@code [e1, e2]} when there are several different ones). Its service account token and downward API sources need
+   * nothing: the token is always issued, a valid pod's fields always resolve (cluster trust bundle sources are not
+   * modelled).
    */
   static List<MountFailure> mountFailures(Pod pod, Lookup lookup) {
     List<MountFailure> out = null;
@@ -194,8 +195,8 @@ final class ConfigReferences {
   }
 
   /**
-   * Whether the pod has a config map, secret or projected volume: only such a pod has anything to wait for (a
-   * projected volume's sources are looked at when it is set up).
+   * Whether the pod has a config map or secret volume, or a projected volume with a config map or secret source: only
+   * such a pod has anything to wait for.
    */
   static boolean hasConfigVolumes(Pod pod) {
     for (Volume v : pod.spec().volumes()) {
