@@ -65,7 +65,9 @@ final class RealClusterDumpTest {
     assertThat(out.toString()).contains("Deployment  storefront/web  2/2 ready")
         .contains("Service storefront/web  10.96.12.34  2/2 endpoints ready")
         .contains("Pod/storefront/web-5d9c8f7b6c-abcde").contains("Pod/storefront/web-5d9c8f7b6c-fghij")
-        .doesNotContain("Rejected");
+        .doesNotContain("Rejected")
+        // the namespace has its kube-root-ca.crt, which the pods' kube-api-access volumes read, from the start
+        .doesNotContain("FailedMount").doesNotContain("PodNotReady");
     assertThat(out.toString().lines().filter(l -> l.contains("PodCreated")).count()).isEqualTo(2);
   }
 }

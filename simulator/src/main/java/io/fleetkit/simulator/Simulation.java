@@ -71,6 +71,7 @@ import io.fleetkit.reconcile.node.HealthSource;
 import io.fleetkit.reconcile.node.NodeAgent;
 import io.fleetkit.reconcile.node.NodeLeases;
 import io.fleetkit.reconcile.node.CloudInstances;
+import io.fleetkit.reconcile.controllers.RootCACertPublisher;
 import io.fleetkit.reconcile.node.CloudNodeLifecycleController;
 import io.fleetkit.reconcile.node.NodeLifecycleController;
 import io.fleetkit.reconcile.node.PodGcController;
@@ -108,7 +109,9 @@ import org.jspecify.annotations.Nullable;
  * simulated cloud, {@link Builder#cloud}, says is gone, and records {@code DeletingNode}), the
  * {@link TaintEvictionController}, the {@link PodGcController} (kube's pod garbage collector, with
  * kube-controller-manager's defaults: 12,500 terminated pods, a pass every 20 s, orphans of deleted nodes after 40 s;
- * {@link Builder#withoutPodGarbageCollector} leaves it out) and one {@link NodeAgent} per node, all on one
+ * {@link Builder#withoutPodGarbageCollector} leaves it out), the {@link RootCACertPublisher} (every namespace's
+ * {@code kube-root-ca.crt}, which the projected {@code kube-api-access-*} volumes of pods read;
+ * {@link Builder#withoutRootCACertPublisher} leaves it out) and one {@link NodeAgent} per node, all on one
  * {@link ManualClock}. Every Node without an {@code InternalIP} gets one from the node CIDR
  * ({@link Builder#nodeCidrs}, default 10.0.0.0/16) and a {@code Hostname} address as it
  * appears, before its kubelet runs, so that its pods get their {@code hostIP} and host-network pods their node's IP.
@@ -122,6 +125,14 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Simulation implements AutoCloseable {
   private static final int MAX_SETTLE_ROUNDS = 100_000;
+  /**
+   * The CA bundle a simulation's {@link RootCACertPublisher} publishes unless {@link Builder#rootCA} gives another: a
+   * PEM block whose body says it is a test value; no certificate parses from it and none is needed, as nothing in a
+   * simulation verifies a server.
+   */
+  public static final String TEST_ROOT_CA = "-----BEGIN CERTIFICATE-----\n"
+      + "RkxFRVRLSVQtU0lNVUxBVElPTi1URVNULUNBLU5PVC1BLVJFQUwtQ0VSVElGSUNBVEU=\n"
+      + "-----END CERTIFICATE-----\n";
   /** How often the resource-claim controller syncs the pods and claims that changed. */
   public static final Duration RESOURCE_CLAIM_PERIOD = Duration.ofSeconds(1);
 
@@ -262,12 +273,18 @@ public final class Simulation implements AutoCloseable {
       // only then: the nodes of pools with device templates get their DRA drivers' slices
       factories.add(resourceSlicePublisher(b.driversRunning));
     }
+    int rootCA = -1;
+    if (b.rootCA != null) {
+      rootCA = factories.size();
+      factories.add(rootCACertPublisher(b.rootCA, informers));
+    }
     factories.addAll(b.controllers);
     for (SimulatedController.Factory f : factories) {
       SimulatedController c = f.create(store, clock, seed);
       c.start();
       controllers.add(c);
     }
+    SimulatedController rootCAPublisher = rootCA < 0 ? null : controllers.get(rootCA);
     this.lifecycle = NodeLifecycleController.builder(store, clock).gracePeriod(b.gracePeriod).leases(leases)
         .build();
     this.cloudLifecycle = CloudNodeLifecycleController.builder(store, clock, b.cloud)
@@ -319,6 +336,11 @@ public final class Simulation implements AutoCloseable {
     });
     for (ApiObject<?> o : others) {
       create(o);
+    }
+    if (rootCAPublisher != null) {
+      // the starting namespaces have their kube-root-ca.crt, as in the cluster a dump comes from, before the first
+      // settle round's kubelets set up the volumes of the pods that start bound
+      rootCAPublisher.runUntilIdle();
     }
     for (Fault f : b.faults) {
       clock.schedule(f.at, () -> {
@@ -740,6 +762,25 @@ public final class Simulation implements AutoCloseable {
     };
   }
 
+  /**
+   * kube-controller-manager's root CA certificate publisher ({@link RootCACertPublisher}) in stepping mode: every
+   * namespace gets its {@value RootCACertPublisher#CONFIG_MAP_NAME} ConfigMap with {@code rootCA}, which the projected
+   * {@code kube-api-access-*} volumes of pods read. Every simulation runs it with {@link #TEST_ROOT_CA} unless built
+   * {@link Builder#withoutRootCACertPublisher}.
+   */
+  public static SimulatedController.Factory rootCACertPublisher(String rootCA) {
+    return rootCACertPublisher(rootCA, null);
+  }
+
+  private static SimulatedController.Factory rootCACertPublisher(String rootCA, @Nullable SharedInformers shared) {
+    Objects.requireNonNull(rootCA, "rootCA");
+    return (store, clock, seed) -> {
+      RootCACertPublisher.Builder b = RootCACertPublisher.builder(store, rootCA).clock(clock).stepping();
+      RootCACertPublisher c = (sharedFor(shared, store) ? b.informers(shared) : b).build();
+      return SimulatedController.of("root-ca-cert-publisher", () -> c.start().join(), c::runUntilIdle, c);
+    };
+  }
+
   /** Whether {@code shared} is given and watches {@code store} (a factory may be handed another store). */
   private static boolean sharedFor(@Nullable SharedInformers shared, ObjectStore store) {
     return shared != null && shared.store() == store;
@@ -1131,6 +1172,9 @@ public final class Simulation implements AutoCloseable {
     private boolean resourceClaims = true;
     private java.util.function.BiPredicate<Node, Instant> driversRunning = (n, now) -> n.isReady();
     private boolean ttlAfterFinished = true;
+    /** The bundle the root CA publisher publishes; null when it is left out. */
+    private @Nullable String rootCA = TEST_ROOT_CA;
+    private boolean rootCASet;
     private @Nullable SchedulerSetup schedulerSetup;
     private MetricsRegistry metrics = MetricsRegistry.NOOP;
     private @Nullable StoreFactory storeFactory;
@@ -1355,6 +1399,47 @@ public final class Simulation implements AutoCloseable {
     public Builder withoutTtlAfterFinished() {
       ttlAfterFinished = false;
       return this;
+    }
+
+    /**
+     * The CA bundle (PEM text) the {@link RootCACertPublisher} puts in every namespace's
+     * {@value RootCACertPublisher#CONFIG_MAP_NAME} ConfigMap (default {@link #TEST_ROOT_CA}).
+     *
+     * @throws IllegalArgumentException if {@code pem} is blank
+     * @throws IllegalStateException if the bundle was set already, or the publisher left out
+     */
+    public Builder rootCA(String pem) {
+      Objects.requireNonNull(pem, "pem");
+      if (pem.isBlank()) {
+        throw new IllegalArgumentException("simulation: rootCA \"" + pem
+            + "\" must be a CA bundle (PEM text), not blank");
+      }
+      rootCAOnce();
+      rootCA = pem;
+      return this;
+    }
+
+    /**
+     * Leaves the {@link RootCACertPublisher} out (kube-controller-manager's
+     * {@code --controllers=-root-ca-certificate-publisher-controller}): no namespace gets its
+     * {@value RootCACertPublisher#CONFIG_MAP_NAME} ConfigMap, and pods whose projected volumes read it (every pod
+     * with a {@code kube-api-access-*} volume) wait in {@code ContainerCreating} with {@code FailedMount} until
+     * something creates it.
+     *
+     * @throws IllegalStateException if the bundle was set already, or the publisher left out
+     */
+    public Builder withoutRootCACertPublisher() {
+      rootCAOnce();
+      rootCA = null;
+      return this;
+    }
+
+    private void rootCAOnce() {
+      if (rootCASet) {
+        throw new IllegalStateException("simulation: the root CA publisher was already set to "
+            + (rootCA == null ? "left out" : "publish \"" + rootCA.strip() + "\""));
+      }
+      rootCASet = true;
     }
 
     /**

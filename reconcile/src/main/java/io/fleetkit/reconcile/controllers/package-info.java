@@ -19,7 +19,8 @@
  * that their claim does not tolerate; maintains the rules' {@code EvictionInProgress} condition; single-threaded,
  * driven by {@code sync()} like the node taint eviction controller), and the eviction subresource
  * {@link io.fleetkit.reconcile.controllers.Evictions} (the budgets' verdict, then DisruptionTarget and the pod's
- * deletion). Label and annotation names are in
+ * deletion). Beside them, the {@link io.fleetkit.reconcile.controllers.RootCACertPublisher} keeps every namespace's
+ * {@code kube-root-ca.crt} ConfigMap with the cluster's CA bundle. Label and annotation names are in
  * {@link io.fleetkit.reconcile.controllers.WorkloadLabels}. {@link io.fleetkit.reconcile.controllers.DaemonSetPlacement}
  * answers where a DaemonSet runs a pod and what pod (the DaemonSet controller's decision, also used by the cluster
  * autoscaler for its template nodes).

@@ -9,6 +9,7 @@ import io.fleetkit.api.core.KeyToPath;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Secret;
 import io.fleetkit.api.core.Volume;
+import io.fleetkit.api.core.VolumeProjection;
 import io.fleetkit.api.core.VolumeSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +19,8 @@ import org.jspecify.annotations.Nullable;
  * The kubelet's rules for a pod's references to ConfigMaps and Secrets, as pure functions of the pod and the objects
  * a {@link Lookup} finds: whether a container's environment can be made ({@code makeEnvironmentVariables}: else the
  * container waits in {@code CreateContainerConfigError}) and whether the pod's config map and secret volumes can be
- * set up (the volume plugins' {@code SetUpAt}: else the pod waits in {@code ContainerCreating}, with a
- * {@code FailedMount} event per volume). Messages are the kubelet's. Stateless.
+ * set up (the config map, secret and projected volume plugins' {@code SetUpAt}: else the pod waits in
+ * {@code ContainerCreating}, with a {@code FailedMount} event per volume). Messages are the kubelet's. Stateless.
  */
 final class ConfigReferences {
   /** The container waiting reason of a container whose configuration could not be made. */
@@ -100,11 +101,16 @@ final class ConfigReferences {
   }
 
   /**
-   * The pod's config map and secret volumes that cannot be set up, in spec order, each with the volume manager's
-   * message ({@code MountVolume.SetUp failed for volume "v" : configmap "name" not found}, or, for an item whose key
-   * the object lacks, {@code configmap references non-existent config key: k} / {@code references non-existent secret
-   * key: k}); an optional volume whose object or key misses is set up without it. Projected volumes are not checked:
-   * their usual ConfigMap, a namespace's {@code kube-root-ca.crt}, is published by a controller FleetKit does not run.
+   * The pod's config map, secret and projected volumes that cannot be set up, in spec order, each with the volume
+   * manager's message ({@code MountVolume.SetUp failed for volume "v" : } and the plugin's error). A config map or
+   * secret volume fails on its object missing ({@code configmap "name" not found}, {@code secret "name" not found})
+   * or, for an item whose key the object lacks, {@code configmap references non-existent config key: k} /
+   * {@code references non-existent secret key: k}; an optional volume whose object or key misses is set up without
+   * it. A projected volume (the projected plugin's {@code collectData}) checks its config map and secret sources in
+   * order by the same rules, each source's own {@code optional}; its errors are joined as an aggregate error is
+   * ({@code [e1, e2]} when there are several different ones). Its service account token and downward API sources need
+   * nothing: the token is always issued, a valid pod's fields always resolve (cluster trust bundle sources are not
+   * modelled).
    */
   static List<MountFailure> mountFailures(Pod pod, Lookup lookup) {
     List<MountFailure> out = null;
@@ -112,21 +118,11 @@ final class ConfigReferences {
     for (Volume v : pod.spec().volumes()) {
       String error = null;
       if (v.source() instanceof VolumeSource.ConfigMap cm) {
-        ConfigMap map = lookup.configMap(ns, cm.name());
-        if (map == null) {
-          error = cm.optional() ? null : notFound("configmap", cm.name());
-        } else if (!cm.optional()) {
-          String key = missingKey(cm.items(), map.data().keySet(), map.binaryData().keySet());
-          error = key == null ? null : "configmap references non-existent config key: " + key;
-        }
+        error = configMapError(lookup, ns, cm.name(), cm.items(), cm.optional());
       } else if (v.source() instanceof VolumeSource.Secret sec) {
-        Secret secret = lookup.secret(ns, sec.secretName());
-        if (secret == null) {
-          error = sec.optional() ? null : notFound("secret", sec.secretName());
-        } else if (!sec.optional()) {
-          String key = missingKey(sec.items(), secret.data().keySet(), java.util.Set.of());
-          error = key == null ? null : "references non-existent secret key: " + key;
-        }
+        error = secretError(lookup, ns, sec.secretName(), sec.items(), sec.optional());
+      } else if (v.source() instanceof VolumeSource.Projected p) {
+        error = projectedError(lookup, ns, p);
       }
       if (error != null) {
         if (out == null) {
@@ -138,10 +134,75 @@ final class ConfigReferences {
     return out == null ? List.of() : out;
   }
 
-  /** Whether the pod has a config map or secret volume: only such a pod has anything to wait for. */
+  /** The config map plugin's error for config map {@code name} with {@code items} (or a projection of it), or null. */
+  private static @Nullable String configMapError(Lookup lookup, String ns, String name, List<KeyToPath> items,
+      boolean optional) {
+    ConfigMap map = lookup.configMap(ns, name);
+    return payloadError("configmap", name, map == null ? null : map.data().keySet(),
+        map == null ? java.util.Set.of() : map.binaryData().keySet(), items, optional,
+        "configmap references non-existent config key: ");
+  }
+
+  /** The secret plugin's error for secret {@code name} with {@code items} (or a projection of it), or null. */
+  private static @Nullable String secretError(Lookup lookup, String ns, String name, List<KeyToPath> items,
+      boolean optional) {
+    Secret secret = lookup.secret(ns, name);
+    return payloadError("secret", name, secret == null ? null : secret.data().keySet(), java.util.Set.of(), items,
+        optional, "references non-existent secret key: ");
+  }
+
+  /**
+   * A volume plugin's error for object {@code name} of {@code resource} whose keys are {@code keys} ({@code null}:
+   * it is missing): nothing when optional (the plugin sets up what there is), else the object not found or the first
+   * item whose key it lacks ({@code MakePayload}).
+   */
+  private static @Nullable String payloadError(String resource, String name, java.util.@Nullable Set<String> keys,
+      java.util.Set<String> binaryKeys, List<KeyToPath> items, boolean optional, String missingKeyMessage) {
+    if (optional) {
+      return null;
+    } else if (keys == null) {
+      return notFound(resource, name);
+    }
+    String key = missingKey(items, keys, binaryKeys);
+    return key == null ? null : missingKeyMessage + key;
+  }
+
+  /**
+   * The projected plugin's {@code collectData} error, or null: every config map and secret source's error, in
+   * source order, as one aggregate ({@code utilerrors.NewAggregate}: one message alone, several distinct ones as
+   * {@code [a, b]}, a repeated message once).
+   */
+  private static @Nullable String projectedError(Lookup lookup, String ns, VolumeSource.Projected p) {
+    java.util.Set<String> errors = null;
+    for (VolumeProjection s : p.sources()) {
+      String error = null;
+      if (s instanceof VolumeProjection.ConfigMap cm) {
+        error = configMapError(lookup, ns, cm.name(), cm.items(), cm.optional());
+      } else if (s instanceof VolumeProjection.Secret sec) {
+        error = secretError(lookup, ns, sec.secretName(), sec.items(), sec.optional());
+      }
+      if (error != null) {
+        if (errors == null) {
+          errors = new java.util.LinkedHashSet<>();
+        }
+        errors.add(error);
+      }
+    }
+    if (errors == null) {
+      return null;
+    }
+    return errors.size() == 1 ? errors.iterator().next() : "[" + String.join(", ", errors) + "]";
+  }
+
+  /**
+   * Whether the pod has a config map or secret volume, or a projected volume with a config map or secret source: only
+   * such a pod has anything to wait for.
+   */
   static boolean hasConfigVolumes(Pod pod) {
     for (Volume v : pod.spec().volumes()) {
-      if (v.source() instanceof VolumeSource.ConfigMap || v.source() instanceof VolumeSource.Secret) {
+      if (v.source() instanceof VolumeSource.ConfigMap || v.source() instanceof VolumeSource.Secret
+          || v.source() instanceof VolumeSource.Projected p
+          && (!p.configMapNames().isEmpty() || !p.secretNames().isEmpty())) {
         return true;
       }
     }

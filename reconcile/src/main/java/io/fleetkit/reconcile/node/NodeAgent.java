@@ -56,9 +56,9 @@ import org.jspecify.annotations.Nullable;
  * kubelet runs them ({@code preStop} before every stop, within the grace period; {@code postStart} after every
  * start, a failure killing the container), their failures reported as Warning events to
  * {@linkplain Builder#events the agent's recorder}. References to ConfigMaps and Secrets are resolved against the
- * store as the kubelet resolves them ({@link ConfigReferences}): a pod whose config map or secret volume cannot be set
- * up waits in {@code ContainerCreating} with a {@code FailedMount} Warning, tried again with the volume manager's
- * backoff; a container whose {@code env} or {@code envFrom} cannot be resolved waits in
+ * store as the kubelet resolves them ({@link ConfigReferences}): a pod whose config map, secret or projected volume
+ * cannot be set up waits in {@code ContainerCreating} with a {@code FailedMount} Warning, tried again with the volume
+ * manager's backoff; a container whose {@code env} or {@code envFrom} cannot be resolved waits in
  * {@code CreateContainerConfigError} with a {@code Failed} Warning, tried again every 10 s, and starts once the object
  * or key exists.
  *

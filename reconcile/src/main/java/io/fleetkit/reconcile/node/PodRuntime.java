@@ -129,8 +129,8 @@ final class PodRuntime {
    */
   ConfigReferences.Lookup objects = NO_OBJECTS;
   /**
-   * Whether the pod's config map and secret volumes are set up (at once for a pod without any); until then nothing
-   * starts, its sandbox included, and the containers wait in {@code ContainerCreating} ({@link #mountVolumes}).
+   * Whether the pod's config map, secret and projected volumes are set up (at once for a pod without any); until then
+   * nothing starts, its sandbox included, and the containers wait in {@code ContainerCreating} ({@link #mountVolumes}).
    */
   private boolean volumesMounted;
   /** When the volume manager tries again to set up the volumes that failed; {@code null} when nothing waits. */
@@ -761,9 +761,9 @@ final class PodRuntime {
   }
 
   /**
-   * The volume manager's set-up of the pod's config map and secret volumes, tried when due: once every one can be set
-   * up ({@link ConfigReferences#mountFailures}) they stay mounted; a failure records a {@code FailedMount} Warning per
-   * volume and is tried again after the operation executor's backoff (0.5 s, doubling up to 2 m 2 s).
+   * The volume manager's set-up of the pod's config map, secret and projected volumes, tried when due: once every one
+   * can be set up ({@link ConfigReferences#mountFailures}) they stay mounted; a failure records a {@code FailedMount}
+   * Warning per volume and is tried again after the operation executor's backoff (0.5 s, doubling up to 2 m 2 s).
    *
    * @return whether the volumes are mounted
    */
