@@ -4,6 +4,7 @@ import io.fleetkit.api.Violation;
 import io.fleetkit.api.net.IpText;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * Collects the API server's warnings for the IP and CIDR fields Kubernetes validates as legacy ones
@@ -32,10 +33,7 @@ public final class LegacyIpWarnings {
 
   /** {@link #ip} for each of {@code ips}, at {@code field[i]}. */
   public LegacyIpWarnings ips(String field, List<String> ips) {
-    for (int i = 0; i < ips.size(); i++) {
-      ip(field + "[" + i + "]", ips.get(i));
-    }
-    return this;
+    return each(field, ips, this::ip);
   }
 
   /** Warns of {@code cidr} at {@code field} for each way it is non-standard ({@link IpText#cidrLegacyWarnings}). */
@@ -48,8 +46,12 @@ public final class LegacyIpWarnings {
 
   /** {@link #cidr} for each of {@code cidrs}, at {@code field[i]}. */
   public LegacyIpWarnings cidrs(String field, List<String> cidrs) {
-    for (int i = 0; i < cidrs.size(); i++) {
-      cidr(field + "[" + i + "]", cidrs.get(i));
+    return each(field, cidrs, this::cidr);
+  }
+
+  private LegacyIpWarnings each(String field, List<String> values, BiConsumer<String, String> one) {
+    for (int i = 0; i < values.size(); i++) {
+      one.accept(field + "[" + i + "]", values.get(i));
     }
     return this;
   }
