@@ -166,6 +166,16 @@ final class LegacyIpFieldsTest {
         .containsExactly(tuple("spec.hostAliases[0].ip", IpText.INVALID_IP));
   }
 
+  /** The kubelet's host IPs read node addresses as upstream's {@code GetNodeHostIPs} does ({@code ParseIPSloppy}). */
+  @Test
+  void nodeHostIps_sloppyAddresses_canonicalAndV4MappedAsIpv4() {
+    assertThat(NodeAddress.hostIPs(List.of(new NodeAddress(NodeAddress.INTERNAL_IP, "010.000.000.001"),
+        new NodeAddress(NodeAddress.INTERNAL_IP, "::ffff:10.0.0.2"),
+        new NodeAddress(NodeAddress.EXTERNAL_IP, "FD00:0::1")))).containsExactly("10.0.0.1", "fd00::1");
+    assertThat(NodeAddress.hostIPs(List.of(new NodeAddress(NodeAddress.INTERNAL_IP, "::ffff:10.0.0.2"))))
+        .containsExactly("10.0.0.2");
+  }
+
   /** Node pod CIDRs: legacy CIDRs, a dual-stack pair at most, warned of at their index. */
   @Test
   void nodePodCidrs_legacyRuleAndWarnings() {

@@ -35,8 +35,10 @@ final class LegacyIpYamlTest {
     assertThat(s.spec().clusterIP()).isEqualTo("010.0.0.1");
     assertThat(loaded.warnings()).extracting(w -> w.violation().object(), w -> w.violation().field(),
         w -> w.violation().rule(), ManifestProblem::line).containsExactly(
+            // upstream's path is the clusterIPs entry defaulting copies clusterIP to; the manifest does not write
+            // it, so the line is that of its nearest written parent, spec
             tuple("Service default/web", "spec.clusterIPs[0]", "non-standard IP address \"010.0.0.1\" will be"
-                + " considered invalid in a future Kubernetes release: use \"10.0.0.1\"", 6),
+                + " considered invalid in a future Kubernetes release: use \"10.0.0.1\"", 4),
             tuple("Service default/web", "spec.loadBalancerSourceRanges[1]", "CIDR value \"192.168.1.5/24\" is"
                 + " ambiguous in this context (should be \"192.168.1.0/24\" or \"192.168.1.5/32\"?)", 11));
   }
