@@ -11,10 +11,13 @@ import org.jspecify.annotations.Nullable;
  * Textual IP addresses and CIDRs as Kubernetes' {@code IsValidIP} and {@code IsValidCIDR} accept them (Go's
  * {@code net.ParseIP}): dotted IPv4 without leading zeros, IPv6 with at most one {@code ::} and an optional dotted
  * IPv4 tail, ASCII hex digits only; never resolved as names. {@link #parse} is the one parser: every check here is
- * made through it, and so is the networking module's {@code IpAddress}. The fields Kubernetes validates as "legacy"
- * ones ({@code IsValidIPForLegacyField} with {@code StrictIPCIDRValidation} off, e.g. an Endpoints address) also take
- * IPv4 octets with leading zeros, read as decimal ({@link #parseSloppy}, {@code netutils.ParseIPSloppy}), and warn
- * of them ({@link #legacyWarning}). Stateless.
+ * made through it, CIDRs included, and so is the networking module's {@code IpAddress}. The fields Kubernetes
+ * validates as "legacy" ones ({@code IsValidIPForLegacyField} and {@code IsValidCIDRForLegacyField} with
+ * {@code StrictIPCIDRValidation} off: a Service's addresses and source ranges, a pod's DNS nameservers and host
+ * aliases, a node's pod CIDRs, Endpoints and EndpointSlice addresses) also take IPv4 octets with leading zeros, read
+ * as decimal ({@link #parseSloppy}, {@code netutils.ParseIPSloppy}; {@link #isCidrSloppy},
+ * {@code netutils.ParseCIDRSloppy}, whose prefix length may have leading zeros too), and the API server warns of
+ * them ({@link #legacyWarning}, {@link #cidrLegacyWarnings}). Stateless.
  */
 public final class IpText {
   /** Kubernetes' {@code IsValidIP} message. */
