@@ -66,8 +66,9 @@ final class ManifestWarnings {
 
   /**
    * What a command's summary adds for the load's warnings: nothing without any; else {@code ; 3 fields not modelled
-   * by FleetKit ignored (see the warnings)}, and the count of the API server's warnings (an Endpoints address in a
-   * non-standard form), {@code ; 1 API server warning (see the warnings)}, or both.
+   * by FleetKit ignored (see the warnings)}, and the count of the API server's warnings (a legacy IP or CIDR field,
+   * such as a Service's cluster IP or an Endpoints address, in a non-standard form),
+   * {@code ; 1 API server warning (see the warnings)}, or both.
    */
   static String summaryTail(LoadedObjects loaded) {
     if (loaded.warnings().isEmpty()) {

@@ -2,6 +2,7 @@ package io.fleetkit.api.core;
 
 import io.fleetkit.api.Violation;
 import io.fleetkit.api.Violations;
+import io.fleetkit.api.internal.LegacyIpWarnings;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.net.IpText;
@@ -171,23 +172,18 @@ public record Endpoints(ObjectMeta metadata, List<Subset> subsets) implements Ap
     if (CONTROLLER_NAME.equals(metadata.labels().get(LABEL_MANAGED_BY))) {
       return List.of();
     }
-    String object = Violations.describe(KIND, metadata.namespace(), metadata.name());
-    List<Violation> out = new ArrayList<>();
+    LegacyIpWarnings w = new LegacyIpWarnings(Violations.describe(KIND, metadata.namespace(), metadata.name()));
     for (int i = 0; i < subsets.size(); i++) {
       Subset s = subsets.get(i);
-      warn(out, object, "subsets[" + i + "].addresses", s.addresses());
-      warn(out, object, "subsets[" + i + "].notReadyAddresses", s.notReadyAddresses());
+      warn(w, "subsets[" + i + "].addresses", s.addresses());
+      warn(w, "subsets[" + i + "].notReadyAddresses", s.notReadyAddresses());
     }
-    return List.copyOf(out);
+    return w.warnings();
   }
 
-  private static void warn(List<Violation> out, String object, String path, List<Address> addresses) {
+  private static void warn(LegacyIpWarnings w, String path, List<Address> addresses) {
     for (int a = 0; a < addresses.size(); a++) {
-      String ip = addresses.get(a).ip();
-      String warning = IpText.legacyWarning(ip);
-      if (warning != null) {
-        out.add(new Violation(object, path + "[" + a + "].ip", warning, ip));
-      }
+      w.ip(path + "[" + a + "].ip", addresses.get(a).ip());
     }
   }
 

@@ -1,10 +1,13 @@
 package io.fleetkit.api.core;
 
+import io.fleetkit.api.Violation;
 import io.fleetkit.api.Violations;
+import io.fleetkit.api.internal.LegacyIpWarnings;
 import io.fleetkit.api.internal.PodSpecChecks;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.net.IpText;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.SchedulingValidation;
 import io.fleetkit.api.scheduling.Taint;
@@ -59,6 +62,9 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
     if (!spec.taints().isEmpty()) {
       v.addAll(SchedulingValidation.validateTaints(spec.taints(), "spec.taints"));
     }
+    if (!spec.podCIDRs().isEmpty()) {
+      podCIDRs(spec.podCIDRs(), v);
+    }
     List<GpuDevice> gpus = status.gpus();
     if (!gpus.isEmpty()) {
       Set<String> ids = new HashSet<>();
@@ -88,6 +94,40 @@ public record Node(ObjectMeta metadata, NodeSpec spec, NodeStatus status) implem
       v.nonNegative(p + ".sizeBytes", image.sizeBytes());
     }
     v.throwIfAny();
+  }
+
+  /**
+   * Upstream's {@code ValidateNode} for {@code spec.podCIDRs}: each a CIDR (a legacy field,
+   * {@code IsValidCIDRForLegacyField} with {@code StrictIPCIDRValidation} off: {@link IpText#isCidrSloppy}), and
+   * more than one only as a dual-stack pair.
+   */
+  private static void podCIDRs(List<String> cidrs, Violations v) {
+    boolean valid = true;
+    for (int i = 0; i < cidrs.size(); i++) {
+      if (!IpText.isCidrSloppy(cidrs.get(i))) {
+        v.add("spec.podCIDRs[" + i + "]", IpText.INVALID_CIDR, cidrs.get(i));
+        valid = false;
+      }
+    }
+    if (valid && cidrs.size() > 1) {
+      String first = cidrs.get(0);
+      String second = cidrs.get(1);
+      IPFamily a = IPFamily.of(first.substring(0, first.indexOf('/')));
+      IPFamily b = IPFamily.of(second.substring(0, second.indexOf('/')));
+      if (cidrs.size() > 2 || a == b) {
+        v.add("spec.podCIDRs", "may specify no more than one CIDR for each IP family", cidrs);
+      }
+    }
+  }
+
+  /**
+   * The API server's warnings for this node's legacy CIDR field (KEP-4858's warnings for {@code spec.podCIDRs[]},
+   * {@code GetWarningsForCIDR}): each pod CIDR in a non-standard form ({@link IpText#cidrLegacyWarnings}), at
+   * {@code spec.podCIDRs[i]}.
+   */
+  public List<Violation> warnings() {
+    return new LegacyIpWarnings(Violations.describe(KIND, metadata.namespace(), metadata.name()))
+        .cidrs("spec.podCIDRs", spec.podCIDRs()).warnings();
   }
 
   public static Builder builder() {

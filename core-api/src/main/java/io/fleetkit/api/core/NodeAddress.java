@@ -22,7 +22,8 @@ public record NodeAddress(String type, String address) {
   /**
    * The host IPs of a node with {@code addresses}, as upstream's {@code GetNodeHostIPs} ({@code pkg/util/node})
    * gives them to the kubelet: the {@link #INTERNAL_IP} addresses, then the {@link #EXTERNAL_IP} ones, each in their
-   * order, texts that are not an IP ({@link IpText#parse}) skipped; of these the first, and then the first of the
+   * order, texts that are not an IP (by upstream's {@code ParseIPSloppy}, {@link IpText#parseSloppy}: an IPv4 octet
+   * may have leading zeros, an IPv4-mapped address is IPv4) skipped; of these the first, and then the first of the
    * other IP family when there is one. In canonical text ({@link IpText#format}). Empty when no address qualifies.
    */
   public static List<String> hostIPs(List<NodeAddress> addresses) {
@@ -30,9 +31,9 @@ public record NodeAddress(String type, String address) {
     for (String type : List.of(INTERNAL_IP, EXTERNAL_IP)) {
       for (int i = 0; i < addresses.size(); i++) {
         NodeAddress a = addresses.get(i);
-        byte[] ip = a.type.equals(type) ? IpText.parse(a.address) : null;
-        if (ip != null) {
-          all.add(ip);
+        byte[] ip = a.type.equals(type) ? IpText.parseSloppy(a.address) : null;
+        if (ip != null) { // an IPv4-mapped address is IPv4, as Go's To4 and String read it
+          all.add(IpText.isV4Mapped(ip) ? java.util.Arrays.copyOfRange(ip, 12, 16) : ip);
         }
       }
     }

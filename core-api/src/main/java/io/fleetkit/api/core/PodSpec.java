@@ -1,5 +1,6 @@
 package io.fleetkit.api.core;
 
+import io.fleetkit.api.internal.LegacyIpWarnings;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.ResourceNames;
@@ -234,6 +235,24 @@ public record PodSpec(
 
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * The API server's warnings for this spec's legacy IP fields (KEP-4858's warnings for
+   * {@code spec.dnsConfig.nameservers[]} and {@code spec.hostAliases[].ip}, {@code GetWarningsForIP}), at
+   * {@code path} ({@code spec} of a Pod, {@code spec.template.spec} of a workload): each nameserver, then each host
+   * alias's address, in a non-standard form ({@link io.fleetkit.api.net.IpText#legacyWarning}). Their object is
+   * empty: the warnings are of the object holding the spec.
+   */
+  public List<io.fleetkit.api.Violation> warnings(String path) {
+    LegacyIpWarnings w = new LegacyIpWarnings("");
+    if (dnsConfig != null) {
+      w.ips(path + ".dnsConfig.nameservers", dnsConfig.nameservers());
+    }
+    for (int i = 0; i < hostAliases.size(); i++) {
+      w.ip(path + ".hostAliases[" + i + "].ip", hostAliases.get(i).ip());
+    }
+    return w.warnings();
   }
 
   public Builder toBuilder() {

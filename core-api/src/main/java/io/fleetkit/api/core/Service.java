@@ -1,7 +1,9 @@
 package io.fleetkit.api.core;
 
+import io.fleetkit.api.Violation;
 import io.fleetkit.api.Violations;
 import io.fleetkit.api.Violations.NameRule;
+import io.fleetkit.api.internal.LegacyIpWarnings;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.net.IpText;
@@ -19,6 +21,9 @@ import java.util.Set;
  * (upstream's {@code ValidateServiceClusterIPsRelatedFields}); load-balancer fields only on LoadBalancer Services;
  * {@code appProtocol} and {@code loadBalancerClass} are qualified names; {@code externalIPs} are addresses outside
  * the special ranges (upstream's {@code ValidateNonSpecialIP}) and {@code loadBalancerIP} an address;
+ * every IP and CIDR field is a legacy one ({@link IpText#isIpSloppy}, {@link IpText#isCidrSloppy}: an IPv4 octet
+ * may have leading zeros, as the API server accepts while its {@code StrictIPCIDRValidation} gate is off), and
+ * {@link #warnings()} lists the values in a non-standard form;
  * {@code externalTrafficPolicy: Local} only on externally accessible Services and {@code healthCheckNodePort} only
  * where {@link ServiceSpec#needsHealthCheck()}; the two topology annotations agree. How many
  * families {@code ipFamilyPolicy} allows is checked when addresses are allocated, as upstream's registry does.
@@ -88,6 +93,27 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
   @Override
   public Service withStatusOf(Service other) {
     return withStatus(other.status);
+  }
+
+  /**
+   * The API server's warnings for the IP and CIDR fields of this Service (upstream's {@code GetWarningsForService},
+   * {@code pkg/api/service/warnings.go}), in its order: each cluster IP when one is set (not {@code None}; a
+   * {@code clusterIP} without {@code clusterIPs} at {@code spec.clusterIPs[0]}, as defaulting copies it there), each
+   * external IP, the {@code loadBalancerIP}, each {@code loadBalancerSourceRanges} CIDR, when in a non-standard form
+   * ({@link IpText#legacyWarning}, {@link IpText#cidrLegacyWarnings}). The function's other warnings (deprecated
+   * annotations and fields ignored for the Service's type) are not given.
+   */
+  public List<Violation> warnings() {
+    LegacyIpWarnings w = new LegacyIpWarnings(Violations.describe(KIND, metadata.namespace(), metadata.name()));
+    String ip = spec.clusterIP();
+    if (!ip.isEmpty() && !ip.equals(ServiceSpec.CLUSTER_IP_NONE)) {
+      w.ips("spec.clusterIPs", spec.clusterIPs().isEmpty() ? List.of(ip) : spec.clusterIPs());
+    }
+    w.ips("spec.externalIPs", spec.externalIPs());
+    if (!spec.loadBalancerIP().isEmpty()) {
+      w.ip("spec.loadBalancerIP", spec.loadBalancerIP());
+    }
+    return w.cidrs("spec.loadBalancerSourceRanges", spec.loadBalancerSourceRanges()).warnings();
   }
 
   private static void validate(ObjectMeta metadata, ServiceSpec spec) {
@@ -193,7 +219,7 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
     String ip = spec.clusterIP();
     List<String> ips = spec.clusterIPs();
     if (ips.isEmpty()) {
-      if (!ip.isEmpty() && !spec.headless() && !IpText.isIp(ip)) {
+      if (!ip.isEmpty() && !spec.headless() && !IpText.isIpSloppy(ip)) {
         v.add("spec.clusterIP", "must be empty, 'None' or a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
             ip);
         return;
@@ -212,7 +238,7 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
           invalid = true;
           v.add("spec.clusterIPs", "'None' must be the first and only value", ips);
         }
-      } else if (!IpText.isIp(each)) {
+      } else if (!IpText.isIpSloppy(each)) {
         invalid = true;
         v.add("spec.clusterIPs[" + i + "]", IpText.INVALID_IP, each);
       }
@@ -257,7 +283,7 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
       }
       for (int i = 0; i < ranges.size(); i++) {
         String cidr = ranges.get(i).strip();
-        if (!IpText.isCidr(cidr)) {
+        if (!IpText.isCidrSloppy(cidr)) {
           v.add("spec.loadBalancerSourceRanges[" + i + "]", IpText.INVALID_CIDR, cidr);
         }
       }
@@ -270,7 +296,7 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
       if (!value.isEmpty()) {
         for (String each : value.split(",", -1)) {
           String cidr = each.strip();
-          if (!IpText.isCidr(cidr)) {
+          if (!IpText.isCidrSloppy(cidr)) {
             v.add(field, IpText.INVALID_CIDR, cidr);
           }
         }
@@ -289,15 +315,15 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
   }
 
   /**
-   * {@code externalIPs}: each an address outside the special ranges (upstream's {@code ValidateNonSpecialIP}).
-   * {@code loadBalancerIP}: an address when set. Upstream only warns about a malformed {@code loadBalancerIP}; FleetKit
+   * {@code externalIPs}: each an address (a legacy field, {@link IpText#isIpSloppy}) outside the special ranges
+   * (upstream's {@code ValidateNonSpecialIP}). {@code loadBalancerIP}: an address when set (legacy too). Upstream only warns about a malformed {@code loadBalancerIP}; FleetKit
    * refuses it, as it refuses any silently unusable input.
    */
   private static void externalAddresses(ServiceSpec spec, Violations v) {
     List<String> ips = spec.externalIPs();
     for (int i = 0; i < ips.size(); i++) {
       String path = "spec.externalIPs[" + i + "]";
-      if (!IpText.isIp(ips.get(i))) {
+      if (!IpText.isIpSloppy(ips.get(i))) {
         v.add(path, IpText.INVALID_IP, ips.get(i));
       } else {
         for (String rule : IpText.specialRanges(ips.get(i))) {
@@ -305,7 +331,7 @@ public record Service(ObjectMeta metadata, ServiceSpec spec, ServiceStatus statu
         }
       }
     }
-    if (!spec.loadBalancerIP().isEmpty() && !IpText.isIp(spec.loadBalancerIP())) {
+    if (!spec.loadBalancerIP().isEmpty() && !IpText.isIpSloppy(spec.loadBalancerIP())) {
       v.add("spec.loadBalancerIP", IpText.INVALID_IP, spec.loadBalancerIP());
     }
   }

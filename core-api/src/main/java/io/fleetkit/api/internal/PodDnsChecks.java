@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * The pod spec's identity and name-resolution fields checked as Kubernetes' {@code ValidatePodSpec} does
  * ({@code pkg/apis/core/validation/validation.go}): {@code serviceAccountName} a DNS-1123 subdomain
  * ({@code ValidateServiceAccountName}), {@code validatePodDNSConfig} and {@code ValidateHostAliases}, with upstream's
- * messages. The search domains are checked as with {@code RelaxedDNSSearchValidation}, GA and locked on since
+ * messages. The nameservers and host-alias addresses are legacy IP fields ({@code IsValidIPForLegacyField} with
+ * {@code StrictIPCIDRValidation} off: {@link IpText#isIpSloppy}). The search domains are checked as with {@code RelaxedDNSSearchValidation}, GA and locked on since
  * Kubernetes 1.34: {@code "."} is allowed and underscores are too. The policy is an enum, so
  * {@code validateDNSPolicy} has nothing left to refuse. Stateless.
  */
@@ -66,7 +67,7 @@ final class PodDnsChecks {
           nameservers);
     }
     for (int i = 0; i < nameservers.size(); i++) {
-      if (!IpText.isIp(nameservers.get(i))) {
+      if (!IpText.isIpSloppy(nameservers.get(i))) { // a legacy field: IsValidIPForLegacyField
         v.add(path + ".nameservers[" + i + "]", IpText.INVALID_IP, nameservers.get(i));
       }
     }
@@ -100,12 +101,15 @@ final class PodDnsChecks {
     }
   }
 
-  /** Upstream's {@code ValidateHostAliases}: each {@code ip} an IP address, each host name a DNS-1123 subdomain. */
+  /**
+   * Upstream's {@code ValidateHostAliases}: each {@code ip} an IP address (a legacy field, read sloppily), each host
+   * name a DNS-1123 subdomain.
+   */
   private static void hostAliases(List<HostAlias> aliases, String path, Violations v) {
     for (int i = 0; i < aliases.size(); i++) {
       HostAlias a = aliases.get(i);
       String at = path + "[" + i + "]";
-      if (!IpText.isIp(a.ip())) {
+      if (!IpText.isIpSloppy(a.ip())) { // a legacy field: IsValidIPForLegacyField
         v.add(at + ".ip", IpText.INVALID_IP, a.ip());
       }
       List<String> names = a.hostnames();

@@ -11,14 +11,21 @@ import org.jspecify.annotations.Nullable;
  * Textual IP addresses and CIDRs as Kubernetes' {@code IsValidIP} and {@code IsValidCIDR} accept them (Go's
  * {@code net.ParseIP}): dotted IPv4 without leading zeros, IPv6 with at most one {@code ::} and an optional dotted
  * IPv4 tail, ASCII hex digits only; never resolved as names. {@link #parse} is the one parser: every check here is
- * made through it, and so is the networking module's {@code IpAddress}. The fields Kubernetes validates as "legacy"
- * ones ({@code IsValidIPForLegacyField} with {@code StrictIPCIDRValidation} off, e.g. an Endpoints address) also take
- * IPv4 octets with leading zeros, read as decimal ({@link #parseSloppy}, {@code netutils.ParseIPSloppy}), and warn
- * of them ({@link #legacyWarning}). Stateless.
+ * made through it, CIDRs included, and so is the networking module's {@code IpAddress}. The fields Kubernetes
+ * validates as "legacy" ones ({@code IsValidIPForLegacyField} and {@code IsValidCIDRForLegacyField} with
+ * {@code StrictIPCIDRValidation} off: a Service's addresses and source ranges, a pod's DNS nameservers and host
+ * aliases, a node's pod CIDRs, Endpoints and EndpointSlice addresses) also take IPv4 octets with leading zeros, read
+ * as decimal ({@link #parseSloppy}, {@code netutils.ParseIPSloppy}; {@link #isCidrSloppy},
+ * {@code netutils.ParseCIDRSloppy}, whose prefix length may have leading zeros too), and the API server warns of
+ * them ({@link #legacyWarning}, {@link #cidrLegacyWarnings}). Stateless.
  */
 public final class IpText {
   /** Kubernetes' {@code IsValidIP} message. */
   public static final String INVALID_IP = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
+  /** Kubernetes' {@code IsValidIPv4Address} message. */
+  public static final String INVALID_IPV4 = "must be a valid IPv4 address";
+  /** Kubernetes' {@code IsValidIPv6Address} message. */
+  public static final String INVALID_IPV6 = "must be a valid IPv6 address";
   /** Kubernetes' {@code IsValidCIDR} message. */
   public static final String INVALID_CIDR = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
 
@@ -111,16 +118,110 @@ public final class IpText {
 
   /** Whether {@code s} is {@code address/prefix} with a prefix length the address's family allows. */
   public static boolean isCidr(String s) {
+    return parseCidr(s, false) != null;
+  }
+
+  /**
+   * Whether {@code s} is a CIDR by Kubernetes' {@code ParseCIDRSloppy}: its legacy CIDR fields'
+   * {@code IsValidCIDRForLegacyField} with {@code StrictIPCIDRValidation} off. As {@link #isCidr}, but the address is
+   * read as {@link #parseSloppy} reads it and the prefix length may have leading zeros ({@code 10.0.0.0/016}); bits
+   * set past the prefix ({@code 10.0.0.1/8}) are allowed, as by every CIDR check here.
+   */
+  public static boolean isCidrSloppy(String s) {
+    return parseCidr(s, true) != null;
+  }
+
+  /**
+   * Kubernetes' {@code GetWarningsForCIDR} for a CIDR of a legacy field ({@link #isCidrSloppy}), without its field
+   * path, in upstream's order: bits set past the prefix length make the value {@code ambiguous in this context}
+   * (naming the subnet and the single address meant instead); leading zeros, in the address or the prefix length,
+   * or an IPv4-mapped IPv6 address make it a {@code non-standard CIDR value} (naming the subnet to use); without
+   * either, an IPv6 CIDR not in RFC 5952 form should be. Empty for a CIDR in its standard form, and for text that is
+   * not a CIDR at all (that is an error, not a warning).
+   */
+  public static List<String> cidrLegacyWarnings(String s) {
+    Cidr sloppy = parseCidr(s, true);
+    if (sloppy == null) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>(2);
+    byte[] subnet = sloppy.masked();
+    String subnetText = sloppy.subnetText(subnet);
+    if (!Arrays.equals(subnet, sloppy.address)) {
+      out.add("CIDR value \"" + s + "\" is ambiguous in this context (should be \"" + subnetText + "\" or \""
+          + formatNet(sloppy.address) + "/" + sloppy.address.length * 8 + "\"?)");
+    }
+    Cidr strict = parseCidr(s, false);
+    int slash = s.indexOf('/');
+    boolean prefixLeadingZero = slash + 2 < s.length() && s.charAt(slash + 1) == '0';
+    if (strict == null || prefixLeadingZero || isV4Mapped(strict.address)) {
+      out.add("non-standard CIDR value \"" + s + "\" will be considered invalid in a future Kubernetes release: use \""
+          + subnetText + "\"");
+    }
+    if (out.isEmpty() && strict != null && strict.address.length == 16) {
+      String canonical = format(strict.address) + "/" + strict.prefix;
+      if (!canonical.equals(s)) {
+        out.add("IPv6 CIDR value \"" + s + "\" should be in RFC 5952 canonical format (\"" + canonical + "\")");
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * A parsed CIDR: the address as written (4 or 16 bytes) and the prefix length, at most the address's bits.
+   */
+  private record Cidr(byte[] address, int prefix) {
+    /** The address with the bits past the prefix cleared: Go's {@code ipnet.IP}. */
+    byte[] masked() {
+      byte[] out = address.clone();
+      for (int bit = prefix; bit < out.length * 8; bit++) {
+        out[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
+      }
+      return out;
+    }
+
+    /**
+     * Go's {@code IPNet.String()} of the subnet: an IPv4-mapped subnet with a prefix of at least 96 prints as its
+     * IPv4 subnet ({@code ::ffff:192.12.2.0/120} is {@code 192.12.2.0/24}).
+     */
+    String subnetText(byte[] subnet) {
+      if (isV4Mapped(subnet) && prefix >= 96) {
+        return format(Arrays.copyOfRange(subnet, 12, 16)) + "/" + (prefix - 96);
+      }
+      return format(subnet) + "/" + prefix;
+    }
+  }
+
+  /** Go's {@code net.IP.String()}: an IPv4-mapped IPv6 address prints as its IPv4 address. */
+  private static String formatNet(byte[] address) {
+    return format(isV4Mapped(address) ? Arrays.copyOfRange(address, 12, 16) : address);
+  }
+
+  /**
+   * {@code address/prefix}, or {@code null}. Strict: the address by {@link #parse}, the prefix one to three ASCII
+   * digits; sloppy (Go 1.16's {@code ParseCIDR}, Kubernetes' {@code ParseCIDRSloppy}): the address by
+   * {@link #parseSloppy}, the prefix any number of ASCII digits. Either way the prefix is at most the address's bits
+   * (128 for an IPv4-mapped IPv6 address, which is IPv6 text).
+   */
+  private static @Nullable Cidr parseCidr(String s, boolean sloppy) {
     int slash = s.indexOf('/');
     if (slash < 0) {
-      return false;
+      return null;
     }
     String prefix = s.substring(slash + 1);
-    if (prefix.isEmpty() || prefix.length() > 3 || !prefix.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      return false;
+    if (prefix.isEmpty() || (!sloppy && prefix.length() > 3)) {
+      return null;
     }
-    byte[] ip = parse(s.substring(0, slash));
-    return ip != null && Integer.parseInt(prefix) <= ip.length * 8;
+    int n = 0;
+    for (int k = 0; k < prefix.length(); k++) {
+      char c = prefix.charAt(k);
+      if (c < '0' || c > '9') {
+        return null;
+      }
+      n = Math.min(n * 10 + (c - '0'), 1000); // past 128 is out of range, however many digits follow
+    }
+    byte[] ip = parse(s.substring(0, slash), sloppy);
+    return ip == null || n > ip.length * 8 ? null : new Cidr(ip, n);
   }
 
   /**

@@ -58,7 +58,8 @@ final class NodeHostIpsTest {
 
   @Test
   void hostIPs_textsThatAreNotIps_areSkipped() {
-    assertThat(NodeAddress.hostIPs(List.of(in("node-1.example.com"), in("10.0.0.01"), ex("203.0.113.9"))))
+    // upstream reads these with ParseIPSloppy: 10.0.0.01 would be 10.0.0.1 (LegacyIpFieldsTest); 10.0.0.256 is none
+    assertThat(NodeAddress.hostIPs(List.of(in("node-1.example.com"), in("10.0.0.256"), ex("203.0.113.9"))))
         .containsExactly("203.0.113.9");
   }
 

@@ -36,7 +36,7 @@ import java.util.function.Supplier;
  */
 public final class EndpointSliceMirroringReconciler {
   /** The managed-by value of mirrored slices. */
-  public static final String CONTROLLER_NAME = "endpointslicemirroring-controller.k8s.io";
+  public static final String CONTROLLER_NAME = EndpointSlice.MIRRORING_CONTROLLER_NAME;
   /** kubectl's annotation holding the applied configuration, never mirrored. */
   public static final String LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration";
 

@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SliceRules {
   /** The managed-by value Kubernetes' controller writes. */
-  public static final String CONTROLLER_NAME = "endpointslice-controller.k8s.io";
+  public static final String CONTROLLER_NAME = EndpointSlice.CONTROLLER_NAME;
   /** The node label naming its zone. */
   public static final String LABEL_ZONE = "topology.kubernetes.io/zone";
   private static final String SUFFIX_CHARS = "bcdfghjklmnpqrstvwxz2456789";

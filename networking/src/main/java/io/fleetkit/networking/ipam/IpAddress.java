@@ -50,6 +50,35 @@ public record IpAddress(IPFamily family, BigInteger value) implements Comparable
     return new IpAddress(bytes.length == 4 ? IPFamily.IPv4 : IPFamily.IPv6, new BigInteger(1, bytes));
   }
 
+  /**
+   * As {@link #tryParse}, for the text of a legacy IP field (a Service's {@code clusterIPs}, {@code loadBalancerIP}):
+   * read as Kubernetes' {@code ParseIPSloppy} reads it ({@link IpText#parseSloppy}: an IPv4 octet may have leading
+   * zeros, read as decimal), an IPv4-mapped IPv6 address as its IPv4 address, as upstream's allocators take it.
+   */
+  public static @org.jspecify.annotations.Nullable IpAddress tryParseSloppy(String text) {
+    byte[] bytes = IpText.parseSloppy(text);
+    if (bytes == null) {
+      return null;
+    }
+    if (IpText.isV4Mapped(bytes)) {
+      bytes = java.util.Arrays.copyOfRange(bytes, 12, 16);
+    }
+    return new IpAddress(bytes.length == 4 ? IPFamily.IPv4 : IPFamily.IPv6, new BigInteger(1, bytes));
+  }
+
+  /**
+   * {@link #tryParseSloppy}, refusing text that is not an address.
+   *
+   * @throws IllegalArgumentException naming the text when it is not an IP address
+   */
+  public static IpAddress parseSloppy(String text) {
+    IpAddress a = tryParseSloppy(text);
+    if (a == null) {
+      throw new IllegalArgumentException("\"" + text + "\" is not a valid IP address");
+    }
+    return a;
+  }
+
   /** Whether {@code text} is an IPv4 or IPv6 literal: {@link IpText#isIp}. */
   public static boolean isValid(String text) {
     return IpText.isIp(text);

@@ -34,6 +34,31 @@ public record IpPrefix(IpAddress network, int prefixLength) {
     return new IpPrefix(IpAddress.parse(cidr.substring(0, slash)), Integer.parseInt(cidr.substring(slash + 1)));
   }
 
+  /**
+   * Parses the text of a legacy CIDR field (a node's {@code spec.podCIDRs}) as Kubernetes' {@code ParseCIDRSloppy}
+   * reads it ({@link IpText#isCidrSloppy}): the address by {@link IpAddress#parseSloppy}, the prefix length with any
+   * leading zeros. An IPv4-mapped IPv6 subnet of prefix 96 or more is its IPv4 subnet, as Go prints it.
+   *
+   * @throws IllegalArgumentException naming the text when it is not a CIDR, or is an IPv4-mapped one shorter than
+   *     /96 (no IPv4 subnet)
+   */
+  public static IpPrefix parseSloppy(String cidr) {
+    if (!IpText.isCidrSloppy(cidr)) {
+      throw new IllegalArgumentException("\"" + cidr + "\" is not a valid CIDR (address/prefix-length)");
+    }
+    int slash = cidr.indexOf('/');
+    String address = cidr.substring(0, slash);
+    int prefix = Integer.parseInt(cidr.substring(slash + 1));
+    IpAddress network = IpAddress.parseSloppy(address);
+    if (network.family() == IPFamily.IPv4 && address.indexOf(':') >= 0) { // IPv4-mapped: bits of the IPv6 form
+      prefix -= 96;
+      if (prefix < 0) {
+        throw new IllegalArgumentException("\"" + cidr + "\" is an IPv4-mapped CIDR shorter than /96");
+      }
+    }
+    return new IpPrefix(network, prefix);
+  }
+
   static BigInteger hostMask(int bits, int prefix) {
     return BigInteger.ONE.shiftLeft(bits - prefix).subtract(BigInteger.ONE);
   }

@@ -58,7 +58,7 @@ public final class NodeIpamController implements AutoCloseable {
   private synchronized void occupyExisting(Node n) {
     List<IpPrefix> mine = new ArrayList<>();
     for (String c : n.spec().podCIDRs()) {
-      IpPrefix p = IpPrefix.parse(c);
+      IpPrefix p = IpPrefix.parseSloppy(c); // a legacy field: ParseCIDRSloppy
       for (CidrSet s : sets) {
         if (s.clusterCidr().contains(p)) {
           s.occupy(p);

@@ -106,7 +106,7 @@ public final class PodAddressController implements AutoCloseable {
     Set<IpAddress> used = usedByNode.computeIfAbsent(node.metadata().name(), k -> new HashSet<>());
     List<IpAddress> ips = new ArrayList<>();
     for (String c : node.spec().podCIDRs()) {
-      IpAddress ip = next(IpPrefix.parse(c), used);
+      IpAddress ip = next(IpPrefix.parseSloppy(c), used); // a legacy field
       if (ip == null) {
         used.removeAll(ips);
         return Result.requeueAfter(java.time.Duration.ofSeconds(10)); // pod CIDR exhausted

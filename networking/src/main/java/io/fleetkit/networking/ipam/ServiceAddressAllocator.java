@@ -227,7 +227,7 @@ public final class ServiceAddressAllocator {
       IPFamily f = families.get(i);
       ServiceIpRange range = Objects.requireNonNull(rangeFor(f), "range of a checked family");
       if (i < requested.size()) {
-        IpAddress ip = IpAddress.parse(requested.get(i));
+        IpAddress ip = IpAddress.parseSloppy(requested.get(i)); // a legacy field: ParseIPSloppy
         if (ip.family() != f) {
           throw invalid(who, "spec.clusterIPs[" + i + "]", requested.get(i), "must be of family " + f);
         }

@@ -125,7 +125,7 @@ public final class AddressPoolLoadBalancers implements LoadBalancerProvider {
   }
 
   private IpAddress take(Service service, String requested) {
-    IpAddress ip = IpAddress.tryParse(requested);
+    IpAddress ip = IpAddress.tryParseSloppy(requested); // a legacy field: ParseIPSloppy
     int i = ip == null ? -1 : index(ip);
     if (i < 0) {
       throw new LoadBalancerException("Service " + key(service) + ": spec.loadBalancerIP \"" + requested

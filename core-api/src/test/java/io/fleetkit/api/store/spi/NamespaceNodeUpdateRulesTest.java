@@ -164,8 +164,10 @@ final class NamespaceNodeUpdateRulesTest {
         cidrs(node("pod-cidrs-as-is").build(), "192.168.0.0/16"));
     ok(cidrs(node("pod-cidrs-as-is-2").build(), "192.168.0.0/16", "2000::/10"),
         cidrs(node("pod-cidrs-as-is-2").build(), "192.168.0.0/16", "2000::/10"));
-    refused(cidrs(node("pod-cidrs-not-same-length").build(), "192.168.0.0/16", "192.167.0.0/16", "2000::/10"),
-        cidrs(node("pod-cidrs-not-same-length").build(), "192.168.0.0/16", "2000::/10"), "spec.podCIDRs");
+    // upstream's old node of three pod CIDRs is refused by ValidateNode itself, which its update test does not run
+    // on the old object: here that node cannot be built, so it never reaches an update
+    builtRefused(() -> cidrs(node("pod-cidrs-not-same-length").build(), "192.168.0.0/16", "192.167.0.0/16",
+        "2000::/10"), "spec.podCIDRs", "may specify no more than one CIDR for each IP family");
     refused(cidrs(node("pod-cidrs-not-same").build(), "192.168.0.0/16", "2000::/10"),
         cidrs(node("pod-cidrs-not-same").build(), "2000::/10", "192.168.0.0/16"), "spec.podCIDRs");
   }

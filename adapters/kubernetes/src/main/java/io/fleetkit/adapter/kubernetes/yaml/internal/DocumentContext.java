@@ -63,11 +63,25 @@ public final class DocumentContext {
   }
 
   /**
-   * Reports the API server's warnings of a loaded object ({@code Endpoints#warnings()}): each, at its field, a
+   * Reports the API server's warnings of a loaded object ({@code Endpoints#warnings()}, {@code Service#warnings()},
+   * {@code PodSpec#warnings(String)}, ...): each, at its field, a
    * warning of the load, not a problem. Their object is replaced by the loaded object's name.
    */
   public void warn(List<Violation> objectWarnings) {
     warnings.addAll(objectWarnings);
+  }
+
+  /**
+   * {@link #build} for an object the API server warns of: when built, its warnings ({@code Service#warnings()} and
+   * the like) are {@link #warn reported}.
+   */
+  public <T> @Nullable T buildWarned(String path, Supplier<T> constructor,
+      java.util.function.Function<T, List<Violation>> objectWarnings) {
+    T built = build(path, constructor);
+    if (built != null) {
+      warn(objectWarnings.apply(built));
+    }
+    return built;
   }
 
   /** The warnings {@link #warn reported}. */

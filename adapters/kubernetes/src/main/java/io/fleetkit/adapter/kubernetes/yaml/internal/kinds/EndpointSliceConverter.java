@@ -41,7 +41,8 @@ public final class EndpointSliceConverter
     List<Endpoint> endpoints = Fabric8Scheduling.list(in.getEndpoints(), "endpoints", ctx,
         EndpointSliceConverter::endpoint);
     List<EndpointPort> ports = Fabric8Scheduling.list(in.getPorts(), "ports", ctx, EndpointSliceConverter::port);
-    return type == null ? null : ctx.build("", () -> new EndpointSlice(meta, type, endpoints, ports));
+    return type == null ? null
+        : ctx.buildWarned("", () -> new EndpointSlice(meta, type, endpoints, ports), EndpointSlice::warnings);
   }
 
   private static @Nullable Endpoint endpoint(io.fabric8.kubernetes.api.model.discovery.v1.Endpoint e, String path,

@@ -35,11 +35,8 @@ public final class EndpointsConverter extends AbstractKindConverter<io.fabric8.k
     ObjectMeta meta = Fabric8Meta.toCore(in.getMetadata(), kind(), true, ctx);
     List<Endpoints.Subset> subsets = Fabric8Scheduling.list(in.getSubsets(), "subsets", ctx,
         EndpointsConverter::subset);
-    Endpoints out = ctx.build("", () -> new Endpoints(meta, subsets));
-    if (out != null) {
-      ctx.warn(out.warnings()); // addresses in a non-standard form, as the API server warns of them
-    }
-    return out;
+    // addresses in a non-standard form, as the API server warns of them
+    return ctx.buildWarned("", () -> new Endpoints(meta, subsets), Endpoints::warnings);
   }
 
   private static Endpoints.Subset subset(EndpointSubset s, String path, DocumentContext ctx) {

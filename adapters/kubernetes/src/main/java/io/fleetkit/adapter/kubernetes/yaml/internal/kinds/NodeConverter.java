@@ -53,7 +53,7 @@ public final class NodeConverter extends AbstractKindConverter<io.fabric8.kubern
     if (spec == null || status == null) {
       return null;
     }
-    return ctx.build("", () -> new Node(meta, spec, status));
+    return ctx.buildWarned("", () -> new Node(meta, spec, status), Node::warnings);
   }
 
   private static @Nullable NodeStatus status(io.fabric8.kubernetes.api.model.@Nullable NodeStatus st,

@@ -120,7 +120,7 @@ public final class PodSpecs {
     // Convert_v1_PodSpec_To_core_PodSpec)
     String serviceAccount = Values.orEmpty(s.getServiceAccountName()).isEmpty()
         ? Values.orEmpty(s.getServiceAccount()) : s.getServiceAccountName();
-    return ctx.build(path, () -> PodSpec.builder().containers(containers).initContainers(initContainers)
+    return ctx.buildWarned(path, () -> PodSpec.builder().containers(containers).initContainers(initContainers)
         .overhead(overhead).priority(s.getPriority()).priorityClassName(Values.orEmpty(s.getPriorityClassName()))
         .preemptionPolicy(preemption).nodeSelector(nodeSelector).affinity(affinity == null ? Affinity.NONE : affinity)
         .tolerations(tolerations).topologySpreadConstraints(spreads).schedulerName(Values.orEmpty(s.getSchedulerName()))
@@ -133,7 +133,7 @@ public final class PodSpecs {
         .serviceAccountName(serviceAccount).automountServiceAccountToken(s.getAutomountServiceAccountToken())
         .dnsPolicy(dnsPolicy == null ? DNSPolicy.ClusterFirst : dnsPolicy).dnsConfig(dnsConfig).hostAliases(hostAliases)
         .hostNetwork(Boolean.TRUE.equals(s.getHostNetwork())).imagePullSecrets(pullSecrets)
-        .build());
+        .build(), built -> built.warnings(path)); // the legacy IP fields' warnings, at this spec's path
   }
 
   private static @Nullable PodDNSConfig dnsConfig(io.fabric8.kubernetes.api.model.@Nullable PodDNSConfig c,

@@ -87,7 +87,7 @@ public final class ServiceConverter extends AbstractKindConverter<io.fabric8.kub
       status = new ServiceStatus(new LoadBalancerStatus(ingress));
     }
     ServiceStatus st = status;
-    return spec == null ? null : ctx.build("", () -> new Service(meta, spec, st));
+    return spec == null ? null : ctx.buildWarned("", () -> new Service(meta, spec, st), Service::warnings);
   }
 
   private static @Nullable ServicePort port(io.fabric8.kubernetes.api.model.ServicePort p, String path,
