@@ -30,4 +30,13 @@ final class ReplicationControllerTest {
     assertThat(rc.metadata().labels()).isEqualTo(Map.of("team", "a"));
     assertThat(rc.withSpec(rc.spec().withReplicas(0)).spec().replicas()).isZero();
   }
+
+  // upstream pkg/registry/core/replicationcontroller/strategy.go: v1 orphans dependents by default
+  @Test
+  void defaultGarbageCollectionPolicy_orphansDependents() {
+    ReplicationController rc = ReplicationController.builder().name("web").template(Map.of("app", "web"), POD)
+        .build();
+    assertThat(io.fleetkit.api.store.spi.DeletionFinalizers.defaultPolicy(rc))
+        .isEqualTo(io.fleetkit.api.store.spi.GarbageCollectionPolicy.ORPHAN_DEPENDENTS);
+  }
 }
