@@ -91,6 +91,13 @@ final class TimelineRecorder implements AutoCloseable {
             + " ready");
       }
     }));
+    watches.add(store.watch(ReplicationController.class, "0", e -> {
+      if (e.type() != WatchEventType.DELETED) {
+        ReplicationController rc = e.object();
+        workload("ReplicationController", rc.metadata().key(), rc.status().readyReplicas() + "/"
+            + rc.spec().replicas() + " ready");
+      }
+    }));
     watches.add(store.watch(Rollout.class, "0", e -> {
       if (e.type() != WatchEventType.DELETED) {
         RolloutStatus st = e.object().status();

@@ -34,6 +34,8 @@ final class ReplicationControllerSimulationTest {
       ReplicationController cur = sim.store().require(ReplicationController.class, "default", "frontend");
       assertThat(cur.status().readyReplicas()).isEqualTo(3);
       assertThat(cur.status().availableReplicas()).isEqualTo(3);
+      assertThat(sim.timeline()).filteredOn(e -> e.kind().equals("ReplicationControllerStatus"))
+          .extracting(TimelineEvent::message).contains("3/3 ready");
 
       sim.store().update(cur.withSpec(cur.spec().withReplicas(1)));
       sim.runFor(Duration.ofSeconds(40));
