@@ -33,7 +33,7 @@ public final class ReplicaSetController extends ControllerHandle<ReplicaSet> {
 
   private ReplicaSetController(Builder b, ExpectationsHandler<ReplicaSet> handler, OrphanEvents<ReplicaSet, Pod> orphans) {
     super(b.buildController(ReplicaSet.class, cb -> cb.reconciler(new ReplicaSetReconciler(handler.expectations,
-        b.burstReplicas, PodNameSuffixes.seeded(b.seed, "replicaset"))).owns(Pod.class).handler(Pod.class, handler)
+        b.burst(), PodNameSuffixes.seeded(b.nameSeed(), "replicaset"))).owns(Pod.class).handler(Pod.class, handler)
         .handler(Pod.class, orphans)));
     this.expectations = handler.expectations;
     handler.controller = controller();
@@ -114,31 +114,9 @@ public final class ReplicaSetController extends ControllerHandle<ReplicaSet> {
    * Configures a {@link ReplicaSetController}: default name {@code replicaset}; the clock drives queue delays,
    * minReadySeconds and the expectations TTL. Not thread-safe.
    */
-  public static final class Builder extends WorkloadControllerBuilder<Builder, ReplicaSetController> {
-    private int burstReplicas = ReplicaSetReconciler.DEFAULT_BURST_REPLICAS;
-    private long seed = 1;
-
+  public static final class Builder extends ReplicaControllerBuilder<Builder, ReplicaSetController> {
     private Builder(ObjectStore store) {
       super(store, "ReplicaSetController", "replicaset");
-    }
-
-    /**
-     * Most pods created or deleted per sync (upstream's burstReplicas, default 500).
-     *
-     * @throws IllegalArgumentException if {@code n < 1}
-     */
-    public Builder burstReplicas(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("ReplicaSetController: burstReplicas must be at least 1 but was " + n);
-      }
-      burstReplicas = n;
-      return this;
-    }
-
-    /** Seed of the generated pod-name suffixes (default 1), for reproducible simulations. */
-    public Builder seed(long v) {
-      seed = v;
-      return this;
     }
 
     @Override

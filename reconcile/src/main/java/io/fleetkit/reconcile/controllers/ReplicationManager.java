@@ -32,8 +32,8 @@ public final class ReplicationManager extends ControllerHandle<ReplicationContro
   private ReplicationManager(Builder b, ReplicaSetController.ExpectationsHandler<ReplicationController> handler,
       OrphanEvents<ReplicationController, Pod> orphans) {
     super(b.buildController(ReplicationController.class, cb -> cb.reconciler(new ReplicationControllerReconciler(
-        new ReplicaSetReconciler(handler.expectations, b.burstReplicas,
-            PodNameSuffixes.seeded(b.seed, "replicationmanager")))).owns(Pod.class).handler(Pod.class, handler)
+        new ReplicaSetReconciler(handler.expectations, b.burst(),
+            PodNameSuffixes.seeded(b.nameSeed(), "replicationmanager")))).owns(Pod.class).handler(Pod.class, handler)
         .handler(Pod.class, orphans)));
     this.expectations = handler.expectations;
     handler.controller = controller();
@@ -54,31 +54,9 @@ public final class ReplicationManager extends ControllerHandle<ReplicationContro
    * Configures a {@link ReplicationManager}: default name {@code replicationmanager}; the clock drives queue
    * delays, minReadySeconds and the expectations TTL. Not thread-safe.
    */
-  public static final class Builder extends WorkloadControllerBuilder<Builder, ReplicationManager> {
-    private int burstReplicas = ReplicaSetReconciler.DEFAULT_BURST_REPLICAS;
-    private long seed = 1;
-
+  public static final class Builder extends ReplicaControllerBuilder<Builder, ReplicationManager> {
     private Builder(ObjectStore store) {
       super(store, "ReplicationManager", "replicationmanager");
-    }
-
-    /**
-     * Most pods created or deleted per sync (upstream's burstReplicas, default 500).
-     *
-     * @throws IllegalArgumentException if {@code n < 1}
-     */
-    public Builder burstReplicas(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("ReplicationManager: burstReplicas must be at least 1 but was " + n);
-      }
-      burstReplicas = n;
-      return this;
-    }
-
-    /** Seed of the generated pod-name suffixes (default 1), for reproducible simulations. */
-    public Builder seed(long v) {
-      seed = v;
-      return this;
     }
 
     @Override
