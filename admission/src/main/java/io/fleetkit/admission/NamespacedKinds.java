@@ -15,6 +15,7 @@ import io.fleetkit.api.core.Endpoints;
 import io.fleetkit.api.core.LimitRange;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.ReplicationController;
 import io.fleetkit.api.core.ResourceQuota;
 import io.fleetkit.api.core.Secret;
 import io.fleetkit.api.core.Service;
@@ -43,7 +44,8 @@ public final class NamespacedKinds {
 
   /** Every namespaced core-api kind; Pods first, so that a namespace's workloads go before their pods' owners. */
   public static List<Class<? extends ApiObject<?>>> all() {
-    return List.of(Pod.class, Deployment.class, ReplicaSet.class, StatefulSet.class, DaemonSet.class,
+    return List.of(Pod.class, Deployment.class, ReplicaSet.class, ReplicationController.class, StatefulSet.class,
+        DaemonSet.class,
         ControllerRevision.class,
         Job.class, CronJob.class, Service.class, PersistentVolumeClaim.class, ConfigMap.class, Secret.class,
         ServiceAccount.class, ResourceQuota.class, LimitRange.class, PodDisruptionBudget.class, HorizontalPodAutoscaler.class,

@@ -56,4 +56,15 @@ final class QuotaCountNameTest {
   void countName_followsTheApiServersResourceNames(String kind, String apiVersion, String expected) {
     assertThat(QuotaEvaluator.countName(new Kind(kind, apiVersion))).isEqualTo(expected);
   }
+
+  /** A ReplicationController is charged under its count name and its legacy one ({@code replicationcontrollers}). */
+  @org.junit.jupiter.api.Test
+  void usage_replicationController_countAndLegacyName() {
+    io.fleetkit.api.core.ReplicationController rc = io.fleetkit.api.core.ReplicationController.builder()
+        .namespace("ns").name("web").template(java.util.Map.of("app", "web"), io.fleetkit.api.core.PodSpec
+            .builder().container("c", "img", io.fleetkit.api.resource.ResourceList.EMPTY).build()).build();
+    io.fleetkit.api.resource.ResourceList u = QuotaEvaluator.usage(rc, java.time.Instant.EPOCH);
+    assertThat(u.has("count/replicationcontrollers")).isTrue();
+    assertThat(u.has("replicationcontrollers")).isTrue();
+  }
 }

@@ -34,6 +34,7 @@ import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.PersistentVolume;
 import io.fleetkit.api.core.PersistentVolumeClaim;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.ReplicationController;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ApiObject;
@@ -64,6 +65,7 @@ import io.fleetkit.reconcile.controllers.DisruptionController;
 import io.fleetkit.reconcile.controllers.CronJobController;
 import io.fleetkit.reconcile.controllers.JobController;
 import io.fleetkit.reconcile.controllers.ReplicaSetController;
+import io.fleetkit.reconcile.controllers.ReplicationManager;
 import io.fleetkit.reconcile.controllers.StatefulSetController;
 import io.fleetkit.reconcile.controllers.DaemonSetController;
 import io.fleetkit.reconcile.controllers.TtlAfterFinishedController;
@@ -251,12 +253,17 @@ public final class Simulation implements AutoCloseable {
     List<SimulatedController.Factory> factories = new ArrayList<>();
     if (b.defaultControllers) {
       boolean daemonSets = creates(b, DaemonSet.class);
+      boolean replicationControllers = creates(b, ReplicationController.class);
       factories.addAll(defaultControllers(b.metrics, timeline.controllerEvents(), b.rollouts,
-          creates(b, CronJob.class), daemonSets,
+          creates(b, CronJob.class), daemonSets, replicationControllers,
           creates(b, o -> o instanceof ResourceClaimTemplate || o instanceof ResourceClaim), informers));
       if (daemonSets) {
         // only then: a scenario without DaemonSets runs exactly the controllers it always ran
         factories.add(daemonSetController(b.metrics, timeline.controllerEvents(), informers));
+      }
+      if (replicationControllers) {
+        // only then, as the DaemonSet controller
+        factories.add(replicationManager(b.metrics, timeline.controllerEvents(), informers));
       }
       if (b.resourceClaims && creates(b, Simulation::isDraObject)) {
         // only then: a scenario without Dynamic Resource Allocation runs exactly the controllers it always ran
@@ -570,7 +577,7 @@ public final class Simulation implements AutoCloseable {
    */
   public static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics,
       EventRecorder events) {
-    return defaultControllers(metrics, events, true, false, false, false, null);
+    return defaultControllers(metrics, events, true, false, false, false, false, null);
   }
 
   /** Whether the scenario creates an object of {@code kind}, at the start or in an apply. */
@@ -605,6 +612,20 @@ public final class Simulation implements AutoCloseable {
       ResourceClaimController claims = ResourceClaimController.of(store, new Random(seed), metrics);
       return PeriodicController.following("resource-claim", clock, RESOURCE_CLAIM_PERIOD, claims::follow,
           claims::syncChanged);
+    };
+  }
+
+  /**
+   * The {@link ReplicationManager} in stepping mode, recording its metrics and events; a simulation whose objects
+   * contain a ReplicationController runs it after the default controllers.
+   */
+  private static SimulatedController.Factory replicationManager(MetricsRegistry metrics, EventRecorder events,
+      @Nullable SharedInformers shared) {
+    return (store, clock, seed) -> {
+      ReplicationManager.Builder b = ReplicationManager.builder(store).clock(clock).stepping().seed(seed)
+          .metrics(metrics).events(events);
+      ReplicationManager c = (sharedFor(shared, store) ? b.informers(shared) : b).build();
+      return SimulatedController.of("replicationmanager", () -> c.start().join(), c::runUntilIdle, c);
     };
   }
 
@@ -648,12 +669,13 @@ public final class Simulation implements AutoCloseable {
    * {@link #defaultControllers(MetricsRegistry, EventRecorder)}, without the Rollout and AnalysisRun ones unless
    * {@code rollouts}, and with the CronJob controller (before the Job controller, so that a Job created in a round is
    * started in it) and the garbage collector watching CronJobs when {@code cronJobs}, and DaemonSets (so that deleting one
-   * deletes its pods and revisions) when {@code daemonSets}, and ResourceClaims (a claim made for a pod goes with
+   * deletes its pods and revisions) when {@code daemonSets}, and ReplicationControllers when
+   * {@code replicationControllers}, and ResourceClaims (a claim made for a pod goes with
    * it) when {@code resourceClaims}; with {@code shared} the workload controllers and the garbage collector take their
    * informers from it when they are made over its store.
    */
   private static List<SimulatedController.Factory> defaultControllers(MetricsRegistry metrics, EventRecorder events,
-      boolean rollouts, boolean cronJobs, boolean daemonSets, boolean resourceClaims,
+      boolean rollouts, boolean cronJobs, boolean daemonSets, boolean replicationControllers, boolean resourceClaims,
       @Nullable SharedInformers shared) {
     List<SimulatedController.Factory> all = new ArrayList<>(List.of(
         (store, clock, seed) -> {
@@ -695,6 +717,9 @@ public final class Simulation implements AutoCloseable {
           }
           if (daemonSets) {
             b.watch(DaemonSet.class);
+          }
+          if (replicationControllers) {
+            b.watch(ReplicationController.class);
           }
           if (resourceClaims) {
             b.watch(ResourceClaim.class);

@@ -10,6 +10,7 @@ import io.fleetkit.api.core.LoadBalancerIngress;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.NodeCondition;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.ReplicationController;
 import io.fleetkit.api.gateway.HTTPBackendRef;
 import io.fleetkit.api.gateway.HTTPRoute;
 import io.fleetkit.api.gateway.HTTPRouteRule;
@@ -88,6 +89,13 @@ final class TimelineRecorder implements AutoCloseable {
         StatefulSet s = e.object();
         workload("StatefulSet", s.metadata().key(), s.status().readyReplicas() + "/" + s.spec().replicas()
             + " ready");
+      }
+    }));
+    watches.add(store.watch(ReplicationController.class, "0", e -> {
+      if (e.type() != WatchEventType.DELETED) {
+        ReplicationController rc = e.object();
+        workload("ReplicationController", rc.metadata().key(), rc.status().readyReplicas() + "/"
+            + rc.spec().replicas() + " ready");
       }
     }));
     watches.add(store.watch(Rollout.class, "0", e -> {
@@ -374,25 +382,42 @@ final class TimelineRecorder implements AutoCloseable {
   }
 
   /**
-   * Who deletes {@code p} and why, as far as the store shows at the deletion: its ReplicaSet or StatefulSet scaling
-   * down (the controller deletes the pods beyond its new count while its status still counts them: "by
-   * ReplicaSet/web-b5fc9455c, scaled from 6 to 5"), the garbage collector when that controller is gone or being
-   * deleted, the pod garbage collector when the pod's node is gone; empty when none of these holds (a client's
+   * Who deletes {@code p} and why, as far as the store shows at the deletion: its ReplicaSet, ReplicationController
+   * or StatefulSet scaling down (the controller deletes the pods beyond its new count while its status still counts
+   * them: "by ReplicaSet/web-b5fc9455c, scaled from 6 to 5"), the garbage collector when that controller is gone or
+   * being deleted, the pod garbage collector when the pod's node is gone; empty when none of these holds (a client's
    * deletion, say).
    */
   private String deletedBy(Pod p) {
     OwnerReference ref = p.metadata().controllerRef();
     String ns = p.metadata().namespace();
-    if (ref != null && (ref.kind().equals(ReplicaSet.KIND) || ref.kind().equals(StatefulSet.KIND))) {
-      boolean replicaSet = ref.kind().equals(ReplicaSet.KIND);
-      ApiObject<?> owner = (replicaSet ? store.get(ReplicaSet.class, ns, ref.name())
-          : store.get(StatefulSet.class, ns, ref.name())).orElse(null);
+    ApiObject<?> owner = null;
+    boolean scaling = ref != null;
+    if (ref != null) {
+      switch (ref.kind()) {
+        case ReplicaSet.KIND -> owner = store.get(ReplicaSet.class, ns, ref.name()).orElse(null);
+        case ReplicationController.KIND -> owner = store.get(ReplicationController.class, ns, ref.name()).orElse(null);
+        case StatefulSet.KIND -> owner = store.get(StatefulSet.class, ns, ref.name()).orElse(null);
+        default -> scaling = false;
+      }
+    }
+    if (scaling) {
       String name = ref.kind() + "/" + ref.name();
       if (owner == null || !owner.metadata().uid().equals(ref.uid()) || owner.metadata().deletionTimestamp() != null) {
         return "by the garbage collector, " + name + " is " + (owner == null ? "gone" : "being deleted");
       }
-      int want = owner instanceof ReplicaSet rs ? rs.spec().replicas() : ((StatefulSet) owner).spec().replicas();
-      int had = owner instanceof ReplicaSet rs ? rs.status().replicas() : ((StatefulSet) owner).status().replicas();
+      int want;
+      int had;
+      if (owner instanceof ReplicaSet rs) {
+        want = rs.spec().replicas();
+        had = rs.status().replicas();
+      } else if (owner instanceof ReplicationController rc) {
+        want = rc.spec().replicas();
+        had = rc.status().replicas();
+      } else {
+        want = ((StatefulSet) owner).spec().replicas();
+        had = ((StatefulSet) owner).status().replicas();
+      }
       if (want < had) {
         return "by " + name + ", scaled from " + had + " to " + want;
       }

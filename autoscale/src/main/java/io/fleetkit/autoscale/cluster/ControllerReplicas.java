@@ -4,6 +4,7 @@ import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.ReplicationController;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
 import java.util.ArrayList;
@@ -15,8 +16,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Which recently evicted pods their controller has not recreated yet (upstream's {@code filterOutRecreatedPods} and
  * {@code controllerReplicasCalculator}, {@code core/scaledown/planner/controller.go}): for a pod of a ReplicaSet,
- * StatefulSet or Job found in the store, at most {@code target - current} pods of that controller are kept (target
- * and current: a ReplicaSet's {@code spec.replicas} and {@code status.replicas}, a StatefulSet's {@code spec.replicas}
+ * ReplicationController, StatefulSet or Job found in the store, at most {@code target - current} pods of that
+ * controller are kept (target and current: a ReplicaSet's or ReplicationController's {@code spec.replicas} and
+ * {@code status.replicas}, a StatefulSet's {@code spec.replicas}
  * and {@code status.currentReplicas}, a Job's {@code parallelism}, capped by the completions not yet succeeded, and
  * {@code status.active}); a pod of another controller, of one not found, or with none is kept, to be safe.
  */
@@ -63,6 +65,10 @@ final class ControllerReplicas {
         return store.get(ReplicaSet.class, namespace, owner.name())
             .map(rs -> new int[] {rs.spec().replicas(), rs.status().replicas()}).orElse(null);
       }
+      case "ReplicationController" -> {
+        return store.get(ReplicationController.class, namespace, owner.name())
+            .map(rc -> new int[] {rc.spec().replicas(), rc.status().replicas()}).orElse(null);
+      }
       case "StatefulSet" -> {
         return store.get(StatefulSet.class, namespace, owner.name())
             .map(s -> new int[] {s.spec().replicas(), s.status().currentReplicas()}).orElse(null);
@@ -78,7 +84,7 @@ final class ControllerReplicas {
         }).orElse(null);
       }
       default -> {
-        return null; // FleetKit has no ReplicationController kind: as upstream for a controller it cannot read
+        return null; // as upstream for a controller it cannot read
       }
     }
   }

@@ -4,6 +4,7 @@ import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
+import io.fleetkit.api.core.ReplicationController;
 import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
 import io.fleetkit.api.labels.LabelSelector;
@@ -21,7 +22,7 @@ import java.util.Objects;
  */
 public record TargetScale(int specReplicas, int statusReplicas, LabelSelector selector) {
   /** The kinds with a scale subresource here, as the refusal names them. */
-  private static final String SCALABLE = "(Deployment, ReplicaSet, StatefulSet, Rollout)";
+  private static final String SCALABLE = "(Deployment, ReplicaSet, ReplicationController, StatefulSet, Rollout)";
 
   public TargetScale {
     Objects.requireNonNull(selector, "selector");
@@ -38,7 +39,7 @@ public record TargetScale(int specReplicas, int statusReplicas, LabelSelector se
   }
 
   /**
-   * The object {@code ref} names: a Deployment, ReplicaSet, StatefulSet or Rollout.
+   * The object {@code ref} names: a Deployment, ReplicaSet, ReplicationController, StatefulSet or Rollout.
    *
    * @throws NotFoundException when the object does not exist
    * @throws IllegalArgumentException when the kind has no scale subresource here
@@ -47,6 +48,7 @@ public record TargetScale(int specReplicas, int statusReplicas, LabelSelector se
     return switch (ref.kind()) {
       case Deployment.KIND -> store.require(Deployment.class, namespace, ref.name());
       case ReplicaSet.KIND -> store.require(ReplicaSet.class, namespace, ref.name());
+      case ReplicationController.KIND -> store.require(ReplicationController.class, namespace, ref.name());
       case StatefulSet.KIND -> store.require(StatefulSet.class, namespace, ref.name());
       case Rollout.KIND -> store.require(Rollout.class, namespace, ref.name());
       default -> throw new IllegalArgumentException("scale target " + namespace + "/" + ref
@@ -64,6 +66,10 @@ public record TargetScale(int specReplicas, int statusReplicas, LabelSelector se
     }
     if (target instanceof Rollout r) {
       return new TargetScale(r.spec().replicas(), r.status().replicas(), r.spec().selector());
+    }
+    if (target instanceof ReplicationController rc) {
+      // upstream's scale subresource of a replication controller: its equality selector as a label selector
+      return new TargetScale(rc.spec().replicas(), rc.status().replicas(), LabelSelector.of(rc.spec().selector()));
     }
     StatefulSet s = (StatefulSet) target;
     return new TargetScale(s.spec().replicas(), s.status().replicas(), s.spec().selector());
@@ -84,6 +90,10 @@ public record TargetScale(int specReplicas, int statusReplicas, LabelSelector se
       case ReplicaSet.KIND -> {
         ReplicaSet r = store.require(ReplicaSet.class, namespace, ref.name());
         store.update(r.withSpec(r.spec().withReplicas(replicas)));
+      }
+      case ReplicationController.KIND -> {
+        ReplicationController rc = store.require(ReplicationController.class, namespace, ref.name());
+        store.update(rc.withSpec(rc.spec().withReplicas(replicas)));
       }
       case StatefulSet.KIND -> {
         StatefulSet s = store.require(StatefulSet.class, namespace, ref.name());

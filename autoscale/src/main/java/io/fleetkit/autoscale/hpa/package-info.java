@@ -6,7 +6,8 @@
  * Resource, Pods, Object and External metrics), {@link io.fleetkit.autoscale.hpa.ReplicaNormalizer} (stabilization
  * windows and the {@code behavior} rate limits of {@code horizontal.go}),
  * {@link io.fleetkit.autoscale.hpa.HorizontalPodAutoscalerController} (reconciles HPA objects of an
- * {@link io.fleetkit.api.store.ObjectStore} against the scale of Deployments and ReplicaSets) and the metrics SPI
+ * {@link io.fleetkit.api.store.ObjectStore} against the scale of Deployments, ReplicaSets, ReplicationControllers,
+ * StatefulSets and Rollouts) and the metrics SPI
  * {@link io.fleetkit.autoscale.hpa.MetricsSource}.
  *
  * <p>Thread safety: {@link io.fleetkit.autoscale.hpa.ReplicaCalculator} is immutable and thread-safe; the

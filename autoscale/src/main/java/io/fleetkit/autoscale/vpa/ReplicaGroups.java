@@ -5,6 +5,7 @@ import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.batch.Job;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.ReplicationController;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.store.ObjectStore;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * A VPA's live pods grouped by the controller that manages them, each group with its own
  * {@link PodsEvictionRestriction} for one updater pass (upstream's {@code GetCreatorMaps} in
  * {@code pkg/updater/restriction/pods_restriction_factory.go}). A group's configured replicas are its controller's:
- * a ReplicaSet's or StatefulSet's {@code spec.replicas}, a DaemonSet's {@code status.numberReady}, a Job's live pods;
+ * a ReplicaSet's, ReplicationController's or StatefulSet's {@code spec.replicas}, a DaemonSet's {@code status.numberReady}, a Job's live pods;
  * another kind of controller has none (0). Left out, so that none of their pods is disrupted: pods without a
  * controller, groups with fewer live pods than {@code minReplicas}, and groups whose controller is gone or has no
  * replicas (0 configured, 0 ready). A Deployment's pods are grouped by ReplicaSet, so during a rollout each version
@@ -80,6 +81,8 @@ final class ReplicaGroups {
     int n;
     switch (creator.kind()) {
       case ReplicaSet.KIND -> n = store.get(ReplicaSet.class, namespace, creator.name())
+          .map(r -> r.spec().replicas()).orElse(0);
+      case ReplicationController.KIND -> n = store.get(ReplicationController.class, namespace, creator.name())
           .map(r -> r.spec().replicas()).orElse(0);
       case StatefulSet.KIND -> n = store.get(StatefulSet.class, namespace, creator.name())
           .map(s -> s.spec().replicas()).orElse(0);

@@ -7,6 +7,7 @@ import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
 import io.fleetkit.api.batch.CronJob;
 import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.core.ReplicationController;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.autoscale.hpa.TargetScale;
@@ -16,7 +17,8 @@ import java.util.Map;
 /**
  * The pods a VPA's {@code targetRef} controls, as upstream's target selector fetcher
  * ({@code vertical-pod-autoscaler/pkg/target/vpa_target_selector_fetcher.go}) finds them: a well-known controller's
- * selector is read from the object (Deployment, ReplicaSet, StatefulSet, DaemonSet and Job: {@code spec.selector},
+ * selector is read from the object (ReplicationController: its equality selector; Deployment, ReplicaSet,
+ * StatefulSet, DaemonSet and Job: {@code spec.selector},
  * a Job without one the {@code batch.kubernetes.io/controller-uid} selector Kubernetes generates; CronJob: its job
  * template's pod labels, as an equality selector), any other kind's through its scale subresource
  * ({@link TargetScale}: an Argo Rollout). Stateless.
@@ -34,6 +36,8 @@ public final class VpaTargets {
     return switch (ref.kind()) {
       case Deployment.KIND -> store.require(Deployment.class, namespace, ref.name()).spec().selector();
       case ReplicaSet.KIND -> store.require(ReplicaSet.class, namespace, ref.name()).spec().selector();
+      case ReplicationController.KIND -> LabelSelector.of(store.require(ReplicationController.class, namespace,
+          ref.name()).spec().selector());
       case StatefulSet.KIND -> store.require(StatefulSet.class, namespace, ref.name()).spec().selector();
       case DaemonSet.KIND -> store.require(DaemonSet.class, namespace, ref.name()).spec().selector();
       case Job.KIND -> {

@@ -300,6 +300,28 @@ final class HorizontalPodAutoscalerControllerTest {
     assertThat(store.require(HorizontalPodAutoscaler.class, "ns", "web").status().currentReplicas()).isEqualTo(3);
   }
 
+  /** A v1 ReplicationController is scaled through its scale subresource, its equality selector finding the pods. */
+  @Test
+  void sync_replicationControllerTarget_scalesIt() {
+    var rc = store.create(io.fleetkit.api.core.ReplicationController.builder().namespace("ns").name("web")
+        .replicas(3).template(Map.of("app", "web"),
+            PodSpec.builder().container("app", "nginx:1", ResourceList.EMPTY).build()).build());
+    store.updateStatus(rc.withStatus(new io.fleetkit.api.core.ReplicationControllerStatus(3, 3, 3, 3, 1,
+        java.util.List.of())));
+    runningPods(3, 900);
+    store.create(HorizontalPodAutoscaler.of(ObjectMeta.builder().namespace("ns").name("web").build(),
+        HorizontalPodAutoscalerSpec.builder()
+            .scaleTargetRef(CrossVersionObjectReference.of("v1", "ReplicationController", "web"))
+            .minReplicas(1).maxReplicas(10).metric(MetricSpec.resourceUtilization(ResourceNames.CPU, 50)).build()));
+
+    SyncOutcome out = controller.sync("ns", "web");
+
+    assertThat(out.rescaled()).isTrue();
+    assertThat(store.require(io.fleetkit.api.core.ReplicationController.class, "ns", "web").spec().replicas())
+        .isEqualTo(6); // 90% / 50% * 3 -> 6
+    assertThat(store.require(HorizontalPodAutoscaler.class, "ns", "web").status().currentReplicas()).isEqualTo(3);
+  }
+
   /** A kind without a scale subresource is refused with the kinds that have one, and the HPA says so. */
   @Test
   void sync_kindWithoutScale_refusedNamingTheScalableKinds() {
@@ -313,7 +335,7 @@ final class HorizontalPodAutoscalerControllerTest {
 
     HorizontalPodAutoscalerCondition able = condition(HorizontalPodAutoscalerConditionType.AbleToScale);
     assertThat(able.status()).isEqualTo(ConditionStatus.False);
-    assertThat(able.message()).contains("has no scale subresource (Deployment, ReplicaSet, StatefulSet, Rollout)");
+    assertThat(able.message()).contains("has no scale subresource (Deployment, ReplicaSet, ReplicationController, StatefulSet, Rollout)");
   }
 
   @Test

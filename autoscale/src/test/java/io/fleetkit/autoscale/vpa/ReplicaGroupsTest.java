@@ -86,7 +86,11 @@ final class ReplicaGroupsTest {
     };
     Function<ObjectStore, ApiObject<?>> job = s -> s.create(Job.builder().namespace("default").name("job")
         .parallelism(5).podSpec(podSpec(RestartPolicy.Never)).build());
-    return Stream.of(Arguments.of("TestEvictReplicatedByReplicaSet", rs),
+    Function<ObjectStore, ApiObject<?>> rc = s -> s.create(io.fleetkit.api.core.ReplicationController.builder()
+        .namespace("default").name("rc").replicas(5).template(Map.of("app", "rc"), podSpec(RestartPolicy.Always))
+        .build());
+    return Stream.of(Arguments.of("TestEvictReplicatedByController (a ReplicationController)", rc),
+        Arguments.of("TestEvictReplicatedByReplicaSet", rs),
         Arguments.of("TestEvictReplicatedByStatefulSet", ss),
         Arguments.of("TestEvictReplicatedByDaemonSet (status.numberReady 5)", ds),
         Arguments.of("TestEvictReplicatedByJob (its live pods)", job));

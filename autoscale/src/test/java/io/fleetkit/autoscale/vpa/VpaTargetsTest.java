@@ -50,6 +50,16 @@ final class VpaTargetsTest {
   }
 
   @Test
+  void selector_replicationController_itsEqualitySelector() {
+    store.create(io.fleetkit.api.core.ReplicationController.builder().namespace("ns").name("frontend")
+        .selector(Map.of("app", "frontend")).template(Map.of("app", "frontend", "v", "4"), pod(RestartPolicy.Always))
+        .build());
+
+    assertThat(VpaTargets.selector(store, "ns", ref("v1", "ReplicationController", "frontend")))
+        .isEqualTo(LabelSelector.of(Map.of("app", "frontend")));
+  }
+
+  @Test
   void selector_daemonSet_itsSpecSelector() {
     store.create(DaemonSet.builder().namespace("ns").name("agent").matchLabels(Map.of("app", "agent"))
         .podSpec(pod(RestartPolicy.Always)).build());

@@ -4,6 +4,7 @@ import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.ReplicationController;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.store.ObjectStore;
@@ -35,6 +36,7 @@ public final class DisruptionController extends ControllerHandle<PodDisruptionBu
       cb.reconciler(new DisruptionReconciler())
           .watches(Pod.class, pod -> budgetsSelecting(store, pod))
           .watches(ReplicaSet.class, rs -> budgetsOfNamespace(store, rs))
+          .watches(ReplicationController.class, rc -> budgetsOfNamespace(store, rc))
           .watches(Deployment.class, d -> budgetsOfNamespace(store, d))
           .watches(StatefulSet.class, ss -> budgetsOfNamespace(store, ss));
     }));

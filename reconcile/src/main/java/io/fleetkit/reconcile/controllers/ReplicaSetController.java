@@ -27,13 +27,13 @@ public final class ReplicaSetController extends ControllerHandle<ReplicaSet> {
   private final ControllerExpectations expectations;
 
   private ReplicaSetController(Builder b) {
-    this(b, new ExpectationsHandler(new ControllerExpectations()),
+    this(b, new ExpectationsHandler<>(new ControllerExpectations(), ReplicaSet.KIND),
         new OrphanEvents<ReplicaSet, Pod>(rs -> OrphanEvents.nonEmpty(rs.spec().selector())));
   }
 
-  private ReplicaSetController(Builder b, ExpectationsHandler handler, OrphanEvents<ReplicaSet, Pod> orphans) {
+  private ReplicaSetController(Builder b, ExpectationsHandler<ReplicaSet> handler, OrphanEvents<ReplicaSet, Pod> orphans) {
     super(b.buildController(ReplicaSet.class, cb -> cb.reconciler(new ReplicaSetReconciler(handler.expectations,
-        b.burstReplicas, PodNameSuffixes.seeded(b.seed, "replicaset"))).owns(Pod.class).handler(Pod.class, handler)
+        b.burst(), PodNameSuffixes.seeded(b.nameSeed(), "replicaset"))).owns(Pod.class).handler(Pod.class, handler)
         .handler(Pod.class, orphans)));
     this.expectations = handler.expectations;
     handler.controller = controller();
@@ -51,19 +51,23 @@ public final class ReplicaSetController extends ControllerHandle<ReplicaSet> {
   }
 
   /**
-   * Feeds expectations from pod events and wakes the owner, as the upstream pod event handlers; on the controller's
-   * own pod informer, before its owner mapping.
+   * Feeds expectations from pod events and wakes the owner (a pod's controller of kind {@code ownerKind}), as the
+   * upstream pod event handlers; on the controller's own pod informer, before its owner mapping. Shared with the
+   * {@link ReplicationManager}.
    */
-  private static final class ExpectationsHandler implements ResourceEventHandler<Pod> {
+  static final class ExpectationsHandler<T extends io.fleetkit.api.meta.ApiObject<T>>
+      implements ResourceEventHandler<Pod> {
     final ControllerExpectations expectations;
+    private final String ownerKind;
     /** Set once the controller is built, before it starts (no event reaches the handler earlier). */
-    @Nullable Controller<ReplicaSet> controller;
+    @Nullable Controller<T> controller;
 
-    ExpectationsHandler(ControllerExpectations expectations) {
+    ExpectationsHandler(ControllerExpectations expectations, String ownerKind) {
       this.expectations = expectations;
+      this.ownerKind = ownerKind;
     }
 
-    private Controller<ReplicaSet> controller() {
+    private Controller<T> controller() {
       return java.util.Objects.requireNonNull(controller, "controller");
     }
 
@@ -101,7 +105,7 @@ public final class ReplicaSetController extends ControllerHandle<ReplicaSet> {
 
     private @Nullable ObjectKey owner(Pod pod) {
       OwnerReference ref = pod.metadata().controllerRef();
-      return ref != null && ref.kind().equals(ReplicaSet.KIND)
+      return ref != null && ref.kind().equals(ownerKind)
           ? ObjectKey.of(pod.metadata().namespace(), ref.name()) : null;
     }
   }
@@ -110,31 +114,9 @@ public final class ReplicaSetController extends ControllerHandle<ReplicaSet> {
    * Configures a {@link ReplicaSetController}: default name {@code replicaset}; the clock drives queue delays,
    * minReadySeconds and the expectations TTL. Not thread-safe.
    */
-  public static final class Builder extends WorkloadControllerBuilder<Builder, ReplicaSetController> {
-    private int burstReplicas = ReplicaSetReconciler.DEFAULT_BURST_REPLICAS;
-    private long seed = 1;
-
+  public static final class Builder extends ReplicaControllerBuilder<Builder, ReplicaSetController> {
     private Builder(ObjectStore store) {
       super(store, "ReplicaSetController", "replicaset");
-    }
-
-    /**
-     * Most pods created or deleted per sync (upstream's burstReplicas, default 500).
-     *
-     * @throws IllegalArgumentException if {@code n < 1}
-     */
-    public Builder burstReplicas(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("ReplicaSetController: burstReplicas must be at least 1 but was " + n);
-      }
-      burstReplicas = n;
-      return this;
-    }
-
-    /** Seed of the generated pod-name suffixes (default 1), for reproducible simulations. */
-    public Builder seed(long v) {
-      seed = v;
-      return this;
     }
 
     @Override

@@ -185,7 +185,7 @@ public abstract class WorkloadControllerBuilder<B extends WorkloadControllerBuil
   }
 
   @SuppressWarnings("unchecked") // B is this builder's own class, by the contract of the subclasses
-  private B self() {
+  final B self() {
     return (B) this;
   }
 }

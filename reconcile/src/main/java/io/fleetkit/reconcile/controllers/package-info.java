@@ -2,6 +2,7 @@
  * Workload controllers built on the controller runtime of {@link io.fleetkit.reconcile}: the
  * {@link io.fleetkit.reconcile.controllers.ReplicaSetController} (pods to match replicas, with expectations and
  * upstream's scale-down victim ranking, {@link io.fleetkit.reconcile.controllers.ActivePods}), the
+ * {@link io.fleetkit.reconcile.controllers.ReplicationManager} (the same reconciler over v1 ReplicationControllers), the
  * {@link io.fleetkit.reconcile.controllers.DeploymentController} (RollingUpdate and Recreate, revisions, rollback,
  * pause, progress deadline), the {@link io.fleetkit.reconcile.controllers.StatefulSetController} (ordinal identity,
  * OrderedReady and Parallel, RollingUpdate with partition, OnDelete, claims from templates), the

@@ -256,11 +256,14 @@ final class DisruptionControllerTest {
     verify(0, 1, 2, 10);
   }
 
+  // upstream TestReplicationController: a v1 ReplicationController's scale, found by getPodReplicationController
   @Test
-  void replicationController_asReplicaSet_percentRoundsUpAndRoguePodCountsHealthy() {
+  void replicationController_percentRoundsUpAndRoguePodCountsHealthy() {
     Map<String, String> labels = Map.of("foo", "bar", "baz", "quux");
     store.create(minAvailable(IntOrPercent.ofPercent(34)));
-    ReplicaSet rs = newReplicaSet("foobar", 3, labels);
+    io.fleetkit.api.core.ReplicationController rs = store.create(io.fleetkit.api.core.ReplicationController
+        .builder().namespace("default").name("foobar").replicas(3).selector(labels)
+        .template(io.fleetkit.api.core.PodTemplateSpec.of(labels, SPEC)).build());
     sync();
     verify(0, 0, 0, 0);
     for (int i = 0; i < 3; i++) {
@@ -400,12 +403,17 @@ final class DisruptionControllerTest {
       "replicaset controller with apps group, apps/v1, ReplicaSet, rs, true, 10",
       "replicaset controller with invalid group, invalid/v1, ReplicaSet, rs, false, 0",
       "statefulset controller with extensions group, apps/v1, StatefulSet, ss, true, 14",
-      "statefulset controller with invalid kind, apps/v1, ReplicaSet, ss, false, 0"})
+      "statefulset controller with invalid kind, apps/v1, ReplicaSet, ss, false, 0",
+      "replicationcontroller with the core group, v1, ReplicationController, rc, true, 11",
+      "replicationcontroller with the apps group, apps/v1, ReplicationController, rc, false, 0"})
   void basicFinderFunctions(String name, String apiVersion, String kind, String target, boolean finds, int scale) {
     ReplicaSet rs = newReplicaSet("foobar", 10, FOO_BAR);
     StatefulSet ss = store.create(StatefulSet.builder().namespace("default").name("foobar-ss").replicas(14)
         .matchLabels(FOO_BAR).podSpec(SPEC).build());
-    ApiObject<?> t = target.equals("rs") ? rs : ss;
+    io.fleetkit.api.core.ReplicationController rc = store.create(io.fleetkit.api.core.ReplicationController
+        .builder().namespace("default").name("foobar-rc").replicas(11)
+        .template(io.fleetkit.api.core.PodTemplateSpec.of(FOO_BAR, SPEC)).build());
+    ApiObject<?> t = target.equals("rs") ? rs : target.equals("rc") ? rc : ss;
     OwnerReference ref = new OwnerReference(apiVersion, kind, t.metadata().name(), t.metadata().uid(), true, false);
     DisruptionReconciler.ControllerScale cs = DisruptionReconciler.findScale(store, ref, "default");
     if (!finds) {

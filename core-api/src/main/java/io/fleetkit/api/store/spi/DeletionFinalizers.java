@@ -28,14 +28,17 @@ public final class DeletionFinalizers {
    *   <li>Job {@code batch/v1}: {@link GarbageCollectionPolicy#ORPHAN_DEPENDENTS} ({@code pkg/registry/batch/job/
    *       strategy.go}: "OrphanDependents for batch/v1 for backwards compatibility"), which is why
    *       {@code kubectl} and the controllers that delete Jobs send a policy;</li>
+   *   <li>ReplicationController {@code v1}: {@link GarbageCollectionPolicy#ORPHAN_DEPENDENTS}, as its strategy
+   *       ({@code pkg/registry/core/replicationcontroller/strategy.go}) answers, for the same reason;</li>
    *   <li>every other kind: {@link GarbageCollectionPolicy#DELETE_DEPENDENTS} (apps/v1 Deployments, ReplicaSets,
    *       StatefulSets and DaemonSets, batch/v1 CronJobs, and the kinds whose strategies name no default, which
-   *       the store treats alike). FleetKit has no ReplicationController (core/v1 orphans by default) and no
-   *       kind of the older apps or extensions versions that did.</li>
+   *       the store treats alike). FleetKit has no kind of the older apps or extensions versions that
+   *       orphaned by default.</li>
    * </ul>
    */
   public static GarbageCollectionPolicy defaultPolicy(ApiObject<?> object) {
-    if (object instanceof Job job && Job.API_VERSION.equals(job.apiVersion())) {
+    if (object instanceof Job job && Job.API_VERSION.equals(job.apiVersion())
+        || object instanceof io.fleetkit.api.core.ReplicationController) {
       return GarbageCollectionPolicy.ORPHAN_DEPENDENTS;
     }
     return GarbageCollectionPolicy.DELETE_DEPENDENTS;

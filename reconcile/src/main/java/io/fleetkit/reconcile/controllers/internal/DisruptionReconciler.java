@@ -6,6 +6,7 @@ import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.ReplicationController;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
@@ -175,12 +176,18 @@ public final class DisruptionReconciler implements Reconciler<PodDisruptionBudge
   }
 
   /**
-   * Upstream's finders in order: a ReplicaSet owned by a Deployment (the Deployment's scale), a ReplicaSet, a
-   * StatefulSet; the API group must be {@code apps} (or {@code extensions} for ReplicaSets and Deployments) and the
-   * uid must match. {@code null} when none applies.
+   * Upstream's finders in order: a ReplicationController (core group, {@code getPodReplicationController}), a
+   * ReplicaSet owned by a Deployment (the Deployment's scale), a ReplicaSet, a StatefulSet; the API group must be
+   * {@code apps} (or {@code extensions} for ReplicaSets and Deployments) and the uid must match. {@code null} when
+   * none applies.
    */
   public static @Nullable ControllerScale findScale(ObjectStore store, OwnerReference ref, String namespace) {
     String group = group(ref.apiVersion());
+    if (ref.kind().equals(ReplicationController.KIND) && group.isEmpty()) {
+      ReplicationController rc = store.get(ReplicationController.class, namespace, ref.name()).orElse(null);
+      return rc == null || !rc.metadata().uid().equals(ref.uid()) ? null
+          : new ControllerScale(rc.metadata().uid(), rc.spec().replicas());
+    }
     if (ref.kind().equals(ReplicaSet.KIND) && (group.equals("apps") || group.equals("extensions"))) {
       ReplicaSet rs = store.get(ReplicaSet.class, namespace, ref.name()).orElse(null);
       if (rs == null || !rs.metadata().uid().equals(ref.uid())) {

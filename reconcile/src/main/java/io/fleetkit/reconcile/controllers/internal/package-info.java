@@ -1,5 +1,6 @@
 /**
- * Implementation of the workload controllers: reconcilers (ReplicaSet, Deployment, StatefulSet, DaemonSet, Job, CronJob,
+ * Implementation of the workload controllers: reconcilers (ReplicaSet, ReplicationController through a conversion to
+ * it, Deployment, StatefulSet, DaemonSet, Job, CronJob,
  * TTL-after-finished, PodDisruptionBudget), the Job's pod-failure backoff records ({@link
  * io.fleetkit.reconcile.controllers.internal.JobBackoffStore}, Kubernetes' {@code backoff_utils.go}), its pod failure
  * policy, per-index backoff and success policy

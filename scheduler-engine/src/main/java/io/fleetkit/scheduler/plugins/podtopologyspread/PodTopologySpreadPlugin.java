@@ -70,7 +70,8 @@ public final class PodTopologySpreadPlugin
   public static final PluginFactory FACTORY = handle -> {
     java.util.Map<String, Object> args = handle.pluginArgs(NAME);
     if (!args.containsKey(PodTopologySpreadArgs.KEY_DEFAULT_SELECTOR)) {
-      // kube's default: the workload selector comes from the Services, ReplicaSets and StatefulSets the scheduler knows
+      // kube's default: the workload selector comes from the Services, ReplicationControllers, ReplicaSets and
+      // StatefulSets the scheduler knows
       args = new java.util.HashMap<>(args);
       args.put(PodTopologySpreadArgs.KEY_DEFAULT_SELECTOR, WorkloadSelectors.fromHandle(handle));
     }

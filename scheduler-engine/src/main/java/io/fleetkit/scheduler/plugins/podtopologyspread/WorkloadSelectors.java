@@ -3,6 +3,7 @@ package io.fleetkit.scheduler.plugins.podtopologyspread;
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.ReplicationController;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.labels.LabelSelectorRequirement;
@@ -18,7 +19,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The selector of the workload a pod belongs to, as upstream's {@code helper.DefaultSelector}
  * (pkg/scheduler/framework/plugins/helper/spread.go): the merged selectors of the Services in the pod's namespace
- * that select it, plus the selector of its controlling ReplicaSet or StatefulSet. Default spreading applies only
+ * that select it, plus the selector of its controlling ReplicationController, ReplicaSet or StatefulSet. Default spreading applies only
  * when this is non-empty. Objects come from {@link FrameworkHandle#list} (what the scheduler was given with
  * {@code addObject}, or watched from the store).
  */
@@ -45,7 +46,14 @@ final class WorkloadSelectors {
     }
     OwnerReference owner = pod.metadata().controllerRef();
     LabelSelector ownerSelector = null;
-    if (owner != null && owner.apiVersion().equals("apps/v1")) {
+    if (owner != null && owner.apiVersion().equals(ReplicationController.API_VERSION)
+        && owner.kind().equals(ReplicationController.KIND)) {
+      for (ReplicationController rc : handle.list(ReplicationController.class)) {
+        if (rc.metadata().namespace().equals(ns) && rc.metadata().name().equals(owner.name())) {
+          ownerSelector = LabelSelector.of(rc.spec().selector());
+        }
+      }
+    } else if (owner != null && owner.apiVersion().equals("apps/v1")) {
       if (owner.kind().equals(ReplicaSet.KIND)) {
         for (ReplicaSet rs : handle.list(ReplicaSet.class)) {
           if (rs.metadata().namespace().equals(ns) && rs.metadata().name().equals(owner.name())) {

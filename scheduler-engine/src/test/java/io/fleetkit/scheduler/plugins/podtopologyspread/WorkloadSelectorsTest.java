@@ -60,6 +60,26 @@ final class WorkloadSelectorsTest {
         Map.of("app", "web", "tier", "front", "rev", "1"));
   }
 
+  // spread.go's rcKind case: a v1 ReplicationController's equality selector, merged with the Services'
+  @Test
+  void of_podOwnedByReplicationController_mergesItsSelector() {
+    io.fleetkit.api.core.ReplicationController rc = io.fleetkit.api.core.ReplicationController.builder()
+        .namespace("ns").name("frontend").selector(Map.of("app", "frontend"))
+        .template(Map.of("app", "frontend", "v", "4"),
+            Pod.builder().name("t").container("c", "img:1", ResourceList.EMPTY).build().spec()).build();
+    OwnerReference ref = new OwnerReference("v1", "ReplicationController", "frontend", "uid-1", true, true);
+    Pod pod = pod("ns", Map.of("app", "frontend", "v", "4", "tier", "front"), ref);
+
+    LabelSelector sel = WorkloadSelectors.of(pod, handleListing(service("ns", "front", Map.of("tier", "front")), rc));
+
+    assertThat(sel).isNotNull();
+    assertThat(sel.matchLabels()).containsExactlyInAnyOrderEntriesOf(Map.of("app", "frontend", "tier", "front"));
+    OwnerReference appsGroup = new OwnerReference("apps/v1", "ReplicationController", "frontend", "uid-1", true,
+        true);
+    assertThat(WorkloadSelectors.of(pod("ns", Map.of("app", "frontend"), appsGroup), handleListing(rc)))
+        .as("only core/v1 is the ReplicationController kind").isNull();
+  }
+
   @Test
   void of_podOfNoWorkload_isNull() {
     Pod pod = pod("ns", Map.of("app", "lonely"), null);

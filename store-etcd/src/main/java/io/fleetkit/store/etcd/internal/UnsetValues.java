@@ -9,6 +9,7 @@ import io.fleetkit.api.apps.DeploymentStrategyType;
 import io.fleetkit.api.apps.PersistentVolumeClaimRetentionPolicyType;
 import io.fleetkit.api.apps.PodManagementPolicy;
 import io.fleetkit.api.apps.ReplicaSetSpec;
+import io.fleetkit.api.core.ReplicationControllerSpec;
 import io.fleetkit.api.apps.StatefulSetOrdinals;
 import io.fleetkit.api.apps.StatefulSetPersistentVolumeClaimRetentionPolicy;
 import io.fleetkit.api.apps.StatefulSetSpec;
@@ -145,6 +146,7 @@ final class UnsetValues {
     kindDefault(PersistentVolumeStatus.class, "phase", PersistentVolumePhase.Pending);
     kindDefault(PersistentVolumeClaimStatus.class, "phase", PersistentVolumeClaimPhase.Pending);
     kindDefault(NamespaceStatus.class, "phase", NamespacePhase.Active);
+    kindDefault(ReplicationControllerSpec.class, "replicas", 1);
     kindDefault(ServicePort.class, "protocol", ServiceProtocol.TCP);
     kindDefault(EndpointPort.class, "protocol", ServiceProtocol.TCP);
     kindDefault(Endpoints.Port.class, "protocol", ServiceProtocol.TCP);

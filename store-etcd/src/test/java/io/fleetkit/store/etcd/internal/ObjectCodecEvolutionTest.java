@@ -317,6 +317,10 @@ final class ObjectCodecEvolutionTest {
     checkBuilt(problems, ReplicaSet.builder().name("d").matchLabels(Samples.APP).podSpec(pod).build(), workload);
     checkBuilt(problems, StatefulSet.builder().name("d").matchLabels(Samples.APP).podSpec(pod).build(), workload);
     checkBuilt(problems, DaemonSet.builder().name("d").matchLabels(Samples.APP).podSpec(pod).build(), workload);
+    checkBuilt(problems, io.fleetkit.api.core.ReplicationController.builder().name("d").template(Samples.APP, pod)
+        .build(), List.of("metadata.name", "metadata.namespace", "metadata.labels", "spec.selector",
+        "spec.template.metadata.labels", "spec.template.spec.containers[0].name",
+        "spec.template.spec.containers[0].image"));
     PodSpec once = PodSpec.builder().restartPolicy(RestartPolicy.Never).container("app", "web:1", ResourceList.EMPTY)
         .build();
     List<String> job = List.of("metadata.name", "metadata.namespace", "spec.selector",

@@ -170,7 +170,9 @@ final class Samples {
             .timeAdded(Instant.ofEpochSecond(1_700_000_000L)).build()
             .withStatus(new DeviceTaintRuleStatus(List.of(new Condition(DeviceTaintRuleStatus.EVICTION_IN_PROGRESS,
                 ConditionStatus.True, 1, Instant.ofEpochSecond(1_700_000_010L),
-                DeviceTaintRuleStatus.PODS_PENDING_EVICTION, "1 pod needs to be evicted in 1 namespace.")))));
+                DeviceTaintRuleStatus.PODS_PENDING_EVICTION, "1 pod needs to be evicted in 1 namespace.")))),
+        io.fleetkit.api.core.ReplicationController.builder().name("frontend").replicas(2).minReadySeconds(5)
+            .template(APP, pod).build());
   }
 
   static JobSpec jobSpec() {

@@ -34,7 +34,7 @@ import java.util.stream.Stream;
  * warning ({@code kind Lease (coordination.k8s.io/v1) is not modelled by FleetKit; ignored}); so is a pod volume of
  * a source FleetKit does not model (nfs, csi...).
  *
- * <p>Supported kinds: those of core-api (Node, Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision,
+ * <p>Supported kinds: those of core-api (Node, Pod, Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet, ControllerRevision,
  * Job, CronJob, Service, PersistentVolume, PersistentVolumeClaim, StorageClass, PriorityClass, HorizontalPodAutoscaler,
  * VerticalPodAutoscaler, PodDisruptionBudget, PodGroup, NodePool) as they are modelled. Thread-safe: all methods are
  * stateless.

@@ -33,6 +33,7 @@ final class RoundTripTest {
       "ControllerRevision, roundtrip/controllerrevision.yaml, 2",
       "CronJob, roundtrip/cronjob.yaml, 2",
       "DaemonSet, roundtrip/daemonset.yaml, 3",
+      "ReplicationController, roundtrip/replicationcontroller.yaml, 2",
       "PersistentVolume, roundtrip/persistentvolume.yaml, 3",
       "PersistentVolumeClaim, roundtrip/persistentvolumeclaim.yaml, 3",
       "StorageClass, roundtrip/storageclass.yaml, 2",

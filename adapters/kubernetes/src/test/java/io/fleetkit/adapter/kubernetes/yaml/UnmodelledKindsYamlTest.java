@@ -25,7 +25,7 @@ final class UnmodelledKindsYamlTest {
       "storage.k8s.io/v1, VolumeAttachment", "networking.k8s.io/v1, NetworkPolicy", "v1, PodTemplate",
       "node.k8s.io/v1, RuntimeClass", "flowcontrol.apiserver.k8s.io/v1, FlowSchema",
       "flowcontrol.apiserver.k8s.io/v1, PriorityLevelConfiguration",
-      "certificates.k8s.io/v1, CertificateSigningRequest", "v1, ReplicationController"})
+      "certificates.k8s.io/v1, CertificateSigningRequest", "v1, ComponentStatus"})
   void parse_builtInKindNotModelled_isIgnoredWithAWarning(String apiVersion, String kind) {
     LoadedObjects loaded = KubernetesYaml.parse("""
         apiVersion: %s

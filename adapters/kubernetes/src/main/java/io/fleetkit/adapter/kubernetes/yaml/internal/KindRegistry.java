@@ -40,6 +40,7 @@ import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodDisruptionBudgetCon
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PodGroupConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.PriorityClassConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ReplicaSetConverter;
+import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ReplicationControllerConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceClaimConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceClaimTemplateConverter;
 import io.fleetkit.adapter.kubernetes.yaml.internal.kinds.ResourceSliceConverter;
@@ -65,6 +66,7 @@ public final class KindRegistry {
       new PodConverter(),
       new DeploymentConverter(),
       new ReplicaSetConverter(),
+      new ReplicationControllerConverter(),
       new StatefulSetConverter(),
       new ControllerRevisionConverter(),
       new DaemonSetConverter(),

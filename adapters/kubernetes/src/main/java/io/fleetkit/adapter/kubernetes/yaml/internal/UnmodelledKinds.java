@@ -14,7 +14,7 @@ import java.util.TreeMap;
 public final class UnmodelledKinds {
   /** Each kind and the apiVersions the API server serves it under (Kubernetes 1.29 to 1.34). */
   private static final Map<String, Set<String>> KINDS = kinds(
-      "v1", List.of("Event", "PodTemplate", "ReplicationController", "ComponentStatus"),
+      "v1", List.of("Event", "PodTemplate", "ComponentStatus"),
       "coordination.k8s.io/v1", List.of("Lease"),
       "events.k8s.io/v1", List.of("Event"),
       "rbac.authorization.k8s.io/v1", List.of("Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"),
