@@ -732,9 +732,11 @@ final class ScenarioYamlTest {
 
   @Test
   void provisioner_badValues_reportedNamingTheField() {
-    assertThat(problems(PROVISIONER.replace("consolidationPolicy: WhenEmpty", "consolidationPolicy: Balanced")))
-        .contains("spec.provisioner.consolidationPolicy", "Balanced", "must be one of WhenEmpty, "
-            + "WhenEmptyOrUnderutilized");
+    assertThat(problems(PROVISIONER.replace("consolidationPolicy: WhenEmpty", "consolidationPolicy: balanced")))
+        .contains("spec.provisioner.consolidationPolicy", "balanced", "must be one of WhenEmpty, "
+            + "WhenEmptyOrUnderutilized, Balanced");
+    assertThat(parse(PROVISIONER.replace("consolidationPolicy: WhenEmpty", "consolidationPolicy: Balanced")).spec()
+        .provisioner().consolidationPolicy()).isEqualTo("Balanced");
     assertThat(problems(PROVISIONER.replace("nodes: \"20%\"", "nodes: \"1000%\"")))
         .contains("spec.provisioner.budgets[0].nodes", "1000%", "must be a count or a percentage up to 100%");
     assertThat(problems(PROVISIONER.replace("[Underutilized, Drifted]", "[Underutilized, Expired]")))
