@@ -71,10 +71,11 @@ final class DomainCounter {
    * For scoring: per non-hostname constraint, the domains of the non-ignored feasible nodes (a missing key counts as
    * the value "" when not every key is required), with the matching pods of all eligible nodes in those domains;
    * {@code null} for hostname constraints (counted per node in Score). {@code ignored[0]} receives the number of
-   * feasible nodes lacking a required key.
+   * feasible nodes lacking a required key. {@code table}, when {@code all} are its nodes, lets the running totals
+   * replay its change log when no constraint needs a per-pod eligibility check.
    */
   @Nullable DomainCounts[] soft(Pod pod, SpreadConstraint[] cs, boolean requireAll, List<NodeInfo> feasible,
-      List<NodeInfo> all, int[] ignored) {
+      List<NodeInfo> all, @Nullable NodeTable table, int[] ignored) {
     @Nullable DomainCounts[] counts = new DomainCounts[cs.length];
     for (int i = 0; i < cs.length; i++) {
       counts[i] = cs[i].isHostname() ? null : new DomainCounts(domainIndexes.get(cs[i].topologyKey(), all.size()));
@@ -95,23 +96,21 @@ final class DomainCounter {
     RequiredNodeAffinity affinity = RequiredNodeAffinity.fromAffinity(pod.spec().nodeSelector(), pod.spec().affinity());
     synchronized (matchCounts) {
       MatchCountCache.@Nullable PerSelector[] counters = counters(cs, pod.metadata().namespace());
-      for (int n = 0, size = all.size(); n < size; n++) {
-        NodeInfo node = all.get(n);
-        Map<String, String> labels = node.labels();
-        if (requireAll && !SpreadConstraint.nodeHasAllKeys(labels, cs)) {
-          continue;
-        }
+      if (trivialEligibility(cs, affinity, counters)) {
+        String[] keys = requireAll ? requiredKeys(cs) : NO_KEYS;
         for (int i = 0; i < cs.length; i++) {
           DomainCounts d = counts[i];
-          MatchCountCache.@Nullable PerSelector counter = counters[i];
-          if (d == null || counter == null || !cs[i].matchNodeInclusionPolicies(pod, node, affinity)) {
-            continue;
-          }
-          int slot = d.slot(labels.getOrDefault(cs[i].topologyKey(), ""));
-          if (slot >= 0) {
-            d.addRaw(slot, counter.count(n, node));
+          if (d != null) {
+            DomainTotals t = counters[i].totals(keys, cs[i].topologyKey(), all, table);
+            for (Map.Entry<String, Integer> e : d.index().entrySet()) {
+              if (d.slot(e.getKey()) >= 0) {
+                d.addRaw(e.getValue(), t.total(e.getKey()));
+              }
+            }
           }
         }
+      } else {
+        addCounts(pod, cs, requireAll, all, affinity, counts, counters);
       }
     }
     for (int i = 0; i < cs.length; i++) {
@@ -121,6 +120,33 @@ final class DomainCounter {
       }
     }
     return counts;
+  }
+
+  /**
+   * Adds to {@code counts} the matching pods of every node of {@code all} eligible for each constraint (upstream
+   * PreScore's processAllNode).
+   */
+  private static void addCounts(Pod pod, SpreadConstraint[] cs, boolean requireAll, List<NodeInfo> all,
+      RequiredNodeAffinity affinity, @Nullable DomainCounts[] counts,
+      MatchCountCache.@Nullable PerSelector[] counters) {
+    for (int n = 0, size = all.size(); n < size; n++) {
+      NodeInfo node = all.get(n);
+      Map<String, String> labels = node.labels();
+      if (requireAll && !SpreadConstraint.nodeHasAllKeys(labels, cs)) {
+        continue;
+      }
+      for (int i = 0; i < cs.length; i++) {
+        DomainCounts d = counts[i];
+        MatchCountCache.@Nullable PerSelector counter = counters[i];
+        if (d == null || counter == null || !cs[i].matchNodeInclusionPolicies(pod, node, affinity)) {
+          continue;
+        }
+        int slot = d.slot(labels.getOrDefault(cs[i].topologyKey(), ""));
+        if (slot >= 0) {
+          d.addRaw(slot, counter.count(n, node));
+        }
+      }
+    }
   }
 
   /** The cached counter of each constraint's selector; {@code null} for selectors matching nothing. */
@@ -146,6 +172,8 @@ final class DomainCounter {
     }
     return true;
   }
+
+  private static final String[] NO_KEYS = new String[0];
 
   private static String[] requiredKeys(SpreadConstraint[] cs) {
     TreeSet<String> keys = new TreeSet<>();

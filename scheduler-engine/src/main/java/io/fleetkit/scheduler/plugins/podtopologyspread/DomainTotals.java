@@ -11,11 +11,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Running per-domain totals of the pods matching one (selector, namespace), for one topology key, over the nodes
- * that hold every key in {@code requiredKeys}: the PreFilter state of every pod whose constraints need no per-pod
- * eligibility check (nodeAffinityPolicy Honor with no node selector or affinity, or Ignore; nodeTaintsPolicy Ignore).
+ * that hold every key in {@code requiredKeys} (a node lacking the topology key, when it is not required, counts under
+ * the value ""): the PreFilter and PreScore counts of every pod whose constraints need no per-pod eligibility check
+ * (nodeAffinityPolicy Honor with no node selector or affinity, or Ignore; nodeTaintsPolicy Ignore).
  *
  * <p>{@link #refresh} revisits only the snapshot positions whose {@link NodeInfo} object or generation changed since
- * the last pod, retracting the old contribution and adding the new one, so a pod costs one identity check per node
+ * the last pod, retracting the old contribution and adding the new one (a changed node's count follows from its old
+ * count and the pods that differ, {@link SpreadConstraint#recount}), so a pod costs one identity check per node
  * instead of a walk over every pod in the cluster. {@link #toCounts()} hands out a copy. The value index is copied
  * before growing once handed out. Not thread-safe: used under the {@link MatchCountCache} monitor.
  */
@@ -101,20 +103,30 @@ final class DomainTotals {
     if (nodes[n] == node && generations[n] == node.generation()) {
       return;
     }
+    NodeInfo before = nodes[n];
+    int c = before == null || slots[n] < 0 ? -1 : SpreadConstraint.recount(before, counts[n], node, selector, namespace);
     retract(n);
-    place(n, node, selector, namespace);
+    place(n, node, c, selector, namespace);
   }
 
   /** Counts {@code node} at position {@code n} (nothing counted there). */
   private void place(int n, NodeInfo node, Selector selector, String namespace) {
+    place(n, node, -1, selector, namespace);
+  }
+
+  /**
+   * Counts {@code node} at position {@code n} (nothing counted there) with {@code known} matching pods, or counting
+   * them when -1. A node lacking the topology key counts under the value "" (a node lacking a required key not at all).
+   */
+  private void place(int n, NodeInfo node, int known, Selector selector, String namespace) {
     nodes[n] = node;
     generations[n] = node.generation();
     Map<String, String> labels = node.labels();
     int slot = -1;
     int c = 0;
     if (hasAll(labels)) {
-      slot = slotOf(labels.get(topologyKey));
-      c = SpreadConstraint.countMatching(node.pods(), selector, namespace);
+      slot = slotOf(labels.getOrDefault(topologyKey, ""));
+      c = known >= 0 ? known : SpreadConstraint.countMatching(node.pods(), selector, namespace);
       totals[slot] += c;
       members[slot]++;
     }
@@ -135,6 +147,15 @@ final class DomainTotals {
       }
     }
     return new DomainCounts(index, Arrays.copyOf(totals, Math.max(4, n)), present, domains);
+  }
+
+  /**
+   * The matching pods over the member nodes whose topology value is {@code value} (0 when there is none), as of the
+   * last refresh.
+   */
+  int total(String value) {
+    Integer s = index.get(value);
+    return s == null ? 0 : totals[s];
   }
 
   private void retract(int n) {

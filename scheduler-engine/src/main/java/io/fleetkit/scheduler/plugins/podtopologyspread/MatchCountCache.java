@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * uncontended because a profile schedules one pod at a time).
  */
 final class MatchCountCache {
-  private static final int MAX_SELECTORS = 32;
+  private static final int MAX_SELECTORS = 256;
 
   private final Map<String, PerSelector> bySelector = new LinkedHashMap<>(16, 0.75f, true) {
     private static final long serialVersionUID = 1L;
@@ -68,7 +68,9 @@ final class MatchCountCache {
       if (position < nodes.length && nodes[position] == node && generations[position] == node.generation()) {
         return counts[position];
       }
-      int c = SpreadConstraint.countMatching(node.pods(), selector, namespace);
+      NodeInfo before = position < nodes.length ? nodes[position] : null;
+      int c = before == null ? SpreadConstraint.countMatching(node.pods(), selector, namespace)
+          : SpreadConstraint.recount(before, counts[position], node, selector, namespace);
       if (position >= nodes.length) {
         int n = Math.max(position + 1, nodes.length * 2);
         nodes = Arrays.copyOf(nodes, n);

@@ -285,7 +285,8 @@ public final class PodTopologySpreadPlugin
 
   @Override
   public Status preScore(CycleState state, PodInfo podInfo, List<NodeInfo> feasibleNodes) {
-    List<NodeInfo> all = snapshot.get().nodes();
+    Snapshot current = snapshot.get();
+    List<NodeInfo> all = current.nodes();
     if (all.isEmpty()) {
       return Status.skip();
     }
@@ -304,7 +305,8 @@ public final class PodTopologySpreadPlugin
     boolean requireAll = !pod.spec().topologySpreadConstraints().isEmpty()
         || args.defaultingType() != PodTopologySpreadArgs.DefaultingType.System;
     int[] ignored = new int[1];
-    @Nullable DomainCounts[] counts = counter.soft(pod, cs, requireAll, feasibleNodes, all, ignored);
+    @Nullable DomainCounts[] counts = counter.soft(pod, cs, requireAll, feasibleNodes, all,
+        NodeTable.of(current), ignored);
     double[] weights = new double[cs.length];
     for (int i = 0; i < cs.length; i++) {
       DomainCounts d = counts[i];

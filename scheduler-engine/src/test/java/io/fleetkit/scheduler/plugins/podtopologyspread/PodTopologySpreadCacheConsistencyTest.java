@@ -55,6 +55,15 @@ final class PodTopologySpreadCacheConsistencyTest {
       put(nodeObjects.get(nodeName));
     }
 
+    /** Removes the {@code index}-th pod (modulo the node's pods) from the node, if it has any. */
+    void removePod(String nodeName, int index) {
+      List<PodInfo> list = pods.get(nodeName);
+      if (list != null && !list.isEmpty()) {
+        list.remove(index % list.size());
+        put(nodeObjects.get(nodeName));
+      }
+    }
+
     void remove(String nodeName) {
       nodes.removeIf(n -> n.name().equals(nodeName));
       nodeObjects.remove(nodeName);
@@ -96,11 +105,16 @@ final class PodTopologySpreadCacheConsistencyTest {
         PodInfos.of(pod("p3").label("foo", "").spread(1, "zone", HARD, FOO, null, null, HONOR, null).obj()),
         PodInfos.of(pod("p4").label("foo", "").nodeSelector(Map.of("zone", "z1")).spread(1, "zone", HARD, FOO).obj()),
         PodInfos.of(pod("p5").label("foo", "").spread(1, "zone", SOFT, FOO).spread(1, "kubernetes.io/hostname", SOFT,
-            FOO).obj()));
+            FOO).obj()),
+        PodInfos.of(pod("p6").label("foo", "").nodeSelector(Map.of("zone", "z2")).spread(1, "zone", SOFT, FOO)
+            .obj()),
+        PodInfos.of(pod("p7").label("foo", "").spread(1, "zone", SOFT, FOO, null, null, HONOR, null).obj()));
     int podSeq = 0;
-    for (int step = 0; step < 300; step++) {
-      int action = rnd.nextInt(10);
-      if (action < 6) {
+    for (int step = 0; step < 600; step++) {
+      int action = rnd.nextInt(12);
+      if (action >= 10) {
+        cluster.removePod(cluster.nodes.get(rnd.nextInt(cluster.nodes.size())).name(), rnd.nextInt(8));
+      } else if (action < 6) {
         String target = cluster.nodes.get(rnd.nextInt(cluster.nodes.size())).name();
         SpreadFixtures.PodW p = pod("e" + podSeq++).node(target);
         if (rnd.nextBoolean()) {
