@@ -12,14 +12,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Counts matching pods per topology domain for PreFilter (upstream calPreFilterState) and PreScore (upstream
- * PreScore's processAllNode), with the caches that make this cheap across cycles: per-node counts
- * ({@link MatchCountCache}), shared domain indexes ({@link DomainIndexCache}) and, when no constraint needs a per-pod
- * eligibility check, running per-domain totals ({@link DomainTotals}) refreshed only where nodes changed.
+ * PreScore's processAllNode), with the caches that make this cheap across cycles: per-node counts and, when no
+ * constraint needs a per-pod eligibility check, running per-domain sums, both kept by the {@link SelectorCounts}, and
+ * shared domain indexes ({@link DomainIndexCache}).
  *
- * <p>Thread-safe: the caches are used under the {@link MatchCountCache} monitor, one acquisition per pod.
+ * <p>Thread-safe: the index is used under its monitor, one acquisition per pod.
  */
 final class DomainCounter {
-  private final MatchCountCache matchCounts = new MatchCountCache();
+  private final SelectorCounts selectorCounts = new SelectorCounts();
   private final DomainIndexCache domainIndexes = new DomainIndexCache();
 
   /**
@@ -31,12 +31,13 @@ final class DomainCounter {
       @Nullable NodeTable table) {
     String ns = pod.metadata().namespace();
     DomainCounts[] domains = new DomainCounts[cs.length];
-    synchronized (matchCounts) {
-      MatchCountCache.@Nullable PerSelector[] counters = counters(cs, ns);
+    synchronized (selectorCounts) {
+      selectorCounts.sync(nodes, table);
+      SelectorCounts.@Nullable Tracked[] counters = counters(cs, ns);
       if (trivialEligibility(cs, affinity, counters)) {
         String[] keys = requiredKeys(cs);
         for (int i = 0; i < cs.length; i++) {
-          domains[i] = counters[i].totals(keys, cs[i].topologyKey(), nodes, table).toCounts();
+          domains[i] = selectorCounts.sums(counters[i], keys, cs[i].topologyKey()).toCounts();
         }
         return domains;
       }
@@ -52,9 +53,9 @@ final class DomainCounter {
         for (int i = 0; i < cs.length; i++) {
           if (cs[i].matchNodeInclusionPolicies(pod, node, affinity)) {
             int slot = domains[i].register(labels.get(cs[i].topologyKey()));
-            MatchCountCache.@Nullable PerSelector counter = counters[i];
+            SelectorCounts.@Nullable Tracked counter = counters[i];
             if (counter != null) {
-              domains[i].addRaw(slot, counter.count(n, node));
+              domains[i].addRaw(slot, selectorCounts.count(counter, n));
             }
           }
         }
@@ -94,14 +95,15 @@ final class DomainCounter {
       }
     }
     RequiredNodeAffinity affinity = RequiredNodeAffinity.fromAffinity(pod.spec().nodeSelector(), pod.spec().affinity());
-    synchronized (matchCounts) {
-      MatchCountCache.@Nullable PerSelector[] counters = counters(cs, pod.metadata().namespace());
+    synchronized (selectorCounts) {
+      selectorCounts.sync(all, table);
+      SelectorCounts.@Nullable Tracked[] counters = counters(cs, pod.metadata().namespace());
       if (trivialEligibility(cs, affinity, counters)) {
         String[] keys = requireAll ? requiredKeys(cs) : NO_KEYS;
         for (int i = 0; i < cs.length; i++) {
           DomainCounts d = counts[i];
           if (d != null) {
-            DomainTotals t = counters[i].totals(keys, cs[i].topologyKey(), all, table);
+            SelectorCounts.DomainSums t = selectorCounts.sums(counters[i], keys, cs[i].topologyKey());
             for (Map.Entry<String, Integer> e : d.index().entrySet()) {
               if (d.slot(e.getKey()) >= 0) {
                 d.addRaw(e.getValue(), t.total(e.getKey()));
@@ -126,9 +128,8 @@ final class DomainCounter {
    * Adds to {@code counts} the matching pods of every node of {@code all} eligible for each constraint (upstream
    * PreScore's processAllNode).
    */
-  private static void addCounts(Pod pod, SpreadConstraint[] cs, boolean requireAll, List<NodeInfo> all,
-      RequiredNodeAffinity affinity, @Nullable DomainCounts[] counts,
-      MatchCountCache.@Nullable PerSelector[] counters) {
+  private void addCounts(Pod pod, SpreadConstraint[] cs, boolean requireAll, List<NodeInfo> all,
+      RequiredNodeAffinity affinity, @Nullable DomainCounts[] counts, SelectorCounts.@Nullable Tracked[] counters) {
     for (int n = 0, size = all.size(); n < size; n++) {
       NodeInfo node = all.get(n);
       Map<String, String> labels = node.labels();
@@ -137,23 +138,23 @@ final class DomainCounter {
       }
       for (int i = 0; i < cs.length; i++) {
         DomainCounts d = counts[i];
-        MatchCountCache.@Nullable PerSelector counter = counters[i];
+        SelectorCounts.@Nullable Tracked counter = counters[i];
         if (d == null || counter == null || !cs[i].matchNodeInclusionPolicies(pod, node, affinity)) {
           continue;
         }
         int slot = d.slot(labels.getOrDefault(cs[i].topologyKey(), ""));
         if (slot >= 0) {
-          d.addRaw(slot, counter.count(n, node));
+          d.addRaw(slot, selectorCounts.count(counter, n));
         }
       }
     }
   }
 
   /** The cached counter of each constraint's selector; {@code null} for selectors matching nothing. */
-  private MatchCountCache.@Nullable PerSelector[] counters(SpreadConstraint[] cs, String ns) {
-    MatchCountCache.@Nullable PerSelector[] out = new MatchCountCache.PerSelector[cs.length];
+  private SelectorCounts.@Nullable Tracked[] counters(SpreadConstraint[] cs, String ns) {
+    SelectorCounts.@Nullable Tracked[] out = new SelectorCounts.Tracked[cs.length];
     for (int i = 0; i < cs.length; i++) {
-      out[i] = cs[i].selector().matchesNothing() ? null : matchCounts.forSelector(cs[i].selector(), ns);
+      out[i] = cs[i].selector().matchesNothing() ? null : selectorCounts.track(cs[i].selector(), ns);
     }
     return out;
   }
@@ -163,7 +164,7 @@ final class DomainCounter {
    * to honor, and every selector can match (so running totals exist for it).
    */
   private static boolean trivialEligibility(SpreadConstraint[] cs, RequiredNodeAffinity affinity,
-      MatchCountCache.@Nullable PerSelector[] counters) {
+      SelectorCounts.@Nullable Tracked[] counters) {
     for (int i = 0; i < cs.length; i++) {
       if (counters[i] == null || cs[i].nodeTaintsPolicy() == NodeInclusionPolicy.Honor
           || (cs[i].nodeAffinityPolicy() == NodeInclusionPolicy.Honor && !affinity.isEmpty())) {

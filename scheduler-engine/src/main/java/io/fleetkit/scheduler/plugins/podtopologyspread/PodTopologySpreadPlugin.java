@@ -22,11 +22,13 @@ import io.fleetkit.api.scheduling.UnsatisfiableConstraintAction;
 import io.fleetkit.scheduler.nodetable.NodeTable;
 import io.fleetkit.scheduler.nodetable.TableFilter;
 import io.fleetkit.scheduler.plugins.helper.ObjectChange;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -92,6 +94,14 @@ public final class PodTopologySpreadPlugin
   private final PreFilterExtensions extensions = new DryRunUpdates();
   /** Counts per domain, with caches reused across cycles. */
   private final DomainCounter counter = new DomainCounter();
+  /**
+   * The default constraints compiled per action and workload selector (the workload selector replaces every
+   * constraint's own, so the pod's labels play no part), so that successive pods of a workload share one compiled
+   * selector, which the match counts then find by identity.
+   */
+  private final Map<UnsatisfiableConstraintAction, Map<LabelSelector, SpreadConstraint[]>> compiledDefaults =
+      new EnumMap<>(UnsatisfiableConstraintAction.class);
+  private static final int MAX_COMPILED_DEFAULTS = 1024;
 
   /**
    * @param args default constraints and the workload-selector lookup
@@ -100,6 +110,9 @@ public final class PodTopologySpreadPlugin
   public PodTopologySpreadPlugin(PodTopologySpreadArgs args, Supplier<Snapshot> snapshot) {
     this.args = Objects.requireNonNull(args, "args");
     this.snapshot = Objects.requireNonNull(snapshot, "snapshot");
+    for (UnsatisfiableConstraintAction action : UnsatisfiableConstraintAction.values()) {
+      compiledDefaults.put(action, new ConcurrentHashMap<>());
+    }
   }
 
   @Override
@@ -387,6 +400,15 @@ public final class PodTopologySpreadPlugin
     if (workload == null || (workload.matchLabels().isEmpty() && workload.matchExpressions().isEmpty())) {
       return SpreadConstraint.NONE;
     }
-    return SpreadConstraint.compile(defaults, pod.metadata().labels(), action, workload.toSelector());
+    Map<LabelSelector, SpreadConstraint[]> byWorkload = compiledDefaults.get(action);
+    SpreadConstraint[] compiled = byWorkload.get(workload);
+    if (compiled == null) {
+      compiled = SpreadConstraint.compile(defaults, pod.metadata().labels(), action, workload.toSelector());
+      if (byWorkload.size() >= MAX_COMPILED_DEFAULTS) {
+        byWorkload.clear();
+      }
+      byWorkload.put(workload, compiled);
+    }
+    return compiled;
   }
 }

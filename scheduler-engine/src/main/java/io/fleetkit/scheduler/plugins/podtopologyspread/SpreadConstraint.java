@@ -53,55 +53,16 @@ record SpreadConstraint(int maxSkew, String topologyKey, Selector selector, int 
     return true;
   }
 
-
-  /**
-   * The matching pods on {@code now} (as {@link #countMatching}), given that {@code before}, an earlier view of the same
-   * node, had {@code beforeCount}: only the pods between the two views' common prefix and common suffix (compared by
-   * identity) are matched, so a pod added or removed costs one or a few label matches instead of the node's pods. A
-   * view's pods never change once it is made ({@link NodeInfo}), which makes identical entries count alike.
-   */
-  static int recount(NodeInfo before, int beforeCount, NodeInfo now, Selector selector, String ns) {
-    List<PodInfo> a = before.pods();
-    List<PodInfo> b = now.pods();
-    if (!before.name().equals(now.name())) {
-      return countMatching(b, selector, ns);
-    }
-    if (a == b) {
-      return beforeCount;
-    }
-    int na = a.size();
-    int nb = b.size();
-    int m = Math.min(na, nb);
-    int prefix = 0;
-    while (prefix < m && a.get(prefix) == b.get(prefix)) {
-      prefix++;
-    }
-    int suffix = 0;
-    while (suffix < m - prefix && a.get(na - 1 - suffix) == b.get(nb - 1 - suffix)) {
-      suffix++;
-    }
-    if ((na - prefix - suffix) + (nb - prefix - suffix) >= nb) { // no cheaper than a fresh count
-      return countMatching(b, selector, ns);
-    }
-    return beforeCount - countMatching(a, prefix, na - suffix, selector, ns)
-        + countMatching(b, prefix, nb - suffix, selector, ns);
-  }
-
   /**
    * Pods among {@code pods} in namespace {@code ns}, not terminating, whose labels match {@code selector} (upstream
    * countPodsMatchSelector). Allocation-free.
    */
   static int countMatching(List<PodInfo> pods, Selector selector, String ns) {
-    return countMatching(pods, 0, pods.size(), selector, ns);
-  }
-
-  /** {@link #countMatching(List, Selector, String)} over {@code pods[from, to)}. */
-  private static int countMatching(List<PodInfo> pods, int from, int to, Selector selector, String ns) {
-    if (from >= to || selector.matchesNothing()) {
+    if (selector.matchesNothing()) {
       return 0;
     }
     int count = 0;
-    for (int i = from; i < to; i++) {
+    for (int i = 0, n = pods.size(); i < n; i++) {
       Pod p = pods.get(i).pod();
       if (p.metadata().deletionTimestamp() == null && ns.equals(p.metadata().namespace())
           && selector.matches(p.metadata().labels())) {

@@ -5,9 +5,9 @@
  * constraints ({@link io.fleetkit.scheduler.plugins.podtopologyspread.PodTopologySpreadArgs}) apply to pods without
  * constraints of their own.
  *
- * <p>Performance: PreFilter counts matching pods once per pod, reusing what earlier cycles counted (per-node counts
- * keyed by {@code NodeInfo} identity and generation, running per-domain totals, shared domain indexes), so a pod of
- * a workload already seen costs one identity check per node. Filter is O(constraints) hash lookups with no
+ * <p>Performance: PreFilter and PreScore count matching pods from an index kept across cycles (per-node counts and
+ * running per-domain sums for every remembered selector, updated from the pods that differ between a node's views;
+ * shared domain indexes), so a pod of a workload already seen costs no walk over the cluster's pods. Filter is O(constraints) hash lookups with no
  * allocation; the global minimum is kept exact (upstream's newest {@code DomainsAtCount} semantics rather than the
  * older two "critical paths", which it equals after PreFilter and may only approximate after dry-run updates).
  *
