@@ -1,8 +1,12 @@
 package io.fleetkit.scheduler;
 
+import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.core.Namespace;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.ReplicationController;
+import io.fleetkit.api.core.Service;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.resource.dra.DeviceClass;
@@ -46,7 +50,11 @@ public final class StoreScheduler implements AutoCloseable {
     this.scheduler = scheduler;
   }
 
-  /** Attaches {@code scheduler} to {@code store}: priority classes, disruption budgets, nodes and pods. */
+  /**
+   * Attaches {@code scheduler} to {@code store}: priority classes, disruption budgets, namespaces, the DRA objects,
+   * nodes and pods, and the Services, ReplicationControllers, ReplicaSets and StatefulSets whose selectors are a pod's
+   * default spreading selector (kube-scheduler's informers list them for {@code DefaultSelector}).
+   */
   public static StoreScheduler attach(Scheduler scheduler, ObjectStore store) {
     return attach(scheduler, store, List.of());
   }
@@ -67,6 +75,11 @@ public final class StoreScheduler implements AutoCloseable {
     s.feedObjects(store, ResourceSlice.class);
     s.feedObjects(store, DeviceClass.class);
     s.feedObjects(store, DeviceTaintRule.class);
+    // the default spreading selector's sources (system-defaulted PodTopologySpread constraints)
+    s.feedObjects(store, Service.class);
+    s.feedObjects(store, ReplicationController.class);
+    s.feedObjects(store, ReplicaSet.class);
+    s.feedObjects(store, StatefulSet.class);
     for (Class<? extends ApiObject<?>> k : extraKinds) {
       s.feedObjectsRaw(store, k);
     }

@@ -55,6 +55,34 @@ final class StoreSchedulerTest {
     }
   }
 
+  /**
+   * kube-scheduler's informers list the Services and workloads whose selectors make a pod's default spreading selector
+   * ({@code helper.DefaultSelector}); fed from the store, a ReplicaSet's second pod goes to the other zone by
+   * PodTopologySpread's system defaults (zone skew 5, ScheduleAnyway), where the two empty nodes score alike otherwise.
+   */
+  @Test
+  void attach_feedsWorkloads_defaultSpreadingPlacesAReplicaSetsPodsInTheOtherZone() {
+    io.fleetkit.api.meta.OwnerReference rs = new io.fleetkit.api.meta.OwnerReference("apps/v1", "ReplicaSet", "web",
+        "rs-1", true, true);
+    try (ObjectStore store = ObjectStore.builder().directDelivery().build();
+        Scheduler s = Scheduler.builder().clock(clock).binder(new StoreBinder(store, clock)).build()) {
+      for (String[] n : new String[][] {{"a-1", "zone-a"}, {"a-2", "zone-a"}, {"b-1", "zone-b"}}) {
+        store.create(node(n[0], 4000, 8192, 110).toBuilder().label("kubernetes.io/hostname", n[0])
+            .label("topology.kubernetes.io/zone", n[1]).build());
+      }
+      store.create(io.fleetkit.api.apps.ReplicaSet.builder().name("web").replicas(2)
+          .matchLabels(java.util.Map.of("app", "web"))
+          .podSpec(io.fleetkit.api.core.PodSpec.builder().container("app", "pause",
+              io.fleetkit.api.resource.ResourceList.ofCpuMemory(500, 100L << 20)).build()).build());
+      store.create(pod("web-1", 500, 100).toBuilder().label("app", "web").ownerReference(rs).nodeName("a-1")
+          .build());
+      store.create(pod("web-2", 500, 100).toBuilder().label("app", "web").ownerReference(rs).build());
+      try (StoreScheduler feed = s.attach(store)) {
+        assertThat(s.runUntilIdle()).singleElement().satisfies(r -> assertThat(r.nodeName()).isEqualTo("b-1"));
+      }
+    }
+  }
+
   @Test
   void builderStore_makesTheStoreTheDefaultBindingTarget() {
     try (ObjectStore store = ObjectStore.builder().directDelivery().build();

@@ -206,7 +206,10 @@ final class EventHandlers {
   private void onObjectEvent(@Nullable Object before, @Nullable Object after) {
     Object object = after != null ? after : Objects.requireNonNull(before);
     ClusterEvent event = switch (object.getClass().getSimpleName()) {
-      case "PriorityClass", "PodDisruptionBudget" -> null;
+      // no plugin registers for these (upstream's EventsToRegister): the workloads are read for the default spreading
+      // selector, which only scores
+      case "PriorityClass", "PodDisruptionBudget", "Service", "ReplicationController", "ReplicaSet", "StatefulSet" ->
+          null;
       case "Namespace" -> ClusterEvent.NAMESPACE_UPDATE;
       case "PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode", "CSIDriver",
           "CSIStorageCapacity", "VolumeAttachment" -> ClusterEvent.STORAGE;
