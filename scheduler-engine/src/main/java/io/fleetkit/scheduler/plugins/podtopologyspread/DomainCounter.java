@@ -177,6 +177,9 @@ final class DomainCounter {
   private static final String[] NO_KEYS = new String[0];
 
   private static String[] requiredKeys(SpreadConstraint[] cs) {
+    if (cs.length == 1) {
+      return new String[] {cs[0].topologyKey()};
+    }
     TreeSet<String> keys = new TreeSet<>();
     for (SpreadConstraint c : cs) {
       keys.add(c.topologyKey());

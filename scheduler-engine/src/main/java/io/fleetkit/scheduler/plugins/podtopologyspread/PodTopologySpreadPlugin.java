@@ -101,7 +101,10 @@ public final class PodTopologySpreadPlugin
    */
   private final Map<UnsatisfiableConstraintAction, Map<LabelSelector, SpreadConstraint[]>> compiledDefaults =
       new EnumMap<>(UnsatisfiableConstraintAction.class);
-  private static final int MAX_COMPILED_DEFAULTS = 1024;
+  /** A pod's own constraints compiled per action, when none has matchLabelKeys (which read the pod's labels). */
+  private final Map<UnsatisfiableConstraintAction, Map<List<TopologySpreadConstraint>, SpreadConstraint[]>>
+      compiledOwn = new EnumMap<>(UnsatisfiableConstraintAction.class);
+  private static final int MAX_COMPILED = 1024;
 
   /**
    * @param args default constraints and the workload-selector lookup
@@ -112,6 +115,7 @@ public final class PodTopologySpreadPlugin
     this.snapshot = Objects.requireNonNull(snapshot, "snapshot");
     for (UnsatisfiableConstraintAction action : UnsatisfiableConstraintAction.values()) {
       compiledDefaults.put(action, new ConcurrentHashMap<>());
+      compiledOwn.put(action, new ConcurrentHashMap<>());
     }
   }
 
@@ -386,7 +390,12 @@ public final class PodTopologySpreadPlugin
   private SpreadConstraint[] constraintsFor(Pod pod, UnsatisfiableConstraintAction action) {
     List<TopologySpreadConstraint> own = pod.spec().topologySpreadConstraints();
     if (!own.isEmpty()) {
-      return SpreadConstraint.compile(own, pod.metadata().labels(), action, null);
+      for (int i = 0, n = own.size(); i < n; i++) {
+        if (!own.get(i).matchLabelKeys().isEmpty()) {
+          return SpreadConstraint.compile(own, pod.metadata().labels(), action, null);
+        }
+      }
+      return compiled(compiledOwn, own, () -> SpreadConstraint.compile(own, Map.of(), action, null), action);
     }
     List<TopologySpreadConstraint> defaults = args.effectiveDefaults();
     boolean any = false;
@@ -400,15 +409,25 @@ public final class PodTopologySpreadPlugin
     if (workload == null || (workload.matchLabels().isEmpty() && workload.matchExpressions().isEmpty())) {
       return SpreadConstraint.NONE;
     }
-    Map<LabelSelector, SpreadConstraint[]> byWorkload = compiledDefaults.get(action);
-    SpreadConstraint[] compiled = byWorkload.get(workload);
-    if (compiled == null) {
-      compiled = SpreadConstraint.compile(defaults, pod.metadata().labels(), action, workload.toSelector());
-      if (byWorkload.size() >= MAX_COMPILED_DEFAULTS) {
-        byWorkload.clear();
+    return compiled(compiledDefaults, workload,
+        () -> SpreadConstraint.compile(defaults, pod.metadata().labels(), action, workload.toSelector()), action);
+  }
+
+  /**
+   * The constraints {@code compile} makes, remembered in {@code cache} under {@code action} and {@code key} (a failure
+   * to compile is not remembered).
+   */
+  private static <K> SpreadConstraint[] compiled(Map<UnsatisfiableConstraintAction, Map<K, SpreadConstraint[]>> cache,
+      K key, Supplier<SpreadConstraint[]> compile, UnsatisfiableConstraintAction action) {
+    Map<K, SpreadConstraint[]> byKey = cache.get(action);
+    SpreadConstraint[] cs = byKey.get(key);
+    if (cs == null) {
+      cs = compile.get();
+      if (byKey.size() >= MAX_COMPILED) {
+        byKey.clear();
       }
-      byWorkload.put(workload, compiled);
+      byKey.put(key, cs);
     }
-    return compiled;
+    return cs;
   }
 }

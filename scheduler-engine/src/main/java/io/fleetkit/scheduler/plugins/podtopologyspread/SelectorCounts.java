@@ -40,6 +40,10 @@ final class SelectorCounts {
   private final IdentityHashMap<Selector, Tracked> byInstance = new IdentityHashMap<>();
   /** Tracked selectors by the key and value of their first exact requirement. */
   private final HashMap<String, HashMap<String, List<Tracked>>> anchored = new HashMap<>();
+  /** {@link #anchored}'s keys and value maps as arrays, for the per-pod lookups. */
+  private String[] anchorKeys = new String[0];
+  @SuppressWarnings("unchecked")
+  private HashMap<String, List<Tracked>>[] anchorValues = new HashMap[0];
   /** Tracked selectors without an exact requirement: checked against every changed pod. */
   private final List<Tracked> unanchored = new ArrayList<>();
 
@@ -258,14 +262,12 @@ final class SelectorCounts {
     }
     String ns = p.metadata().namespace();
     Map<String, String> labels = p.metadata().labels();
-    if (!anchored.isEmpty()) {
-      for (Map.Entry<String, String> l : labels.entrySet()) {
-        HashMap<String, List<Tracked>> byValue = anchored.get(l.getKey());
-        List<Tracked> ts = byValue == null ? null : byValue.get(l.getValue());
-        if (ts != null) {
-          for (int i = 0, k = ts.size(); i < k; i++) {
-            ts.get(i).apply(ns, labels, e.id, delta);
-          }
+    for (int a = 0; a < anchorKeys.length; a++) {
+      String value = labels.get(anchorKeys[a]);
+      List<Tracked> ts = value == null ? null : anchorValues[a].get(value);
+      if (ts != null) {
+        for (int i = 0, k = ts.size(); i < k; i++) {
+          ts.get(i).apply(ns, labels, e.id, delta);
         }
       }
     }
@@ -314,6 +316,7 @@ final class SelectorCounts {
     } else {
       anchored.computeIfAbsent(anchorKey, k -> new HashMap<>()).computeIfAbsent(anchorValue, k -> new ArrayList<>(1))
           .add(t);
+      indexAnchors();
     }
     if (bySelector.size() > MAX_SELECTORS) {
       Iterator<Tracked> it = bySelector.values().iterator();
@@ -343,7 +346,17 @@ final class SelectorCounts {
       byValue.remove(t.anchorValue);
       if (byValue.isEmpty()) {
         anchored.remove(t.anchorKey);
+        indexAnchors();
       }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private void indexAnchors() {
+    anchorKeys = anchored.keySet().toArray(new String[0]);
+    anchorValues = new HashMap[anchorKeys.length];
+    for (int i = 0; i < anchorKeys.length; i++) {
+      anchorValues[i] = anchored.get(anchorKeys[i]);
     }
   }
 
@@ -355,15 +368,17 @@ final class SelectorCounts {
 
   /** The running domain sums of {@code t} for {@code topologyKey} over nodes holding all {@code requiredKeys}. */
   DomainSums sums(Tracked t, String[] requiredKeys, String topologyKey) {
-    String key = String.join(",", requiredKeys) + '|' + topologyKey;
-    DomainSums s = t.sums.get(key);
-    if (s == null) {
-      s = new DomainSums(requiredKeys, topologyKey, idCapacity);
-      for (Entry e : byName.values()) {
-        s.place(e.id, e.labels, t.counts[e.id]);
+    for (DomainSums s : t.sums) {
+      if (s.topologyKey.equals(topologyKey) && Arrays.equals(s.requiredKeys, requiredKeys)) {
+        return s;
       }
-      t.sums.put(key, s);
     }
+    DomainSums s = new DomainSums(requiredKeys, topologyKey, idCapacity);
+    for (Entry e : byName.values()) {
+      s.place(e.id, e.labels, t.counts[e.id]);
+    }
+    t.sums = Arrays.copyOf(t.sums, t.sums.length + 1);
+    t.sums[t.sums.length - 1] = s;
     return s;
   }
 
@@ -374,7 +389,7 @@ final class SelectorCounts {
     private final String key;
     private int[] counts;
     private boolean dropped;
-    private final HashMap<String, DomainSums> sums = new HashMap<>(4);
+    private DomainSums[] sums = new DomainSums[0];
     private @Nullable String anchorKey;
     private @Nullable String anchorValue;
 
@@ -387,7 +402,7 @@ final class SelectorCounts {
 
     private void grow(int capacity) {
       counts = Arrays.copyOf(counts, capacity);
-      for (DomainSums s : sums.values()) {
+      for (DomainSums s : sums) {
         s.grow(capacity);
       }
     }
@@ -395,20 +410,20 @@ final class SelectorCounts {
     private void apply(String ns, Map<String, String> labels, int id, int delta) {
       if (namespace.equals(ns) && selector.matches(labels)) {
         counts[id] += delta;
-        for (DomainSums s : sums.values()) {
+        for (DomainSums s : sums) {
           s.add(id, delta);
         }
       }
     }
 
     private void placeAll(Entry e) {
-      for (DomainSums s : sums.values()) {
+      for (DomainSums s : sums) {
         s.place(e.id, e.labels, counts[e.id]);
       }
     }
 
     private void retractAll(Entry e) {
-      for (DomainSums s : sums.values()) {
+      for (DomainSums s : sums) {
         s.retract(e.id, counts[e.id]);
       }
     }
