@@ -116,6 +116,68 @@ final class TopologyTablePathsPropertiesTest {
     }
   }
 
+  /**
+   * PodTopologySpread's {@link TableScore} path (per-value counts by the table's numbering, per-node hostname counts
+   * from the match counts kept across cycles) scores every node as a fresh plugin's Score on a plain snapshot: soft
+   * constraints of the pod's own ({@code spread} 1 zone, 2 hostname, 3 both; every key required) or, for
+   * {@code spread} 0, the system defaults over a workload selector (hostname and zone, a missing key counted as "").
+   */
+  @Property(tries = 250)
+  void scoreTablePath_scoresAsAFreshPerNodeScore_acrossSnapshotUpdates(@ForAll("nodeLists") List<NodeCase> nodes,
+      @ForAll("incoming") Incoming in, @ForAll long seed) {
+    Random random = new Random(seed);
+    NodeTable table = new NodeTable();
+    TableSnapshot snapshot = new TableSnapshot(table);
+    List<NodeCase> current = new ArrayList<>(nodes);
+    snapshot.reset(views(current));
+    LabelSelector workload = LabelSelector.of(Map.of("color", COLORS.get(in.spreadColor())));
+    PodTopologySpreadArgs args = PodTopologySpreadArgs.systemDefaults(p -> workload);
+    PodTopologySpreadPlugin tabled = new PodTopologySpreadPlugin(args, () -> snapshot);
+    Pod.Builder b = incomingPod(new Incoming(in.color(), in.otherNamespace(), 0, 0, 0, 0, 0, 0)).toBuilder();
+    LabelSelector counted = LabelSelector.of(Map.of("color", COLORS.get(in.spreadColor())));
+    if (in.spread() == 1 || in.spread() == 3) {
+      b.topologySpreadConstraint(TopologySpreadConstraint.of(in.maxSkew(), ZONE,
+          UnsatisfiableConstraintAction.ScheduleAnyway, counted));
+    }
+    if (in.spread() >= 2) {
+      b.topologySpreadConstraint(TopologySpreadConstraint.of(in.maxSkew(), HOST,
+          UnsatisfiableConstraintAction.ScheduleAnyway, counted));
+    }
+    PodInfo pod = PodInfos.of(b.build());
+    int scored = 0;
+    for (int round = 0; round < 4; round++) {
+      SimpleSnapshot plain = new SimpleSnapshot(snapshot.nodes());
+      PodTopologySpreadPlugin fresh = new PodTopologySpreadPlugin(args, () -> plain);
+      CycleState tableState = new SimpleCycleState();
+      CycleState plainState = new SimpleCycleState();
+      List<NodeInfo> feasible = new ArrayList<>(snapshot.nodes());
+      Status a = tabled.preScore(tableState, pod, feasible);
+      assertThat(a).as("PreScore").isEqualTo(fresh.preScore(plainState, pod, new ArrayList<>(plain.nodes())));
+      if (a.code() == Status.Code.SUCCESS) {
+        int n = snapshot.size();
+        long[] all = new long[n];
+        int[] positions = new int[n];
+        for (int i = 0; i < n; i++) {
+          positions[i] = i;
+          long want = fresh.score(plainState, pod, plain.nodes().get(i));
+          assertThat(tabled.score(tableState, pod, table, i)).as("Score on %s", snapshot.nodes().get(i))
+              .isEqualTo(want);
+          assertThat(tabled.score(tableState, pod, snapshot.nodes().get(i))).isEqualTo(want);
+          scored++;
+        }
+        tabled.scoreAll(tableState, pod, table, positions, 0, n, all);
+        for (int i = 0; i < n; i++) {
+          assertThat(all[i]).isEqualTo(fresh.score(plainState, pod, plain.nodes().get(i)));
+        }
+      }
+      mutate(current, random);
+      snapshot.update(views(current));
+    }
+    if (!in.otherNamespace() || in.spread() > 0) {
+      assertThat(scored).as("a pod with soft constraints is scored").isPositive();
+    }
+  }
+
   /** Runs PreFilter on both, then compares the table answers of {@code tabled} with the view answers of {@code fresh}. */
   private static int compare(TableFilter tabled, TableFilter fresh, PodInfo pod, TableSnapshot snapshot,
       SimpleSnapshot plain, NodeTable table, Random random) {

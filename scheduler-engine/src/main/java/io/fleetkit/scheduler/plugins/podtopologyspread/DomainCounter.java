@@ -73,10 +73,11 @@ final class DomainCounter {
    * the value "" when not every key is required), with the matching pods of all eligible nodes in those domains;
    * {@code null} for hostname constraints (counted per node in Score). {@code ignored[0]} receives the number of
    * feasible nodes lacking a required key. {@code table}, when {@code all} are its nodes, lets the running totals
-   * replay its change log when no constraint needs a per-pod eligibility check.
+   * replay its change log when no constraint needs a per-pod eligibility check. {@code byNode}, when given, receives
+   * for each hostname constraint the matching pods of every node of {@code all} by position.
    */
   @Nullable DomainCounts[] soft(Pod pod, SpreadConstraint[] cs, boolean requireAll, List<NodeInfo> feasible,
-      List<NodeInfo> all, @Nullable NodeTable table, int[] ignored) {
+      List<NodeInfo> all, @Nullable NodeTable table, int[] ignored, int[] @Nullable [] byNode) {
     @Nullable DomainCounts[] counts = new DomainCounts[cs.length];
     for (int i = 0; i < cs.length; i++) {
       counts[i] = cs[i].isHostname() ? null : new DomainCounts(domainIndexes.get(cs[i].topologyKey(), all.size()));
@@ -113,6 +114,15 @@ final class DomainCounter {
         }
       } else {
         addCounts(pod, cs, requireAll, all, affinity, counts, counters);
+      }
+      if (byNode != null) {
+        for (int i = 0; i < cs.length; i++) {
+          if (counts[i] == null && counters[i] != null) {
+            byNode[i] = selectorCounts.perPosition(counters[i], all.size());
+          } else if (counts[i] == null) {
+            byNode[i] = new int[all.size()];
+          }
+        }
       }
     }
     for (int i = 0; i < cs.length; i++) {

@@ -21,6 +21,7 @@ import io.fleetkit.api.scheduling.TopologySpreadConstraint;
 import io.fleetkit.api.scheduling.UnsatisfiableConstraintAction;
 import io.fleetkit.scheduler.nodetable.NodeTable;
 import io.fleetkit.scheduler.nodetable.TableFilter;
+import io.fleetkit.scheduler.nodetable.TableScore;
 import io.fleetkit.scheduler.plugins.helper.ObjectChange;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -56,7 +57,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe: immutable after construction; per-cycle data lives in the {@link CycleState}.
  */
 public final class PodTopologySpreadPlugin
-    implements PreFilterPlugin, TableFilter, PreScorePlugin, ScorePlugin, EnqueueExtensions {
+    implements PreFilterPlugin, TableFilter, PreScorePlugin, TableScore, EnqueueExtensions {
   /** The name this plugin is registered under. */
   public static final String NAME = "PodTopologySpread";
   /** Filter reason when the skew would exceed maxSkew (upstream ErrReasonConstraintsNotMatch). */
@@ -322,16 +323,81 @@ public final class PodTopologySpreadPlugin
     boolean requireAll = !pod.spec().topologySpreadConstraints().isEmpty()
         || args.defaultingType() != PodTopologySpreadArgs.DefaultingType.System;
     int[] ignored = new int[1];
-    @Nullable DomainCounts[] counts = counter.soft(pod, cs, requireAll, feasibleNodes, all,
-        NodeTable.of(current), ignored);
+    NodeTable table = NodeTable.of(current);
+    int[] @Nullable [] byNode = table == null ? null : new int[cs.length][];
+    @Nullable DomainCounts[] counts = counter.soft(pod, cs, requireAll, feasibleNodes, all, table, ignored, byNode);
     double[] weights = new double[cs.length];
     for (int i = 0; i < cs.length; i++) {
       DomainCounts d = counts[i];
       weights[i] = Math.log((d == null ? feasibleNodes.size() - ignored[0] : d.size()) + 2);
     }
     String ns = pod.metadata().namespace();
-    state.write(PRE_SCORE_KEY, new PreScoreState(cs, requireAll, counts, weights, ns));
+    state.write(PRE_SCORE_KEY, new PreScoreState(cs, requireAll, counts, weights, ns,
+        table == null || byNode == null ? null : scoreTablePath(cs, counts, table, byNode)));
     return Status.success();
+  }
+
+  /**
+   * Score's per-position answers: each domain constraint's counts by the table's value number, each hostname
+   * constraint's by node position; {@code null} when a domain key has too many values or a hostname constraint's
+   * per-node counts are not known.
+   */
+  private static PreScoreState.@Nullable TablePath scoreTablePath(SpreadConstraint[] cs,
+      @Nullable DomainCounts[] counts, NodeTable table, int[] @Nullable [] byNode) {
+    NodeTable.Domains[] keys = new NodeTable.Domains[cs.length];
+    int[] @Nullable [] byValue = new int[cs.length][];
+    for (int i = 0; i < cs.length; i++) {
+      keys[i] = table.domains(cs[i].topologyKey());
+      DomainCounts d = counts[i];
+      if (d == null) {
+        if (byNode[i] == null) {
+          return null;
+        }
+        continue;
+      }
+      if (keys[i].count() > MAX_TABLE_DOMAINS) {
+        return null;
+      }
+      int[] c = new int[keys[i].count()];
+      for (int id = 0; id < c.length; id++) {
+        c[id] = d.count(keys[i].value(id));
+      }
+      byValue[i] = c;
+    }
+    return new PreScoreState.TablePath(table, keys, byValue, byNode);
+  }
+
+  @Override
+  public long score(CycleState state, PodInfo pod, NodeTable table, int node) {
+    PreScoreState s = state.read(PRE_SCORE_KEY);
+    PreScoreState.TablePath t = s == null ? null : s.tablePath;
+    if (t == null || t.table() != table) {
+      return score(state, pod, table.view(node));
+    }
+    NodeTable.Domains[] keys = t.keys();
+    if (s.requireAllTopologies) {
+      for (NodeTable.Domains k : keys) {
+        if (k.id(node) < 0) {
+          return 0;
+        }
+      }
+    }
+    double score = 0;
+    for (int i = 0; i < keys.length; i++) {
+      int id = keys[i].id(node);
+      if (id < 0) {
+        continue;
+      }
+      int[] byValue = t.byValue()[i];
+      long count;
+      if (byValue == null) {
+        count = t.byNode()[i][node];
+      } else {
+        count = id < byValue.length ? byValue[id] : s.counts[i].count(keys[i].value(id));
+      }
+      score += count * s.weights[i] + (s.constraints[i].maxSkew() - 1);
+    }
+    return Math.round(score);
   }
 
   @Override

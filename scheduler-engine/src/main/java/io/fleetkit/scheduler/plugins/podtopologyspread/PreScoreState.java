@@ -1,6 +1,7 @@
 package io.fleetkit.scheduler.plugins.podtopologyspread;
 
 import io.fleetkit.api.framework.NodeInfo;
+import io.fleetkit.scheduler.nodetable.NodeTable;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,15 +16,25 @@ final class PreScoreState {
   final @Nullable DomainCounts[] counts;
   final double[] weights;
   final String namespace;
+  /** Score's answers from the table's numbering of each constraint's key, or {@code null}. */
+  final @Nullable TablePath tablePath;
 
   PreScoreState(SpreadConstraint[] constraints, boolean requireAllTopologies, @Nullable DomainCounts[] counts,
-      double[] weights, String namespace) {
+      double[] weights, String namespace, @Nullable TablePath tablePath) {
     this.constraints = constraints;
     this.requireAllTopologies = requireAllTopologies;
     this.counts = counts;
     this.weights = weights;
     this.namespace = namespace;
+    this.tablePath = tablePath;
   }
+
+  /**
+   * The counts Score reads on {@code table}: per constraint, its key's numbering, and the matching pods by value number
+   * ({@code byValue}, for domain keys) or by node position ({@code byNode}, for the hostname, whose pods Score counts
+   * per node).
+   */
+  record TablePath(NodeTable table, NodeTable.Domains[] keys, int[] @Nullable [] byValue, int[] @Nullable [] byNode) {}
 
   /** Whether {@code node} is left out of scoring (upstream IgnoredNodes): it misses a required topology key. */
   boolean ignored(NodeInfo node) {

@@ -360,6 +360,17 @@ final class SelectorCounts {
     }
   }
 
+  /** The matching pods on each of the first {@code size} nodes of the list last synced, by position. */
+  int[] perPosition(Tracked t, int size) {
+    int[] out = new int[size];
+    int[] counts = t.counts;
+    for (int n = 0; n < size; n++) {
+      Entry e = atPosition[n];
+      out[n] = e == null ? 0 : counts[e.id];
+    }
+    return out;
+  }
+
   /** The matching pods on the node at {@code position} of the list last synced. */
   int count(Tracked t, int position) {
     Entry e = atPosition[position];
