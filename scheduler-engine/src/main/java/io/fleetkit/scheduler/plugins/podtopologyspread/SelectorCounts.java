@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Not thread-safe: callers hold this object's monitor for a whole PreFilter/PreScore pass.
  */
 final class SelectorCounts {
-  private static final int MAX_SELECTORS = 256;
+  private static final int MAX_SELECTORS = 1024;
 
   private final LinkedHashMap<String, Tracked> bySelector = new LinkedHashMap<>(16, 0.75f, true);
   /** The tracked selectors by the selector objects asked for (compiled selectors are reused across cycles). */
@@ -59,6 +59,8 @@ final class SelectorCounts {
   private long tableSeen = -1;
   private long epoch;
   private final List<Entry> displaced = new ArrayList<>();
+  /** The domain layouts that some tracked selector's sums use. */
+  private final List<Layout> layouts = new ArrayList<>();
 
   /** One node as last synced. */
   private static final class Entry {
@@ -182,7 +184,10 @@ final class SelectorCounts {
       if (id >= idCapacity) {
         idCapacity *= 2;
         for (Tracked t : bySelector.values()) {
-          t.grow(idCapacity);
+          t.counts = Arrays.copyOf(t.counts, idCapacity);
+        }
+        for (Layout l : layouts) {
+          l.grow(idCapacity);
         }
       }
     }
@@ -193,16 +198,18 @@ final class SelectorCounts {
       for (int i = 0, k = pods.size(); i < k; i++) {
         apply(pods.get(i), e, 1);
       }
-      for (Tracked t : bySelector.values()) {
-        t.placeAll(e);
-      }
+    }
+    for (Layout l : layouts) {
+      l.place(e.id, e.labels);
     }
     return e;
   }
 
   private void remove(Entry e) {
+    for (Layout l : layouts) {
+      l.retract(e.id);
+    }
     for (Tracked t : bySelector.values()) {
-      t.retractAll(e);
       t.counts[e.id] = 0;
     }
     byName.remove(e.name);
@@ -218,8 +225,8 @@ final class SelectorCounts {
     Map<String, String> labels = node.labels();
     boolean relabel = labels != e.labels && !labels.equals(e.labels);
     if (relabel) {
-      for (Tracked t : bySelector.values()) {
-        t.retractAll(e);
+      for (Layout l : layouts) {
+        l.retract(e.id);
       }
     }
     if (!bySelector.isEmpty()) {
@@ -248,8 +255,8 @@ final class SelectorCounts {
     e.view = node;
     e.labels = labels;
     if (relabel) {
-      for (Tracked t : bySelector.values()) {
-        t.placeAll(e);
+      for (Layout l : layouts) {
+        l.place(e.id, labels);
       }
     }
   }
@@ -335,6 +342,9 @@ final class SelectorCounts {
 
   private void untrack(Tracked t) {
     t.dropped = true;
+    for (DomainSums s : t.sums) {
+      s.layout.sums.remove(s);
+    }
     if (t.anchorKey == null) {
       unanchored.remove(t);
       return;
@@ -380,14 +390,28 @@ final class SelectorCounts {
   /** The running domain sums of {@code t} for {@code topologyKey} over nodes holding all {@code requiredKeys}. */
   DomainSums sums(Tracked t, String[] requiredKeys, String topologyKey) {
     for (DomainSums s : t.sums) {
-      if (s.topologyKey.equals(topologyKey) && Arrays.equals(s.requiredKeys, requiredKeys)) {
+      if (s.layout.is(requiredKeys, topologyKey)) {
         return s;
       }
     }
-    DomainSums s = new DomainSums(requiredKeys, topologyKey, idCapacity);
-    for (Entry e : byName.values()) {
-      s.place(e.id, e.labels, t.counts[e.id]);
+    Layout layout = null;
+    for (Layout l : layouts) {
+      if (l.is(requiredKeys, topologyKey)) {
+        layout = l;
+      }
     }
+    if (layout == null) {
+      layout = new Layout(requiredKeys, topologyKey, idCapacity);
+      for (Entry e : byName.values()) {
+        layout.place(e.id, e.labels);
+      }
+      layouts.add(layout);
+    }
+    DomainSums s = new DomainSums(layout, t);
+    for (Entry e : byName.values()) {
+      s.add(e.id, t.counts[e.id]);
+    }
+    layout.sums.add(s);
     t.sums = Arrays.copyOf(t.sums, t.sums.length + 1);
     t.sums[t.sums.length - 1] = s;
     return s;
@@ -411,13 +435,6 @@ final class SelectorCounts {
       this.counts = new int[capacity];
     }
 
-    private void grow(int capacity) {
-      counts = Arrays.copyOf(counts, capacity);
-      for (DomainSums s : sums) {
-        s.grow(capacity);
-      }
-    }
-
     private void apply(String ns, Map<String, String> labels, int id, int delta) {
       if (namespace.equals(ns) && selector.matches(labels)) {
         counts[id] += delta;
@@ -426,41 +443,32 @@ final class SelectorCounts {
         }
       }
     }
-
-    private void placeAll(Entry e) {
-      for (DomainSums s : sums) {
-        s.place(e.id, e.labels, counts[e.id]);
-      }
-    }
-
-    private void retractAll(Entry e) {
-      for (DomainSums s : sums) {
-        s.retract(e.id, counts[e.id]);
-      }
-    }
   }
 
   /**
-   * Running per-domain sums of one tracked selector's matching pods for one topology key, over the nodes that hold
-   * every key in {@code requiredKeys} (a node lacking the topology key, when it is not required, counts under the
-   * value ""): the PreFilter and PreScore counts of a pod whose constraints need no per-pod eligibility check
-   * (nodeAffinityPolicy Honor with no node selector or affinity, or Ignore; nodeTaintsPolicy Ignore). The value index
-   * is copied before growing once handed out ({@link #toCounts}).
+   * Which domain each node is in for one topology key, over the nodes that hold every key in {@code requiredKeys} (a
+   * node lacking the topology key, when it is not required, is in the domain ""), with each domain's member count:
+   * shared by the {@link DomainSums} of every tracked selector on the same keys, which it keeps up to date as nodes
+   * come, go and change labels. The value index is copied before growing once handed out.
    */
-  static final class DomainSums {
+  private static final class Layout {
     private final String[] requiredKeys;
     private final String topologyKey;
     private int[] slotById;
     private HashMap<String, Integer> index = new HashMap<>();
     private boolean indexShared;
-    private int[] totals = new int[4];
     private int[] members = new int[4];
+    private final List<DomainSums> sums = new ArrayList<>();
 
-    private DomainSums(String[] requiredKeys, String topologyKey, int capacity) {
+    private Layout(String[] requiredKeys, String topologyKey, int capacity) {
       this.requiredKeys = requiredKeys;
       this.topologyKey = topologyKey;
       this.slotById = new int[capacity];
       Arrays.fill(slotById, -1);
+    }
+
+    private boolean is(String[] keys, String key) {
+      return topologyKey.equals(key) && Arrays.equals(requiredKeys, keys);
     }
 
     private void grow(int capacity) {
@@ -469,60 +477,34 @@ final class SelectorCounts {
       Arrays.fill(slotById, old, capacity, -1);
     }
 
-    private void place(int id, Map<String, String> labels, int count) {
-      int slot = -1;
-      if (hasAll(labels)) {
-        slot = slotOf(labels.getOrDefault(topologyKey, ""));
-        totals[slot] += count;
-        members[slot]++;
-      }
-      slotById[id] = slot;
-    }
-
-    private void retract(int id, int count) {
-      int slot = slotById[id];
-      if (slot >= 0) {
-        totals[slot] -= count;
-        members[slot]--;
-      }
-      slotById[id] = -1;
-    }
-
-    private void add(int id, int delta) {
-      int slot = slotById[id];
-      if (slot >= 0) {
-        totals[slot] += delta;
-      }
-    }
-
-    /** The current sums as a pod's domain counts (domains: values with at least one member node). */
-    DomainCounts toCounts() {
-      indexShared = true;
-      int n = index.size();
-      boolean[] present = new boolean[Math.max(4, n)];
-      int domains = 0;
-      for (int i = 0; i < n; i++) {
-        if (members[i] > 0) {
-          present[i] = true;
-          domains++;
-        }
-      }
-      return new DomainCounts(index, Arrays.copyOf(totals, Math.max(4, n)), present, domains);
-    }
-
-    /** The matching pods over the member nodes whose topology value is {@code value} (0 when there is none). */
-    int total(String value) {
-      Integer s = index.get(value);
-      return s == null ? 0 : totals[s];
-    }
-
-    private boolean hasAll(Map<String, String> labels) {
+    /** Places node {@code id} (in no domain yet) by its {@code labels}, adding its matching pods to every sum. */
+    private void place(int id, Map<String, String> labels) {
       for (String k : requiredKeys) {
         if (!labels.containsKey(k)) {
-          return false;
+          return;
         }
       }
-      return true;
+      int slot = slotOf(labels.getOrDefault(topologyKey, ""));
+      slotById[id] = slot;
+      members[slot]++;
+      for (int i = 0, n = sums.size(); i < n; i++) {
+        DomainSums s = sums.get(i);
+        s.addAt(slot, s.tracked.counts[id]);
+      }
+    }
+
+    /** Takes node {@code id} out of its domain, with its matching pods from every sum. */
+    private void retract(int id) {
+      int slot = slotById[id];
+      if (slot < 0) {
+        return;
+      }
+      slotById[id] = -1;
+      members[slot]--;
+      for (int i = 0, n = sums.size(); i < n; i++) {
+        DomainSums s = sums.get(i);
+        s.addAt(slot, -s.tracked.counts[id]);
+      }
     }
 
     private int slotOf(String value) {
@@ -536,11 +518,66 @@ final class SelectorCounts {
       }
       int slot = index.size();
       index.put(value, slot);
-      if (slot >= totals.length) {
-        totals = Arrays.copyOf(totals, slot * 2);
+      if (slot >= members.length) {
         members = Arrays.copyOf(members, slot * 2);
       }
       return slot;
+    }
+  }
+
+  /**
+   * Running per-domain sums of one tracked selector's matching pods over a {@link Layout}'s domains: the PreFilter and
+   * PreScore counts of a pod whose constraints need no per-pod eligibility check (nodeAffinityPolicy Honor with no
+   * node selector or affinity, or Ignore; nodeTaintsPolicy Ignore).
+   */
+  static final class DomainSums {
+    private final Layout layout;
+    private final Tracked tracked;
+    private int[] totals = new int[4];
+
+    private DomainSums(Layout layout, Tracked tracked) {
+      this.layout = layout;
+      this.tracked = tracked;
+    }
+
+    /** Adds {@code delta} matching pods on node {@code id} (nothing when the node is in no domain). */
+    private void add(int id, int delta) {
+      int slot = layout.slotById[id];
+      if (slot >= 0) {
+        addAt(slot, delta);
+      }
+    }
+
+    private void addAt(int slot, int delta) {
+      if (slot >= totals.length) {
+        totals = Arrays.copyOf(totals, Math.max(slot + 1, totals.length * 2));
+      }
+      totals[slot] += delta;
+    }
+
+    /** The current sums as a pod's domain counts (domains: values with at least one member node). */
+    DomainCounts toCounts() {
+      layout.indexShared = true;
+      HashMap<String, Integer> index = layout.index;
+      int n = index.size();
+      int[] members = layout.members;
+      boolean[] present = new boolean[Math.max(4, n)];
+      int domains = 0;
+      for (int i = 0; i < n; i++) {
+        if (members[i] > 0) {
+          present[i] = true;
+          domains++;
+        }
+      }
+      int[] counts = new int[Math.max(4, n)];
+      System.arraycopy(totals, 0, counts, 0, Math.min(n, totals.length));
+      return new DomainCounts(index, counts, present, domains);
+    }
+
+    /** The matching pods over the member nodes whose topology value is {@code value} (0 when there is none). */
+    int total(String value) {
+      Integer s = layout.index.get(value);
+      return s == null || s >= totals.length ? 0 : totals[s];
     }
   }
 }

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -132,6 +133,39 @@ final class SelectorCountsPropertiesTest {
               .isEqualTo(e.getValue());
         }
       }
+    }
+  }
+
+  /**
+   * Past the remembered maximum the least recently used selectors are dropped (their sums leave the shared domain
+   * layouts); a dropped selector asked for again counts afresh, and the ones kept still follow node changes.
+   */
+  @Example
+  void droppedSelectors_countAfreshWhenAskedAgain() {
+    Map<String, List<PodInfo>> pods = new LinkedHashMap<>();
+    Map<String, Integer> zones = new LinkedHashMap<>();
+    pods.put("n0", new ArrayList<>(List.of(podOf(0, 0), podOf(1, 1))));
+    zones.put("n0", 0);
+    pods.put("n1", new ArrayList<>(List.of(podOf(0, 2))));
+    zones.put("n1", 1);
+    SelectorCounts index = new SelectorCounts();
+    List<NodeInfo> list = views(pods, zones, List.of());
+    index.sync(list, null);
+    Selector first = Selector.parse("app=a,n!=0");
+    index.sums(index.track(first, "default"), new String[] {"zone"}, "zone");
+    for (int i = 1; i <= 1100; i++) {
+      SelectorCounts.Tracked t = index.track(Selector.parse("app=a,n!=" + i), "default");
+      index.sums(t, new String[] {"zone"}, "zone");
+    }
+    pods.get("n1").add(podOf(0, 3));
+    list = views(pods, zones, list);
+    index.sync(list, null);
+    SelectorCounts.Tracked kept = index.track(Selector.parse("app=a,n!=1100"), "default");
+    SelectorCounts.Tracked again = index.track(first, "default");
+    for (SelectorCounts.Tracked t : List.of(kept, again)) { // no pod has the label n: both match the app=a pods
+      assertThat(index.count(t, 0)).isEqualTo(1);
+      assertThat(index.count(t, 1)).isEqualTo(2);
+      assertThat(index.sums(t, new String[] {"zone"}, "zone").toCounts().asMap()).isEqualTo(Map.of("z0", 1, "z1", 2));
     }
   }
 
