@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * change once the view is made, {@link NodeInfo}), only the pods between the common prefix and suffix being matched.
  * With a {@link NodeTable}, only the positions its change log names since the last sync are visited; otherwise every
  * position (one identity check each). At most {@value #MAX_SELECTORS} selectors are remembered (least recently used
- * dropped; a new one counts every node's pods once).
+ * dropped). A new selector counts every node's pods once, unless no pod holds its anchor label (the index counts the
+ * pods per namespace, label key and value), as when a workload's first pod is scheduled.
  *
  * <p>Not thread-safe: callers hold this object's monitor for a whole PreFilter/PreScore pass.
  */
@@ -59,6 +60,8 @@ final class SelectorCounts {
   private long tableSeen = -1;
   private long epoch;
   private final List<Entry> displaced = new ArrayList<>();
+  /** Pods on the synced nodes (not terminating) per namespace, label key and label value. */
+  private final HashMap<String, HashMap<String, HashMap<String, int[]>>> labelPods = new HashMap<>();
   /** The domain layouts that some tracked selector's sums use. */
   private final List<Layout> layouts = new ArrayList<>();
 
@@ -193,11 +196,9 @@ final class SelectorCounts {
     }
     Entry e = new Entry(name, id, node);
     byName.put(name, e);
-    if (!bySelector.isEmpty()) {
-      List<PodInfo> pods = node.pods();
-      for (int i = 0, k = pods.size(); i < k; i++) {
-        apply(pods.get(i), e, 1);
-      }
+    List<PodInfo> pods = node.pods();
+    for (int i = 0, k = pods.size(); i < k; i++) {
+      apply(pods.get(i), e, 1);
     }
     for (Layout l : layouts) {
       l.place(e.id, e.labels);
@@ -208,6 +209,13 @@ final class SelectorCounts {
   private void remove(Entry e) {
     for (Layout l : layouts) {
       l.retract(e.id);
+    }
+    List<PodInfo> pods = e.view.pods();
+    for (int i = 0, k = pods.size(); i < k; i++) {
+      Pod p = pods.get(i).pod();
+      if (p.metadata().deletionTimestamp() == null) {
+        countLabels(p.metadata().namespace(), p.metadata().labels(), -1);
+      }
     }
     for (Tracked t : bySelector.values()) {
       t.counts[e.id] = 0;
@@ -229,27 +237,25 @@ final class SelectorCounts {
         l.retract(e.id);
       }
     }
-    if (!bySelector.isEmpty()) {
-      List<PodInfo> a = before.pods();
-      List<PodInfo> b = node.pods();
-      if (a != b) {
-        int na = a.size();
-        int nb = b.size();
-        int m = Math.min(na, nb);
-        int prefix = 0;
-        while (prefix < m && a.get(prefix) == b.get(prefix)) {
-          prefix++;
-        }
-        int suffix = 0;
-        while (suffix < m - prefix && a.get(na - 1 - suffix) == b.get(nb - 1 - suffix)) {
-          suffix++;
-        }
-        for (int i = prefix; i < na - suffix; i++) {
-          apply(a.get(i), e, -1);
-        }
-        for (int i = prefix; i < nb - suffix; i++) {
-          apply(b.get(i), e, 1);
-        }
+    List<PodInfo> a = before.pods();
+    List<PodInfo> b = node.pods();
+    if (a != b) {
+      int na = a.size();
+      int nb = b.size();
+      int m = Math.min(na, nb);
+      int prefix = 0;
+      while (prefix < m && a.get(prefix) == b.get(prefix)) {
+        prefix++;
+      }
+      int suffix = 0;
+      while (suffix < m - prefix && a.get(na - 1 - suffix) == b.get(nb - 1 - suffix)) {
+        suffix++;
+      }
+      for (int i = prefix; i < na - suffix; i++) {
+        apply(a.get(i), e, -1);
+      }
+      for (int i = prefix; i < nb - suffix; i++) {
+        apply(b.get(i), e, 1);
       }
     }
     e.view = node;
@@ -269,6 +275,7 @@ final class SelectorCounts {
     }
     String ns = p.metadata().namespace();
     Map<String, String> labels = p.metadata().labels();
+    countLabels(ns, labels, delta);
     for (int a = 0; a < anchorKeys.length; a++) {
       String value = labels.get(anchorKeys[a]);
       List<Tracked> ts = value == null ? null : anchorValues[a].get(value);
@@ -281,6 +288,38 @@ final class SelectorCounts {
     for (int i = 0, k = unanchored.size(); i < k; i++) {
       unanchored.get(i).apply(ns, labels, e.id, delta);
     }
+  }
+
+  /** Adds {@code delta} to the count of pods in {@code ns} holding each of {@code labels}' pairs. */
+  private void countLabels(String ns, Map<String, String> labels, int delta) {
+    HashMap<String, HashMap<String, int[]>> byKey = labelPods.get(ns);
+    if (byKey == null) {
+      byKey = new HashMap<>();
+      labelPods.put(ns, byKey);
+    }
+    for (Map.Entry<String, String> l : labels.entrySet()) {
+      HashMap<String, int[]> byValue = byKey.get(l.getKey());
+      if (byValue == null) {
+        byValue = new HashMap<>();
+        byKey.put(l.getKey(), byValue);
+      }
+      int[] c = byValue.get(l.getValue());
+      if (c == null) {
+        c = new int[1];
+        byValue.put(l.getValue(), c);
+      }
+      c[0] += delta;
+      if (c[0] == 0) {
+        byValue.remove(l.getValue());
+      }
+    }
+  }
+
+  /** Whether some pod in {@code ns} on the synced nodes (not terminating) has label {@code key} = {@code value}. */
+  private boolean anyPodLabelled(String ns, String key, String value) {
+    HashMap<String, HashMap<String, int[]>> byKey = labelPods.get(ns);
+    HashMap<String, int[]> byValue = byKey == null ? null : byKey.get(key);
+    return byValue != null && byValue.containsKey(value);
   }
 
   /**
@@ -301,10 +340,6 @@ final class SelectorCounts {
     }
     t = new Tracked(selector, namespace, key, idCapacity);
     remember(selector, t);
-    for (Entry e : byName.values()) {
-      t.counts[e.id] = SpreadConstraint.countMatching(e.view.pods(), selector, namespace);
-    }
-    bySelector.put(key, t);
     String anchorKey = null;
     String anchorValue = null;
     for (Requirement r : selector.requirements()) {
@@ -316,6 +351,13 @@ final class SelectorCounts {
         break;
       }
     }
+    // a workload's selector is usually first asked for when its first pod is scheduled: no pod holds its anchor yet
+    if (anchorKey == null || anyPodLabelled(namespace, anchorKey, anchorValue)) {
+      for (Entry e : byName.values()) {
+        t.counts[e.id] = SpreadConstraint.countMatching(e.view.pods(), selector, namespace);
+      }
+    }
+    bySelector.put(key, t);
     t.anchorKey = anchorKey;
     t.anchorValue = anchorValue;
     if (anchorKey == null) {
