@@ -9,7 +9,10 @@ import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.labels.LabelSelectorRequirement;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.framework.FrameworkHandle;
+import io.fleetkit.api.meta.ObjectMeta;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.function.Consumer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,13 +27,51 @@ import org.jspecify.annotations.Nullable;
  * {@code addObject}, or watched from the store).
  */
 final class WorkloadSelectors {
-  private WorkloadSelectors() {}
+  private final FrameworkHandle handle;
+  private volatile ByName<ReplicationController> rcs = ByName.empty();
+  private volatile ByName<ReplicaSet> rss = ByName.empty();
+  private volatile ByName<StatefulSet> sss = ByName.empty();
 
-  static Function<Pod, @Nullable LabelSelector> fromHandle(FrameworkHandle handle) {
-    return pod -> of(pod, handle);
+  private WorkloadSelectors(FrameworkHandle handle) {
+    this.handle = handle;
   }
 
+  /**
+   * The lookup over {@code handle}'s objects, which finds a pod's controller by namespace and name in an index kept
+   * while the handle lists the same objects (a list object per kind, replaced when one changes). Thread-safe.
+   */
+  static Function<Pod, @Nullable LabelSelector> fromHandle(FrameworkHandle handle) {
+    return new WorkloadSelectors(handle)::selectorOf;
+  }
+
+  /** {@code pod}'s workload selector over {@code handle}'s objects. */
   static @Nullable LabelSelector of(Pod pod, FrameworkHandle handle) {
+    return new WorkloadSelectors(handle).selectorOf(pod);
+  }
+
+  /** A kind's objects by namespace and name, for the list object they were indexed from. */
+  private record ByName<T>(List<T> source, Map<String, T> byKey) {
+    static <T> ByName<T> empty() {
+      return new ByName<>(List.of(), Map.of());
+    }
+  }
+
+  private static <T> @Nullable T find(List<T> list, ByName<T> cached, String ns, String name,
+      Function<T, ObjectMeta> meta, Consumer<ByName<T>> store) {
+    ByName<T> index = cached;
+    if (index.source() != list) {
+      Map<String, T> byKey = new HashMap<>();
+      for (T o : list) {
+        ObjectMeta m = meta.apply(o);
+        byKey.put(m.namespace() + '/' + m.name(), o);
+      }
+      index = new ByName<>(list, byKey);
+      store.accept(index);
+    }
+    return index.byKey().get(ns + '/' + name);
+  }
+
+  private @Nullable LabelSelector selectorOf(Pod pod) {
     String ns = pod.metadata().namespace();
     Map<String, String> labels = pod.metadata().labels();
     Map<String, String> matchLabels = null; // built when something selects the pod (most pods: nothing)
@@ -48,23 +89,23 @@ final class WorkloadSelectors {
     LabelSelector ownerSelector = null;
     if (owner != null && owner.apiVersion().equals(ReplicationController.API_VERSION)
         && owner.kind().equals(ReplicationController.KIND)) {
-      for (ReplicationController rc : handle.list(ReplicationController.class)) {
-        if (rc.metadata().namespace().equals(ns) && rc.metadata().name().equals(owner.name())) {
-          ownerSelector = LabelSelector.of(rc.spec().selector());
-        }
+      ReplicationController rc = find(handle.list(ReplicationController.class), rcs, ns, owner.name(),
+          ReplicationController::metadata, i -> rcs = i);
+      if (rc != null) {
+        ownerSelector = LabelSelector.of(rc.spec().selector());
       }
     } else if (owner != null && owner.apiVersion().equals("apps/v1")) {
       if (owner.kind().equals(ReplicaSet.KIND)) {
-        for (ReplicaSet rs : handle.list(ReplicaSet.class)) {
-          if (rs.metadata().namespace().equals(ns) && rs.metadata().name().equals(owner.name())) {
-            ownerSelector = rs.spec().selector();
-          }
+        ReplicaSet rs = find(handle.list(ReplicaSet.class), rss, ns, owner.name(), ReplicaSet::metadata,
+            i -> rss = i);
+        if (rs != null) {
+          ownerSelector = rs.spec().selector();
         }
       } else if (owner.kind().equals(StatefulSet.KIND)) {
-        for (StatefulSet ss : handle.list(StatefulSet.class)) {
-          if (ss.metadata().namespace().equals(ns) && ss.metadata().name().equals(owner.name())) {
-            ownerSelector = ss.spec().selector();
-          }
+        StatefulSet ss = find(handle.list(StatefulSet.class), sss, ns, owner.name(), StatefulSet::metadata,
+            i -> sss = i);
+        if (ss != null) {
+          ownerSelector = ss.spec().selector();
         }
       }
     }

@@ -87,6 +87,30 @@ final class WorkloadSelectorsTest {
     assertThat(WorkloadSelectors.of(pod, handleListing())).isNull();
   }
 
+  /** The lookup kept by the plugin indexes the listed workloads, and re-indexes when the handle lists new objects. */
+  @Test
+  void fromHandle_followsTheListedObjects() {
+    java.util.List<Object> listed = new java.util.ArrayList<>();
+    java.util.List<Object>[] current = new java.util.List[] {java.util.List.of()};
+    FrameworkHandle handle = (FrameworkHandle) Proxy.newProxyInstance(FrameworkHandle.class.getClassLoader(),
+        new Class<?>[] {FrameworkHandle.class}, (proxy, method, args) -> {
+          Class<?> kind = (Class<?>) args[0];
+          return current[0].stream().filter(kind::isInstance).toList();
+        });
+    java.util.function.Function<Pod, LabelSelector> lookup = WorkloadSelectors.fromHandle(handle);
+    OwnerReference ref = new OwnerReference("apps/v1", "ReplicaSet", "web-1", "uid-1", true, true);
+    Pod pod = pod("ns", Map.of("app", "web", "rev", "1"), ref);
+    assertThat(lookup.apply(pod)).as("no ReplicaSet listed yet").isNull();
+    listed.add(ReplicaSet.builder().namespace("other").name("web-1").matchLabels(Map.of("app", "elsewhere"))
+        .podSpec(Pod.builder().name("t").container("c", "img:1", ResourceList.EMPTY).build().spec()).build());
+    listed.add(ReplicaSet.builder().namespace("ns").name("web-1").matchLabels(Map.of("app", "web", "rev", "1"))
+        .podSpec(Pod.builder().name("t").container("c", "img:1", ResourceList.EMPTY).build().spec()).build());
+    current[0] = java.util.List.copyOf(listed);
+    assertThat(lookup.apply(pod).matchLabels()).isEqualTo(Map.of("app", "web", "rev", "1"));
+    current[0] = java.util.List.of();
+    assertThat(lookup.apply(pod)).as("the ReplicaSet deleted").isNull();
+  }
+
   @Test
   void of_serviceWithEmptySelector_selectsNothing() {
     Pod pod = pod("ns", Map.of("app", "web"), null);
