@@ -27,6 +27,9 @@ final class DomainIndexCache {
 
   /** Publishes the index a build ended with (possibly grown from the one {@link #get} returned). */
   void publish(String topologyKey, HashMap<String, Integer> index) {
+    if (byKey.get(topologyKey) == index) {
+      return; // unchanged: most pods add no domain value
+    }
     if (byKey.size() >= MAX_KEYS && !byKey.containsKey(topologyKey)) {
       byKey.clear();
     }

@@ -59,6 +59,8 @@ final class SelectorCounts {
   private @Nullable NodeTable table;
   private long tableSeen = -1;
   private long epoch;
+  /** How far the last node found at a new position had moved up (a removal shifts every later row alike). */
+  private int shift;
   private final List<Entry> displaced = new ArrayList<>();
   /** Pods on the synced nodes (not terminating) per namespace, label key and label value. */
   private final HashMap<String, HashMap<String, HashMap<String, int[]>>> labelPods = new HashMap<>();
@@ -164,7 +166,16 @@ final class SelectorCounts {
       return;
     }
     String name = node.name();
-    Entry e = at != null && at.name.equals(name) ? at : byName.get(name);
+    Entry e;
+    int guess = n + shift;
+    if (at != null && at.name.equals(name)) {
+      e = at;
+    } else if (shift > 0 && guess < known && atPosition[guess] != null && atPosition[guess].view == node) {
+      e = atPosition[guess]; // rows moved up by a removal: the node met at the same distance as the last one
+    } else {
+      e = byName.get(name);
+      shift = e == null ? 0 : e.position - n;
+    }
     if (at != null && at != e) {
       displaced.add(at);
     }
