@@ -49,7 +49,7 @@ final class WorkloadSelectors {
     return new WorkloadSelectors(handle).selectorOf(pod);
   }
 
-  /** A kind's objects by namespace and name, for the list object they were indexed from. */
+  /** A kind's objects by name (the first of each name), for the list object they were indexed from. */
   private record ByName<T>(List<T> source, Map<String, T> byKey) {
     static <T> ByName<T> empty() {
       return new ByName<>(List.of(), Map.of());
@@ -60,15 +60,24 @@ final class WorkloadSelectors {
       Function<T, ObjectMeta> meta, Consumer<ByName<T>> store) {
     ByName<T> index = cached;
     if (index.source() != list) {
-      Map<String, T> byKey = new HashMap<>();
+      Map<String, T> byName = new HashMap<>(); // by name alone (names' hashes are cached): namespaces checked below
       for (T o : list) {
-        ObjectMeta m = meta.apply(o);
-        byKey.put(m.namespace() + '/' + m.name(), o);
+        byName.putIfAbsent(meta.apply(o).name(), o);
       }
-      index = new ByName<>(list, byKey);
+      index = new ByName<>(list, byName);
       store.accept(index);
     }
-    return index.byKey().get(ns + '/' + name);
+    T found = index.byKey().get(name);
+    if (found == null || meta.apply(found).namespace().equals(ns)) {
+      return found;
+    }
+    for (T o : list) { // the same name in several namespaces
+      ObjectMeta m = meta.apply(o);
+      if (m.name().equals(name) && m.namespace().equals(ns)) {
+        return o;
+      }
+    }
+    return null;
   }
 
   private @Nullable LabelSelector selectorOf(Pod pod) {
