@@ -174,10 +174,8 @@ final class ScenarioAutoscalerOptionsTest {
         .containsExactly(new AutoscalerOptions.GpuLimit("a100", 4, 16));
   }
 
-  @Test
-  void scaleDownUtilizationThresholdZero_keepsTheNodeTheDefaultRemoves() {
-    // two pool nodes with one 1-CPU pod each (25 % used): both pods fit on one node, so the default threshold (0.5)
-    // removes the other node after 10 minutes unneeded; at 0 no node with a pod is underutilized
+  /** Pool a with two 4-CPU nodes, a-x and a-y, and a Deployment of two 1-CPU pods: one on each, a quarter used. */
+  private static String quarterUsedPair() {
     String node = """
         apiVersion: v1
         kind: Node
@@ -188,8 +186,14 @@ final class ScenarioAutoscalerOptionsTest {
           capacity: {cpu: "4", memory: 16Gi, pods: "110"}
         ---
         """;
-    String manifests = pool("a", "4", "16Gi", "", 1) + node.formatted("a-x") + node.formatted("a-y")
-        + deployment(2, "1");
+    return pool("a", "4", "16Gi", "", 1) + node.formatted("a-x") + node.formatted("a-y") + deployment(2, "1");
+  }
+
+  @Test
+  void scaleDownUtilizationThresholdZero_keepsTheNodeTheDefaultRemoves() {
+    // two pool nodes with one 1-CPU pod each (25 % used): both pods fit on one node, so the default threshold (0.5)
+    // removes the other node after 10 minutes unneeded; at 0 no node with a pod is underutilized
+    String manifests = quarterUsedPair();
     SimulationRun byDefault = run(manifests, "30m", "");
     assertThat(events(byDefault, "ScaleDown")).singleElement()
         .satisfies(e -> assertThat(e.at()).isBetween(Duration.ofMinutes(10), Duration.ofMinutes(11)));
@@ -203,18 +207,7 @@ final class ScenarioAutoscalerOptionsTest {
     // as above: the default removes one of two quarter-used nodes after 10 minutes unneeded. The loops run every 10 s;
     // the node's pod is evicted by the autoscaler's deletion step the delay after the loop that tainted the node,
     // between loops, and the node goes once the pod is gone (the wait for evicted pods is carried on by the loops)
-    String node = """
-        apiVersion: v1
-        kind: Node
-        metadata:
-          name: %s
-          labels: {fleetkit.io/node-pool: a}
-        status:
-          capacity: {cpu: "4", memory: 16Gi, pods: "110"}
-        ---
-        """;
-    String manifests = pool("a", "4", "16Gi", "", 1) + node.formatted("a-x") + node.formatted("a-y")
-        + deployment(2, "1");
+    String manifests = quarterUsedPair();
     SimulationRun zero = run(manifests, "30m", "{nodeDeleteDelayAfterTaint: 0s}");
     Duration tainted = events(zero, "PodEvicted").get(0).at();
     assertThat(tainted.toMillis() % ClusterSimulation.AUTOSCALER_PERIOD.toMillis()).as("in the tainting loop")
