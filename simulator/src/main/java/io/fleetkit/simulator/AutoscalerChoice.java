@@ -57,6 +57,8 @@ record AutoscalerChoice(AutoscalerOptions options, Expander expander, String exp
           maxMemory == null ? o.maxMemoryTotal() : maxMemory.value());
       o = o.withGpuTotal(a.gpuTotal().stream()
           .map(g -> new AutoscalerOptions.GpuLimit(g.type(), g.min(), g.max())).toList());
+      o = set(o, a.nodeDeleteDelayAfterTaint(), AutoscalerOptions::withNodeDeleteDelayAfterTaint);
+      o = set(o, a.cordonNodeBeforeTerminating(), AutoscalerOptions::withCordonNodeBeforeTerminating);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("spec.clusterAutoscaler: " + e.getMessage(), e);
     }

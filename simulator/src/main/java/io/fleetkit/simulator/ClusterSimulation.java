@@ -30,6 +30,7 @@ import io.fleetkit.api.store.Watch;
 import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.autoscale.cluster.ClusterAutoscaler;
 import io.fleetkit.autoscale.cluster.LoopResult;
+import io.fleetkit.autoscale.cluster.NodeDeleteResult;
 import io.fleetkit.autoscale.hpa.HorizontalPodAutoscalerController;
 import io.fleetkit.autoscale.hpa.SyncOutcome;
 import io.fleetkit.autoscale.hpa.WatchedPods;
@@ -49,6 +50,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -417,6 +419,26 @@ public final class ClusterSimulation {
             deletedPools.put(e.object().name(), e.object().metadata().labels().getOrDefault(NodePool.POOL_LABEL, ""));
           }
         });
+        // the ScaleDown events of nodes the autoscaler deleted (per pool, from their last version) and the
+        // ScaleDownFailed of deletions that failed, in a loop or in a deletion step between loops
+        BiConsumer<List<String>, Map<String, NodeDeleteResult>> deletions = (deletedNodes, failedDeletions) -> {
+          // one event per pool, as the scale-up's; a node of no pool is named under a bare "NodePool"
+          Map<String, List<String>> byPool = new TreeMap<>();
+          for (String n : deletedNodes) {
+            byPool.computeIfAbsent(deletedPools.getOrDefault(n, ""), k -> new ArrayList<>()).add(n);
+          }
+          deletedPools.clear();
+          byPool.forEach((pool, nodes) -> holder[0].record("ScaleDown", pool.isEmpty() ? "NodePool" : "NodePool/" + pool,
+              "removed " + String.join(", ", nodes)));
+          // a drain runs across loops on the simulation's clock: its evicted pods are recreated by their controllers
+          // and scheduled elsewhere while the node, tainted ToBeDeletedByClusterAutoscaler, waits to be deleted
+          failedDeletions.forEach((node, result) -> holder[0].record("ScaleDownFailed", "Node/" + node,
+              String.valueOf(result.error())));
+        };
+        // a node's deletion goes on when its delay after the taint ends (--node-delete-delay-after-taint), between
+        // the loops, as upstream's deletion goroutine wakes up then
+        DeletionSteps steps = new DeletionSteps(ca, clock,
+            p -> deletions.accept(p.deletedNodes(), p.failedDeletions()));
         PeriodicController loop = new PeriodicController("cluster-autoscaler", clock, AUTOSCALER_PERIOD, () -> {
           LoopResult r = ca.runOnce();
           // upstream emits a ClusterUnhealthy warning event in every halted loop; the timeline gets it once per halt
@@ -436,24 +458,15 @@ public final class ClusterSimulation {
             outages.launched(holder[0], r.launchedNodes());
             startup.launched(holder[0], r.launchedNodes());
           }
-          // one event per pool, as the scale-up's; a node of no pool is named under a bare "NodePool"
-          Map<String, List<String>> byPool = new TreeMap<>();
-          for (String n : r.deletedNodes()) {
-            byPool.computeIfAbsent(deletedPools.getOrDefault(n, ""), k -> new ArrayList<>()).add(n);
-          }
-          deletedPools.clear();
-          byPool.forEach((pool, nodes) -> holder[0].record("ScaleDown", pool.isEmpty() ? "NodePool" : "NodePool/" + pool,
-              "removed " + String.join(", ", nodes)));
-          // a drain runs across loops on the simulation's clock: its evicted pods are recreated by their controllers
-          // and scheduled elsewhere while the node, tainted ToBeDeletedByClusterAutoscaler, waits to be deleted
-          r.failedDeletions().forEach((node, result) -> holder[0].record("ScaleDownFailed", "Node/" + node,
-              String.valueOf(result.error())));
+          deletions.accept(r.deletedNodes(), r.failedDeletions());
           for (String n : r.timedOutNodes()) {
             holder[0].record("NodeProvisionTimeout", "Node/" + n, "not ready within the maximum provision time");
           }
+          steps.arm();
         });
-        return SimulatedController.of(loop.name(), loop::start, loop::runUntilIdle, () -> {
+        return SimulatedController.of(loop.name(), loop::start, () -> steps.runIfDue() + loop.runUntilIdle(), () -> {
           loop.close();
+          steps.cancel();
           poolWatch.close();
           ca.close();
         });

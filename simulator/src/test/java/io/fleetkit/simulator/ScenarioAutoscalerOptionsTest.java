@@ -174,10 +174,8 @@ final class ScenarioAutoscalerOptionsTest {
         .containsExactly(new AutoscalerOptions.GpuLimit("a100", 4, 16));
   }
 
-  @Test
-  void scaleDownUtilizationThresholdZero_keepsTheNodeTheDefaultRemoves() {
-    // two pool nodes with one 1-CPU pod each (25 % used): both pods fit on one node, so the default threshold (0.5)
-    // removes the other node after 10 minutes unneeded; at 0 no node with a pod is underutilized
+  /** Pool a with two 4-CPU nodes, a-x and a-y, and a Deployment of two 1-CPU pods: one on each, a quarter used. */
+  private static String quarterUsedPair() {
     String node = """
         apiVersion: v1
         kind: Node
@@ -188,14 +186,41 @@ final class ScenarioAutoscalerOptionsTest {
           capacity: {cpu: "4", memory: 16Gi, pods: "110"}
         ---
         """;
-    String manifests = pool("a", "4", "16Gi", "", 1) + node.formatted("a-x") + node.formatted("a-y")
-        + deployment(2, "1");
+    return pool("a", "4", "16Gi", "", 1) + node.formatted("a-x") + node.formatted("a-y") + deployment(2, "1");
+  }
+
+  @Test
+  void scaleDownUtilizationThresholdZero_keepsTheNodeTheDefaultRemoves() {
+    // two pool nodes with one 1-CPU pod each (25 % used): both pods fit on one node, so the default threshold (0.5)
+    // removes the other node after 10 minutes unneeded; at 0 no node with a pod is underutilized
+    String manifests = quarterUsedPair();
     SimulationRun byDefault = run(manifests, "30m", "");
     assertThat(events(byDefault, "ScaleDown")).singleElement()
         .satisfies(e -> assertThat(e.at()).isBetween(Duration.ofMinutes(10), Duration.ofMinutes(11)));
     assertThat(events(run(manifests, "30m", "{scaleDownUtilizationThreshold: 0}"), "ScaleDown")).isEmpty();
     // a longer unneeded time postpones the removal past the end
     assertThat(events(run(manifests, "30m", "{scaleDownUnneededTime: 40m}"), "ScaleDown")).isEmpty();
+  }
+
+  @Test
+  void nodeDeleteDelayAfterTaint_theDrainStartsThatLongAfterTheLoopThatTaintedIt() {
+    // as above: the default removes one of two quarter-used nodes after 10 minutes unneeded. The loops run every 10 s;
+    // the node's pod is evicted by the autoscaler's deletion step the delay after the loop that tainted the node,
+    // between loops, and the node goes once the pod is gone (the wait for evicted pods is carried on by the loops)
+    String manifests = quarterUsedPair();
+    SimulationRun zero = run(manifests, "30m", "{nodeDeleteDelayAfterTaint: 0s}");
+    Duration tainted = events(zero, "PodEvicted").get(0).at();
+    assertThat(tainted.toMillis() % ClusterSimulation.AUTOSCALER_PERIOD.toMillis()).as("in the tainting loop")
+        .isZero();
+    for (String delay : List.of("", "7s", "25s")) {
+      SimulationRun r = run(manifests, "30m", delay.isEmpty() ? "" : "{nodeDeleteDelayAfterTaint: " + delay + "}");
+      Duration want = tainted.plus(delay.isEmpty() ? Duration.ofSeconds(5) : Duration.parse("PT" + delay));
+      assertThat(events(r, "PodEvicted")).as(delay).singleElement()
+          .satisfies(e -> assertThat(e.at()).isEqualTo(want));
+      assertThat(events(r, "ScaleDown")).as(delay).singleElement()
+          .satisfies(e -> assertThat(e.at()).isGreaterThanOrEqualTo(want));
+      assertThat(events(r, "ScaleDownFailed")).as(delay).isEmpty();
+    }
   }
 
   @Test
@@ -239,14 +264,16 @@ final class ScenarioAutoscalerOptionsTest {
         .scaleDownDelayAfterAdd(Duration.ofMinutes(2)).scaleDownDelayAfterDelete(Duration.ofMinutes(3))
         .scaleDownDelayAfterFailure(Duration.ofMinutes(4)).maxNodeProvisionTime(Duration.ofMinutes(5))
         .balanceSimilarNodeGroups(true).balancingIgnoreLabels(List.of("example.com/rack")).coresTotal(2L, 64L)
-        .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(9).build();
+        .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(9)
+        .nodeDeleteDelayAfterTaint(Duration.ofSeconds(7)).cordonNodeBeforeTerminating(false).build();
     AutoscalerOptions o = AutoscalerChoice.of(a).options();
     assertThat(o).isEqualTo(AutoscalerOptions.defaults().withScaleDownUtilizationThreshold(0.2)
         .withScaleDownGpuUtilizationThreshold(0.1).withScaleDownUnneededTime(Duration.ofMinutes(1))
         .withScaleDownDelayAfterAdd(Duration.ofMinutes(2)).withScaleDownDelayAfterDelete(Duration.ofMinutes(3))
         .withScaleDownDelayAfterFailure(Duration.ofMinutes(4)).withMaxNodeProvisionTime(Duration.ofMinutes(5))
         .withBalanceSimilarNodeGroups(true).withBalancingIgnoreLabels(List.of("example.com/rack"))
-        .withCoresTotal(2, 64).withMemoryTotal(1L << 30, 256L << 30).withMaxNodesTotal(9));
+        .withCoresTotal(2, 64).withMemoryTotal(1L << 30, 256L << 30).withMaxNodesTotal(9)
+        .withNodeDeleteDelayAfterTaint(Duration.ofSeconds(7)).withCordonNodeBeforeTerminating(false));
     // one side of a total keeps the other side's default
     AutoscalerOptions maxOnly = AutoscalerChoice.of(ScenarioAutoscaler.builder().coresTotal(null, 8L)
         .memoryTotal(Quantity.parse("1Gi"), null).build()).options();

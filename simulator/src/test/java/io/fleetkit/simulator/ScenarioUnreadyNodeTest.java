@@ -90,7 +90,8 @@ final class ScenarioUnreadyNodeTest {
   void failedNode_removedAboutTwentyMinutesAfterItFailed_notTenAsAReadyNode_itsPodRunsElsewhere() {
     // web-c (one 1-cpu pod on 4 cpus) is unneeded from the first loop (10 s): its pod fits on web-a or web-b, which
     // are annotated against scale-down. Ready, it would go at 10m10s; it fails at 1m and is unready (Ready=Unknown)
-    // from 1m45s, so it goes scaleDownUnreadyTime (20 min) after it became unneeded
+    // from 1m45s, so it is tainted scaleDownUnreadyTime (20 min) after it became unneeded and deleted
+    // nodeDeleteDelayAfterTaint (5 s) later
     SimulationRun run = run("1");
     assertThat(events(run, "NodeFailed")).singleElement()
         .satisfies(e -> assertThat(e.at()).isEqualTo(Duration.ofMinutes(1)));
@@ -98,7 +99,7 @@ final class ScenarioUnreadyNodeTest {
         .satisfies(e -> assertThat(e.object()).isEqualTo("Node/web-c"));
     TimelineEvent deleted = events(run, "NodeDeleted").get(0);
     assertThat(deleted.object()).isEqualTo("Node/web-c");
-    assertThat(deleted.at()).isEqualTo(Duration.ofMinutes(20).plusSeconds(10));
+    assertThat(deleted.at()).isEqualTo(Duration.ofMinutes(20).plusSeconds(10 + 5));
     assertThat(events(run, "ScaleDown")).singleElement().satisfies(e -> {
       assertThat(e.at()).isEqualTo(deleted.at());
       assertThat(e.message()).isEqualTo("removed web-c");
@@ -119,7 +120,8 @@ final class ScenarioUnreadyNodeTest {
     // default toleration after the node went unreachable); its replacement gets a new node (web-1). The evicted pod
     // stays Terminating on web-c (no kubelet ends it), and counts for web-c until it is long-terminating
     // (drain.IsPodLongTerminating: deletionTimestamp, already 30 s after the eviction, plus its 30 s grace period
-    // plus 30 s, so at 8m15s); web-c, empty and unready from the next loop (8m20s), is removed 20 min later
+    // plus 30 s, so at 8m15s); web-c, empty and unready from the next loop (8m20s), is tainted 20 min later and
+    // deleted nodeDeleteDelayAfterTaint (5 s) after that
     SimulationRun run = run("3");
     TimelineEvent evicted = events(run, "PodEvicted").get(0);
     assertThat(evicted.at()).isEqualTo(Duration.ofMinutes(6).plusSeconds(45));
@@ -128,7 +130,7 @@ final class ScenarioUnreadyNodeTest {
     assertThat(up.message()).contains("web-1");
     TimelineEvent deleted = events(run, "NodeDeleted").get(0);
     assertThat(deleted.object()).isEqualTo("Node/web-c");
-    assertThat(deleted.at()).isEqualTo(Duration.ofMinutes(8).plusSeconds(20).plus(Duration.ofMinutes(20)));
+    assertThat(deleted.at()).isEqualTo(Duration.ofMinutes(8).plusSeconds(20 + 5).plus(Duration.ofMinutes(20)));
     assertThat(events(run, "NodeDeleted")).hasSize(1);
     assertThat(at(run, "running pods", Duration.ofMinutes(30))).isEqualTo(3);
   }

@@ -44,6 +44,27 @@ final class AutoscalerInstruments {
   record Loop(Instant now, long mainNanos, long scaleUpNanos, long scaleDownNanos, long softTaintNanos,
       boolean scaleDownRan, boolean cooldown, int maxNodesTotal, List<Node> nodesBefore, Set<String> deletedEmpty, int evictedPods) {}
 
+  /**
+   * The nodes deleted and pods evicted by scale-down, in a loop or between loops
+   * ({@link ClusterAutoscaler#advanceDeletions()}).
+   *
+   * @param byName the nodes as they were before they were deleted, by name
+   * @param deletedEmpty the nodes of {@code deleted} whose deletion started while they were empty
+   */
+  void deletions(Map<String, Node> byName, List<String> deleted, Set<String> deletedEmpty, int evictedPods) {
+    for (String n : deleted) {
+      // upstream's nodeScaleDownReason: an unready node's reason is unready, drained or not
+      Node before = byName.get(n);
+      String reason = before != null && !before.isReady() ? UNREADY
+          : deletedEmpty.contains(n) ? EMPTY : UNDERUTILIZED;
+      metrics.counter(SCALED_DOWN_NODES, reason).increment();
+      gpu(before, g -> metrics.counter(SCALED_DOWN_GPU_NODES, reason, ResourceNames.NVIDIA_GPU, g).increment());
+    }
+    if (evictedPods > 0) {
+      metrics.counter(EVICTED_PODS, "succeeded").increment(evictedPods);
+    }
+  }
+
   void loop(Loop l, LoopResult r, Map<String, NodePool> pools, List<Node> nodes, List<Pod> pods) {
     double unix = l.now().getEpochSecond() + l.now().getNano() / 1e9;
     metrics.histogram(FUNCTION_DURATION, MAIN).observeNanos(l.mainNanos());
@@ -90,18 +111,7 @@ final class AutoscalerInstruments {
       gpu(byName.get(n), g -> metrics.counter(FAILED_GPU_SCALE_UPS, TIMEOUT, ResourceNames.NVIDIA_GPU, g)
           .increment());
     }
-    for (String n : r.deletedNodes()) {
-      // upstream's nodeScaleDownReason: an unready node's reason is unready, drained or not
-      Node before = byName.get(n);
-      String reason = before != null && !before.isReady() ? UNREADY
-          : l.deletedEmpty().contains(n) ? EMPTY : UNDERUTILIZED;
-      metrics.counter(SCALED_DOWN_NODES, reason).increment();
-      gpu(byName.get(n), g -> metrics.counter(SCALED_DOWN_GPU_NODES, reason, ResourceNames.NVIDIA_GPU, g)
-          .increment());
-    }
-    if (l.evictedPods() > 0) {
-      metrics.counter(EVICTED_PODS, "succeeded").increment(l.evictedPods());
-    }
+    deletions(byName, r.deletedNodes(), l.deletedEmpty(), l.evictedPods());
     if (l.scaleDownRan()) {
       metrics.gauge(UNNEEDED_NODES_COUNT).set(r.unneededNodes().size());
       Map<String, Integer> reasons = new HashMap<>();

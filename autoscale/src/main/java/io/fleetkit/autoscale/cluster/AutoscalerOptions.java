@@ -89,6 +89,12 @@ import org.jspecify.annotations.Nullable;
  * @param gpuTotal {@code --gpu-total}, one {@link GpuLimit} per GPU type (none): scale-up adds no node whose GPUs
  *     would take the cluster's GPUs of its type over the maximum, scale-down removes none that would take them under
  *     the minimum ({@link ClusterResourceLimits})
+ * @param nodeDeleteDelayAfterTaint {@code --node-delete-delay-after-taint} (5 s): how long after tainting the nodes
+ *     it removes (empty or to drain) the actuator waits before it checks their pods again, drains them and deletes
+ *     them; on the autoscaler's clock ({@link ClusterAutoscaler#nextDeletionStep()} says when); 0 goes on at once
+ * @param cordonNodeBeforeTerminating {@code --cordon-node-before-terminating} (true, upstream's default since
+ *     cluster-autoscaler 1.34): a node the actuator taints is also cordoned ({@code spec.unschedulable}) in the same
+ *     write, and uncordoned when its deletion fails and the taint is removed
  */
 public record AutoscalerOptions(double scaleDownUtilizationThreshold, double scaleDownGpuUtilizationThreshold,
     Duration scaleDownUnneededTime, Duration scaleDownDelayAfterAdd, Duration maxNodeProvisionTime,
@@ -103,7 +109,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     Duration maxBulkSoftTaintTime, long minCoresTotal, long maxCoresTotal, long minMemoryTotal, long maxMemoryTotal,
     boolean balanceSimilarNodeGroups, List<String> balancingIgnoreLabels, List<String> balancingLabels,
     double maxAllocatableDifferenceRatio, double maxFreeDifferenceRatio, double memoryDifferenceRatio,
-    List<GpuLimit> gpuTotal) {
+    List<GpuLimit> gpuTotal, Duration nodeDeleteDelayAfterTaint, boolean cordonNodeBeforeTerminating) {
 
   /** Upstream's {@code DefaultMaxClusterCores}: 5,000 nodes of 64 cores. */
   public static final long DEFAULT_MAX_CORES_TOTAL = 5000L * 64;
@@ -115,7 +121,8 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       Duration.ofHours(3), 10, 1, 0, Duration.ZERO, false, Duration.ofMinutes(5), Duration.ofSeconds(30),
       Duration.ZERO, Duration.ofMinutes(3), 600, Duration.ofMinutes(2), Duration.ZERO, false, true, false,
       Duration.ofMinutes(20), true, 45, 3, false, Duration.ofMinutes(15), 10, Duration.ofSeconds(3), 0,
-      DEFAULT_MAX_CORES_TOTAL, 0, DEFAULT_MAX_MEMORY_TOTAL, false, List.of(), List.of(), 0.05, 0.05, 0.015, List.of());
+      DEFAULT_MAX_CORES_TOTAL, 0, DEFAULT_MAX_MEMORY_TOTAL, false, List.of(), List.of(), 0.05, 0.05, 0.015, List.of(),
+      Duration.ofSeconds(5), true);
 
   public AutoscalerOptions {
     check(scaleDownUtilizationThreshold, "scaleDownUtilizationThreshold");
@@ -136,6 +143,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     nonNegative(scaleDownUnreadyTime, "scaleDownUnreadyTime");
     nonNegative(maxNodeStartupTime, "maxNodeStartupTime");
     nonNegative(maxBulkSoftTaintTime, "maxBulkSoftTaintTime");
+    nonNegative(nodeDeleteDelayAfterTaint, "nodeDeleteDelayAfterTaint");
     if (maxBulkSoftTaintCount < 0) {
       throw new IllegalArgumentException("autoscaler options: maxBulkSoftTaintCount " + maxBulkSoftTaintCount
           + " must not be negative");
@@ -498,6 +506,28 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     return c.build();
   }
 
+  /**
+   * These options with {@code --node-delete-delay-after-taint} {@code d}: how long the actuator waits after tainting
+   * a node before it drains and deletes it (0: at once).
+   *
+   * @throws IllegalArgumentException if {@code d} is negative
+   */
+  public AutoscalerOptions withNodeDeleteDelayAfterTaint(Duration d) {
+    Copy c = new Copy(this);
+    c.nodeDeleteDelayAfterTaint = d;
+    return c.build();
+  }
+
+  /**
+   * These options with {@code --cordon-node-before-terminating} {@code b}: whether the actuator also cordons the nodes
+   * it taints (and uncordons them when their deletion fails).
+   */
+  public AutoscalerOptions withCordonNodeBeforeTerminating(boolean b) {
+    Copy c = new Copy(this);
+    c.cordonNodeBeforeTerminating = b;
+    return c.build();
+  }
+
   /** The components of an options value, changed one at a time by the {@code withX} methods. */
   private static final class Copy {
     double scaleDownUtilizationThreshold;
@@ -542,6 +572,8 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     double maxFreeDifferenceRatio;
     double memoryDifferenceRatio;
     List<GpuLimit> gpuTotal;
+    Duration nodeDeleteDelayAfterTaint;
+    boolean cordonNodeBeforeTerminating;
 
     Copy(AutoscalerOptions o) {
       scaleDownUtilizationThreshold = o.scaleDownUtilizationThreshold;
@@ -586,6 +618,8 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       maxFreeDifferenceRatio = o.maxFreeDifferenceRatio;
       memoryDifferenceRatio = o.memoryDifferenceRatio;
       gpuTotal = o.gpuTotal;
+      nodeDeleteDelayAfterTaint = o.nodeDeleteDelayAfterTaint;
+      cordonNodeBeforeTerminating = o.cordonNodeBeforeTerminating;
     }
 
     AutoscalerOptions build() {
@@ -598,7 +632,8 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
           scaleDownUnreadyTime, scaleDownUnreadyEnabled, maxTotalUnreadyPercentage, okTotalUnreadyCount,
           ignoreMirrorPodsUtilization, maxNodeStartupTime, maxBulkSoftTaintCount, maxBulkSoftTaintTime, minCoresTotal,
           maxCoresTotal, minMemoryTotal, maxMemoryTotal, balanceSimilarNodeGroups, balancingIgnoreLabels,
-          balancingLabels, maxAllocatableDifferenceRatio, maxFreeDifferenceRatio, memoryDifferenceRatio, gpuTotal);
+          balancingLabels, maxAllocatableDifferenceRatio, maxFreeDifferenceRatio, memoryDifferenceRatio, gpuTotal,
+          nodeDeleteDelayAfterTaint, cordonNodeBeforeTerminating);
     }
   }
 }

@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
@@ -210,8 +211,10 @@ public final class ClusterAutoscaler implements AutoCloseable {
       planner.reset();
     }
     Instant now = clock.instant();
-    // the deletions started by earlier loops go on first (upstream: goroutines running between loops)
+    // the deletions started by earlier loops go on first (upstream: goroutines running between loops), on the pods
+    // as they are now (a pod bound to a node since the last loop is checked, evicted or deleted with it)
     if (actuator.busy() || actuator.batched() > 0) {
+      syncPods();
       actuator.advance(now);
     }
     List<String> ready = new ArrayList<>();
@@ -295,6 +298,48 @@ public final class ClusterAutoscaler implements AutoCloseable {
           pools, store.list(Node.class).items(), store.list(Pod.class).items());
     }
     return result;
+  }
+
+  /**
+   * When a deletion in progress next has a step to take between loops, or empty when none has: the end of a node's
+   * {@code nodeDeleteDelayAfterTaint} (upstream's deletion goroutine sleeps that long after the taint, then checks the
+   * node's pods, drains it and deletes it). A driver with a simulated clock calls {@link #advanceDeletions()} at that
+   * instant, as upstream's goroutine wakes up then; without that call the next {@link #runOnce()} takes the step.
+   * Eviction retries and the wait for evicted pods are carried on by the loops.
+   */
+  public synchronized Optional<Instant> nextDeletionStep() {
+    return Optional.ofNullable(actuator.nextStep());
+  }
+
+  /**
+   * Carries the deletions in progress as far as the clock allows, between loops (upstream's deletion goroutines):
+   * the nodes whose delay after their taint has ended have their pods checked again, are drained and, once drained,
+   * deleted. Nothing else of a loop runs. The nodes deleted and the deletions failed are reported here and not again by
+   * the next loop; the metrics count them and the pools' statuses follow.
+   */
+  public synchronized DeletionProgress advanceDeletions() {
+    Instant now = clock.instant();
+    if (!actuator.busy() && actuator.batched() == 0) {
+      return new DeletionProgress(List.of(), Map.of());
+    }
+    List<Node> before = store.list(Node.class).items();
+    syncPods();
+    actuator.advance(now);
+    List<String> deleted = actuator.takeDeleted();
+    Set<String> deletedEmpty = settleDeletions(deleted);
+    Map<String, NodeDeleteResult> failed = new TreeMap<>(actuator.takeFailures());
+    int evicted = actuator.takeEvicted();
+    if (!deleted.isEmpty()) {
+      updatePoolStatuses(pools(), now, true);
+    }
+    if (metrics != null) {
+      Map<String, Node> byName = new HashMap<>();
+      for (Node n : before) {
+        byName.put(n.name(), n);
+      }
+      metrics.deletions(byName, deleted, deletedEmpty, evicted);
+    }
+    return new DeletionProgress(deleted, failed);
   }
 
   /**

@@ -40,8 +40,25 @@ public final class NodeTaintWrites {
    * @return {@code null}, or why it failed
    */
   static @Nullable String add(ObjectStore store, String node, String key, TaintEffect effect, Instant now) {
-    return write(store, node, "node " + node + " not found", n -> has(n, key) ? null
-        : n.toBuilder().taint(new Taint(key, String.valueOf(now.getEpochSecond()), effect, now)).build());
+    return add(store, node, key, effect, now, false);
+  }
+
+  /**
+   * {@link #add(ObjectStore, String, String, TaintEffect, Instant)}, and with {@code cordon} the node also marked
+   * unschedulable in the same write (upstream's {@code AddTaints} with {@code cordonNode}); a node that already has the
+   * taint is left as it is, cordon included.
+   *
+   * @return {@code null}, or why it failed
+   */
+  static @Nullable String add(ObjectStore store, String node, String key, TaintEffect effect, Instant now,
+      boolean cordon) {
+    return write(store, node, "node " + node + " not found", n -> {
+      if (has(n, key)) {
+        return null;
+      }
+      Node.Builder b = n.toBuilder().taint(new Taint(key, String.valueOf(now.getEpochSecond()), effect, now));
+      return (cordon ? b.unschedulable(true) : b).build();
+    });
   }
 
   /**
@@ -96,6 +113,17 @@ public final class NodeTaintWrites {
    * @return {@code null}, or why it failed
    */
   static @Nullable String remove(ObjectStore store, String node, String key) {
+    return remove(store, node, key, false);
+  }
+
+  /**
+   * {@link #remove(ObjectStore, String, String)}, and with {@code uncordon} the node also marked schedulable in the same
+   * write (upstream's {@code CleanTaints} with {@code cordonNode}); a node without the taint is left as it is, cordon
+   * included.
+   *
+   * @return {@code null}, or why it failed
+   */
+  static @Nullable String remove(ObjectStore store, String node, String key, boolean uncordon) {
     return write(store, node, null, n -> {
       List<Taint> kept = new ArrayList<>();
       for (Taint t : n.spec().taints()) {
@@ -103,7 +131,11 @@ public final class NodeTaintWrites {
           kept.add(t);
         }
       }
-      return kept.size() == n.spec().taints().size() ? null : n.toBuilder().taints(kept).build();
+      if (kept.size() == n.spec().taints().size()) {
+        return null;
+      }
+      Node.Builder b = n.toBuilder().taints(kept);
+      return (uncordon ? b.unschedulable(false) : b).build();
     });
   }
 

@@ -36,11 +36,15 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #startDeletion} crops the nodes to the budgets (upstream's {@code cropNodesToBudgets}: at most
  * {@code maxEmptyBulkDelete} deletions in progress, upstream's {@code --max-scale-down-parallelism}, of which at most
  * {@code maxDrainParallelism} drains; empty nodes first), taints every empty node, then every node to drain,
- * {@value ClusterAutoscaler#TO_BE_DELETED_TAINT}{@code :NoSchedule} (a failed taint removes the taints this call put
- * and ends it with {@link ScaleDownStatus.Result#ERROR}), and records the deletions as in progress.
+ * {@value ClusterAutoscaler#TO_BE_DELETED_TAINT}{@code :NoSchedule}, and with {@code cordonNodeBeforeTerminating}
+ * cordons it in the same write (a failed taint removes the taints this call put and ends it with
+ * {@link ScaleDownStatus.Result#ERROR}), and records the deletions as in progress.
  *
  * <p>{@link #advance} carries every deletion in progress as far as the time allows, as upstream's goroutines:
  * <ol>
+ *   <li>nothing happens to a node before {@code nodeDeleteDelayAfterTaint} has passed since it was tainted (upstream's
+ *       {@code deleteNodesAsync} sleeps that long first, on the empty and the drain path alike); {@link #nextStep}
+ *       says when the first such wait ends;
  *   <li>the node's pods are checked again ({@link Drainability} with the budgets as they are): a blocking pod, or any
  *       pod to move on a node deleted as empty, fails the deletion ({@link NodeDeleteResult.Type#INTERNAL});
  *   <li>a drained node's pods ({@link Evictor#podsToEvict}: not mirror pods; DaemonSet pods only by
@@ -51,7 +55,7 @@ import org.slf4j.LoggerFactory;
  *       ({@code zeroOrMaxNodeScaling}) started together go together once all are prepared, and when one fails the
  *       others are aborted ({@link NodeDeleteResult.Type#FAILED_TO_DELETE}, upstream's group deletion scheduler);
  *   <li>a deleted node's remaining pods (DaemonSet, mirror) are deleted after it, as a pod garbage collector would;
- *       a failed deletion removes the node's taint.
+ *       a failed deletion removes the node's taint (and its cordon, when the actuator cordons).
  * </ol>
  * Each ended deletion leaves a {@link NodeDeleteResult}, taken by {@link #takeResults}.
  *
@@ -81,15 +85,18 @@ final class ScaleDownActuator {
     final boolean drain;
     /** The atomic group (pool and start) the node is deleted with, or {@code null}. */
     final @Nullable String group;
+    /** When the node's delay after its taint ends: nothing is done to it before. */
+    final Instant startAt;
     Evictor.@Nullable NodeEviction eviction;
     boolean prepared;
     boolean batched;
 
-    Deletion(String node, String pool, boolean drain, @Nullable String group) {
+    Deletion(String node, String pool, boolean drain, @Nullable String group, Instant startAt) {
       this.node = node;
       this.pool = pool;
       this.drain = drain;
       this.group = group;
+      this.startAt = startAt;
     }
   }
 
@@ -206,7 +213,8 @@ final class ScaleDownActuator {
           (ns, name) -> store.get(ResourceClaim.class, ns, name).orElse(null)));
     }
     out.add(new ScaleDownStatus.ScaleDownNode(n.name(), pool, evictedPods, u));
-    inProgress.put(n.name(), new Deletion(n.name(), pool, drain, atomic.contains(pool) ? pool + "#" + start : null));
+    inProgress.put(n.name(), new Deletion(n.name(), pool, drain, atomic.contains(pool) ? pool + "#" + start : null,
+        now.plus(options.nodeDeleteDelayAfterTaint())));
   }
 
   /** Taints every node of {@code nodes}; on a failure removes the taints already put and returns the error. */
@@ -226,14 +234,22 @@ final class ScaleDownActuator {
     return null;
   }
 
-  /** Puts the taint on {@code node} (its value the time in seconds, as upstream); {@code null}, or the error. */
+  /**
+   * Puts the taint on {@code node} (its value the time in seconds, as upstream), cordoning it with
+   * {@code cordonNodeBeforeTerminating} (upstream's {@code MarkToBeDeleted}); {@code null}, or the error.
+   */
   private @Nullable String taint(String node, Instant now) {
-    return NodeTaintWrites.add(store, node, ClusterAutoscaler.TO_BE_DELETED_TAINT, TaintEffect.NoSchedule, now);
+    return NodeTaintWrites.add(store, node, ClusterAutoscaler.TO_BE_DELETED_TAINT, TaintEffect.NoSchedule, now,
+        options.cordonNodeBeforeTerminating());
   }
 
-  /** Removes the taint from {@code node} (upstream's {@code CleanToBeDeleted}); a node gone or failing is logged. */
+  /**
+   * Removes the taint from {@code node}, uncordoning it with {@code cordonNodeBeforeTerminating} (upstream's
+   * {@code CleanToBeDeleted}); a node gone or failing is logged.
+   */
   private void untaint(String node) {
-    String err = NodeTaintWrites.remove(store, node, ClusterAutoscaler.TO_BE_DELETED_TAINT);
+    String err = NodeTaintWrites.remove(store, node, ClusterAutoscaler.TO_BE_DELETED_TAINT,
+        options.cordonNodeBeforeTerminating());
     if (err != null) {
       LOG.debug("scale-down: could not untaint node {}: {}", node, err);
     }
@@ -248,6 +264,9 @@ final class ScaleDownActuator {
         continue;
       }
       if (d.eviction == null) {
+        if (now.isBefore(d.startAt)) {
+          continue; // still within its delay after the taint
+        }
         if (pdbs == null) {
           pdbs = store.list(PodDisruptionBudget.class).items();
         }
@@ -421,6 +440,20 @@ final class ScaleDownActuator {
   /** What actuation is doing, for the planner: the nodes being deleted (recent evictions are kept 0 s, as upstream). */
   ActuationStatus status() {
     return inProgress.isEmpty() ? ActuationStatus.NONE : new ActuationStatus(inProgress.keySet(), List.of());
+  }
+
+  /**
+   * When the first deletion still waiting out {@code nodeDeleteDelayAfterTaint} may go on, or {@code null} when none
+   * waits: the instant at which {@link #advance} has work that no earlier call would find.
+   */
+  @Nullable Instant nextStep() {
+    Instant next = null;
+    for (Deletion d : inProgress.values()) {
+      if (d.eviction == null && (next == null || d.startAt.isBefore(next))) {
+        next = d.startAt;
+      }
+    }
+    return next;
   }
 
   /** Whether any deletion is in progress. */

@@ -50,7 +50,10 @@ final class ClusterAutoscalerDrainTest {
     store.create(poolNode(p, "n2"));
     store.create(onN1.toBuilder().nodeName("n1").build());
     store.create(pod("keep", 2500, 1024).toBuilder().nodeName("n2").build());
-    ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock).options(options).build();
+    // the drain goes on in the loop that taints the node, as these cases were written (ClusterAutoscalerDeleteDelayTest
+    // covers the delay after the taint)
+    ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock)
+        .options(options.withNodeDeleteDelayAfterTaint(Duration.ZERO)).build();
     assertThat(ca.runOnce().unneededNodes()).containsExactly("n1");
     clock.advance(options.scaleDownUnneededTime());
     return ca;
@@ -155,7 +158,8 @@ final class ClusterAutoscalerDrainTest {
     store.create(pod("keep", 2500, 1024).toBuilder().nodeName("busy").build());
     AutoscalerOptions o = AutoscalerOptions.defaults().withMaxEmptyBulkDelete(1)
         .withScaleDownDelayAfterDelete(Duration.ofMinutes(1));
-    ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock).options(o).build();
+    ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock)
+        .options(o.withNodeDeleteDelayAfterTaint(Duration.ZERO)).build();
     assertThat(ca.runOnce().unneededNodes()).containsExactlyInAnyOrder("e1", "e2");
     clock.advance(Duration.ofMinutes(10));
     assertThat(ca.runOnce().deletedNodes()).hasSize(1); // one empty node per loop (maxEmptyBulkDelete 1)
@@ -177,7 +181,8 @@ final class ClusterAutoscalerDrainTest {
       f.store.create(poolNode(p, n));
     }
     f.store.create(pod("keep", 2500, 1024).toBuilder().nodeName("busy").build());
-    ClusterAutoscaler ca = ClusterAutoscaler.builder(f.store).clock(f.clock).options(AutoscalerOptions.defaults())
+    ClusterAutoscaler ca = ClusterAutoscaler.builder(f.store).clock(f.clock)
+        .options(AutoscalerOptions.defaults().withNodeDeleteDelayAfterTaint(Duration.ZERO))
         .build();
     assertThat(ca.runOnce().unneededNodes()).containsExactly("e1");
     f.failedNodeTaint.add("e1");

@@ -70,7 +70,9 @@ final class ClusterAutoscalerMetricsTest {
   }
 
   private ClusterAutoscaler ca() {
-    return ClusterAutoscaler.builder(store).clock(clock).seed(42).metrics(MicrometerMetrics.of(prometheus)).build();
+    // deletions in the loop that decides them (the delay after the taint is ClusterAutoscalerDeleteDelayTest's)
+    return ClusterAutoscaler.builder(store).clock(clock).seed(42).metrics(MicrometerMetrics.of(prometheus))
+        .options(AutoscalerOptions.defaults().withNodeDeleteDelayAfterTaint(Duration.ZERO)).build();
   }
 
   private Exposition scrape() {

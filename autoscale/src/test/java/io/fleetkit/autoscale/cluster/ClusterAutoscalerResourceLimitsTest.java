@@ -32,7 +32,9 @@ final class ClusterAutoscalerResourceLimitsTest {
   }
 
   private ClusterAutoscaler ca(AutoscalerOptions o) {
-    return ClusterAutoscaler.builder(store).clock(clock).seed(42).options(o).build();
+    // deletions in the loop that decides them (the delay after the taint is ClusterAutoscalerDeleteDelayTest's)
+    return ClusterAutoscaler.builder(store).clock(clock).seed(42)
+        .options(o.withNodeDeleteDelayAfterTaint(Duration.ZERO)).build();
   }
 
   private long poolNodes(String pool) {
@@ -190,7 +192,7 @@ final class ClusterAutoscalerResourceLimitsTest {
     store.create(poolNode(h100, "h1"));
     // 16 a100 GPUs, at least 8 stay: two of the four empty a100 nodes may go; the h100 node has no minimum
     ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock).seed(42).options(gpuTotal("a100", 8, 0)
-        .withMaxEmptyBulkDelete(10)).build();
+        .withMaxEmptyBulkDelete(10).withNodeDeleteDelayAfterTaint(Duration.ZERO)).build();
     assertThat(ca.runOnce().unneededNodes()).hasSize(5);
     clock.advance(Duration.ofMinutes(11));
     LoopResult r = ca.runOnce();

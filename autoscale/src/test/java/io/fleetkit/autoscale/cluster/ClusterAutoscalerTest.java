@@ -44,7 +44,9 @@ final class ClusterAutoscalerTest {
   }
 
   private ClusterAutoscaler ca(Expander e) {
-    return ClusterAutoscaler.builder(store).clock(clock).expander(e).seed(42).build();
+    // deletions in the loop that decides them (the delay after the taint is ClusterAutoscalerDeleteDelayTest's)
+    return ClusterAutoscaler.builder(store).clock(clock).expander(e).seed(42)
+        .options(AutoscalerOptions.defaults().withNodeDeleteDelayAfterTaint(Duration.ZERO)).build();
   }
 
   private List<String> nodesOf(String pool) {

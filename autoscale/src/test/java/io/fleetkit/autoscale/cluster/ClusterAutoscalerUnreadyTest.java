@@ -41,7 +41,9 @@ final class ClusterAutoscalerUnreadyTest {
   }
 
   private ClusterAutoscaler ca(AutoscalerOptions options) {
-    return ClusterAutoscaler.builder(store).clock(clock).seed(42).options(options).build();
+    // deletions in the loop that decides them (the delay after the taint is ClusterAutoscalerDeleteDelayTest's)
+    return ClusterAutoscaler.builder(store).clock(clock).seed(42)
+        .options(options.withNodeDeleteDelayAfterTaint(Duration.ZERO)).build();
   }
 
   /** {@code node} as the node lifecycle controller leaves a node that stopped heartbeating: Ready Unknown, tainted. */
@@ -150,7 +152,8 @@ final class ClusterAutoscalerUnreadyTest {
     store.create(pod("pending", 6000, 1024)); // fits no node: would scale up
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock).seed(42)
-        .options(AutoscalerOptions.defaults().withOkTotalUnreadyCount(2)).metrics(MicrometerMetrics.of(prometheus))
+        .options(AutoscalerOptions.defaults().withOkTotalUnreadyCount(2).withNodeDeleteDelayAfterTaint(Duration.ZERO))
+        .metrics(MicrometerMetrics.of(prometheus))
         .build();
     // unready nodes younger than upstream's MaxNodeStartupTime (15 min) are "not started": they do not count yet
     LoopResult young = ca.runOnce();

@@ -116,7 +116,9 @@ final class NodesToDeleteTest {
     // the node outside every pool that takes the moved pods
     store.create(Node.builder().name("sink").capacity(CaFixtures.resources(64000, 65536 * CaFixtures.MI, 110))
         .ready().build());
-    AutoscalerOptions o = AutoscalerOptions.defaults().withMaxEmptyBulkDelete(100).withMaxDrainParallelism(100);
+    // deletions in the loop that decides them (the delay after the taint is ClusterAutoscalerDeleteDelayTest's)
+    AutoscalerOptions o = AutoscalerOptions.defaults().withMaxEmptyBulkDelete(100).withMaxDrainParallelism(100)
+        .withNodeDeleteDelayAfterTaint(Duration.ZERO);
     ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock).options(o)
         .eligibility(n -> eligible.contains(n.name())).build();
     assertThat(ca.runOnce().unneededNodes()).containsExactlyInAnyOrderElementsOf(eligible);

@@ -372,7 +372,9 @@ final class ScaleDownActuatorTest {
     AutoscalerOptions opts = AutoscalerOptions.defaults().withMaxEmptyBulkDelete(10).withMaxDrainParallelism(5)
         .withMaxPodEvictionTime(Duration.ZERO).withDaemonSetEvictionForEmptyNodes(true)
         .withDaemonSetEvictionForOccupiedNodes(false).withMaxGracefulTerminationSec(MAX_GRACEFUL_TERMINATION)
-        .withIgnoreDaemonSetsUtilization(tc.ignoreDaemonSetsUtilization);
+        .withIgnoreDaemonSetsUtilization(tc.ignoreDaemonSetsUtilization)
+        // upstream's test leaves NodeDeleteDelayAfterTaint and CordonNodeBeforeTerminate at their zero values
+        .withNodeDeleteDelayAfterTaint(Duration.ZERO).withCordonNodeBeforeTerminating(false);
     ScaleDownActuator a = ScaleDownActuator.overStore(f.store, opts,
         new Evictor.Timing(MAX_GRACEFUL_TERMINATION, Duration.ZERO, Duration.ZERO, Evictor.POD_EVICTION_HEADROOM));
 

@@ -31,7 +31,7 @@ final class ScaleDownGracefulDeletionTest {
   private ScaleDownActuator actuator() {
     AutoscalerOptions opts = AutoscalerOptions.defaults().withMaxGracefulTerminationSec(MAX_GRACEFUL_TERMINATION)
         .withMaxPodEvictionTime(Duration.ofMinutes(5)).withDaemonSetEvictionForEmptyNodes(false)
-        .withDaemonSetEvictionForOccupiedNodes(false);
+        .withDaemonSetEvictionForOccupiedNodes(false).withNodeDeleteDelayAfterTaint(Duration.ZERO);
     return ScaleDownActuator.overStore(f.store, opts, new Evictor.Timing(MAX_GRACEFUL_TERMINATION, Duration.ofMinutes(5),
         Duration.ZERO, Evictor.POD_EVICTION_HEADROOM));
   }

@@ -317,9 +317,10 @@ final class ScaleDownPlannerTest {
       if (oneBlocked) { // a pod without controller: s0 cannot be drained
         store.create(CaFixtures.barePod("bare", 100, 1).withNodeName("s0"));
       }
+      // deletions in the loop that decides them (the delay after the taint is ClusterAutoscalerDeleteDelayTest's)
       ClusterAutoscaler ca = ClusterAutoscaler.builder(store).clock(clock)
           .options(AutoscalerOptions.defaults().withScaleDownUnneededTime(Duration.ofMinutes(1))
-              .withMaxEmptyBulkDelete(2))
+              .withMaxEmptyBulkDelete(2).withNodeDeleteDelayAfterTaint(Duration.ZERO))
           .build();
       assertThat(ca.runOnce().deletedNodes()).isEmpty();
       clock.advance(Duration.ofMinutes(1));

@@ -34,6 +34,8 @@ import org.jspecify.annotations.Nullable;
  *   gpuTotal:                              # --gpu-total type:min:max, repeated (none)
  *   - {type: a100, min: 0, max: 16}        #   GPUs of nodes labelled fleetkit.io/accelerator=a100
  *   maxNodesTotal: 20                      # --max-nodes-total (0: unlimited)
+ *   nodeDeleteDelayAfterTaint: 5s          # --node-delete-delay-after-taint (5s)
+ *   cordonNodeBeforeTerminating: false     # --cordon-node-before-terminating (true)
  * </pre>
  *
  * <p>The record holds what was written; {@link Scenario} validates it (durations not negative, thresholds between 0
@@ -61,6 +63,10 @@ import org.jspecify.annotations.Nullable;
  * @param maxNodesTotal {@code --max-nodes-total}: the most nodes the cluster may have (0: unlimited)
  * @param gpuTotal {@code --gpu-total}, one entry per GPU type: the cluster's GPUs of that type kept between its
  *     {@code min} and {@code max} (empty: no GPU limit)
+ * @param nodeDeleteDelayAfterTaint {@code --node-delete-delay-after-taint}: how long after tainting a node it removes
+ *     the autoscaler waits before draining and deleting it
+ * @param cordonNodeBeforeTerminating {@code --cordon-node-before-terminating}: whether a node the autoscaler removes
+ *     is also cordoned while it is tainted (and uncordoned when its deletion fails)
  */
 public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double scaleDownUtilizationThreshold,
     @Nullable Double scaleDownGpuUtilizationThreshold, @Nullable Duration scaleDownUnneededTime,
@@ -68,7 +74,8 @@ public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double sca
     @Nullable Duration scaleDownDelayAfterFailure, @Nullable Duration maxNodeProvisionTime,
     @Nullable Boolean balanceSimilarNodeGroups, List<String> balancingIgnoreLabels, @Nullable Long minCoresTotal,
     @Nullable Long maxCoresTotal, @Nullable Quantity minMemoryTotal, @Nullable Quantity maxMemoryTotal,
-    @Nullable Integer maxNodesTotal, List<GpuTotal> gpuTotal) {
+    @Nullable Integer maxNodesTotal, List<GpuTotal> gpuTotal, @Nullable Duration nodeDeleteDelayAfterTaint,
+    @Nullable Boolean cordonNodeBeforeTerminating) {
   /** Upstream's default expander. */
   public static final String DEFAULT_EXPANDER = "least-waste";
   /**
@@ -128,6 +135,8 @@ public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double sca
     b.maxMemoryTotal = maxMemoryTotal;
     b.maxNodesTotal = maxNodesTotal;
     b.gpuTotal = gpuTotal;
+    b.nodeDeleteDelayAfterTaint = nodeDeleteDelayAfterTaint;
+    b.cordonNodeBeforeTerminating = cordonNodeBeforeTerminating;
     return b;
   }
 
@@ -170,6 +179,7 @@ public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double sca
     nonNegative(v, p + ".scaleDownDelayAfterDelete", scaleDownDelayAfterDelete);
     nonNegative(v, p + ".scaleDownDelayAfterFailure", scaleDownDelayAfterFailure);
     nonNegative(v, p + ".maxNodeProvisionTime", maxNodeProvisionTime);
+    nonNegative(v, p + ".nodeDeleteDelayAfterTaint", nodeDeleteDelayAfterTaint);
     for (int i = 0; i < balancingIgnoreLabels.size(); i++) {
       v.qualifiedName(p + ".balancingIgnoreLabels[" + i + "]", balancingIgnoreLabels.get(i));
     }
@@ -243,6 +253,8 @@ public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double sca
     private @Nullable Quantity maxMemoryTotal;
     private @Nullable Integer maxNodesTotal;
     private List<GpuTotal> gpuTotal = List.of();
+    private @Nullable Duration nodeDeleteDelayAfterTaint;
+    private @Nullable Boolean cordonNodeBeforeTerminating;
 
     private Builder() {}
 
@@ -281,11 +293,15 @@ public record ScenarioAutoscaler(@Nullable String expander, @Nullable Double sca
       return this;
     }
 
+    public Builder nodeDeleteDelayAfterTaint(@Nullable Duration v) { nodeDeleteDelayAfterTaint = v; return this; }
+    public Builder cordonNodeBeforeTerminating(@Nullable Boolean v) { cordonNodeBeforeTerminating = v; return this; }
+
     public ScenarioAutoscaler build() {
       return new ScenarioAutoscaler(expander, scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold,
           scaleDownUnneededTime, scaleDownDelayAfterAdd, scaleDownDelayAfterDelete, scaleDownDelayAfterFailure,
           maxNodeProvisionTime, balanceSimilarNodeGroups, balancingIgnoreLabels, minCoresTotal, maxCoresTotal,
-          minMemoryTotal, maxMemoryTotal, maxNodesTotal, gpuTotal);
+          minMemoryTotal, maxMemoryTotal, maxNodesTotal, gpuTotal, nodeDeleteDelayAfterTaint,
+          cordonNodeBeforeTerminating);
     }
   }
 }

@@ -28,13 +28,18 @@ final class ScenarioAutoscalerTest {
         .scaleDownDelayAfterDelete(Duration.ofSeconds(30)).scaleDownDelayAfterFailure(Duration.ofMinutes(1))
         .maxNodeProvisionTime(Duration.ofMinutes(5)).balanceSimilarNodeGroups(true)
         .balancingIgnoreLabels(List.of("example.com/rack")).coresTotal(8L, 64L)
-        .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(20).build();
+        .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(20)
+        .nodeDeleteDelayAfterTaint(Duration.ofSeconds(30)).cordonNodeBeforeTerminating(false).build();
     Scenario s = scenario(ca);
     assertThat(s.spec().clusterAutoscaler()).isEqualTo(ca);
     assertThat(ca.expanderChain()).containsExactly("least-nodes", "least-waste");
     assertThat(ca.toBuilder().build()).isEqualTo(ca);
     assertThat(ScenarioAutoscaler.DEFAULTS.expanderChain()).containsExactly("least-waste");
     assertThat(ScenarioAutoscaler.DEFAULTS.scaleDownUnneededTime()).isNull();
+    assertThat(ScenarioAutoscaler.DEFAULTS.nodeDeleteDelayAfterTaint()).isNull();
+    assertThat(ScenarioAutoscaler.DEFAULTS.cordonNodeBeforeTerminating()).isNull();
+    assertThat(ca.nodeDeleteDelayAfterTaint()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(ca.cordonNodeBeforeTerminating()).isFalse();
     assertThat(scenario(ScenarioAutoscaler.DEFAULTS).spec().withClusterAutoscaler(null).clusterAutoscaler()).isNull();
     // a max of 0 is no limit, so any min goes with it
     assertThat(scenario(ScenarioAutoscaler.builder().coresTotal(8L, 0L).build()).spec().clusterAutoscaler())
@@ -86,12 +91,13 @@ final class ScenarioAutoscalerTest {
     Duration neg = Duration.ofSeconds(-1);
     assertThatThrownBy(() -> scenario(ScenarioAutoscaler.builder().scaleDownUnneededTime(neg)
         .scaleDownDelayAfterAdd(neg).scaleDownDelayAfterDelete(neg).scaleDownDelayAfterFailure(neg)
-        .maxNodeProvisionTime(neg).build()))
+        .maxNodeProvisionTime(neg).nodeDeleteDelayAfterTaint(neg).build()))
         .hasMessageContaining("spec.clusterAutoscaler.scaleDownUnneededTime \"-1s\" must be greater")
         .hasMessageContaining("spec.clusterAutoscaler.scaleDownDelayAfterAdd \"-1s\" must be greater")
         .hasMessageContaining("spec.clusterAutoscaler.scaleDownDelayAfterDelete \"-1s\" must be greater")
         .hasMessageContaining("spec.clusterAutoscaler.scaleDownDelayAfterFailure \"-1s\" must be greater")
         .hasMessageContaining("spec.clusterAutoscaler.maxNodeProvisionTime \"-1s\" must be greater")
+        .hasMessageContaining("spec.clusterAutoscaler.nodeDeleteDelayAfterTaint \"-1s\" must be greater")
         .hasMessageContaining("must be greater than or equal to 0");
   }
 

@@ -564,6 +564,8 @@ final class ScenarioYamlTest {
           gpuTotal:
           - {type: a100, min: 2, max: 16}
           - {type: h100, max: 8}
+          nodeDeleteDelayAfterTaint: 30s
+          cordonNodeBeforeTerminating: false
       """;
 
   @Test
@@ -577,9 +579,10 @@ final class ScenarioYamlTest {
         .balancingIgnoreLabels(List.of("example.com/rack")).coresTotal(4L, 64L)
         .memoryTotal(Quantity.parse("1Gi"), Quantity.parse("256Gi")).maxNodesTotal(20)
         .gpuTotal(List.of(new ScenarioAutoscaler.GpuTotal("a100", 2, 16), new ScenarioAutoscaler.GpuTotal("h100", 0, 8)))
-        .build());
+        .nodeDeleteDelayAfterTaint(Duration.ofSeconds(30)).cordonNodeBeforeTerminating(false).build());
     String dumped = KubernetesYaml.dump(List.of(s));
-    assertThat(dumped).contains("  clusterAutoscaler:\n", "scaleDownUnneededTime: \"2m0s\"", "max: \"256Gi\"");
+    assertThat(dumped).contains("  clusterAutoscaler:\n", "scaleDownUnneededTime: \"2m0s\"", "max: \"256Gi\"",
+        "nodeDeleteDelayAfterTaint: \"30s\"", "cordonNodeBeforeTerminating: false");
     Scenario again = KubernetesYaml.parse(dumped, "dump.yaml").ofType(Scenario.class).get(0);
     assertThat(again).isEqualTo(s);
     // absent: the autoscaler's defaults, nothing written; {}: set, every option unset, and written back as set
@@ -600,6 +603,8 @@ final class ScenarioYamlTest {
         .contains("spec.clusterAutoscaler.scaleDownUnneededTime", "-2m");
     assertThat(problems(AUTOSCALER.replace("maxNodeProvisionTime: 5m", "maxNodeProvisionTime: 300")))
         .contains("spec.clusterAutoscaler.maxNodeProvisionTime");
+    assertThat(problems(AUTOSCALER.replace("nodeDeleteDelayAfterTaint: 30s", "nodeDeleteDelayAfterTaint: -5s")))
+        .contains("spec.clusterAutoscaler.nodeDeleteDelayAfterTaint \"-5s\" must not be negative");
   }
 
   @Test
@@ -668,6 +673,8 @@ final class ScenarioYamlTest {
         .contains("spec.clusterAutoscaler.balanceSimilarNodeGroups");
     assertThat(problems(AUTOSCALER.replace("[example.com/rack]", "[\"not a label\"]")))
         .contains("spec.clusterAutoscaler.balancingIgnoreLabels[0]");
+    assertThat(problems(AUTOSCALER.replace("cordonNodeBeforeTerminating: false", "cordonNodeBeforeTerminating: yes please")))
+        .contains("spec.clusterAutoscaler.cordonNodeBeforeTerminating");
   }
 
   private static final String PROVISIONER = """

@@ -26,7 +26,8 @@ final class ScenarioAutoscalerYaml {
   private static final Set<String> FIELDS = Set.of("expander", "scaleDownUtilizationThreshold",
       "scaleDownGpuUtilizationThreshold", "scaleDownUnneededTime", "scaleDownDelayAfterAdd",
       "scaleDownDelayAfterDelete", "scaleDownDelayAfterFailure", "maxNodeProvisionTime", "balanceSimilarNodeGroups",
-      "balancingIgnoreLabels", "coresTotal", "memoryTotal", "maxNodesTotal", "gpuTotal");
+      "balancingIgnoreLabels", "coresTotal", "memoryTotal", "maxNodesTotal", "gpuTotal", "nodeDeleteDelayAfterTaint",
+      "cordonNodeBeforeTerminating");
   private static final Set<String> RANGE_FIELDS = Set.of("min", "max");
   private static final Set<String> GPU_FIELDS = Set.of("type", "min", "max");
 
@@ -59,6 +60,9 @@ final class ScenarioAutoscalerYaml {
     b.memoryTotal(quantity(memory, "min", ctx), quantity(memory, "max", ctx));
     b.maxNodesTotal(Untyped.int32(m, "maxNodesTotal", PATH + ".maxNodesTotal", ctx));
     b.gpuTotal(Untyped.entries(m, "gpuTotal", PATH + ".gpuTotal", ctx, ScenarioAutoscalerYaml::gpuTotal));
+    b.nodeDeleteDelayAfterTaint(duration(m, "nodeDeleteDelayAfterTaint", ctx));
+    b.cordonNodeBeforeTerminating(Untyped.bool(m, "cordonNodeBeforeTerminating",
+        PATH + ".cordonNodeBeforeTerminating", ctx));
     return b.build();
   }
 
@@ -104,6 +108,8 @@ final class ScenarioAutoscalerYaml {
       gpus.add(e);
     }
     Untyped.put(m, "gpuTotal", gpus);
+    NodePoolConverter.putDuration(m, "nodeDeleteDelayAfterTaint", a.nodeDeleteDelayAfterTaint());
+    Untyped.put(m, "cordonNodeBeforeTerminating", a.cordonNodeBeforeTerminating());
     return m;
   }
 
