@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
@@ -36,6 +37,7 @@ import io.fleetkit.api.core.Probe;
 import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.core.Volume;
+import io.fleetkit.api.core.VolumeMount;
 import io.fleetkit.api.core.VolumeSource;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
@@ -251,11 +253,16 @@ public final class PodSpecs {
     Probe readiness = Probes.toCore(c.getReadinessProbe(), p + ".readinessProbe", ctx);
     Probe startup = Probes.toCore(c.getStartupProbe(), p + ".startupProbe", ctx);
     Lifecycle lifecycle = Lifecycles.toCore(c.getLifecycle(), p + ".lifecycle", ctx);
+    // name and path as given (the pod's validation requires them); mountPropagation, subPathExpr and
+    // recursiveReadOnly are not modelled, which the write-back comparison reports
+    List<VolumeMount> mounts = Fabric8Scheduling.list(c.getVolumeMounts(), p + ".volumeMounts", ctx,
+        (m, mp, cx) -> new VolumeMount(Values.orEmpty(m.getName()), Boolean.TRUE.equals(m.getReadOnly()),
+            Values.orEmpty(m.getMountPath()), Values.orEmpty(m.getSubPath())));
     if (resources == null) {
       return null;
     }
     return ctx.build(p, () -> new Container(Values.orEmpty(c.getName()), Values.orEmpty(c.getImage()), resources,
-        ports, env, envFrom, restart, liveness, readiness, startup, lifecycle));
+        ports, env, envFrom, restart, liveness, readiness, startup, lifecycle, mounts));
   }
 
   private static io.fabric8.kubernetes.api.model.Container container(Container c) {
@@ -279,6 +286,9 @@ public final class PodSpecs {
         .withReadinessProbe(Probes.toFabric8(c.readinessProbe()))
         .withStartupProbe(Probes.toFabric8(c.startupProbe()))
         .withLifecycle(Lifecycles.toFabric8(c.lifecycle()))
+        .withVolumeMounts(Fabric8Scheduling.out(c.volumeMounts(), m -> new VolumeMountBuilder().withName(m.name())
+            .withReadOnly(m.readOnly() ? Boolean.TRUE : null).withMountPath(m.mountPath())
+            .withSubPath(Values.emptyToNull(m.subPath())).build()))
         .build();
   }
 
