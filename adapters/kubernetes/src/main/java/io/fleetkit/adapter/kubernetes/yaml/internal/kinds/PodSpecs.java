@@ -65,10 +65,11 @@ public final class PodSpecs {
       ctx.error(path, "is required", null);
       return null;
     }
+    java.util.Set<String> leftOut = leftOutVolumes(s.getVolumes());
     List<Container> containers = Fabric8Scheduling.list(s.getContainers(), path + ".containers", ctx,
-        PodSpecs::container);
+        (c, p, cx) -> container(c, p, cx, leftOut));
     List<Container> initContainers = Fabric8Scheduling.list(s.getInitContainers(), path + ".initContainers", ctx,
-        PodSpecs::container);
+        (c, p, cx) -> container(c, p, cx, leftOut));
     ResourceList overhead = Values.resources(s.getOverhead(), path + ".overhead", ctx);
     var pr = s.getResources();
     ResourceList podRequests = Values.resources(pr == null ? null : pr.getRequests(), path + ".resources.requests",
@@ -227,8 +228,22 @@ public final class PodSpecs {
 
   // ---- containers
 
+  /** The names of the volumes left out for a source FleetKit does not model (see {@link #volume}). */
+  private static java.util.Set<String> leftOutVolumes(
+      @Nullable List<io.fabric8.kubernetes.api.model.Volume> volumes) {
+    java.util.Set<String> out = java.util.Set.of();
+    for (int i = 0; volumes != null && i < volumes.size(); i++) {
+      var v = volumes.get(i);
+      if (v != null && v.getName() != null && unmodelledSource(v) != null) {
+        out = out.isEmpty() ? new java.util.HashSet<>() : out;
+        out.add(v.getName());
+      }
+    }
+    return out;
+  }
+
   private static @Nullable Container container(io.fabric8.kubernetes.api.model.Container c, String p,
-      DocumentContext ctx) {
+      DocumentContext ctx, java.util.Set<String> leftOutVolumes) {
     var r = c.getResources();
     ResourceList requests = Values.resources(r == null ? null : r.getRequests(), p + ".resources.requests", ctx);
     ResourceList limits = Values.resources(r == null ? null : r.getLimits(), p + ".resources.limits", ctx);
@@ -255,9 +270,15 @@ public final class PodSpecs {
     Lifecycle lifecycle = Lifecycles.toCore(c.getLifecycle(), p + ".lifecycle", ctx);
     // name and path as given (the pod's validation requires them); mountPropagation, subPathExpr and
     // recursiveReadOnly are not modelled, which the write-back comparison reports
-    List<VolumeMount> mounts = Fabric8Scheduling.list(c.getVolumeMounts(), p + ".volumeMounts", ctx,
-        (m, mp, cx) -> new VolumeMount(Values.orEmpty(m.getName()), Boolean.TRUE.equals(m.getReadOnly()),
-            Values.orEmpty(m.getMountPath()), Values.orEmpty(m.getSubPath())));
+    // a mount of a volume left out is left out with it
+    List<VolumeMount> mounts = Fabric8Scheduling.list(c.getVolumeMounts(), p + ".volumeMounts", ctx, (m, mp, cx) -> {
+      if (leftOutVolumes.contains(m.getName())) {
+        cx.notModelled(mp, "name");
+        return null;
+      }
+      return new VolumeMount(Values.orEmpty(m.getName()), Boolean.TRUE.equals(m.getReadOnly()),
+          Values.orEmpty(m.getMountPath()), Values.orEmpty(m.getSubPath()));
+    });
     if (resources == null) {
       return null;
     }
@@ -326,7 +347,7 @@ public final class PodSpecs {
     } else {
       String unmodelled = unmodelledSource(v);
       if (unmodelled != null) {
-        // FleetKit does not model volume mounts, so nothing refers to the volume once it is left out
+        // the containers' mounts of it are left out too (see container)
         ctx.notModelled(p, unmodelled);
       } else {
         ctx.error(p, "Required value: must specify a volume type (FleetKit reads " + VOLUME_SOURCES + ")", null);
