@@ -28,8 +28,7 @@ import org.junit.jupiter.api.Test;
  * ServiceAccount admission, cases ported from kubernetes {@code plugin/pkg/admission/serviceaccount/admission_test.go}
  * (the stored version of aks-lts/kubernetes at a359a615, the projected-token generation, whose plugin matches
  * upstream's current {@code admission.go}), each through a store with the plugin in its chain. Upstream's pods are
- * created in namespace {@code myns}; the cases that need tokens or volume mounts are not ported (see
- * docs/conformance.md); env references to secrets have FleetKit's own cases, with upstream's messages. The four image-pull-secret tests run with {@code LimitSecretReferences}, as
+ * created in namespace {@code myns}; the token volume's cases are in {@link ServiceAccountTokenVolumeTest}; env references to secrets have FleetKit's own cases, with upstream's messages. The four image-pull-secret tests run with {@code LimitSecretReferences}, as
  * upstream's.
  */
 final class ServiceAccountPluginTest {

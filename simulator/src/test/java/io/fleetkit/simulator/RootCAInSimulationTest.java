@@ -125,6 +125,57 @@ final class RootCAInSimulationTest {
     }
   }
 
+  /** The token volumes of the pods of {@code namespace}, by pod name. */
+  private static Map<String, String> tokenVolumes(Simulation sim, String namespace) {
+    Map<String, String> out = new java.util.TreeMap<>();
+    for (Pod p : sim.store().list(Pod.class, namespace).items()) {
+      for (Volume v : p.spec().volumes()) {
+        out.put(p.metadata().name(), v.name());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * With ServiceAccount admission (the chain a simulation of manifests with a Namespace runs) every pod created gets
+   * the kube-api-access volume, mounted in its container, and its kubelet reads the published ConfigMap; the volume
+   * names follow the seed; without the publisher the pods wait on it.
+   */
+  @Test
+  void serviceAccountAdmission_givesEveryPodTheVolume_whichReadsTheRootCA() {
+    Deployment plain = Deployment.builder().namespace("shop").name("web").replicas(2).matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container(Container.of("app", "nginx:1", ResourceList.ofCpuMemory(100, 0)))
+            .build()).build();
+    Map<String, String> first;
+    try (Simulation sim = Simulation.builder().objects(objects(Namespace.of("shop"), plain))
+        .admission(io.fleetkit.admission.Admission::withServiceAccounts).seed(1).build()) {
+      sim.runFor(Duration.ofMinutes(1));
+
+      assertThat(readyReplicas(sim, "shop")).isEqualTo(2);
+      assertThat(sim.timeline()).noneMatch(e -> e.kind().equals("FailedMount"));
+      for (Pod p : sim.store().list(Pod.class, "shop").items()) {
+        assertThat(p.spec().volumes()).singleElement().satisfies(v -> {
+          assertThat(v.name()).matches("kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}");
+          assertThat(v.source()).isEqualTo(kubeApiAccess().source()); // upstream's, defaultMode 0644 (420)
+        });
+        assertThat(p.spec().containers().get(0).volumeMounts()).containsExactly(io.fleetkit.api.core.VolumeMount.of(
+            p.spec().volumes().get(0).name(), "/var/run/secrets/kubernetes.io/serviceaccount", true));
+      }
+      first = tokenVolumes(sim, "shop");
+    }
+    try (Simulation sim = Simulation.builder().objects(objects(Namespace.of("shop"), plain))
+        .admission(io.fleetkit.admission.Admission::withServiceAccounts).seed(1).withoutRootCACertPublisher()
+        .build()) {
+      sim.runFor(Duration.ofMinutes(1));
+
+      assertThat(tokenVolumes(sim, "shop")).as("same seed, same names").isEqualTo(first).hasSize(2);
+      assertThat(readyReplicas(sim, "shop")).isZero();
+      assertThat(sim.timeline()).filteredOn(e -> e.kind().equals("FailedMount")).isNotEmpty()
+          .allSatisfy(e -> assertThat(e.message()).matches("MountVolume.SetUp failed for volume "
+              + "\"kube-api-access-.{5}\" : configmap \"kube-root-ca.crt\" not found"));
+    }
+  }
+
   @Test
   void projectedConfigMapNobodyCreates_failedMountOnTheTimeline_thenStartsOnceCreated() {
     Volume settings = new Volume("settings", new VolumeSource.Projected(List.of(

@@ -32,7 +32,8 @@ import java.util.function.IntFunction;
  * default upstream): First-Fit Decreasing with the scheduler's real filters.
  *
  * <ol>
- *   <li>Pods are grouped into equivalence groups (same controller and same spec; a pod without a controller is alone)
+ *   <li>Pods are grouped into equivalence groups (same controller and same spec but for projected volumes,
+ *       {@code PodSpecSemanticallyEqual}; a pod without a controller is alone)
  *       and the groups sorted by {@code cpu/nodeCpu + memory/nodeMemory} of one pod, largest first
  *       ({@code decreasing_pod_orderer.go}); the sort is stable.
  *   <li>Each group's pods are first placed, in order, on the new nodes added so far
@@ -93,12 +94,15 @@ public final class BinpackingEstimator {
       this.size = size;
     }
 
-    /** Groups {@code pods}: same controller and same spec, in order of first appearance. */
+    /**
+     * Groups {@code pods}: same controller and same spec (but for projected volumes, {@link PodSpecEquivalence}), in
+     * order of first appearance.
+     */
     public static PodGroups of(List<Pod> pods) {
       Map<Object, List<PodInfo>> byKey = new LinkedHashMap<>();
       for (Pod p : pods) {
         OwnerReference c = p.metadata().controllerRef();
-        Object key = c == null ? p.metadata().key() : new GroupKey(c.uid(), p.spec());
+        Object key = c == null ? p.metadata().key() : new GroupKey(c.uid(), PodSpecEquivalence.semantic(p.spec()));
         byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(PodInfos.of(p));
       }
       List<Group> out = new ArrayList<>();

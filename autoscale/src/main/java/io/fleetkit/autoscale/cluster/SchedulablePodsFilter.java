@@ -126,14 +126,17 @@ final class SchedulablePodsFilter {
     hints.dropOld();
   }
 
-  /** Upstream's {@code IsSimilarUnschedulable}: a pod of the same controller with equal labels and spec failed. */
+  /**
+   * Upstream's {@code IsSimilarUnschedulable}: a pod of the same controller with equal labels and spec (but for
+   * projected volumes, {@link PodSpecEquivalence}) failed.
+   */
   private static boolean similarUnschedulable(Map<String, List<Pod>> failed, Pod p) {
     OwnerReference c = p.metadata().controllerRef();
     if (c == null) {
       return false;
     }
     for (Pod f : failed.getOrDefault(c.uid(), List.of())) {
-      if (f.metadata().labels().equals(p.metadata().labels()) && f.spec().equals(p.spec())) {
+      if (f.metadata().labels().equals(p.metadata().labels()) && PodSpecEquivalence.equal(f.spec(), p.spec())) {
         return true;
       }
     }

@@ -22,6 +22,13 @@ public record ConfigMap(ObjectMeta metadata, Map<String, String> data, Map<Strin
     boolean immutable) implements ApiObject<ConfigMap> {
   public static final String API_VERSION = "v1";
   public static final String KIND = "ConfigMap";
+  /**
+   * The ConfigMap holding the cluster's root CA bundle in every namespace ({@code kube-root-ca.crt}), under the key
+   * {@value #ROOT_CA_KEY}: the root CA publisher writes it, every pod's {@code kube-api-access-*} volume reads it.
+   */
+  public static final String ROOT_CA_NAME = "kube-root-ca.crt";
+  /** The key of {@value #ROOT_CA_NAME} holding the bundle. */
+  public static final String ROOT_CA_KEY = "ca.crt";
 
   /** The desired fields of a config map, what {@link #spec()} returns. */
   public record Desired(Map<String, String> data, Map<String, Bytes> binaryData, boolean immutable) {}

@@ -17,11 +17,12 @@ import org.jspecify.annotations.Nullable;
  * @param readinessProbe decides whether the container is ready; {@code null} when none (ready once started)
  * @param startupProbe holds back the other probes until it succeeds; {@code null} when none
  * @param lifecycle the {@code postStart} and {@code preStop} hooks; {@code null} when none
+ * @param volumeMounts the pod's volumes this container mounts, in order; empty when none ({@code null} becomes empty)
  */
 public record Container(String name, String image, ResourceRequirements resources, List<ContainerPort> ports,
     List<EnvVar> env, List<EnvFromSource> envFrom, @Nullable ContainerRestartPolicy restartPolicy,
     @Nullable Probe livenessProbe, @Nullable Probe readinessProbe, @Nullable Probe startupProbe,
-    @Nullable Lifecycle lifecycle) {
+    @Nullable Lifecycle lifecycle, List<VolumeMount> volumeMounts) {
 
   public Container {
     Objects.requireNonNull(name, "name");
@@ -30,6 +31,17 @@ public record Container(String name, String image, ResourceRequirements resource
     ports = List.copyOf(ports);
     env = List.copyOf(env);
     envFrom = List.copyOf(envFrom);
+    // an encoding written without the component (the store's JSON) decodes as unset
+    volumeMounts = volumeMounts == null || volumeMounts.isEmpty() ? List.of() : List.copyOf(volumeMounts);
+  }
+
+  /** A container without volume mounts. */
+  public Container(String name, String image, ResourceRequirements resources, List<ContainerPort> ports,
+      List<EnvVar> env, List<EnvFromSource> envFrom, @Nullable ContainerRestartPolicy restartPolicy,
+      @Nullable Probe livenessProbe, @Nullable Probe readinessProbe, @Nullable Probe startupProbe,
+      @Nullable Lifecycle lifecycle) {
+    this(name, image, resources, ports, env, envFrom, restartPolicy, livenessProbe, readinessProbe, startupProbe,
+        lifecycle, List.of());
   }
 
   /** A container without {@code envFrom}. */
@@ -75,43 +87,59 @@ public record Container(String name, String image, ResourceRequirements resource
 
   public Container withResources(ResourceRequirements newResources) {
     return new Container(name, image, newResources, ports, env, envFrom, restartPolicy, livenessProbe, readinessProbe,
-        startupProbe, lifecycle);
+        startupProbe, lifecycle, volumeMounts);
   }
 
   /** This container with other ports. */
   public Container withPorts(List<ContainerPort> newPorts) {
     return new Container(name, image, resources, newPorts, env, envFrom, restartPolicy, livenessProbe, readinessProbe,
-        startupProbe, lifecycle);
+        startupProbe, lifecycle, volumeMounts);
   }
 
   /** This container with another image. */
   public Container withImage(String newImage) {
     return new Container(name, newImage, resources, ports, env, envFrom, restartPolicy, livenessProbe, readinessProbe,
-        startupProbe, lifecycle);
+        startupProbe, lifecycle, volumeMounts);
   }
 
   /** This container with other environment variables. */
   public Container withEnv(List<EnvVar> newEnv) {
     return new Container(name, image, resources, ports, newEnv, envFrom, restartPolicy, livenessProbe, readinessProbe,
-        startupProbe, lifecycle);
+        startupProbe, lifecycle, volumeMounts);
   }
 
   /** This container with other {@code envFrom} sources. */
   public Container withEnvFrom(List<EnvFromSource> newEnvFrom) {
     return new Container(name, image, resources, ports, env, newEnvFrom, restartPolicy, livenessProbe,
-        readinessProbe, startupProbe, lifecycle);
+        readinessProbe, startupProbe, lifecycle, volumeMounts);
   }
 
   /** This container with other lifecycle hooks ({@code null} for none). */
   public Container withLifecycle(@Nullable Lifecycle newLifecycle) {
     return new Container(name, image, resources, ports, env, envFrom, restartPolicy, livenessProbe,
-        readinessProbe, startupProbe, newLifecycle);
+        readinessProbe, startupProbe, newLifecycle, volumeMounts);
   }
 
   /** This container with the given probes ({@code null} for none). */
   public Container withProbes(@Nullable Probe liveness, @Nullable Probe readiness, @Nullable Probe startup) {
     return new Container(name, image, resources, ports, env, envFrom, restartPolicy, liveness, readiness, startup,
-        lifecycle);
+        lifecycle, volumeMounts);
+  }
+
+  /** This container with other volume mounts. */
+  public Container withVolumeMounts(List<VolumeMount> newVolumeMounts) {
+    return new Container(name, image, resources, ports, env, envFrom, restartPolicy, livenessProbe, readinessProbe,
+        startupProbe, lifecycle, newVolumeMounts);
+  }
+
+  /** Whether this container mounts a volume at {@code path}. */
+  public boolean mountsAt(String path) {
+    for (VolumeMount m : volumeMounts) {
+      if (m.mountPath().equals(path)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The probe of {@code type}, or {@code null} when the container declares none. */

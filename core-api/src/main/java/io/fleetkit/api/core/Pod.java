@@ -154,6 +154,51 @@ public record Pod(ObjectMeta metadata, PodSpec spec, PodStatus status) implement
   }
 
   /**
+   * This pod with {@code mount} added to every init container and container that mounts nothing at its path, and
+   * {@code volume} added to its volumes (unless {@code null}: the mount's volume is one of the pod's already), what
+   * ServiceAccount admission does with its token volume; this pod itself when every container mounts that path
+   * already (then the volume is not added either). Checks only what is added (the rest of the spec was validated
+   * when it was built and does not change): a volume whose source is one instance for many pods is checked once.
+   */
+  public Pod withVolumeMountedInAll(@Nullable Volume volume, VolumeMount mount) {
+    List<Container> initContainers = withMount(spec.initContainers(), mount);
+    List<Container> containers = withMount(spec.containers(), mount);
+    if (initContainers == spec.initContainers() && containers == spec.containers()) {
+      return this;
+    }
+    List<Volume> volumes = spec.volumes();
+    if (volume != null) {
+      Volume[] all = volumes.toArray(new Volume[volumes.size() + 1]);
+      all[volumes.size()] = volume;
+      volumes = List.of(all);
+    }
+    PodSpec newSpec = spec.withVolumes(containers, initContainers, volumes);
+    if (!PodSpecChecks.addedVolumeValid(spec.volumes(), volume, mount)) {
+      return new Pod(metadata, newSpec, status); // invalid: the full validation reports it
+    }
+    return prevalidated(newSpec);
+  }
+
+  /** {@code list} with {@code mount} added to each container that mounts nothing at its path; {@code list} if none. */
+  private static List<Container> withMount(List<Container> list, VolumeMount mount) {
+    Container[] out = null;
+    for (int i = 0; i < list.size(); i++) {
+      Container c = list.get(i);
+      if (c.mountsAt(mount.mountPath())) {
+        continue;
+      }
+      if (out == null) {
+        out = list.toArray(new Container[0]);
+      }
+      List<VolumeMount> mounts = c.volumeMounts();
+      VolumeMount[] more = mounts.toArray(new VolumeMount[mounts.size() + 1]);
+      more[mounts.size()] = mount;
+      out[i] = c.withVolumeMounts(List.of(more));
+    }
+    return out == null ? list : List.of(out);
+  }
+
+  /**
    * This pod with {@code tolerations} instead of its spec's, checking only the tolerations again (what
    * DefaultTolerationSeconds admission adds to).
    */

@@ -576,6 +576,19 @@ public record PodSpec(
         dnsPolicy, dnsConfig, hostAliases, hostNetwork, names);
   }
 
+  /**
+   * This spec with other containers, init containers and volumes, as ServiceAccount admission adds its token volume
+   * and the containers' mounts of it.
+   */
+  public PodSpec withVolumes(List<Container> newContainers, List<Container> newInitContainers,
+      List<Volume> newVolumes) {
+    return new PodSpec(newContainers, newInitContainers, overhead, priority, priorityClassName, preemptionPolicy,
+        nodeSelector, affinity, tolerations, topologySpreadConstraints, schedulerName, nodeName, newVolumes,
+        restartPolicy, terminationGracePeriodSeconds, activeDeadlineSeconds, hostname, subdomain, resources,
+        schedulingGates, resourceClaims, readinessGates, os, serviceAccountName, automountServiceAccountToken,
+        dnsPolicy, dnsConfig, hostAliases, hostNetwork, imagePullSecrets);
+  }
+
   /** This spec running as the service account {@code name}, as ServiceAccount admission defaults it. */
   public PodSpec withServiceAccountName(String name) {
     return new PodSpec(containers, initContainers, overhead, priority, priorityClassName, preemptionPolicy,

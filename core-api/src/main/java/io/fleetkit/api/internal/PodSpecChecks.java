@@ -10,6 +10,7 @@ import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.core.Volume;
+import io.fleetkit.api.core.VolumeMount;
 import io.fleetkit.api.core.VolumeSource;
 import io.fleetkit.api.labels.Validation;
 import io.fleetkit.api.resource.Quantity;
@@ -57,6 +58,9 @@ public final class PodSpecChecks {
     PodOS os = spec.os();
     containers(spec.initContainers(), path, ".initContainers", true, names, grace, os, v);
     containers(spec.containers(), path, ".containers", false, names, grace, os, v);
+    Set<String> volumeNames = containerMounts(spec.initContainers(), spec.volumes(), null, path, ".initContainers",
+        v);
+    containerMounts(spec.containers(), spec.volumes(), volumeNames, path, ".containers", v);
     if (os != null) {
       podOS(os, path + ".os", v);
     }
@@ -220,6 +224,84 @@ public final class PodSpecChecks {
         if (!c.request().isEmpty() && !Names.isDnsLabel(c.request())) {
           v.dnsLabel(at + ".request", c.request());
         }
+      }
+    }
+  }
+
+  /**
+   * Whether a pod whose valid spec has {@code volumes} stays valid when {@code added} (unless {@code null}) joins
+   * them and {@code mount} is added to containers that mount nothing at its path: the volume's name is a free DNS
+   * label and its source valid, and the mount names one of the volumes, with a path and a valid sub-path.
+   */
+  public static boolean addedVolumeValid(List<Volume> volumes, @Nullable Volume added, VolumeMount mount) {
+    boolean named = added != null && added.name().equals(mount.name());
+    for (Volume vol : volumes) {
+      if (added != null && vol.name().equals(added.name())) {
+        return false;
+      }
+      named |= vol.name().equals(mount.name());
+    }
+    if (!named) {
+      return false;
+    }
+    Violations v = new Violations("", "", "");
+    if (added != null) {
+      volumes(List.of(added), "", v);
+    }
+    volumeMounts(List.of(mount), Set.of(mount.name()), "", v);
+    return v.isEmpty();
+  }
+
+  /**
+   * Checks the volume mounts of each container of {@code list} ({@link #volumeMounts}) against the pod's
+   * {@code volumes}, whose names are {@code volumeNames} when already collected; returns them when collected.
+   */
+  private static @Nullable Set<String> containerMounts(List<Container> list, List<Volume> volumes,
+      @Nullable Set<String> volumeNames, String base, String field, Violations v) {
+    for (int i = 0; i < list.size(); i++) {
+      List<VolumeMount> mounts = list.get(i).volumeMounts();
+      if (!mounts.isEmpty()) {
+        if (volumeNames == null) {
+          volumeNames = new HashSet<>();
+          for (Volume vol : volumes) {
+            volumeNames.add(vol.name());
+          }
+        }
+        volumeMounts(mounts, volumeNames, at(base, field, i) + ".volumeMounts", v);
+      }
+    }
+    return volumeNames;
+  }
+
+  /**
+   * Upstream's {@code ValidateVolumeMounts} for one container's {@code mounts} at {@code path}: a name is required and
+   * must be one of the pod's volumes ({@code Not found}), a mount path is required and unique within the container,
+   * and a sub-path is a relative path without {@code ..} elements ({@code validateLocalDescendingPath}, reported on
+   * {@code volumeMounts.subPath} without the mount's index, as upstream). Volume devices and mount propagation are
+   * not modelled.
+   */
+  private static void volumeMounts(List<VolumeMount> mounts, Set<String> volumeNames, String path, Violations v) {
+    Set<String> mountPoints = mounts.size() > 1 ? new HashSet<>() : null;
+    for (int i = 0; i < mounts.size(); i++) {
+      VolumeMount m = mounts.get(i);
+      String at = path + "[" + i + "]";
+      if (m.name().isEmpty()) {
+        v.required(at + ".name");
+      }
+      if (!volumeNames.contains(m.name())) {
+        v.add(at + ".name", "Not found", m.name());
+      }
+      if (m.mountPath().isEmpty()) {
+        v.required(at + ".mountPath");
+      }
+      if (mountPoints != null && !mountPoints.add(m.mountPath())) {
+        v.add(at + ".mountPath", "must be unique", m.mountPath());
+      }
+      if (!m.subPath().isEmpty()) {
+        if (m.subPath().startsWith("/")) {
+          v.add(path + ".subPath", "must be a relative path", m.subPath());
+        }
+        VolumeFileChecks.noBacksteps(m.subPath(), path + ".subPath", v);
       }
     }
   }

@@ -74,6 +74,23 @@ public final class VolumeFileChecks {
    * the token's path is checked on {@code projected.path}.
    */
   static void projected(VolumeSource.Projected p, String path, Violations v) {
+    if (p == lastValidProjected) {
+      return; // the same instance, found valid before (records cannot change)
+    }
+    boolean clean = v.isEmpty();
+    projectedSources(p, path, v);
+    if (clean && v.isEmpty()) {
+      lastValidProjected = p;
+    }
+  }
+
+  /**
+   * The last projected source found valid. A source shared by many pods (ServiceAccount admission's
+   * {@code kube-api-access-*} volume: one instance for every pod) is then checked once, not once per pod.
+   */
+  private static volatile VolumeSource.@Nullable Projected lastValidProjected;
+
+  private static void projectedSources(VolumeSource.Projected p, String path, Violations v) {
     mode(p.defaultMode(), path + ".defaultMode", v);
     Set<String> paths = new HashSet<>();
     for (int i = 0; i < p.sources().size(); i++) {

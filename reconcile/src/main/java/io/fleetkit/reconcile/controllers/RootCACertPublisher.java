@@ -31,9 +31,9 @@ import java.util.Objects;
  */
 public final class RootCACertPublisher extends ControllerHandle<Namespace> {
   /** The ConfigMap's name in every namespace (upstream {@code RootCACertConfigMapName}). */
-  public static final String CONFIG_MAP_NAME = "kube-root-ca.crt";
+  public static final String CONFIG_MAP_NAME = ConfigMap.ROOT_CA_NAME;
   /** The key of the CA bundle in the ConfigMap's data. */
-  public static final String CA_KEY = "ca.crt";
+  public static final String CA_KEY = ConfigMap.ROOT_CA_KEY;
   /** The annotation that says what the ConfigMap is for (upstream {@code DescriptionAnnotation}). */
   public static final String DESCRIPTION_ANNOTATION = "kubernetes.io/description";
   /** The annotation's text (upstream {@code Description}). */

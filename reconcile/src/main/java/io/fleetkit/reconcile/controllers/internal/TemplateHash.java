@@ -1,5 +1,6 @@
 package io.fleetkit.reconcile.controllers.internal;
 
+import io.fleetkit.api.core.Container;
 import io.fleetkit.api.core.DNSPolicy;
 import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.core.PodTemplateSpec;
@@ -141,6 +142,9 @@ public final class TemplateHash {
   private static boolean addedLaterAndUnset(Object record, String name, @Nullable Object value) {
     if (record instanceof ObjectMeta) {
       return value == null && name.equals("deletionGracePeriodSeconds");
+    }
+    if (record instanceof Container) {
+      return name.equals("volumeMounts") && value instanceof List<?> l && l.isEmpty();
     }
     if (record instanceof PodSpec) {
       return switch (name) {

@@ -8,14 +8,15 @@ import io.fleetkit.api.core.DownwardAPIVolumeFile;
 import io.fleetkit.api.core.KeyToPath;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Volume;
+import io.fleetkit.api.core.VolumeMount;
 import io.fleetkit.api.core.VolumeProjection;
 import io.fleetkit.api.core.VolumeSource;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Projected and downward API volumes read and written back; volume sources FleetKit does not model (nfs, csi...)
- * left out with a warning, which breaks nothing since FleetKit does not model volume mounts either.
+ * Projected and downward API volumes and the containers' volume mounts read and written back; volume sources FleetKit
+ * does not model (nfs, csi...) left out with a warning, and the mounts of them with them.
  */
 final class ProjectedVolumeYamlTest {
   /** The service account volume the API server adds to every pod, as kubectl prints it. */
@@ -69,8 +70,9 @@ final class ProjectedVolumeYamlTest {
         new VolumeProjection.DownwardAPI(List.of(new DownwardAPIVolumeFile("namespace",
             new DownwardAPIVolumeFile.FieldRef("v1", "metadata.namespace"), null, null)))), 420));
     assertThat(v.source().configMapNames()).containsExactly("kube-root-ca.crt");
-    assertThat(loaded.warnings()).extracting(w -> w.violation().field())
-        .containsExactly("spec.containers[0].volumeMounts");
+    assertThat(loaded.ofType(Pod.class).get(0).spec().containers().get(0).volumeMounts()).containsExactly(
+        new VolumeMount("kube-api-access-xyz12", true, "/var/run/secrets/kubernetes.io/serviceaccount", ""));
+    assertThat(loaded.warnings()).isEmpty();
   }
 
   @Test
@@ -104,8 +106,7 @@ final class ProjectedVolumeYamlTest {
     assertThat(volumes.get(2).source().secretNames()).containsExactly("tls");
     assertThat(((VolumeSource.DownwardAPI) volumes.get(1).source()).defaultMode()).isEqualTo(292);
     assertThat(again.warnings()).isEmpty();
-    assertThat(loaded.warnings()).extracting(w -> w.violation().field())
-        .containsExactly("spec.containers[0].volumeMounts");
+    assertThat(loaded.warnings()).isEmpty();
   }
 
   @Test
@@ -139,12 +140,51 @@ final class ProjectedVolumeYamlTest {
     assertThat(loaded.ofType(Deployment.class).get(0).spec().template().spec().volumes())
         .extracting(Volume::name).containsExactly("scratch", "conf");
     assertThat(loaded.warnings()).extracting(ManifestProblem::toString).containsExactly(
+        "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.containers[0].volumeMounts[0].name"
+            + " not modelled by FleetKit; ignored (at line 12)",
+        "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.containers[0].volumeMounts[1].name"
+            + " not modelled by FleetKit; ignored (at line 12)",
         "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.volumes[0].nfs not modelled by"
             + " FleetKit; ignored (at line 15)",
         "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.volumes[2].csi not modelled by"
-            + " FleetKit; ignored (at line 19)",
-        "dep.yaml: document 1 (line 1): Deployment default/web: spec.template.spec.containers[0].volumeMounts not"
-            + " modelled by FleetKit; ignored (at line 12)");
+            + " FleetKit; ignored (at line 19)");
+    // the mounts of modelled volumes are kept: one left out, one kept
+    LoadedObjects mixed = KubernetesYaml.parse("""
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: web}
+        spec:
+          containers:
+          - name: c
+            image: nginx
+            volumeMounts: [{name: shared, mountPath: /shared}, {name: scratch, mountPath: /tmp, readOnly: false}]
+          volumes:
+          - {name: shared, nfs: {server: nfs.example.com, path: /exports}}
+          - {name: scratch, emptyDir: {}}
+        """, "pod.yaml");
+    assertThat(mixed.ofType(Pod.class).get(0).spec().containers().get(0).volumeMounts())
+        .containsExactly(VolumeMount.of("scratch", "/tmp", false));
+    assertThat(mixed.warnings()).extracting(w -> w.violation().field()).containsExactly(
+        "spec.containers[0].volumeMounts[0].name", "spec.volumes[0].nfs");
+  }
+
+  @Test
+  void parse_mountOfNoVolume_isRefusedNamingTheFieldAndLine() {
+    ManifestException e = refused("""
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: web}
+        spec:
+          containers:
+          - name: c
+            image: nginx
+            volumeMounts:
+            - {name: nope, mountPath: /data}
+            - {name: scratch, mountPath: /data}
+          volumes: [{name: scratch, emptyDir: {}}]
+        """);
+    assertThat(e.getMessage()).contains("spec.containers[0].volumeMounts[0].name \"nope\" Not found")
+        .contains("spec.containers[0].volumeMounts[1].mountPath \"/data\" must be unique");
   }
 
   /** A pod with one projected volume of the given sources (YAML list items, indented by two). */

@@ -217,7 +217,7 @@ final class NotModelledFields {
       } else if (in.isArray()) {
         for (int i = 0; i < in.size(); i++) {
           path.add(i);
-          if (!isEmpty(in.get(i))) {
+          if (!isEmpty(in.get(i)) && !excluded.contains(render(path))) { // an element left out whole is reported
             absent(in.get(i), path);
           }
           path.remove(path.size() - 1);

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fleetkit.adapter.kubernetes.yaml.internal.DocumentContext;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Meta;
 import io.fleetkit.adapter.kubernetes.yaml.internal.Fabric8Scheduling;
@@ -36,6 +37,7 @@ import io.fleetkit.api.core.Probe;
 import io.fleetkit.api.core.ResourceRequirements;
 import io.fleetkit.api.core.RestartPolicy;
 import io.fleetkit.api.core.Volume;
+import io.fleetkit.api.core.VolumeMount;
 import io.fleetkit.api.core.VolumeSource;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
@@ -63,10 +65,11 @@ public final class PodSpecs {
       ctx.error(path, "is required", null);
       return null;
     }
+    java.util.Set<String> leftOut = leftOutVolumes(s.getVolumes());
     List<Container> containers = Fabric8Scheduling.list(s.getContainers(), path + ".containers", ctx,
-        PodSpecs::container);
+        (c, p, cx) -> container(c, p, cx, leftOut));
     List<Container> initContainers = Fabric8Scheduling.list(s.getInitContainers(), path + ".initContainers", ctx,
-        PodSpecs::container);
+        (c, p, cx) -> container(c, p, cx, leftOut));
     ResourceList overhead = Values.resources(s.getOverhead(), path + ".overhead", ctx);
     var pr = s.getResources();
     ResourceList podRequests = Values.resources(pr == null ? null : pr.getRequests(), path + ".resources.requests",
@@ -225,8 +228,22 @@ public final class PodSpecs {
 
   // ---- containers
 
+  /** The names of the volumes left out for a source FleetKit does not model (see {@link #volume}). */
+  private static java.util.Set<String> leftOutVolumes(
+      @Nullable List<io.fabric8.kubernetes.api.model.Volume> volumes) {
+    java.util.Set<String> out = java.util.Set.of();
+    for (int i = 0; volumes != null && i < volumes.size(); i++) {
+      var v = volumes.get(i);
+      if (v != null && v.getName() != null && unmodelledSource(v) != null) {
+        out = out.isEmpty() ? new java.util.HashSet<>() : out;
+        out.add(v.getName());
+      }
+    }
+    return out;
+  }
+
   private static @Nullable Container container(io.fabric8.kubernetes.api.model.Container c, String p,
-      DocumentContext ctx) {
+      DocumentContext ctx, java.util.Set<String> leftOutVolumes) {
     var r = c.getResources();
     ResourceList requests = Values.resources(r == null ? null : r.getRequests(), p + ".resources.requests", ctx);
     ResourceList limits = Values.resources(r == null ? null : r.getLimits(), p + ".resources.limits", ctx);
@@ -251,11 +268,22 @@ public final class PodSpecs {
     Probe readiness = Probes.toCore(c.getReadinessProbe(), p + ".readinessProbe", ctx);
     Probe startup = Probes.toCore(c.getStartupProbe(), p + ".startupProbe", ctx);
     Lifecycle lifecycle = Lifecycles.toCore(c.getLifecycle(), p + ".lifecycle", ctx);
+    // name and path as given (the pod's validation requires them); mountPropagation, subPathExpr and
+    // recursiveReadOnly are not modelled, which the write-back comparison reports
+    // a mount of a volume left out is left out with it
+    List<VolumeMount> mounts = Fabric8Scheduling.list(c.getVolumeMounts(), p + ".volumeMounts", ctx, (m, mp, cx) -> {
+      if (leftOutVolumes.contains(m.getName())) {
+        cx.notModelled(mp, "name");
+        return null;
+      }
+      return new VolumeMount(Values.orEmpty(m.getName()), Boolean.TRUE.equals(m.getReadOnly()),
+          Values.orEmpty(m.getMountPath()), Values.orEmpty(m.getSubPath()));
+    });
     if (resources == null) {
       return null;
     }
     return ctx.build(p, () -> new Container(Values.orEmpty(c.getName()), Values.orEmpty(c.getImage()), resources,
-        ports, env, envFrom, restart, liveness, readiness, startup, lifecycle));
+        ports, env, envFrom, restart, liveness, readiness, startup, lifecycle, mounts));
   }
 
   private static io.fabric8.kubernetes.api.model.Container container(Container c) {
@@ -279,6 +307,9 @@ public final class PodSpecs {
         .withReadinessProbe(Probes.toFabric8(c.readinessProbe()))
         .withStartupProbe(Probes.toFabric8(c.startupProbe()))
         .withLifecycle(Lifecycles.toFabric8(c.lifecycle()))
+        .withVolumeMounts(Fabric8Scheduling.out(c.volumeMounts(), m -> new VolumeMountBuilder().withName(m.name())
+            .withReadOnly(m.readOnly() ? Boolean.TRUE : null).withMountPath(m.mountPath())
+            .withSubPath(Values.emptyToNull(m.subPath())).build()))
         .build();
   }
 
@@ -316,7 +347,7 @@ public final class PodSpecs {
     } else {
       String unmodelled = unmodelledSource(v);
       if (unmodelled != null) {
-        // FleetKit does not model volume mounts, so nothing refers to the volume once it is left out
+        // the containers' mounts of it are left out too (see container)
         ctx.notModelled(p, unmodelled);
       } else {
         ctx.error(p, "Required value: must specify a volume type (FleetKit reads " + VOLUME_SOURCES + ")", null);
