@@ -271,4 +271,57 @@ final class MemoryPressureEvictionUpstreamTest {
     assertThat(m.message(stats(pod("x", 0, "", "", "", ""), "0"))).contains("available: 0. ");
   }
 
+  /** {@code helpers_test.go} TestThresholdsMet: hard {@code memory.available<1Gi}, "threshold-met-memory" (500Mi). */
+  @Test
+  void testThresholdsMet_thresholdMetMemory() {
+    MemoryPressureEviction m = new MemoryPressureEviction(bytes("1Gi"), Duration.ofMinutes(5));
+    assertThat(m.observe(Instant.EPOCH, bytes("500Mi"), 0)).isTrue();
+  }
+
+  /** TestThresholdsMet "threshold-not-met" (2Gi available). */
+  @Test
+  void testThresholdsMet_thresholdNotMet() {
+    MemoryPressureEviction m = new MemoryPressureEviction(bytes("1Gi"), Duration.ofMinutes(5));
+    assertThat(m.observe(Instant.EPOCH, bytes("2Gi"), 0)).isFalse();
+  }
+
+  /**
+   * {@code helpers_test.go} TestNodeConditionsObservedSince: MemoryPressure observed a minute ago is reported with a
+   * 2-minute period ("in-period"), not with a 30-second one ("out-of-period").
+   */
+  @Test
+  void testNodeConditionsObservedSince_inAndOutOfPeriod() {
+    Instant now = Instant.parse("2026-01-01T00:10:00Z");
+    MemoryPressureEviction in = new MemoryPressureEviction(bytes("1Gi"), Duration.ofMinutes(2));
+    in.observe(now.minus(Duration.ofMinutes(1)), 0, 0);
+    assertThat(in.underPressure(now)).isTrue();
+    MemoryPressureEviction out = new MemoryPressureEviction(bytes("1Gi"), Duration.ofSeconds(30));
+    out.observe(now.minus(Duration.ofMinutes(1)), 0, 0);
+    assertThat(out.underPressure(now)).isFalse();
+  }
+
+  /**
+   * {@code helpers_test.go} TestNodeConditionsLastObservedAt: a condition observed now is at now whether or not it was
+   * observed before ("no-previous-observation", "previous-observation"); one not observed now keeps its old time
+   * ("old-observation"). Read through when the condition's transition period ends.
+   */
+  @Test
+  void testNodeConditionsLastObservedAt_threeCases() {
+    Instant now = Instant.parse("2026-01-01T00:10:00Z");
+    Instant old = now.minus(Duration.ofMinutes(1));
+    Duration period = Duration.ofMinutes(5);
+    MemoryPressureEviction noPrevious = new MemoryPressureEviction(bytes("1Gi"), period);
+    noPrevious.observe(now, 0, 0);
+    assertThat(noPrevious.underPressure(now.plus(period).minusNanos(1))).isTrue();
+    assertThat(noPrevious.underPressure(now.plus(period))).isFalse();
+    MemoryPressureEviction previous = new MemoryPressureEviction(bytes("1Gi"), period);
+    previous.observe(old, 0, 0);
+    previous.observe(now, 0, 0);
+    assertThat(previous.underPressure(now.plus(period).minusNanos(1))).as("observed at now").isTrue();
+    MemoryPressureEviction oldObservation = new MemoryPressureEviction(bytes("1Gi"), period);
+    oldObservation.observe(old, 0, 0);
+    oldObservation.observe(now, bytes("2Gi"), 0);
+    assertThat(oldObservation.underPressure(old.plus(period).minusNanos(1))).isTrue();
+    assertThat(oldObservation.underPressure(old.plus(period))).as("kept at the old time").isFalse();
+  }
 }
