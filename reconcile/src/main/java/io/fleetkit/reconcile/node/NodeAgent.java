@@ -611,21 +611,26 @@ public final class NodeAgent implements AutoCloseable {
         ? prev.lastTransitionTime() : now;
     NodeCondition ready = new NodeCondition(NodeCondition.READY, ConditionStatus.True, REASON_KUBELET_READY,
         "kubelet is posting ready status", now, transition);
-    List<NodeCondition> conditions = new ArrayList<>();
+    store.updateStatus(node.withStatus(node.status().withConditions(replaced(node, ready))));
+    return true;
+  }
+
+  /** The node's conditions with {@code c} in place of the one of its type, or added after them. */
+  private static List<NodeCondition> replaced(Node node, NodeCondition c) {
+    List<NodeCondition> conditions = new ArrayList<>(node.status().conditions().size() + 1);
     boolean replaced = false;
-    for (NodeCondition c : node.status().conditions()) {
-      if (c.type().equals(NodeCondition.READY)) {
-        conditions.add(ready);
+    for (NodeCondition old : node.status().conditions()) {
+      if (old.type().equals(c.type())) {
+        conditions.add(c);
         replaced = true;
       } else {
-        conditions.add(c);
+        conditions.add(old);
       }
     }
     if (!replaced) {
-      conditions.add(ready);
+      conditions.add(c);
     }
-    store.updateStatus(node.withStatus(node.status().withConditions(conditions)));
-    return true;
+    return conditions;
   }
 
   /**
@@ -708,21 +713,8 @@ public final class NodeAgent implements AutoCloseable {
     Instant transition = have != null && have.status() == want.status() && have.lastTransitionTime() != null
         ? have.lastTransitionTime() : now;
     NodeCondition c = new NodeCondition(want.type(), want.status(), want.reason(), want.message(), now, transition);
-    List<NodeCondition> conditions = new ArrayList<>(node.status().conditions().size() + 1);
-    boolean replaced = false;
-    for (NodeCondition old : node.status().conditions()) {
-      if (old.type().equals(NodeCondition.MEMORY_PRESSURE)) {
-        conditions.add(c);
-        replaced = true;
-      } else {
-        conditions.add(old);
-      }
-    }
-    if (!replaced) {
-      conditions.add(c);
-    }
     try {
-      store.updateStatus(node.withStatus(node.status().withConditions(conditions)));
+      store.updateStatus(node.withStatus(node.status().withConditions(replaced(node, c))));
       return true;
     } catch (NotFoundException | ConflictException e) {
       return false; // gone, or written meanwhile: the next pass writes it
