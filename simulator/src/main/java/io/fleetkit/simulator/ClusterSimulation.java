@@ -378,6 +378,10 @@ public final class ClusterSimulation {
     if (spec.features().admission() && Admission.usesTenancy(objects)) {
       b.admission(Admission::withServiceAccounts);
     }
+    if (spec.loads().stream().anyMatch(l -> l.memoryPerRequest() > 0)) {
+      // the kubelets' OOM killer and eviction manager read the load's memory; without a memory cost they do no work
+      b.memoryUsage((pod, container) -> metricsHolder[0] == null ? 0 : metricsHolder[0].memoryUsage(pod, container));
+    }
     b.controller((store, clock, seed) -> {
       metricsHolder[0] = new LoadMetrics(store, clock, clock.now(), spec.loads());
       return SimulatedController.of("load-metrics", () -> { }, () -> 0, metricsHolder[0]::close);

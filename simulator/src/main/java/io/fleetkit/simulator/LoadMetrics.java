@@ -86,6 +86,8 @@ public final class LoadMetrics implements MetricsSource {
   private @Nullable List<ContainerUsage> lastUsage;
   private final Watch replicaSets;
   private final Watch podWatch;
+  /** The first load with a memory cost on each workload, by {@link WorkloadLoad#target}. */
+  private final Map<String, WorkloadLoad> memoryLoads = new HashMap<>();
 
   private record SelectorKey(String namespace, LabelSelector selector) {}
 
@@ -144,6 +146,9 @@ public final class LoadMetrics implements MetricsSource {
     for (WorkloadLoad l : this.loads) {
       namespaces.add(l.namespace());
       stateOfLoad.put(l, byTarget.computeIfAbsent(l.target(), WorkloadState::new));
+      if (l.memoryPerRequest() > 0) {
+        memoryLoads.putIfAbsent(l.target(), l);
+      }
     }
     String rv = store.resourceVersion();
     this.replicaSets = store.watch(ReplicaSet.class, rv, e -> onReplicaSet(e.type(), e.object()));
@@ -186,6 +191,28 @@ public final class LoadMetrics implements MetricsSource {
       state.capacity = pods.servingMilliCpu() / (double) load.cpuMilliPerRequest();
     }
     return state.capacity;
+  }
+
+  /**
+   * The working set now, in bytes, of the container named {@code container} of {@code pod} (a kubelet's copy of it):
+   * for a pod that serves ({@link #serving(Pod)}, on a node that has not failed) of a workload whose load has a
+   * {@code memoryPerRequest}, its share of the load's memory, {@code rate × memoryPerRequest / serving pods}, in its
+   * first container (the one the resource metrics report); 0 otherwise. What the simulated kubelets' OOM killer and
+   * eviction manager read ({@link io.fleetkit.reconcile.node.MemoryUsage}).
+   */
+  public long memoryUsage(Pod pod, String container) {
+    if (memoryLoads.isEmpty() || pod.spec().containers().isEmpty()
+        || !pod.spec().containers().get(0).name().equals(container) || !serves(pod)) {
+      return 0;
+    }
+    if (regroup) {
+      group(); // an open snapshot froze every workload when the grouping changed: its reads keep their answers
+    }
+    String workload = workloadOfPod.get(pod.metadata().uid());
+    WorkloadLoad load = workload == null ? null : memoryLoads.get(workload);
+    LivePods pods = load == null ? null : live.get(workload);
+    int serving = pods == null ? 0 : pods.servingCount();
+    return serving == 0 ? 0 : Math.round(rate(load) * load.memoryPerRequest() / serving);
   }
 
   /**

@@ -70,6 +70,7 @@ import io.fleetkit.reconcile.controllers.StatefulSetController;
 import io.fleetkit.reconcile.controllers.DaemonSetController;
 import io.fleetkit.reconcile.controllers.TtlAfterFinishedController;
 import io.fleetkit.reconcile.node.HealthSource;
+import io.fleetkit.reconcile.node.MemoryUsage;
 import io.fleetkit.reconcile.node.NodeAgent;
 import io.fleetkit.reconcile.node.NodeLeases;
 import io.fleetkit.reconcile.node.CloudInstances;
@@ -167,6 +168,8 @@ public final class Simulation implements AutoCloseable {
   /** The starting nodes (launched, not Ready yet) whose kubelet renews their Lease without an agent. */
   private final Set<String> registered = new HashSet<>();
   private final HealthSource health;
+  /** The containers' memory usage the kubelets see; {@code null}: none modelled (no OOM kills, no eviction manager). */
+  private final @Nullable MemoryUsage memoryUsage;
   /** The wake-up at the next whole second while the scheduler has pods waiting (see {@link #armSchedulerPoll}). */
   private io.fleetkit.api.time.TimerClock.@Nullable Timer schedulerPoll;
   private final TimelineRecorder timeline;
@@ -206,6 +209,7 @@ public final class Simulation implements AutoCloseable {
     this.clock = new ManualClock(b.start);
     this.start = b.start;
     this.health = b.health;
+    this.memoryUsage = b.memoryUsage;
     AtomicLong uids = new AtomicLong();
     Supplier<String> uidSource = () -> uid(uids.incrementAndGet());
     AdmissionChain chain = b.admission != null ? b.admission.apply(clock.asClock())
@@ -551,8 +555,12 @@ public final class Simulation implements AutoCloseable {
   private void addAgent(String node) {
     // kubelets since kube 1.17: a Lease renewal every 10 s, the node status every 5 minutes
     int index = agentOrder.size();
-    NodeAgent a = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).leases(leases)
-        .events(timeline.warningEvents()).onWork(() -> agentsWithWork.set(index)).build();
+    NodeAgent.Builder b = NodeAgent.builder(store, clock, node).healthSource(health).watchPods(false).leases(leases)
+        .events(timeline.warningEvents()).onWork(() -> agentsWithWork.set(index));
+    if (memoryUsage != null) {
+      b.memoryUsage(memoryUsage);
+    }
+    NodeAgent a = b.build();
     agentOrder.add(a);
     a.start();
     agents.put(node, a);
@@ -1187,6 +1195,7 @@ public final class Simulation implements AutoCloseable {
     private long seed;
     private Instant start = Instant.parse("2024-01-01T00:00:00Z");
     private HealthSource health = HealthSource.fromAnnotations();
+    private @Nullable MemoryUsage memoryUsage;
     private Duration gracePeriod = Duration.ofSeconds(50);
     private CloudInstances cloud = CloudInstances.ALL_RUNNING;
     private boolean defaultControllers = true;
@@ -1354,6 +1363,17 @@ public final class Simulation implements AutoCloseable {
      */
     public Builder cloud(CloudInstances v) {
       cloud = Objects.requireNonNull(v, "cloud");
+      return this;
+    }
+
+    /**
+     * The containers' memory usage: the kubelets then OOM-kill a container above its memory limit and run the
+     * eviction manager's {@code memory.available<100Mi} signal every 10 s (node condition {@code MemoryPressure},
+     * evictions); see {@link NodeAgent.Builder#memoryUsage}. Without it (the default) no memory use is modelled and the
+     * kubelets do no such work.
+     */
+    public Builder memoryUsage(MemoryUsage v) {
+      memoryUsage = Objects.requireNonNull(v, "memoryUsage");
       return this;
     }
 

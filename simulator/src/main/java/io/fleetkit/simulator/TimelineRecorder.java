@@ -283,6 +283,15 @@ final class TimelineRecorder implements AutoCloseable {
       add("Node" + (after == ConditionStatus.True ? "Ready" : after == ConditionStatus.Unknown ? "Unreachable"
           : "NotReady"), id, "Ready=" + after + (c == null || c.reason().isEmpty() ? "" : " (" + c.reason() + ")"));
     }
+    // the kubelet's eviction manager (only with a memory model): under pressure, and out of it again
+    NodeCondition memory = n.status().condition(NodeCondition.MEMORY_PRESSURE);
+    NodeCondition memoryBefore = old == null ? null : old.status().condition(NodeCondition.MEMORY_PRESSURE);
+    boolean pressure = memory != null && memory.status() == ConditionStatus.True;
+    boolean pressureBefore = memoryBefore != null && memoryBefore.status() == ConditionStatus.True;
+    if (pressure != pressureBefore && memory != null && (pressure || memory.status() == ConditionStatus.False)) {
+      add(pressure ? "NodeMemoryPressure" : "NodeMemoryPressureOver", id, "MemoryPressure=" + memory.status() + " ("
+          + memory.reason() + ")");
+    }
     List<Taint> oldTaints = old == null ? List.of() : old.spec().taints();
     for (Taint t : n.spec().taints()) {
       if (t.effect() == TaintEffect.NoExecute && !containsKey(oldTaints, t)) {
@@ -372,7 +381,8 @@ final class TimelineRecorder implements AutoCloseable {
     for (ContainerStatus c : p.status().containerStatuses()) {
       ContainerStatus b = before.get(c.name());
       if (b != null && c.restartCount() > b.restartCount()) {
-        add("ContainerRestarted", id, c.name() + " restart " + c.restartCount());
+        boolean oom = c.lastState() != null && "OOMKilled".equals(c.lastState().reason());
+        add("ContainerRestarted", id, c.name() + " restart " + c.restartCount() + (oom ? " (OOMKilled)" : ""));
       }
       boolean backoff = "CrashLoopBackOff".equals(c.state().reason());
       if (backoff && (b == null || !Objects.equals(b.state().reason(), c.state().reason()))) {

@@ -21,7 +21,8 @@ import java.util.Objects;
  * The VPA's three parts over a simulated cluster:
  * <ul>
  *   <li>recommender ({@link #recommend}, every {@link #PERIOD}): a {@link VpaRecommenderLoop} reads each VPA's target
- *       pods' usage from {@link LoadMetrics} (CPU and memory follow the load), writes the recommendation into the
+ *       pods' usage from {@link LoadMetrics} (CPU and memory follow the load) and the OOM kills of their containers
+ *       (the simulated kubelets' {@code OOMKilled} restarts, from the pod watch), writes the recommendation into the
  *       VPA's status and keeps the histories in VerticalPodAutoscalerCheckpoints;
  *   <li>updater ({@link VpaUpdater#runOnce}, same period): evicts (or resizes in place) pods outside the
  *       recommended bounds;
@@ -50,6 +51,7 @@ final class VerticalScaling implements AutoCloseable {
     this.updater = VpaUpdater.create(store, clock.asClock());
     this.recommender = VpaRecommenderLoop.builder(store, metrics, clock.asClock()).build();
     this.watch = store.watch(Pod.class, "0", e -> {
+      recommender.observe(e); // the recommender's OOM observer
       if (e.type() == WatchEventType.ADDED && !e.object().isBound()) {
         admit(e.object());
       }

@@ -6,10 +6,15 @@ import io.fleetkit.api.autoscaling.VerticalPodAutoscalerCheckpoint;
 import io.fleetkit.api.autoscaling.VerticalPodAutoscalerCheckpointSpec;
 import io.fleetkit.api.autoscaling.VerticalPodAutoscalerCheckpointStatus;
 import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.ContainerState;
+import io.fleetkit.api.core.ContainerStateType;
+import io.fleetkit.api.core.ContainerStatus;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.store.WatchEvent;
+import io.fleetkit.api.store.WatchEventType;
 import io.fleetkit.autoscale.hpa.ContainerUsage;
 import io.fleetkit.autoscale.hpa.MetricsSource;
 import io.fleetkit.autoscale.hpa.PodResourceMetrics;
@@ -21,6 +26,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +72,13 @@ public final class VpaRecommenderLoop {
   private final Map<String, Instant> checkpointWritten = new HashMap<>();
   private boolean restored;
   private @Nullable Instant lastGc;
+  /** Each pod as {@link #observe} last saw it, by uid: the old pod of upstream's {@code OnUpdate}. */
+  private final Map<String, Pod> lastSeen = new HashMap<>();
+  /** OOM kills observed since the last run, in the order seen ({@code observedOomsChannel}). */
+  private final List<Oom> ooms = new ArrayList<>();
+
+  /** One observed OOM kill ({@code oom.OomInfo}): the pod's namespace and labels find its VPA. */
+  private record Oom(String namespace, Map<String, String> labels, String container, Instant at, long memory) {}
 
   private VpaRecommenderLoop(Builder b) {
     this.store = b.store;
@@ -82,6 +95,64 @@ public final class VpaRecommenderLoop {
     return new Builder(store, metrics, clock);
   }
 
+  /**
+   * The recommender's OOM observer ({@code oom.observer.OnUpdate}), fed every pod watch event; the pod's previous
+   * version is the one this observer last saw. A container OOM-killed since then ({@code isNewOOM}: its state is
+   * {@code Terminated} with reason {@code OOMKilled} and was not terminated before, or its restart count went up;
+   * {@code isPreviousOOM}: it runs again with a higher restart count after a state that was not terminated, and its
+   * {@code lastState} is {@code Terminated} with reason {@code OOMKilled}) is kept, with that termination's finish time
+   * and the container's memory request in the previous version, until the next {@link #runOnce}; that run records
+   * it into the container's history of the VPA whose target selects the pod ({@link ContainerUsageState#recordOom})
+   * after its usage samples, as the cluster feeder drains the OOM channel. An OOM no VPA targets is dropped.
+   */
+  public void observe(WatchEvent<Pod> event) {
+    Pod pod = event.object();
+    String uid = pod.metadata().uid();
+    if (event.type() == WatchEventType.DELETED) {
+      lastSeen.remove(uid);
+      return;
+    }
+    Pod old = lastSeen.put(uid, pod);
+    if (old == null || old.status().containerStatuses() == pod.status().containerStatuses()) {
+      return;
+    }
+    for (ContainerStatus s : pod.status().containerStatuses()) {
+      ContainerStatus before = null;
+      for (ContainerStatus o : old.status().containerStatuses()) {
+        if (o.name().equals(s.name())) {
+          before = o;
+        }
+      }
+      if (before == null) {
+        continue;
+      }
+      boolean wasTerminated = before.state().type() == ContainerStateType.Terminated;
+      boolean restarted = s.restartCount() > before.restartCount();
+      boolean newOom = s.state().type() == ContainerStateType.Terminated && OOM_KILLED.equals(s.state().reason())
+          && (!wasTerminated || restarted);
+      ContainerState last = s.lastState();
+      boolean previousOom = s.state().type() == ContainerStateType.Running && !wasTerminated && restarted
+          && last != null && OOM_KILLED.equals(last.reason());
+      if (!newOom && !previousOom) {
+        continue;
+      }
+      ContainerState oom = newOom ? s.state() : last;
+      Container spec = null;
+      for (Container c : old.spec().containers()) {
+        if (c.name().equals(s.name())) {
+          spec = c;
+        }
+      }
+      if (spec != null && oom.finishedAt() != null) {
+        ooms.add(new Oom(pod.metadata().namespace(), pod.metadata().labels(), s.name(), oom.finishedAt(),
+            spec.resources().requests().memoryBytes()));
+      }
+    }
+  }
+
+  /** The reason of a container the kernel's OOM killer ended. */
+  static final String OOM_KILLED = "OOMKilled";
+
   /** One pass: restore (first pass only), recommend, checkpoint, collect garbage when due. */
   public void runOnce() {
     Instant now = clock.instant();
@@ -95,6 +166,7 @@ public final class VpaRecommenderLoop {
       present.add(vpa.metadata().key());
       recommend(vpa, now);
     }
+    ooms.clear(); // those no VPA targets
     usage.keySet().retainAll(present);
     checkpointWritten.keySet().retainAll(present);
     if (checkpoints) {
@@ -188,6 +260,13 @@ public final class VpaRecommenderLoop {
         ContainerUsageState s = states.computeIfAbsent(c.name(), k -> new ContainerUsageState(now));
         s.addCpuSample(now, c.milliValue(), request);
         s.addMemorySample(now, memory.getOrDefault(m.podName() + "/" + c.name(), 0L));
+      }
+    }
+    for (Iterator<Oom> it = ooms.iterator(); it.hasNext(); ) {
+      Oom oom = it.next();
+      if (oom.namespace().equals(ns) && selector.matches(oom.labels())) {
+        it.remove();
+        states.computeIfAbsent(oom.container(), k -> new ContainerUsageState(now)).recordOom(oom.at(), oom.memory());
       }
     }
     if (states.isEmpty()) {

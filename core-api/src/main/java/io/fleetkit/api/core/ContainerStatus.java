@@ -11,12 +11,26 @@ import org.jspecify.annotations.Nullable;
  * @param stopSignal the signal the runtime stops the container with ({@code status.containerStatuses[].stopSignal},
  *     KEP-4960): its {@code lifecycle.stopSignal}, else the runtime's default {@code SIGTERM}; {@code null} while
  *     the runtime has no container for it (it never started)
+ * @param lastState the container's last termination ({@code lastState}, Kubernetes' {@code lastTerminationState}): a
+ *     {@code Terminated} state with its exit code, reason (e.g. {@code OOMKilled}, {@code Error}) and times, for a
+ *     container that ran before its current state; {@code null} when none is known
+ * @throws IllegalArgumentException if {@code lastState} is not a {@code Terminated} state
  */
 public record ContainerStatus(String name, boolean ready, int restartCount, ContainerState state, boolean started,
-    @Nullable String stopSignal) {
+    @Nullable String stopSignal, @Nullable ContainerState lastState) {
   public ContainerStatus {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(state, "state");
+    if (lastState != null && lastState.type() != ContainerStateType.Terminated) {
+      throw new IllegalArgumentException("container status " + name + ": lastState must be Terminated, got "
+          + lastState.type());
+    }
+  }
+
+  /** A status without a last termination. */
+  public ContainerStatus(String name, boolean ready, int restartCount, ContainerState state, boolean started,
+      @Nullable String stopSignal) {
+    this(name, ready, restartCount, state, started, stopSignal, null);
   }
 
   /** A status without a reported stop signal. */

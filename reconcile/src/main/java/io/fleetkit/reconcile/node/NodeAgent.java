@@ -70,6 +70,11 @@ import org.jspecify.annotations.Nullable;
 public final class NodeAgent implements AutoCloseable {
   /** The reason of the node's Ready condition while the agent heartbeats. */
   public static final String REASON_KUBELET_READY = "KubeletReady";
+  /**
+   * How often an agent with a {@link MemoryUsage} checks its containers' memory and runs its eviction manager (the
+   * kubelet's {@code housekeeping-interval} and the eviction manager's monitoring interval, 10 s).
+   */
+  public static final Duration HOUSEKEEPING_PERIOD = Duration.ofSeconds(10);
 
   private final ObjectStore store;
   private final TimerClock clock;
@@ -83,6 +88,16 @@ public final class NodeAgent implements AutoCloseable {
   private final boolean watchPods;
   private final @Nullable Runnable onWork;
   private final EventRecorder events;
+  /** The containers' memory usage; {@code null}: none is modelled (no OOM kills, no eviction manager). */
+  private final @Nullable MemoryUsage memoryUsage;
+  /** The eviction manager's memory signal; non-null exactly when {@link #memoryUsage} is. */
+  private final @Nullable MemoryPressureEviction eviction;
+  private TimerClock.@Nullable Timer housekeeping;
+  private boolean housekeepingDue;
+  /** Containers (by pod key) the last housekeeping found above their memory limit: OOM-killed at the pod's sync. */
+  private final Map<String, List<String>> oomDue = new LinkedHashMap<>();
+  /** The pod (key) the last housekeeping chose to evict, with the message: evicted at its sync. */
+  private final Map<String, String> evictDue = new LinkedHashMap<>();
   private final Map<String, PodRuntime> pods = new LinkedHashMap<>();
   /** The ConfigMaps and Secrets of the store, as the kubelet's config map and secret managers read them. */
   private final ConfigReferences.Lookup objects = new ConfigReferences.Lookup() {
@@ -133,6 +148,9 @@ public final class NodeAgent implements AutoCloseable {
     this.watchPods = b.watchPods;
     this.onWork = b.onWork;
     this.events = b.events;
+    this.memoryUsage = b.memoryUsage;
+    this.eviction = b.memoryUsage == null ? null
+        : new MemoryPressureEviction(b.evictionHardBytes, b.pressureTransitionPeriod);
   }
 
   /** A builder for the agent of node {@code nodeName}. */
@@ -164,6 +182,21 @@ public final class NodeAgent implements AutoCloseable {
     }
     markHeartbeatDue();
     scheduleHeartbeat();
+    scheduleHousekeeping();
+  }
+
+  /** With a {@link MemoryUsage}: a housekeeping pass every {@link #HOUSEKEEPING_PERIOD} from now. */
+  private void scheduleHousekeeping() {
+    if (memoryUsage == null) {
+      return;
+    }
+    housekeeping = clock.schedule(HOUSEKEEPING_PERIOD, () -> {
+      housekeepingDue = true;
+      if (onWork != null) {
+        onWork.run();
+      }
+      scheduleHousekeeping();
+    });
   }
 
   /**
@@ -219,6 +252,11 @@ public final class NodeAgent implements AutoCloseable {
       heartbeat.cancel();
       heartbeat = null;
     }
+    if (housekeeping != null) {
+      housekeeping.cancel();
+      housekeeping = null;
+    }
+    housekeepingDue = false;
     for (PodRuntime r : pods.values()) {
       cancelTimer(r);
     }
@@ -253,6 +291,7 @@ public final class NodeAgent implements AutoCloseable {
     pods.clear();
     markHeartbeatDue();
     scheduleHeartbeat();
+    scheduleHousekeeping();
   }
 
   /**
@@ -295,6 +334,10 @@ public final class NodeAgent implements AutoCloseable {
     if (heartbeatDue) {
       heartbeatDue = false;
       writes += postHeartbeat() ? 1 : 0;
+    }
+    if (housekeepingDue) {
+      housekeepingDue = false;
+      writes += housekeeping() ? 1 : 0;
     }
     while (!dirty.isEmpty()) {
       Set<String> keys = dirty;
@@ -339,6 +382,9 @@ public final class NodeAgent implements AutoCloseable {
     }
     if (!r.finished()) {
       r.advance(now, health, backoff);
+    }
+    if ((!oomDue.isEmpty() || !evictDue.isEmpty()) && applyHousekeeping(r, now) && !r.finished()) {
+      r.advance(now, health, backoff); // a kill's exits at this instant (SIGTERM ends the default script at once)
     }
     recordHookFailures(r);
     for (PodRuntime.Warning w : r.drainWarnings()) {
@@ -434,9 +480,11 @@ public final class NodeAgent implements AutoCloseable {
     List<ContainerStatus> all = inits.isEmpty() ? containers : concat(inits, containers);
     // generateAPIPodStatus: the node's IPs as the host IPs when it has one (kept otherwise)
     boolean hostKnown = !hostIPs.isEmpty();
+    String evicted = r.evictionMessage();
     PodStatus s = new PodStatus(phase, conditions(old, pod.spec(), all, phase, r, now), old.nominatedNodeName(),
         hostKnown ? hostIPs.get(0) : old.hostIP(), old.startTime() != null ? old.startTime() : r.startTime,
-        containers, old.reason(), old.message(), old.podIPs(),
+        containers, evicted != null ? MemoryPressureEviction.REASON_EVICTED : old.reason(),
+        evicted != null ? evicted : old.message(), old.podIPs(),
         r.hasInitContainers() ? inits : old.initContainerStatuses(), old.resourceClaimStatuses(),
         hostKnown ? hostIPs : old.hostIPs());
     if (s.equals(old)) {
@@ -465,12 +513,18 @@ public final class NodeAgent implements AutoCloseable {
   private static List<PodCondition> conditions(PodStatus old, PodSpec spec, List<ContainerStatus> all,
       PodPhase phase, PodRuntime r, Instant now) {
     List<PodCondition> oldConditions = old.conditions();
-    List<PodCondition> out = new ArrayList<>(oldConditions.size() + 5);
+    List<PodCondition> out = new ArrayList<>(oldConditions.size() + 6);
     for (int i = 0; i < oldConditions.size(); i++) {
       PodCondition c = oldConditions.get(i);
       if (!ownedByKubelet(c.type())) {
         out.add(c);
       }
+    }
+    String evicted = r.evictionMessage();
+    if (evicted != null && old.condition(PodCondition.DISRUPTION_TARGET) == null) {
+      // the eviction's status function: DisruptionTarget=True, the kubelet terminating the pod
+      out.add(PodCondition.of(PodCondition.DISRUPTION_TARGET, ConditionStatus.True,
+          MemoryPressureEviction.REASON_TERMINATION_BY_KUBELET, evicted, now));
     }
     PodCondition sandbox = transition(old, PodConditions.readyToStartContainers(
         r.sandboxReady() ? InitContainerActions.Sandbox.READY : null), now);
@@ -557,21 +611,138 @@ public final class NodeAgent implements AutoCloseable {
         ? prev.lastTransitionTime() : now;
     NodeCondition ready = new NodeCondition(NodeCondition.READY, ConditionStatus.True, REASON_KUBELET_READY,
         "kubelet is posting ready status", now, transition);
-    List<NodeCondition> conditions = new ArrayList<>();
+    store.updateStatus(node.withStatus(node.status().withConditions(replaced(node, ready))));
+    return true;
+  }
+
+  /** The node's conditions with {@code c} in place of the one of its type, or added after them. */
+  private static List<NodeCondition> replaced(Node node, NodeCondition c) {
+    List<NodeCondition> conditions = new ArrayList<>(node.status().conditions().size() + 1);
     boolean replaced = false;
-    for (NodeCondition c : node.status().conditions()) {
-      if (c.type().equals(NodeCondition.READY)) {
-        conditions.add(ready);
+    for (NodeCondition old : node.status().conditions()) {
+      if (old.type().equals(c.type())) {
+        conditions.add(c);
         replaced = true;
       } else {
-        conditions.add(c);
+        conditions.add(old);
       }
     }
     if (!replaced) {
-      conditions.add(ready);
+      conditions.add(c);
     }
-    store.updateStatus(node.withStatus(node.status().withConditions(conditions)));
-    return true;
+    return conditions;
+  }
+
+  /**
+   * One housekeeping pass (with a {@link MemoryUsage} only): each running container whose working set exceeds its
+   * memory limit is OOM-killed; the eviction manager observes {@code memory.available} (the node's memory capacity,
+   * else its allocatable, less the working set of the containers left running), writes the node's
+   * {@code MemoryPressure} condition when it changed, and while the hard threshold is met evicts one pod (the first
+   * non-critical one in {@code rankMemoryPressure}'s order among the pods not terminating). The kills and the
+   * eviction happen at the pods' syncs, right after this pass.
+   *
+   * @return whether the node's status was written
+   */
+  private boolean housekeeping() {
+    MemoryUsage usage = Objects.requireNonNull(memoryUsage);
+    MemoryPressureEviction manager = Objects.requireNonNull(eviction);
+    oomDue.clear();
+    evictDue.clear();
+    Instant now = clock.now();
+    long used = 0;
+    List<MemoryPressureEviction.PodMemory> active = new ArrayList<>(pods.size());
+    for (PodRuntime r : pods.values()) {
+      if (r.finished()) {
+        continue;
+      }
+      long podUsage = 0;
+      Map<String, Long> containers = Map.of();
+      for (List<PodRuntime.ContainerRun> runs : List.of(r.containers, r.inits)) {
+        for (PodRuntime.ContainerRun c : runs) {
+          if (!c.running()) {
+            continue;
+          }
+          long bytes = usage.workingSetBytes(r.pod, c.spec.name());
+          if (bytes <= 0) {
+            continue;
+          }
+          long limit = c.spec.resources().limits().memoryBytes();
+          if (limit > 0 && bytes > limit) {
+            oomDue.computeIfAbsent(r.key, k -> new ArrayList<>(1)).add(c.spec.name());
+            continue; // the kernel frees what it used before the eviction manager looks
+          }
+          podUsage += bytes;
+          if (containers.isEmpty()) {
+            containers = new LinkedHashMap<>();
+          }
+          containers.put(c.spec.name(), bytes);
+        }
+      }
+      used += podUsage;
+      if (!r.deleting()) {
+        active.add(new MemoryPressureEviction.PodMemory(r.pod, podUsage, containers));
+      }
+    }
+    for (String key : oomDue.keySet()) {
+      markDirty(key);
+    }
+    Optional<Node> current = store.get(Node.class, "", nodeName);
+    if (current.isEmpty()) {
+      return false;
+    }
+    Node node = current.get();
+    long capacity = node.status().capacity().memoryBytes();
+    if (manager.observe(now, capacity > 0 ? capacity : node.allocatable().memoryBytes(), used)) {
+      MemoryPressureEviction.PodMemory victim = manager.choose(active);
+      if (victim != null) {
+        String key = victim.pod().metadata().key();
+        evictDue.put(key, manager.message(victim));
+        markDirty(key);
+      }
+    }
+    return writeMemoryPressure(node, manager.condition(now), now);
+  }
+
+  /** Writes the node's {@code MemoryPressure} condition when its status, reason or message differ from {@code want}. */
+  private boolean writeMemoryPressure(Node node, NodeCondition want, Instant now) {
+    NodeCondition have = node.status().condition(NodeCondition.MEMORY_PRESSURE);
+    if (have != null && have.status() == want.status() && have.reason().equals(want.reason())
+        && have.message().equals(want.message())) {
+      return false;
+    }
+    Instant transition = have != null && have.status() == want.status() && have.lastTransitionTime() != null
+        ? have.lastTransitionTime() : now;
+    NodeCondition c = new NodeCondition(want.type(), want.status(), want.reason(), want.message(), now, transition);
+    try {
+      store.updateStatus(node.withStatus(node.status().withConditions(replaced(node, c))));
+      return true;
+    } catch (NotFoundException | ConflictException e) {
+      return false; // gone, or written meanwhile: the next pass writes it
+    }
+  }
+
+  /**
+   * Carries out, at {@code r}'s sync, what the last housekeeping decided for it: the OOM kills of its containers and
+   * its eviction (a Warning {@code Evicted} event with the message, as the eviction manager records).
+   *
+   * @return whether something was done
+   */
+  private boolean applyHousekeeping(PodRuntime r, Instant now) {
+    boolean acted = false;
+    List<String> oom = oomDue.remove(r.key);
+    if (oom != null) {
+      for (String container : oom) {
+        acted |= r.oomKill(container, now, health, backoff);
+      }
+    }
+    String message = evictDue.remove(r.key);
+    if (message != null && !r.finished() && !r.deleting()) {
+      r.evict(now, message);
+      events.event(ObjectReference.to(r.pod), null, Event.WARNING, MemoryPressureEviction.REASON_EVICTED, "Evict",
+          message);
+      acted = true;
+    }
+    return acted;
   }
 
   /** How many pods the agent currently tracks (running, backing off or finished). */
@@ -609,6 +780,9 @@ public final class NodeAgent implements AutoCloseable {
     private Duration statusReportPeriod = Duration.ofMinutes(5);
     private @Nullable Runnable onWork;
     private EventRecorder events = EventRecorder.NOOP;
+    private @Nullable MemoryUsage memoryUsage;
+    private long evictionHardBytes = MemoryPressureEviction.DEFAULT_HARD_THRESHOLD_BYTES;
+    private Duration pressureTransitionPeriod = MemoryPressureEviction.DEFAULT_PRESSURE_TRANSITION_PERIOD;
 
     private Builder(ObjectStore store, TimerClock clock, String nodeName) {
       this.store = Objects.requireNonNull(store, "store");
@@ -697,6 +871,49 @@ public final class NodeAgent implements AutoCloseable {
      */
     public Builder events(EventRecorder v) {
       events = Objects.requireNonNull(v, "events");
+      return this;
+    }
+
+    /**
+     * Models the containers' memory: every {@link #HOUSEKEEPING_PERIOD} the agent OOM-kills a running container whose
+     * working set exceeds its memory limit (reason {@code OOMKilled}, exit code 137, restarted per its policy with
+     * CrashLoopBackOff) and runs the eviction manager's {@code memory.available} signal (node condition
+     * {@code MemoryPressure}, one eviction per pass while the hard threshold is met). Without it (the default) none of
+     * this runs and the node gets no {@code MemoryPressure} condition.
+     */
+    public Builder memoryUsage(MemoryUsage v) {
+      memoryUsage = Objects.requireNonNull(v, "memoryUsage");
+      return this;
+    }
+
+    /**
+     * The hard eviction threshold of {@code memory.available} in bytes ({@code --eviction-hard}; 100 MiB by default,
+     * 0 turns memory eviction off).
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder evictionHard(long memoryAvailableBytes) {
+      if (memoryAvailableBytes < 0) {
+        throw new IllegalArgumentException("node agent " + nodeName + ": evictionHard memory.available "
+            + memoryAvailableBytes + " must not be negative");
+      }
+      evictionHardBytes = memoryAvailableBytes;
+      return this;
+    }
+
+    /**
+     * How long {@code MemoryPressure} stays True after the threshold was last met
+     * ({@code --eviction-pressure-transition-period}, 5 minutes).
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder evictionPressureTransitionPeriod(Duration v) {
+      Objects.requireNonNull(v, "evictionPressureTransitionPeriod");
+      if (v.isNegative()) {
+        throw new IllegalArgumentException("node agent " + nodeName + ": evictionPressureTransitionPeriod " + v
+            + " must not be negative");
+      }
+      pressureTransitionPeriod = v;
       return this;
     }
 

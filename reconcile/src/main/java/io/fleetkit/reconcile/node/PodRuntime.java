@@ -72,6 +72,8 @@ final class PodRuntime {
    * ({@code kubecontainer.ContainerReasonStatusUnknown}).
    */
   static final String CONTAINER_STATUS_UNKNOWN = "ContainerStatusUnknown";
+  /** The reason of a container the kernel's OOM killer ended: its memory usage exceeded its limit. */
+  static final String OOM_KILLED = "OOMKilled";
   /** The reason of {@code Initialized=True} of a pod with init containers that succeeded. */
   static final String POD_COMPLETED = PodConditions.POD_COMPLETED;
   private static final ProbeTarget NO_TARGET = ProbeTarget.of("");
@@ -117,6 +119,11 @@ final class PodRuntime {
    * {@code -1} otherwise. Nothing starts or restarts any more.
    */
   private long deletionGrace = -1;
+  /**
+   * The message of the kubelet's eviction of the pod under node pressure ({@link #evict}); {@code null} while it is not
+   * evicted. An evicted pod is Failed with reason {@code Evicted} from the eviction on.
+   */
+  private @Nullable String evictionMessage;
   /** Whether the pod's sandbox is ready: created with the pod's first actions, torn down when the pod is done. */
   private boolean sandboxReady;
   /** When the current sandbox was created; {@code null} before. */
@@ -444,6 +451,10 @@ final class PodRuntime {
     @Nullable Instant finishedAt;
     int exitCode;
     boolean done;
+    /** The last run's termination ({@code lastState}), set when a run ends; {@code null} before any. */
+    @Nullable ContainerState lastTerminated;
+    /** The termination before {@link #lastTerminated}: the {@code lastState} while the last one is the state. */
+    @Nullable ContainerState olderTerminated;
     @Nullable Instant backoffUntil;
     /** The waiting message of {@code CreateContainerConfigError}: why the configuration could not be made. */
     String message = "";
@@ -1032,6 +1043,49 @@ final class PodRuntime {
     sidecarsStopped = true;
   }
 
+  /**
+   * The kubelet's eviction of the pod under node pressure at {@code now} ({@code killPodNow} from the eviction
+   * manager): the pod is Failed with reason {@code Evicted} and {@code message} from now on ({@code SyncTerminatingPod}
+   * applies the eviction's status before it kills), and it is killed as for a deletion with the eviction manager's
+   * grace period of 1 s ({@link #killForDeletion}; each container gets the kubelet's 2 s minimum). Nothing restarts.
+   * Does nothing for a pod already evicted or being deleted.
+   */
+  void evict(Instant now, String message) {
+    if (evictionMessage != null || deletionGrace >= 0) {
+      return;
+    }
+    evictionMessage = Objects.requireNonNull(message, "message");
+    killForDeletion(now, EVICTION_GRACE_PERIOD_SECONDS);
+  }
+
+  /** The eviction manager's grace period for a hard threshold ({@code immediateEvictionGracePeriodSeconds}). */
+  static final long EVICTION_GRACE_PERIOD_SECONDS = 1;
+
+  /** The message of the pod's eviction ({@link #evict}), {@code null} when it was not evicted. */
+  @Nullable String evictionMessage() {
+    return evictionMessage;
+  }
+
+  /**
+   * The kernel's OOM killer ends the run of container {@code container} at {@code now}: its memory usage exceeded its
+   * limit. The run terminates at once (no {@code preStop} hook, no grace period) with exit code 137 and reason
+   * {@code OOMKilled}, and is restarted per the restart policy with the CrashLoopBackOff of any exit; a run being
+   * stopped ends too, and is not restarted when its stop was the pod's.
+   *
+   * @return whether a running run of that name was killed
+   */
+  boolean oomKill(String container, Instant now, HealthSource health, RestartBackoff backoff) {
+    for (List<ContainerRun> runs : List.of(containers, inits)) {
+      for (ContainerRun c : runs) {
+        if (c.spec.name().equals(container) && c.running()) {
+          terminate(c, ContainerScript.KILLED_EXIT_CODE, OOM_KILLED, now, now, health, backoff);
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** Drops a wait for {@code postStart}: a failure of the hook is no longer acted on. */
   private void cancelSyncWait() {
     if (blockingRun != null && EventRecorder.FAILED_POST_START_HOOK.equals(blockingRun.hookFailReason)) {
@@ -1388,11 +1442,18 @@ final class PodRuntime {
 
   private void terminate(ContainerRun c, int code, Instant at, Instant now, HealthSource health,
       RestartBackoff backoff) {
+    terminate(c, code, code == 0 ? "Completed" : REASON_ERROR, at, now, health, backoff);
+  }
+
+  private void terminate(ContainerRun c, int code, String reason, Instant at, Instant now, HealthSource health,
+      RestartBackoff backoff) {
     c.state = ContainerStateType.Terminated;
     c.exitCode = code;
     c.finishedAt = at;
     c.hookFailsAt = null; // a hook still running fails with its container, unreported
-    c.reason = code == 0 ? "Completed" : REASON_ERROR;
+    c.reason = reason;
+    c.olderTerminated = c.lastTerminated;
+    c.lastTerminated = new ContainerState(ContainerStateType.Terminated, reason, code, c.startedAt, at);
     RestartPolicy policy = pod.spec().restartPolicy();
     boolean restart = deletionGrace < 0 && switch (c.kind) {
       case REGULAR -> policy == RestartPolicy.Always || (policy == RestartPolicy.OnFailure && code != 0);
@@ -1470,7 +1531,7 @@ final class PodRuntime {
   }
 
   PodPhase phase() {
-    if (initFailed || lost) {
+    if (initFailed || lost || evictionMessage != null) {
       return PodPhase.Failed;
     }
     // before the initialization check: after a reboot the regular containers may be done (kept) while the sidecars,
@@ -1501,7 +1562,7 @@ final class PodRuntime {
     List<ContainerStatus> out = new ArrayList<>(containers.size());
     for (ContainerRun c : containers) {
       out.add(hidden(c) ? shownBefore(c) : new ContainerStatus(c.spec.name(), c.ready(now, pod), c.restartCount,
-          state(c), c.started(), stopSignalShown(c, c.startedAt)));
+          state(c), c.started(), stopSignalShown(c, c.startedAt), lastState(c)));
     }
     return out;
   }
@@ -1525,7 +1586,7 @@ final class PodRuntime {
       boolean ready = c.kind == Kind.SIDECAR ? c.ready(now, pod)
           : ContainerProbes.initContainerReady(c.state, c.state == ContainerStateType.Terminated ? c.exitCode : null);
       out.add(new ContainerStatus(c.spec.name(), ready, c.restartCount, state(c), c.started(),
-          stopSignalShown(c, c.startedAt)));
+          stopSignalShown(c, c.startedAt), lastState(c)));
     }
     return out;
   }
@@ -1536,6 +1597,18 @@ final class PodRuntime {
    */
   private static @Nullable String stopSignalShown(ContainerRun c, @Nullable Instant startedAt) {
     return startedAt == null ? null : c.stopSignal.signalName();
+  }
+
+  /**
+   * {@code lastState} ({@code lastTerminationState}): the last run's termination once the container is past it
+   * (restarted, or waiting to), the one before it while the container shows that termination as its state.
+   */
+  private static @Nullable ContainerState lastState(ContainerRun c) {
+    if (c.state == ContainerStateType.Terminated && c.lastTerminated != null
+        && c.lastTerminated.exitCode() == c.exitCode && Objects.equals(c.lastTerminated.finishedAt(), c.finishedAt)) {
+      return c.olderTerminated;
+    }
+    return c.lastTerminated;
   }
 
   /** The status of a hidden run: as the container was shown before the run started, neither started nor ready. */

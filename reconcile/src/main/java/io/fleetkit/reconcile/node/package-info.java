@@ -3,7 +3,9 @@
  * simulated kubelet: runs bound pods, their init containers and sidecars first, restarts containers with
  * CrashLoopBackOff, posts status and heartbeats, survives a restart of its own process; its
  * containers' behaviour comes from a {@link io.fleetkit.reconcile.node.HealthSource} as
- * {@link io.fleetkit.reconcile.node.ContainerScript}s), {@link io.fleetkit.reconcile.node.NodeLifecycleController}
+ * {@link io.fleetkit.reconcile.node.ContainerScript}s; with a {@link io.fleetkit.reconcile.node.MemoryUsage} it also
+ * OOM-kills containers above their memory limit and runs the eviction manager's {@code memory.available} signal),
+ * {@link io.fleetkit.reconcile.node.NodeLifecycleController}
  * (missed heartbeats to {@code Ready=Unknown} and NoExecute taints),
  * {@link io.fleetkit.reconcile.node.CloudNodeLifecycleController} (the cloud controller manager's: deletes a not-ready
  * node whose machine is gone, taints one whose machine is shut down, as a

@@ -97,16 +97,23 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
       state = ContainerState.running(Values.instant(st.getRunning().getStartedAt(), p + ".state.running.startedAt",
           ctx));
     } else if (st.getTerminated() != null) {
-      var t = st.getTerminated();
-      state = new ContainerState(ContainerStateType.Terminated, Values.orEmpty(t.getReason()), t.getExitCode(),
-          Values.instant(t.getStartedAt(), p + ".state.terminated.startedAt", ctx),
-          Values.instant(t.getFinishedAt(), p + ".state.terminated.finishedAt", ctx), Values.orEmpty(t.getMessage()));
+      state = terminated(st.getTerminated(), p + ".state.terminated", ctx);
     } else {
       state = ContainerState.WAITING;
     }
+    var last = c.getLastState();
+    ContainerState lastState = last == null || last.getTerminated() == null ? null
+        : terminated(last.getTerminated(), p + ".lastState.terminated", ctx);
     return ctx.build(p, () -> new ContainerStatus(Values.required(c.getName(), p + ".name", ctx),
         Values.boolOr(c.getReady(), false), Values.intOr(c.getRestartCount(), 0), state,
-        Values.boolOr(c.getStarted(), state.type() == ContainerStateType.Running), c.getStopSignal()));
+        Values.boolOr(c.getStarted(), state.type() == ContainerStateType.Running), c.getStopSignal(), lastState));
+  }
+
+  private static ContainerState terminated(io.fabric8.kubernetes.api.model.ContainerStateTerminated t, String p,
+      DocumentContext ctx) {
+    return new ContainerState(ContainerStateType.Terminated, Values.orEmpty(t.getReason()), t.getExitCode(),
+        Values.instant(t.getStartedAt(), p + ".startedAt", ctx), Values.instant(t.getFinishedAt(), p + ".finishedAt",
+        ctx), Values.orEmpty(t.getMessage()));
   }
 
   @Override
@@ -148,17 +155,25 @@ public final class PodConverter extends AbstractKindConverter<io.fabric8.kuberne
         state.withRunning(new ContainerStateRunningBuilder().withStartedAt(Values.instant(st.startedAt())).build());
         break;
       case Terminated:
-        state.withTerminated(new ContainerStateTerminatedBuilder().withExitCode(st.exitCode())
-            .withReason(Values.emptyToNull(st.reason())).withMessage(Values.emptyToNull(st.message()))
-            .withStartedAt(Values.instant(st.startedAt()))
-            .withFinishedAt(Values.instant(st.finishedAt())).build());
+        state.withTerminated(terminated(st));
         break;
       default:
         state.withWaiting(new ContainerStateWaitingBuilder().withReason(Values.emptyToNull(st.reason()))
             .withMessage(Values.emptyToNull(st.message())).build());
         break;
     }
-    return new ContainerStatusBuilder().withName(c.name()).withReady(c.ready()).withRestartCount(c.restartCount())
-        .withStarted(c.started()).withState(state.build()).withStopSignal(c.stopSignal()).build();
+    ContainerStatusBuilder out = new ContainerStatusBuilder().withName(c.name()).withReady(c.ready())
+        .withRestartCount(c.restartCount()).withStarted(c.started()).withState(state.build())
+        .withStopSignal(c.stopSignal());
+    if (c.lastState() != null) {
+      out.withLastState(new ContainerStateBuilder().withTerminated(terminated(c.lastState())).build());
+    }
+    return out.build();
+  }
+
+  private static io.fabric8.kubernetes.api.model.ContainerStateTerminated terminated(ContainerState st) {
+    return new ContainerStateTerminatedBuilder().withExitCode(st.exitCode())
+        .withReason(Values.emptyToNull(st.reason())).withMessage(Values.emptyToNull(st.message()))
+        .withStartedAt(Values.instant(st.startedAt())).withFinishedAt(Values.instant(st.finishedAt())).build();
   }
 }
