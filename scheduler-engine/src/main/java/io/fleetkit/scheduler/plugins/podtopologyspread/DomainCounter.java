@@ -7,6 +7,7 @@ import io.fleetkit.api.scheduling.RequiredNodeAffinity;
 import io.fleetkit.scheduler.nodetable.NodeTable;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
@@ -82,29 +83,23 @@ final class DomainCounter {
     for (int i = 0; i < cs.length; i++) {
       counts[i] = cs[i].isHostname() ? null : new DomainCounts(domainIndexes.get(cs[i].topologyKey(), all.size()));
     }
-    for (NodeInfo node : feasible) {
-      Map<String, String> labels = node.labels();
-      if (requireAll && !SpreadConstraint.nodeHasAllKeys(labels, cs)) {
-        ignored[0]++;
-        continue;
-      }
-      for (int i = 0; i < cs.length; i++) {
-        DomainCounts d = counts[i];
-        if (d != null) {
-          d.register(labels.getOrDefault(cs[i].topologyKey(), ""));
-        }
-      }
-    }
     RequiredNodeAffinity affinity = RequiredNodeAffinity.fromAffinity(pod.spec().nodeSelector(), pod.spec().affinity());
     synchronized (selectorCounts) {
       selectorCounts.sync(all, table);
       SelectorCounts.@Nullable Tracked[] counters = counters(cs, pod.metadata().namespace());
       if (trivialEligibility(cs, affinity, counters)) {
         String[] keys = requireAll ? requiredKeys(cs) : NO_KEYS;
+        SelectorCounts.@Nullable DomainSums[] sums = new SelectorCounts.DomainSums[cs.length];
+        for (int i = 0; i < cs.length; i++) {
+          if (counts[i] != null) {
+            sums[i] = selectorCounts.sums(counters[i], keys, cs[i].topologyKey());
+          }
+        }
+        registerFeasible(cs, requireAll, feasible, counts, sums, all.size(), ignored);
         for (int i = 0; i < cs.length; i++) {
           DomainCounts d = counts[i];
           if (d != null) {
-            SelectorCounts.DomainSums t = selectorCounts.sums(counters[i], keys, cs[i].topologyKey());
+            SelectorCounts.DomainSums t = sums[i];
             for (Map.Entry<String, Integer> e : d.index().entrySet()) {
               if (d.slot(e.getKey()) >= 0) {
                 d.addRaw(e.getValue(), t.total(e.getKey()));
@@ -113,6 +108,7 @@ final class DomainCounter {
           }
         }
       } else {
+        registerFeasible(cs, requireAll, feasible, counts, null, all.size(), ignored);
         addCounts(pod, cs, requireAll, all, affinity, counts, counters);
       }
       if (byNode != null) {
@@ -132,6 +128,49 @@ final class DomainCounter {
       }
     }
     return counts;
+  }
+
+  /**
+   * Registers in {@code counts} the domain of every feasible node holding the required keys, counting the others in
+   * {@code ignored[0]}. With {@code sums} (the running sums over all {@code allSize} nodes, for every non-hostname
+   * constraint), the walk stops once every domain of the cluster is registered, when no node can be ignored (every
+   * node holds the required keys): the rest of the feasible nodes can add no domain and ignore none.
+   */
+  private static void registerFeasible(SpreadConstraint[] cs, boolean requireAll, List<NodeInfo> feasible,
+      @Nullable DomainCounts[] counts, SelectorCounts.@Nullable DomainSums @Nullable [] sums, int allSize,
+      int[] ignored) {
+    boolean mayStop = sums != null;
+    if (mayStop && requireAll) {
+      // every layout here has the same required keys; without one (hostname constraints only), nothing tells
+      mayStop = false;
+      for (int i = 0; i < cs.length; i++) {
+        SelectorCounts.DomainSums t = sums[i];
+        if (t != null) {
+          mayStop = t.placed() == allSize;
+          break;
+        }
+      }
+    }
+    for (int n = 0, size = feasible.size(); n < size; n++) {
+      Map<String, String> labels = feasible.get(n).labels();
+      if (requireAll && !SpreadConstraint.nodeHasAllKeys(labels, cs)) {
+        ignored[0]++;
+        continue;
+      }
+      boolean complete = mayStop;
+      for (int i = 0; i < cs.length; i++) {
+        DomainCounts d = counts[i];
+        if (d != null) {
+          d.register(labels.getOrDefault(cs[i].topologyKey(), ""));
+          if (complete && d.size() < Objects.requireNonNull(sums)[i].domains()) {
+            complete = false;
+          }
+        }
+      }
+      if (complete) {
+        return;
+      }
+    }
   }
 
   /**

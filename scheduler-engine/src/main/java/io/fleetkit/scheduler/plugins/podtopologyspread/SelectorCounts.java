@@ -511,6 +511,10 @@ final class SelectorCounts {
     private HashMap<String, Integer> index = new HashMap<>();
     private boolean indexShared;
     private int[] members = new int[4];
+    /** Slots with at least one member node. */
+    private int domains;
+    /** Nodes in some domain (holding every required key). */
+    private int placed;
     private final List<DomainSums> sums = new ArrayList<>();
 
     private Layout(String[] requiredKeys, String topologyKey, int capacity) {
@@ -539,7 +543,10 @@ final class SelectorCounts {
       }
       int slot = slotOf(labels.getOrDefault(topologyKey, ""));
       slotById[id] = slot;
-      members[slot]++;
+      if (members[slot]++ == 0) {
+        domains++;
+      }
+      placed++;
       for (int i = 0, n = sums.size(); i < n; i++) {
         DomainSums s = sums.get(i);
         s.addAt(slot, s.tracked.counts[id]);
@@ -553,7 +560,10 @@ final class SelectorCounts {
         return;
       }
       slotById[id] = -1;
-      members[slot]--;
+      if (--members[slot] == 0) {
+        domains--;
+      }
+      placed--;
       for (int i = 0, n = sums.size(); i < n; i++) {
         DomainSums s = sums.get(i);
         s.addAt(slot, -s.tracked.counts[id]);
@@ -591,6 +601,16 @@ final class SelectorCounts {
     private DomainSums(Layout layout, Tracked tracked) {
       this.layout = layout;
       this.tracked = tracked;
+    }
+
+    /** The number of domains: values with at least one member node. */
+    int domains() {
+      return layout.domains;
+    }
+
+    /** The number of nodes in some domain: those holding every required key. */
+    int placed() {
+      return layout.placed;
     }
 
     /** Adds {@code delta} matching pods on node {@code id} (nothing when the node is in no domain). */
