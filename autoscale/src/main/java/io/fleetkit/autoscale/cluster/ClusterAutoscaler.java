@@ -352,15 +352,21 @@ public final class ClusterAutoscaler implements AutoCloseable {
     if (options.maxBulkSoftTaintCount() == 0) {
       return false;
     }
-    Set<String> unneededNames = new HashSet<>(unneeded);
+    Set<String> unneededNames = unneeded.isEmpty() ? Set.of() : new HashSet<>(unneeded);
     List<Node> taintable = new ArrayList<>();
     List<Node> untaintable = new ArrayList<>();
-    for (Node n : store.list(Node.class).items()) {
+    List<Node> nodes = store.list(Node.class).items();
+    for (int i = 0, size = nodes.size(); i < size; i++) {
+      Node n = nodes.get(i);
+      boolean isUnneeded = !unneededNames.isEmpty() && unneededNames.contains(n.name());
+      if (!isUnneeded && !SoftTaints.mayLoseTaint(n)) {
+        continue; // a needed node without the soft taint: SoftTaints.update passes over it
+      }
       String pool = n.metadata().labels().get(NodePool.POOL_LABEL);
       if (pool == null || !pools.containsKey(pool)) {
         continue; // only nodes of the node groups the autoscaler manages
       }
-      (unneededNames.contains(n.name()) ? taintable : untaintable).add(n);
+      (isUnneeded ? taintable : untaintable).add(n);
     }
     SoftTaints.update(store, clock, options.maxBulkSoftTaintCount(), options.maxBulkSoftTaintTime(), taintable,
         untaintable);

@@ -25,8 +25,9 @@ public final class NodeTaintWrites {
 
   /** Whether {@code node} carries a taint with {@code key}. */
   static boolean has(Node node, String key) {
-    for (Taint t : node.spec().taints()) {
-      if (t.key().equals(key)) {
+    List<Taint> taints = node.spec().taints();
+    for (int i = 0, n = taints.size(); i < n; i++) {
+      if (taints.get(i).key().equals(key)) {
         return true;
       }
     }

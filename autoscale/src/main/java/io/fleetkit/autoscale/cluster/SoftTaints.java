@@ -27,6 +27,12 @@ final class SoftTaints {
 
   private SoftTaints() {}
 
+  /** Whether a needed node's soft taint is for {@link #update} to remove: it has one, and no ToBeDeleted taint. */
+  static boolean mayLoseTaint(Node n) {
+    return NodeTaintWrites.has(n, DELETION_CANDIDATE_TAINT)
+        && !NodeTaintWrites.has(n, ClusterAutoscaler.TO_BE_DELETED_TAINT);
+  }
+
   /**
    * Adds the soft taint to {@code unneeded} and removes it from {@code needed}, within the budget.
    *
@@ -39,8 +45,7 @@ final class SoftTaints {
     int budget = maxCount;
     int skipped = 0;
     for (Node n : needed) {
-      if (NodeTaintWrites.has(n, ClusterAutoscaler.TO_BE_DELETED_TAINT)
-          || !NodeTaintWrites.has(n, DELETION_CANDIDATE_TAINT)) {
+      if (!mayLoseTaint(n)) {
         continue;
       }
       if (budget <= 0 || !Duration.between(start, clock.instant()).minus(maxTime).isNegative()) {
