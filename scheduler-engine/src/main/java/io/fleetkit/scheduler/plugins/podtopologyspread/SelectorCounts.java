@@ -262,11 +262,23 @@ final class SelectorCounts {
       while (suffix < m - prefix && a.get(na - 1 - suffix) == b.get(nb - 1 - suffix)) {
         suffix++;
       }
-      for (int i = prefix; i < na - suffix; i++) {
-        apply(a.get(i), e, -1);
-      }
-      for (int i = prefix; i < nb - suffix; i++) {
-        apply(b.get(i), e, 1);
+      if (na == nb) {
+        // pods replaced in place (a status write): counts are sums, so a pair that counts alike cancels out
+        for (int i = prefix; i < na - suffix; i++) {
+          PodInfo was = a.get(i);
+          PodInfo now = b.get(i);
+          if (was != now && !countsAlike(was.pod(), now.pod())) {
+            apply(was, e, -1);
+            apply(now, e, 1);
+          }
+        }
+      } else {
+        for (int i = prefix; i < na - suffix; i++) {
+          apply(a.get(i), e, -1);
+        }
+        for (int i = prefix; i < nb - suffix; i++) {
+          apply(b.get(i), e, 1);
+        }
       }
     }
     e.view = node;
@@ -276,6 +288,21 @@ final class SelectorCounts {
         l.place(e.id, labels);
       }
     }
+  }
+
+  /**
+   * Whether {@code a} and {@code b} add the same to every count ({@link #apply}): both terminating, or neither and of
+   * the same namespace and labels.
+   */
+  private static boolean countsAlike(Pod a, Pod b) {
+    boolean goneA = a.metadata().deletionTimestamp() != null;
+    boolean goneB = b.metadata().deletionTimestamp() != null;
+    if (goneA || goneB) {
+      return goneA && goneB;
+    }
+    Map<String, String> la = a.metadata().labels();
+    Map<String, String> lb = b.metadata().labels();
+    return a.metadata().namespace().equals(b.metadata().namespace()) && (la == lb || la.equals(lb));
   }
 
   /** Adds {@code delta} on {@code e} to every tracked selector {@code info}'s pod matches. */
