@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Cluster objects other than nodes and pods (priority classes, disruption budgets, claims...), by kind and key, for
  * {@code FrameworkHandle.list}. Written under the scheduler's lock; {@link #list} returns immutable copies cached until
- * the kind changes, so plugins may call it from any thread of a cycle.
+ * an object of the kind changes (a list of one kind outlives changes to others), so plugins may call it from any
+ * thread of a cycle.
  */
 final class ClusterObjects {
   private final Map<Class<?>, LinkedHashMap<Object, Object>> byKind = new HashMap<>();
@@ -20,7 +21,7 @@ final class ClusterObjects {
   /** Adds or replaces {@code o}; returns the object it replaced, or {@code null}. */
   @Nullable Object put(Object o) {
     Object before = byKind.computeIfAbsent(o.getClass(), k -> new LinkedHashMap<>()).put(keyOf(o), o);
-    lists.clear();
+    forgetLists(o.getClass());
     return before;
   }
 
@@ -29,8 +30,15 @@ final class ClusterObjects {
     if (m == null || m.remove(keyOf(o)) == null) {
       return false;
     }
-    lists.clear();
+    forgetLists(o.getClass());
     return true;
+  }
+
+  /** Drops the cached lists that hold objects of class {@code changed}: those of its kind and of its supertypes. */
+  private void forgetLists(Class<?> changed) {
+    if (!lists.isEmpty()) {
+      lists.keySet().removeIf(kind -> kind.isAssignableFrom(changed));
+    }
   }
 
   @SuppressWarnings("unchecked")

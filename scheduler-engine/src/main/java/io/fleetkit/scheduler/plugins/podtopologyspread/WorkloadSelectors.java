@@ -49,8 +49,12 @@ final class WorkloadSelectors {
     return new WorkloadSelectors(handle).selectorOf(pod);
   }
 
-  /** A kind's objects by name (the first of each name), for the list object they were indexed from. */
-  private record ByName<T>(List<T> source, Map<String, T> byKey) {
+  /**
+   * A kind's objects' positions by name (the first of each name), in the list object they were indexed from. A later
+   * list of the kind keeps most positions (an object replaced keeps its place), so a position is tried in it before
+   * the list is indexed again.
+   */
+  private record ByName<T>(List<T> source, Map<String, Integer> positions) {
     static <T> ByName<T> empty() {
       return new ByName<>(List.of(), Map.of());
     }
@@ -60,14 +64,23 @@ final class WorkloadSelectors {
       Function<T, ObjectMeta> meta, Consumer<ByName<T>> store) {
     ByName<T> index = cached;
     if (index.source() != list) {
-      Map<String, T> byName = new HashMap<>(); // by name alone (names' hashes are cached): namespaces checked below
-      for (T o : list) {
-        byName.putIfAbsent(meta.apply(o).name(), o);
+      Integer at = index.positions().get(name);
+      if (at != null && at < list.size()) {
+        T o = list.get(at);
+        ObjectMeta m = meta.apply(o);
+        if (m.name().equals(name) && m.namespace().equals(ns)) {
+          return o; // the object of that namespace and name (there is one), where it was
+        }
+      }
+      Map<String, Integer> byName = new HashMap<>(); // by name alone (names' hashes are cached): namespaces checked below
+      for (int i = 0, n = list.size(); i < n; i++) {
+        byName.putIfAbsent(meta.apply(list.get(i)).name(), i);
       }
       index = new ByName<>(list, byName);
       store.accept(index);
     }
-    T found = index.byKey().get(name);
+    Integer at = index.positions().get(name);
+    T found = at == null ? null : list.get(at);
     if (found == null || meta.apply(found).namespace().equals(ns)) {
       return found;
     }

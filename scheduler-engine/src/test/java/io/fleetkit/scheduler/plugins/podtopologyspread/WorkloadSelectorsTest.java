@@ -107,6 +107,19 @@ final class WorkloadSelectorsTest {
         .podSpec(Pod.builder().name("t").container("c", "img:1", ResourceList.EMPTY).build().spec()).build());
     current[0] = java.util.List.copyOf(listed);
     assertThat(lookup.apply(pod).matchLabels()).isEqualTo(Map.of("app", "web", "rev", "1"));
+    listed.set(1, ReplicaSet.builder().namespace("ns").name("web-1").matchLabels(Map.of("app", "web", "rev", "2"))
+        .podSpec(Pod.builder().name("t").container("c", "img:1", ResourceList.EMPTY).build().spec()).build());
+    current[0] = java.util.List.copyOf(listed);
+    assertThat(lookup.apply(pod).matchLabels()).as("the ReplicaSet replaced where it was")
+        .isEqualTo(Map.of("app", "web", "rev", "2"));
+    listed.remove(0);
+    current[0] = java.util.List.copyOf(listed);
+    assertThat(lookup.apply(pod).matchLabels()).as("the ReplicaSet moved up a place")
+        .isEqualTo(Map.of("app", "web", "rev", "2"));
+    current[0] = java.util.List.of(ReplicaSet.builder().namespace("other").name("web-1")
+        .matchLabels(Map.of("app", "elsewhere"))
+        .podSpec(Pod.builder().name("t").container("c", "img:1", ResourceList.EMPTY).build().spec()).build());
+    assertThat(lookup.apply(pod)).as("only another namespace's ReplicaSet of that name where it was").isNull();
     current[0] = java.util.List.of();
     assertThat(lookup.apply(pod)).as("the ReplicaSet deleted").isNull();
   }
