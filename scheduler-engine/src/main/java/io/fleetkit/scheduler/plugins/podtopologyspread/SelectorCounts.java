@@ -221,15 +221,11 @@ final class SelectorCounts {
     for (Layout l : layouts) {
       l.retract(e.id);
     }
+    // the node's pods taken back one by one (its id is in no layout now): every tracked count of the id is the sum
+    // of its pods' matches, so this leaves them all 0, touching only the selectors a pod can match
     List<PodInfo> pods = e.view.pods();
     for (int i = 0, k = pods.size(); i < k; i++) {
-      Pod p = pods.get(i).pod();
-      if (p.metadata().deletionTimestamp() == null) {
-        countLabels(p.metadata().namespace(), p.metadata().labels(), -1);
-      }
-    }
-    for (Tracked t : bySelector.values()) {
-      t.counts[e.id] = 0;
+      apply(pods.get(i), e, -1);
     }
     byName.remove(e.name);
     if (freeCount == freeIds.length) {
