@@ -108,7 +108,7 @@ final class SelectorCounts {
       known = size;
       for (int i = 0, k = displaced.size(); i < k; i++) {
         Entry e = displaced.get(i);
-        if (byName.get(e.name) == e && (e.position >= size || atPosition[e.position] != e)) {
+        if ((e.position >= size || atPosition[e.position] != e) && byName.get(e.name) == e) {
           remove(e);
         }
       }
