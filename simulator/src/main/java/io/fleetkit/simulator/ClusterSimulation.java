@@ -611,7 +611,7 @@ public final class ClusterSimulation {
         recorder.sample(sim.elapsed());
         if (progress != null) {
           progress.accept(new Progress(sim.elapsed(), spec.duration(), System.nanoTime() - wallStart,
-              sim.timeline().size()));
+              sim.timelineSize()));
         }
       }
       List<TimelineEvent> timeline = sim.timeline();

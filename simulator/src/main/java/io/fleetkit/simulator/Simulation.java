@@ -1088,6 +1088,11 @@ public final class Simulation implements AutoCloseable {
     return timeline.events();
   }
 
+  /** How many events have been recorded so far: {@code timeline().size()} without the copy. */
+  public int timelineSize() {
+    return timeline.size();
+  }
+
   /** The workloads' state now. */
   public SimulationSummary summary() {
     List<WorkloadSummary> deployments = new ArrayList<>();

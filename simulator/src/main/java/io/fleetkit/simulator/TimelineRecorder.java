@@ -182,6 +182,10 @@ final class TimelineRecorder implements AutoCloseable {
     return List.copyOf(events);
   }
 
+  int size() {
+    return events.size();
+  }
+
   /**
    * {@code LoadBalancer} when a Service's {@code status.loadBalancer} gets or changes its ingress points ("at
    * 203.0.113.1"), and when they go ("released 203.0.113.1").
