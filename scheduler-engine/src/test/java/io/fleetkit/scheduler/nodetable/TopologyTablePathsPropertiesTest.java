@@ -144,6 +144,10 @@ final class TopologyTablePathsPropertiesTest {
           UnsatisfiableConstraintAction.ScheduleAnyway, counted));
     }
     PodInfo pod = PodInfos.of(b.build());
+    PodInfo other = PodInfos.of(incomingPod(new Incoming(in.color(), in.otherNamespace(), 0, 0, 0, 0, 0, 0))
+        .toBuilder().topologySpreadConstraint(TopologySpreadConstraint.of(1, HOST,
+            UnsatisfiableConstraintAction.ScheduleAnyway,
+            LabelSelector.of(Map.of("color", COLORS.get((in.spreadColor() + 1) % COLORS.size()))))).build());
     int scored = 0;
     for (int round = 0; round < 4; round++) {
       SimpleSnapshot plain = new SimpleSnapshot(snapshot.nodes());
@@ -168,6 +172,13 @@ final class TopologyTablePathsPropertiesTest {
         tabled.scoreAll(tableState, pod, table, positions, 0, n, all);
         for (int i = 0; i < n; i++) {
           assertThat(all[i]).isEqualTo(fresh.score(plainState, pod, plain.nodes().get(i)));
+        }
+        // another pod's PreScore writes its hostname counts where this pod's were: this pod's Score, asked again,
+        // must not read them
+        tabled.preScore(new SimpleCycleState(), other, new ArrayList<>(snapshot.nodes()));
+        for (int i = 0; i < n; i++) {
+          assertThat(tabled.score(tableState, pod, table, i)).as("Score on %s after another pod's PreScore",
+              snapshot.nodes().get(i)).isEqualTo(fresh.score(plainState, pod, plain.nodes().get(i)));
         }
       }
       mutate(current, random);

@@ -21,6 +21,14 @@ import org.jspecify.annotations.Nullable;
  */
 final class DomainCounter {
   private final SelectorCounts selectorCounts = new SelectorCounts();
+  private static final int[] NO_COUNTS = new int[0];
+  /**
+   * The per-position counts {@link #soft} gives its first hostname constraint, reused from call to call: a pod's
+   * Score reads them before the next pod's PreScore (cycles are one at a time), and {@link #softCalls} tells a
+   * reader whether a later call has written over them.
+   */
+  private int[] hostnameScratch = NO_COUNTS;
+  private volatile long softCalls;
   private final DomainIndexCache domainIndexes = new DomainIndexCache();
 
   /**
@@ -112,14 +120,22 @@ final class DomainCounter {
         addCounts(pod, cs, requireAll, all, affinity, counts, counters);
       }
       if (byNode != null) {
+        boolean scratchTaken = false;
         for (int i = 0; i < cs.length; i++) {
           if (counts[i] == null && counters[i] != null) {
-            byNode[i] = selectorCounts.perPosition(counters[i], all.size());
+            if (scratchTaken) {
+              byNode[i] = selectorCounts.perPosition(counters[i], all.size(), NO_COUNTS);
+            } else {
+              hostnameScratch = selectorCounts.perPosition(counters[i], all.size(), hostnameScratch);
+              byNode[i] = hostnameScratch;
+              scratchTaken = true;
+            }
           } else if (counts[i] == null) {
             byNode[i] = new int[all.size()];
           }
         }
       }
+      softCalls++;
     }
     for (int i = 0; i < cs.length; i++) {
       DomainCounts d = counts[i];
@@ -128,6 +144,14 @@ final class DomainCounter {
       }
     }
     return counts;
+  }
+
+  /**
+   * How many {@link #soft} calls have returned: per-position counts given by the call that left it at {@code n} are
+   * as given while it still is {@code n}.
+   */
+  long softCalls() {
+    return softCalls;
   }
 
   /**

@@ -326,6 +326,7 @@ public final class PodTopologySpreadPlugin
     NodeTable table = NodeTable.of(current);
     int[] @Nullable [] byNode = table == null ? null : new int[cs.length][];
     @Nullable DomainCounts[] counts = counter.soft(pod, cs, requireAll, feasibleNodes, all, table, ignored, byNode);
+    long written = counter.softCalls();
     double[] weights = new double[cs.length];
     for (int i = 0; i < cs.length; i++) {
       DomainCounts d = counts[i];
@@ -333,7 +334,7 @@ public final class PodTopologySpreadPlugin
     }
     String ns = pod.metadata().namespace();
     state.write(PRE_SCORE_KEY, new PreScoreState(cs, requireAll, counts, weights, ns,
-        table == null || byNode == null ? null : scoreTablePath(cs, counts, table, byNode)));
+        table == null || byNode == null ? null : scoreTablePath(cs, counts, table, byNode, counter, written)));
     return Status.success();
   }
 
@@ -343,7 +344,7 @@ public final class PodTopologySpreadPlugin
    * per-node counts are not known.
    */
   private static PreScoreState.@Nullable TablePath scoreTablePath(SpreadConstraint[] cs,
-      @Nullable DomainCounts[] counts, NodeTable table, int[] @Nullable [] byNode) {
+      @Nullable DomainCounts[] counts, NodeTable table, int[] @Nullable [] byNode, DomainCounter counter, long written) {
     NodeTable.Domains[] keys = new NodeTable.Domains[cs.length];
     int[] @Nullable [] byValue = new int[cs.length][];
     for (int i = 0; i < cs.length; i++) {
@@ -364,14 +365,14 @@ public final class PodTopologySpreadPlugin
       }
       byValue[i] = c;
     }
-    return new PreScoreState.TablePath(table, keys, byValue, byNode);
+    return new PreScoreState.TablePath(table, keys, byValue, byNode, counter, written);
   }
 
   @Override
   public long score(CycleState state, PodInfo pod, NodeTable table, int node) {
     PreScoreState s = state.read(PRE_SCORE_KEY);
     PreScoreState.TablePath t = s == null ? null : s.tablePath;
-    if (t == null || t.table() != table) {
+    if (t == null || t.table() != table || !t.current()) {
       return score(state, pod, table.view(node));
     }
     NodeTable.Domains[] keys = t.keys();

@@ -34,7 +34,13 @@ final class PreScoreState {
    * ({@code byValue}, for domain keys) or by node position ({@code byNode}, for the hostname, whose pods Score counts
    * per node).
    */
-  record TablePath(NodeTable table, NodeTable.Domains[] keys, int[] @Nullable [] byValue, int[] @Nullable [] byNode) {}
+  record TablePath(NodeTable table, NodeTable.Domains[] keys, int[] @Nullable [] byValue, int[] @Nullable [] byNode,
+      DomainCounter counter, long written) {
+    /** Whether {@code byNode} still holds what PreScore wrote (the counter reuses its array for the next pod). */
+    boolean current() {
+      return counter.softCalls() == written;
+    }
+  }
 
   /** Whether {@code node} is left out of scoring (upstream IgnoredNodes): it misses a required topology key. */
   boolean ignored(NodeInfo node) {

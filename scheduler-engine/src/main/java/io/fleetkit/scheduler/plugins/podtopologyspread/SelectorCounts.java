@@ -446,9 +446,12 @@ final class SelectorCounts {
     }
   }
 
-  /** The matching pods on each of the first {@code size} nodes of the list last synced, by position. */
-  int[] perPosition(Tracked t, int size) {
-    int[] out = new int[size];
+  /**
+   * The matching pods on each of the first {@code size} nodes of the list last synced, by position, written into
+   * {@code into} when it is long enough (else into a new array, returned).
+   */
+  int[] perPosition(Tracked t, int size, int[] into) {
+    int[] out = into.length >= size ? into : new int[size];
     int[] counts = t.counts;
     for (int n = 0; n < size; n++) {
       Entry e = atPosition[n];
