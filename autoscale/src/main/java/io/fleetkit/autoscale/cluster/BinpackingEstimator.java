@@ -32,7 +32,8 @@ import java.util.function.IntFunction;
  * default upstream): First-Fit Decreasing with the scheduler's real filters.
  *
  * <ol>
- *   <li>Pods are grouped into equivalence groups (same controller and same spec but for projected volumes,
+ *   <li>Pods are grouped into equivalence groups (same controller, equal labels and the same spec but for projected
+ *       volumes, hostname and {@code env}, upstream's {@code groupPodsBySchedulingProperties} with
  *       {@code PodSpecSemanticallyEqual}; a pod without a controller is alone)
  *       and the groups sorted by {@code cpu/nodeCpu + memory/nodeMemory} of one pod, largest first
  *       ({@code decreasing_pod_orderer.go}); the sort is stable.
@@ -95,14 +96,18 @@ public final class BinpackingEstimator {
     }
 
     /**
-     * Groups {@code pods}: same controller and same spec (but for projected volumes, {@link PodSpecEquivalence}), in
-     * order of first appearance.
+     * Groups {@code pods}: same controller, equal labels and the same spec as upstream's
+     * {@code PodSpecSemanticallyEqual} compares it ({@link PodSpecEquivalence}: projected volumes, hostname and
+     * {@code env} aside), in order of first appearance. The labels keep apart what the spec no longer does: a
+     * StatefulSet's pods (their own hostname, and label {@code statefulset.kubernetes.io/pod-name}), an indexed
+     * Job's (their own {@code JOB_COMPLETION_INDEX}, and the completion-index label).
      */
     public static PodGroups of(List<Pod> pods) {
       Map<Object, List<PodInfo>> byKey = new LinkedHashMap<>();
       for (Pod p : pods) {
         OwnerReference c = p.metadata().controllerRef();
-        Object key = c == null ? p.metadata().key() : new GroupKey(c.uid(), PodSpecEquivalence.semantic(p.spec()));
+        Object key = c == null ? p.metadata().key() : new GroupKey(c.uid(), p.metadata().labels(),
+            PodSpecEquivalence.semantic(p.spec()));
         byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(PodInfos.of(p));
       }
       List<Group> out = new ArrayList<>();
@@ -332,7 +337,7 @@ public final class BinpackingEstimator {
     }
   }
 
-  private record GroupKey(String controllerUid, PodSpec spec) {}
+  private record GroupKey(String controllerUid, Map<String, String> labels, PodSpec spec) {}
 
   private static double score(PodInfo p, ResourceList alloc) {
     ResourceList r = p.requests();

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  *   <li>each pod, in order, on the node it was placed on by one of the last two calls (its hint, by UID:
  *       {@link SimulatedCluster#placeOnHint});
  *   <li>then each pod that did not fit on its hint (or had none), in order, unless a similar pod (same controller,
- *       labels and spec) fitted nowhere earlier in the same call (upstream's {@code SimilarPodsScheduling}), on the
+ *       labels and spec but for projected volumes, hostname and {@code env}) fitted nowhere earlier in the same call (upstream's {@code SimilarPodsScheduling}), on the
  *       first node that fits, searched round-robin
  *       ({@link SimulatedCluster#placeFrom}): each search starts past the node the previous search found, in this
  *       call or before it (the position is the caller's, shared with its scale-down simulations and kept across
@@ -127,8 +127,9 @@ final class SchedulablePodsFilter {
   }
 
   /**
-   * Upstream's {@code IsSimilarUnschedulable}: a pod of the same controller with equal labels and spec (but for
-   * projected volumes, {@link PodSpecEquivalence}) failed.
+   * Upstream's {@code IsSimilarUnschedulable}: a pod of the same controller with equal labels and spec (as upstream's
+   * {@code PodSpecSemanticallyEqual} compares it: projected volumes, hostname and {@code env} aside,
+   * {@link PodSpecEquivalence}) failed.
    */
   private static boolean similarUnschedulable(Map<String, List<Pod>> failed, Pod p) {
     OwnerReference c = p.metadata().controllerRef();

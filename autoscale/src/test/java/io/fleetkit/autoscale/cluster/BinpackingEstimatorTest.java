@@ -2,8 +2,11 @@ package io.fleetkit.autoscale.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.core.Container;
+import io.fleetkit.api.core.EnvVar;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.scheduling.NodeInclusionPolicy;
@@ -169,5 +172,34 @@ final class BinpackingEstimatorTest {
     assertThat(e.nodeCount()).isEqualTo(2);
     assertThat(e.pods()).extracting(p -> p.metadata().name()).containsExactly("big-0", "big-1", "small");
     return position.next();
+  }
+  /**
+   * Upstream's {@code groupPodsBySchedulingProperties} groups by controller, labels and {@code PodSpecSemanticallyEqual}
+   * specs, and a group's pods are placed together. Pods of one controller whose specs differ only in hostname and
+   * {@code env} are one group (placed before a pod between them in the list); a pod with other labels is a group of its
+   * own (placed after it). All pods are alike in size, so the sort keeps first appearances.
+   */
+  @Test
+  void podsDifferingInHostnameAndEnv_groupTogether_unlessTheirLabelsDiffer() {
+    Pod lone = Pod.builder().name("lone").namespace("universe").container("c", "pause",
+        ResourceList.ofCpuMemory(300, 1000)).build();
+    assertThat(placementOrder(List.of(variant("x1", "w", "h1", "1"), lone, variant("x2", "w", "h2", "2"))))
+        .containsExactly("x1", "x2", "lone");
+    assertThat(placementOrder(List.of(variant("x1", "w", "h1", "1"), lone, variant("x2", "other", "h1", "1"))))
+        .containsExactly("x1", "lone", "x2");
+  }
+
+  private static List<String> placementOrder(List<Pod> pods) {
+    SimulatedCluster sim = SimulatedCluster.withDefaults(ManualClock.atEpoch2026());
+    BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, pods,
+        i -> node(1000, 5000, 110, "t-" + i, "z"), 10);
+    return e.pods().stream().map(p -> p.metadata().name()).toList();
+  }
+
+  private static Pod variant(String name, String app, String hostname, String env) {
+    Container c = Container.of("c", "pause", ResourceList.ofCpuMemory(300, 1000))
+        .withEnv(List.of(new EnvVar("INDEX", env)));
+    return Pod.builder().name(name).namespace("universe").label("app", app).ownerReference(OWNER)
+        .spec(PodSpec.builder().container(c).hostname(hostname).build()).build();
   }
 }
