@@ -37,6 +37,11 @@ final class PodFacts {
   private static final byte BASE_SAMPLED = 2;
 
   final List<Pod> pods;
+  /**
+   * The same pods in an array: the next list's facts are made by walking it beside the new list's array, element
+   * reads instead of calls through the list wrappers a lister hands out.
+   */
+  private final Pod[] podArray;
   final String resource;
   final String container;
   private final boolean cpu;
@@ -91,10 +96,11 @@ final class PodFacts {
 
   private PodFacts(List<Pod> pods, String resource, String container) {
     this.pods = pods;
+    this.podArray = pods.toArray(new Pod[0]);
     this.resource = resource;
     this.container = container;
     this.cpu = ResourceNames.CPU.equals(resource);
-    this.facts = new Fact[pods.size()];
+    this.facts = new Fact[podArray.length];
   }
 
   /** How many pods. */
@@ -134,18 +140,20 @@ final class PodFacts {
       f.lastRequestError = earlier.lastRequestError;
     }
     Fact[] facts = f.facts;
+    Pod[] now = f.podArray;
+    Pod[] before = earlier == null ? null : earlier.podArray;
+    Fact[] known = earlier == null ? null : earlier.facts;
     int k = 0;
-    int m = earlier == null ? 0 : earlier.pods.size();
+    int m = before == null ? 0 : before.length;
     for (int i = 0; i < facts.length; i++) {
-      Pod p = pods.get(i);
+      Pod p = now[i];
       Fact fact = null;
       while (k < m) {
-        Pod q = earlier.pods.get(k);
-        if (q == p) {
-          fact = earlier.facts[k++];
+        if (before[k] == p) {
+          fact = known[k++];
           break;
         }
-        int c = earlier.facts[k].name.compareTo(p.metadata().name());
+        int c = known[k].name.compareTo(p.metadata().name());
         if (c < 0) {
           k++; // gone from the list
           continue;
