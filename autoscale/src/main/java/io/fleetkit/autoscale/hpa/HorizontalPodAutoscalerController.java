@@ -38,7 +38,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -830,9 +829,15 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    * conditions by type are made only when one changes: most syncs set each condition as it already is.
    */
   private static final class Conditions {
+    private static final HorizontalPodAutoscalerConditionType[] TYPES = HorizontalPodAutoscalerConditionType.values();
+
     private final List<HorizontalPodAutoscalerCondition> existing;
-    /** The conditions by type, once one was set to something new; null while they are {@link #existing}. */
-    private @Nullable EnumMap<HorizontalPodAutoscalerConditionType, HorizontalPodAutoscalerCondition> byType;
+    /**
+     * The conditions by type ordinal, once one was set to something new (an array: most syncs set a condition to
+     * another and back, AbleToScale's SucceededGetScale before the normalizer's); null while they are
+     * {@link #existing}.
+     */
+    private HorizontalPodAutoscalerCondition @Nullable [] byType;
     private final Instant now;
 
     Conditions(List<HorizontalPodAutoscalerCondition> existing, Instant now) {
@@ -842,8 +847,9 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
 
     /** The condition of {@code type}: of several in {@link #existing}, the last (as putting them all in a map). */
     private @Nullable HorizontalPodAutoscalerCondition get(HorizontalPodAutoscalerConditionType type) {
-      if (byType != null) {
-        return byType.get(type);
+      HorizontalPodAutoscalerCondition[] m = byType;
+      if (m != null) {
+        return m[type.ordinal()];
       }
       for (int i = existing.size() - 1; i >= 0; i--) {
         HorizontalPodAutoscalerCondition c = existing.get(i);
@@ -854,12 +860,12 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       return null;
     }
 
-    private EnumMap<HorizontalPodAutoscalerConditionType, HorizontalPodAutoscalerCondition> byType() {
-      EnumMap<HorizontalPodAutoscalerConditionType, HorizontalPodAutoscalerCondition> m = byType;
+    private HorizontalPodAutoscalerCondition[] byType() {
+      HorizontalPodAutoscalerCondition[] m = byType;
       if (m == null) {
-        m = new EnumMap<>(HorizontalPodAutoscalerConditionType.class);
+        m = new HorizontalPodAutoscalerCondition[TYPES.length];
         for (HorizontalPodAutoscalerCondition c : existing) {
-          m.put(c.type(), c);
+          m[c.type().ordinal()] = c;
         }
         byType = m;
       }
@@ -874,7 +880,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
           && old.reason().equals(reason) && old.message().equals(message)) {
         return; // the condition it would make is the one it has (most syncs): kept, not made again
       }
-      byType().put(type, new HorizontalPodAutoscalerCondition(type, status, transition, reason, message));
+      byType()[type.ordinal()] = new HorizontalPodAutoscalerCondition(type, status, transition, reason, message);
     }
 
     void set(HorizontalPodAutoscalerCondition c) {
@@ -886,7 +892,13 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       if (byType == null && inTypeOrder(existing)) {
         return List.copyOf(existing); // what the map would list: the same conditions in the same order
       }
-      return List.copyOf(byType().values());
+      List<HorizontalPodAutoscalerCondition> out = new ArrayList<>(TYPES.length);
+      for (HorizontalPodAutoscalerCondition c : byType()) {
+        if (c != null) {
+          out.add(c);
+        }
+      }
+      return List.copyOf(out);
     }
 
     /** Whether each condition's type comes after the one before's (so no type twice). */
