@@ -220,8 +220,11 @@ final class PodFacts {
   /**
    * Upstream's group of pod {@code i} with its sample (when it has one: its timestamp and window, null when
    * unknown) at {@code now}; {@code horizon}, when given, is limited to the instant until which the answer cannot
-   * change for the same sample or a later one: the end of the pod's initialization period while it is inside it,
-   * and now for a pod dropped only because its sample is within a metric window of its readiness change.
+   * change for the same sample or a later one: now for a pod dropped only because its sample is within a metric
+   * window of its readiness change (a later sample may not be), and the end of the initialization period for an
+   * unready pod inside it that has been ready (after the period its sample counts). The other answers inside the
+   * period are those after it: a pod that was never ready stays dropped, and a ready pod whose sample is a full
+   * window after its readiness change counts, as would a later sample.
    */
   int classify(int i, boolean hasSample, @Nullable Instant sampleTime, @Nullable Duration window, Instant now,
       ReplicaCalculator.@Nullable Horizon horizon) {
@@ -243,15 +246,20 @@ final class PodFacts {
     }
     long nowSecond = now.getEpochSecond();
     if (f.initializedSecond > nowSecond || (f.initializedSecond == nowSecond && f.initializedNano > now.getNano())) {
-      Instant init = java.util.Objects.requireNonNull(f.initialized);
       // Within the initialization period: drop the sample if the pod is unready or no full metric window has
       // passed since its last readiness transition.
+      if (f.readyFalse) {
+        if (horizon != null && !f.neverReady) {
+          horizon.limit(java.util.Objects.requireNonNull(f.initialized));
+        }
+        return UNREADY;
+      }
       boolean early = goTime(sampleTime).isBefore(java.util.Objects.requireNonNull(f.transition)
           .plus(window != null ? window : Duration.ZERO));
-      if (horizon != null) {
-        horizon.limit(!f.readyFalse && early ? now : init);
+      if (early && horizon != null) {
+        horizon.limit(now);
       }
-      return f.readyFalse || early ? UNREADY : READY;
+      return early ? UNREADY : READY;
     }
     // After it: drop the sample only if the pod is unready and has never been ready.
     return f.neverReady ? UNREADY : READY;
