@@ -63,6 +63,15 @@ final class LivePods {
   private Pod[] pods = new Pod[8];
   /** The serving pod at each place, null where the pod does not serve. */
   private @Nullable ServingPod[] serving = new ServingPod[8];
+  /**
+   * At each place, the pod when it serves and {@link #matchingFor} matches it, else null; and the serving pod's first
+   * container's name: what {@link #servingMatching} copies, read from arrays in place order rather than from each
+   * serving pod's object.
+   */
+  private @Nullable Pod[] matching = new Pod[8];
+  private @Nullable String[] containers = new String[8];
+  /** The selector instance {@link #matching} is for; null before the first {@link #servingMatching}. */
+  private @Nullable LabelSelector matchingFor;
   private int size;
   private int servingCount;
   /** The serving pods' CPU requests, summed (millicores). */
@@ -100,9 +109,13 @@ final class LivePods {
       }
       servingMilliCpu += now.milliCpu;
       serving[i] = now;
+      matching[i] = matchingFor != null && now.matches(matchingFor) ? p : null;
+      containers[i] = now.container;
       servingStamp = new Object();
     } else if (before != null) {
       serving[i] = null;
+      matching[i] = null;
+      containers[i] = null;
       servingCount--;
       servingMilliCpu -= before.milliCpu;
       servingStamp = new Object();
@@ -125,10 +138,14 @@ final class LivePods {
       System.arraycopy(names, i + 1, names, i, tail);
       System.arraycopy(pods, i + 1, pods, i, tail);
       System.arraycopy(serving, i + 1, serving, i, tail);
+      System.arraycopy(matching, i + 1, matching, i, tail);
+      System.arraycopy(containers, i + 1, containers, i, tail);
       size--;
       names[size] = null;
       pods[size] = null;
       serving[size] = null;
+      matching[size] = null;
+      containers[size] = null;
     }
     list = null;
     stamp = new Object();
@@ -140,13 +157,19 @@ final class LivePods {
       names = Arrays.copyOf(names, capacity);
       pods = Arrays.copyOf(pods, capacity);
       serving = Arrays.copyOf(serving, capacity);
+      matching = Arrays.copyOf(matching, capacity);
+      containers = Arrays.copyOf(containers, capacity);
     }
     int tail = size - i;
     System.arraycopy(names, i, names, i + 1, tail);
     System.arraycopy(pods, i, pods, i + 1, tail);
     System.arraycopy(serving, i, serving, i + 1, tail);
+    System.arraycopy(matching, i, matching, i + 1, tail);
+    System.arraycopy(containers, i, containers, i + 1, tail);
     names[i] = name;
     serving[i] = null;
+    matching[i] = null;
+    containers[i] = null;
     size++;
   }
 
@@ -173,6 +196,32 @@ final class LivePods {
   /** The serving pod at place {@code i} (name order), or null when the pod there does not serve. */
   @Nullable ServingPod servingAt(int i) {
     return serving[i];
+  }
+
+  /**
+   * The serving pods that {@code selector} matches, in place order, with their names and first containers' names
+   * (null without containers), copied into the first slots of {@code out}, {@code outNames} and
+   * {@code outContainers} (each at least {@link #servingCount} long); returns how many. The matches are kept for the
+   * selector instance last given (each pod matched when it comes) and made again for another.
+   */
+  int servingMatching(LabelSelector selector, Pod[] out, String[] outNames, @Nullable String[] outContainers) {
+    if (matchingFor != selector) {
+      for (int i = 0; i < size; i++) {
+        ServingPod sp = serving[i];
+        matching[i] = sp != null && sp.matches(selector) ? sp.pod : null;
+      }
+      matchingFor = selector;
+    }
+    int n = 0;
+    for (int i = 0; i < size; i++) {
+      Pod p = matching[i];
+      if (p != null) {
+        out[n] = p;
+        outNames[n] = names[i];
+        outContainers[n++] = containers[i];
+      }
+    }
+    return n;
   }
 
   /** All pods in name order, as an immutable list (the same one until the next change). */

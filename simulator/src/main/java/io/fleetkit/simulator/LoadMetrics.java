@@ -449,15 +449,7 @@ public final class LoadMetrics implements MetricsSource {
       Pod[] out = new Pod[size];
       String[] names = new String[size];
       String[] containers = new String[size];
-      int n = 0;
-      for (int i = 0, places = livePods.size(); i < places; i++) {
-        LivePods.ServingPod sp = livePods.servingAt(i);
-        if (sp != null && sp.matches(selector)) {
-          out[n] = sp.pod;
-          names[n] = sp.name;
-          containers[n++] = sp.container;
-        }
-      }
+      int n = livePods.servingMatching(selector, out, names, containers);
       made = n == size ? new Serving(pods, selector, Arrays.asList(out), names, containers, livePods.servingStamp)
           : new Serving(pods, selector, Arrays.asList(Arrays.copyOf(out, n)), Arrays.copyOf(names, n),
               Arrays.copyOf(containers, n), livePods.servingStamp);

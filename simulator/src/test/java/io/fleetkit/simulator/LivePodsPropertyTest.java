@@ -12,6 +12,7 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -24,8 +25,9 @@ import net.jqwik.api.Property;
  * random puts of new and present names (serving or not: running and ready, unready, pending, failed, being deleted),
  * removes of present and absent names and names that sort between others (growing past the arrays' first capacity
  * and shrinking to empty), after every write the list of all pods, the serving pods walked in place order with their
- * names, containers, CPU requests and selector matches, the counts and the requests' sum, and which stamps changed
- * are those of the map.
+ * names, containers, CPU requests and selector matches, the serving pods a selector matches (kept between reads, or
+ * matched anew for another instance), the counts and the requests' sum, and which stamps changed are those of the
+ * map.
  */
 final class LivePodsPropertyTest {
   private static final Instant T0 = Instant.parse("2026-06-01T00:00:00Z");
@@ -95,6 +97,24 @@ final class LivePodsPropertyTest {
         }
       }
       assertThat(sameInstances(walked, new ArrayList<>(serving.values()))).isTrue();
+      if (r.nextInt(3) == 0) { // the matches kept between reads, and (another instance now and then) made anew
+        LabelSelector selector = r.nextInt(6) == 0 ? LabelSelector.of(Map.of("app", "web")) : WEB;
+        Pod[] out = new Pod[live.servingCount()];
+        String[] outNames = new String[out.length];
+        String[] outContainers = new String[out.length];
+        int n = live.servingMatching(selector, out, outNames, outContainers);
+        List<Pod> matched = new ArrayList<>();
+        for (Pod p : serving.values()) {
+          if (WEB.matches(p.metadata().labels())) {
+            matched.add(p);
+          }
+        }
+        assertThat(sameInstances(Arrays.asList(out).subList(0, n), matched)).isTrue();
+        for (int i = 0; i < n; i++) {
+          assertThat(outNames[i]).isEqualTo(out[i].metadata().name());
+          assertThat(outContainers[i]).isEqualTo("app");
+        }
+      }
     }
   }
 
