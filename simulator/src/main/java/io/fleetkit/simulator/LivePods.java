@@ -65,12 +65,12 @@ final class LivePods {
   private @Nullable ServingPod[] serving = new ServingPod[8];
   /**
    * At each place, the pod when it serves and {@link #matchingFor} matches it, else null; and the serving pod's first
-   * container's name: what {@link #servingMatching} copies, read from arrays in place order rather than from each
-   * serving pod's object.
+   * container's name: what {@link #matchingAt} and {@link #containerAt} give, read from arrays in place order rather
+   * than from each serving pod's object.
    */
   private @Nullable Pod[] matching = new Pod[8];
   private @Nullable String[] containers = new String[8];
-  /** The selector instance {@link #matching} is for; null before the first {@link #servingMatching}. */
+  /** The selector instance {@link #matching} is for; null before the first {@link #match}. */
   private @Nullable LabelSelector matchingFor;
   private int size;
   private int servingCount;
@@ -199,12 +199,10 @@ final class LivePods {
   }
 
   /**
-   * The serving pods that {@code selector} matches, in place order, with their names and first containers' names
-   * (null without containers), copied into the first slots of {@code out}, {@code outNames} and
-   * {@code outContainers} (each at least {@link #servingCount} long); returns how many. The matches are kept for the
-   * selector instance last given (each pod matched when it comes) and made again for another.
+   * Makes {@link #matchingAt} answer for {@code selector}: the matches are kept for the selector instance last given
+   * (each pod matched when it comes) and made again for another.
    */
-  int servingMatching(LabelSelector selector, Pod[] out, String[] outNames, @Nullable String[] outContainers) {
+  void match(LabelSelector selector) {
     if (matchingFor != selector) {
       for (int i = 0; i < size; i++) {
         ServingPod sp = serving[i];
@@ -212,16 +210,24 @@ final class LivePods {
       }
       matchingFor = selector;
     }
-    int n = 0;
-    for (int i = 0; i < size; i++) {
-      Pod p = matching[i];
-      if (p != null) {
-        out[n] = p;
-        outNames[n] = names[i];
-        outContainers[n++] = containers[i];
-      }
-    }
-    return n;
+  }
+
+  /**
+   * The pod at place {@code i} when it serves and the selector last given to {@link #match} matches it, else null:
+   * read from an array, so that a walk of the places reads no serving pod's object.
+   */
+  @Nullable Pod matchingAt(int i) {
+    return matching[i];
+  }
+
+  /** The name of the pod at place {@code i}. */
+  String nameAt(int i) {
+    return names[i];
+  }
+
+  /** The first container's name of the serving pod at place {@code i} (null without containers, or not serving). */
+  @Nullable String containerAt(int i) {
+    return containers[i];
   }
 
   /** All pods in name order, as an immutable list (the same one until the next change). */

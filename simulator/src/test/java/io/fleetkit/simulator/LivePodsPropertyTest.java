@@ -12,7 +12,6 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -99,21 +98,24 @@ final class LivePodsPropertyTest {
       assertThat(sameInstances(walked, new ArrayList<>(serving.values()))).isTrue();
       if (r.nextInt(3) == 0) { // the matches kept between reads, and (another instance now and then) made anew
         LabelSelector selector = r.nextInt(6) == 0 ? LabelSelector.of(Map.of("app", "web")) : WEB;
-        Pod[] out = new Pod[live.servingCount()];
-        String[] outNames = new String[out.length];
-        String[] outContainers = new String[out.length];
-        int n = live.servingMatching(selector, out, outNames, outContainers);
+        live.match(selector);
+        List<Pod> walkedMatching = new ArrayList<>();
+        for (int i = 0; i < live.size(); i++) {
+          Pod p = live.matchingAt(i);
+          LivePods.ServingPod sp = live.servingAt(i);
+          assertThat(live.nameAt(i)).isEqualTo(live.list().get(i).metadata().name());
+          assertThat(live.containerAt(i)).isEqualTo(sp == null ? null : "app");
+          if (p != null) {
+            walkedMatching.add(p);
+          }
+        }
         List<Pod> matched = new ArrayList<>();
         for (Pod p : serving.values()) {
           if (WEB.matches(p.metadata().labels())) {
             matched.add(p);
           }
         }
-        assertThat(sameInstances(Arrays.asList(out).subList(0, n), matched)).isTrue();
-        for (int i = 0; i < n; i++) {
-          assertThat(outNames[i]).isEqualTo(out[i].metadata().name());
-          assertThat(outContainers[i]).isEqualTo("app");
-        }
+        assertThat(sameInstances(walkedMatching, matched)).isTrue();
       }
     }
   }
