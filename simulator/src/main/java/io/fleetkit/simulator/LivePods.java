@@ -63,6 +63,15 @@ final class LivePods {
   private Pod[] pods = new Pod[8];
   /** The serving pod at each place, null where the pod does not serve. */
   private @Nullable ServingPod[] serving = new ServingPod[8];
+  /**
+   * At each place, the pod when it serves and {@link #matchingFor} matches it, else null; and the serving pod's first
+   * container's name: what {@link #matchingAt} and {@link #containerAt} give, read from arrays in place order rather
+   * than from each serving pod's object.
+   */
+  private @Nullable Pod[] matching = new Pod[8];
+  private @Nullable String[] containers = new String[8];
+  /** The selector instance {@link #matching} is for; null before the first {@link #match}. */
+  private @Nullable LabelSelector matchingFor;
   private int size;
   private int servingCount;
   /** The serving pods' CPU requests, summed (millicores). */
@@ -100,9 +109,13 @@ final class LivePods {
       }
       servingMilliCpu += now.milliCpu;
       serving[i] = now;
+      matching[i] = matchingFor != null && now.matches(matchingFor) ? p : null;
+      containers[i] = now.container;
       servingStamp = new Object();
     } else if (before != null) {
       serving[i] = null;
+      matching[i] = null;
+      containers[i] = null;
       servingCount--;
       servingMilliCpu -= before.milliCpu;
       servingStamp = new Object();
@@ -125,10 +138,14 @@ final class LivePods {
       System.arraycopy(names, i + 1, names, i, tail);
       System.arraycopy(pods, i + 1, pods, i, tail);
       System.arraycopy(serving, i + 1, serving, i, tail);
+      System.arraycopy(matching, i + 1, matching, i, tail);
+      System.arraycopy(containers, i + 1, containers, i, tail);
       size--;
       names[size] = null;
       pods[size] = null;
       serving[size] = null;
+      matching[size] = null;
+      containers[size] = null;
     }
     list = null;
     stamp = new Object();
@@ -140,13 +157,19 @@ final class LivePods {
       names = Arrays.copyOf(names, capacity);
       pods = Arrays.copyOf(pods, capacity);
       serving = Arrays.copyOf(serving, capacity);
+      matching = Arrays.copyOf(matching, capacity);
+      containers = Arrays.copyOf(containers, capacity);
     }
     int tail = size - i;
     System.arraycopy(names, i, names, i + 1, tail);
     System.arraycopy(pods, i, pods, i + 1, tail);
     System.arraycopy(serving, i, serving, i + 1, tail);
+    System.arraycopy(matching, i, matching, i + 1, tail);
+    System.arraycopy(containers, i, containers, i + 1, tail);
     names[i] = name;
     serving[i] = null;
+    matching[i] = null;
+    containers[i] = null;
     size++;
   }
 
@@ -173,6 +196,38 @@ final class LivePods {
   /** The serving pod at place {@code i} (name order), or null when the pod there does not serve. */
   @Nullable ServingPod servingAt(int i) {
     return serving[i];
+  }
+
+  /**
+   * Makes {@link #matchingAt} answer for {@code selector}: the matches are kept for the selector instance last given
+   * (each pod matched when it comes) and made again for another.
+   */
+  void match(LabelSelector selector) {
+    if (matchingFor != selector) {
+      for (int i = 0; i < size; i++) {
+        ServingPod sp = serving[i];
+        matching[i] = sp != null && sp.matches(selector) ? sp.pod : null;
+      }
+      matchingFor = selector;
+    }
+  }
+
+  /**
+   * The pod at place {@code i} when it serves and the selector last given to {@link #match} matches it, else null:
+   * read from an array, so that a walk of the places reads no serving pod's object.
+   */
+  @Nullable Pod matchingAt(int i) {
+    return matching[i];
+  }
+
+  /** The name of the pod at place {@code i}. */
+  String nameAt(int i) {
+    return names[i];
+  }
+
+  /** The first container's name of the serving pod at place {@code i} (null without containers, or not serving). */
+  @Nullable String containerAt(int i) {
+    return containers[i];
   }
 
   /** All pods in name order, as an immutable list (the same one until the next change). */

@@ -24,8 +24,9 @@ import net.jqwik.api.Property;
  * random puts of new and present names (serving or not: running and ready, unready, pending, failed, being deleted),
  * removes of present and absent names and names that sort between others (growing past the arrays' first capacity
  * and shrinking to empty), after every write the list of all pods, the serving pods walked in place order with their
- * names, containers, CPU requests and selector matches, the counts and the requests' sum, and which stamps changed
- * are those of the map.
+ * names, containers, CPU requests and selector matches, the serving pods a selector matches (kept between reads, or
+ * matched anew for another instance), the counts and the requests' sum, and which stamps changed are those of the
+ * map.
  */
 final class LivePodsPropertyTest {
   private static final Instant T0 = Instant.parse("2026-06-01T00:00:00Z");
@@ -95,6 +96,27 @@ final class LivePodsPropertyTest {
         }
       }
       assertThat(sameInstances(walked, new ArrayList<>(serving.values()))).isTrue();
+      if (r.nextInt(3) == 0) { // the matches kept between reads, and (another instance now and then) made anew
+        LabelSelector selector = r.nextInt(6) == 0 ? LabelSelector.of(Map.of("app", "web")) : WEB;
+        live.match(selector);
+        List<Pod> walkedMatching = new ArrayList<>();
+        for (int i = 0; i < live.size(); i++) {
+          Pod p = live.matchingAt(i);
+          LivePods.ServingPod sp = live.servingAt(i);
+          assertThat(live.nameAt(i)).isEqualTo(live.list().get(i).metadata().name());
+          assertThat(live.containerAt(i)).isEqualTo(sp == null ? null : "app");
+          if (p != null) {
+            walkedMatching.add(p);
+          }
+        }
+        List<Pod> matched = new ArrayList<>();
+        for (Pod p : serving.values()) {
+          if (WEB.matches(p.metadata().labels())) {
+            matched.add(p);
+          }
+        }
+        assertThat(sameInstances(walkedMatching, matched)).isTrue();
+      }
     }
   }
 

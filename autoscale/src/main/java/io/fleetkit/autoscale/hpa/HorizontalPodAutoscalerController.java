@@ -38,7 +38,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,11 +166,12 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    * the first instant at which one of those comparisons could turn out differently for the same inputs.
    */
   private record Memo(HorizontalPodAutoscalerSpec spec, TargetScale scale, List<Pod> pods,
-      List<TargetSelector> selectors, List<Object> versions, Proposal proposal, int[] perMetric, Instant validUntil) {
+      List<TargetSelector> selectors, Object[] versions, Proposal proposal, int[] perMetric, Instant validUntil) {
     boolean matches(HorizontalPodAutoscalerSpec s, TargetScale sc, List<Pod> ps, List<TargetSelector> sel,
-        List<Object> vs, Instant now) {
+        Object[] vs, Instant now) {
       if (!now.isBefore(validUntil) || (s != spec && !s.equals(spec)) || (sc != scale && !sc.equals(scale))
-          || (sel != selectors && !sel.equals(selectors)) || !vs.equals(versions) || ps.size() != pods.size()) {
+          || (sel != selectors && !sel.equals(selectors)) || !java.util.Arrays.equals(vs, versions)
+          || ps.size() != pods.size()) {
         return false;
       }
       if (ps == pods) { // a lister that keeps its lists (WatchedPods) gives the same one while no pod changed
@@ -471,7 +471,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
     List<Pod> pods = this.pods.list(namespace, scale.selector());
     List<TargetSelector> selectors = selectorsOf(namespace);
     List<MetricSpec> specs = hpa.spec().metrics();
-    List<Object> versions = versions(namespace, scale, specs);
+    Object[] versions = versions(namespace, scale, specs);
     Memo memo = state.memo;
     if (memo != null && versions != null && memo.matches(hpa.spec(), scale, pods, selectors, versions, clock.instant())) {
       Proposal p = memo.proposal();
@@ -570,12 +570,13 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
    * One {@link MetricsSource#resourceMetricsVersion} per metric, or null when a metric is not a resource metric or
    * its source gives no version (then nothing is reused).
    */
-  private @Nullable List<Object> versions(String namespace, TargetScale scale, List<MetricSpec> specs) {
+  private Object @Nullable [] versions(String namespace, TargetScale scale, List<MetricSpec> specs) {
     if (specs.isEmpty()) {
       return null;
     }
-    List<Object> out = new ArrayList<>(specs.size());
-    for (MetricSpec spec : specs) {
+    Object[] out = new Object[specs.size()];
+    for (int i = 0; i < out.length; i++) {
+      MetricSpec spec = specs.get(i);
       String resource;
       if (spec.type() == io.fleetkit.api.autoscaling.MetricSourceType.Resource && spec.resource() != null) {
         resource = spec.resource().name();
@@ -589,7 +590,7 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
       if (v == null) {
         return null;
       }
-      out.add(v);
+      out[i] = v;
     }
     return out;
   }
@@ -823,36 +824,91 @@ public final class HorizontalPodAutoscalerController implements Reconciler<Horiz
   private record Proposal(int replicas, String metricName, List<MetricStatus> statuses, @Nullable String error,
       String validMessage) {}
 
-  /** {@code setCondition}: one condition per type, keeping the transition time while the status is unchanged. */
+  /**
+   * {@code setCondition}: one condition per type, keeping the transition time while the status is unchanged. The
+   * conditions by type are made only when one changes: most syncs set each condition as it already is.
+   */
   private static final class Conditions {
-    private final Map<HorizontalPodAutoscalerConditionType, HorizontalPodAutoscalerCondition> byType =
-        new EnumMap<>(HorizontalPodAutoscalerConditionType.class);
+    private static final HorizontalPodAutoscalerConditionType[] TYPES = HorizontalPodAutoscalerConditionType.values();
+
+    private final List<HorizontalPodAutoscalerCondition> existing;
+    /**
+     * The conditions by type ordinal, once one was set to something new (an array: most syncs set a condition to
+     * another and back, AbleToScale's SucceededGetScale before the normalizer's); null while they are
+     * {@link #existing}.
+     */
+    private HorizontalPodAutoscalerCondition @Nullable [] byType;
     private final Instant now;
 
     Conditions(List<HorizontalPodAutoscalerCondition> existing, Instant now) {
+      this.existing = existing;
       this.now = now;
-      for (HorizontalPodAutoscalerCondition c : existing) {
-        byType.put(c.type(), c);
+    }
+
+    /** The condition of {@code type}: of several in {@link #existing}, the last (as putting them all in a map). */
+    private @Nullable HorizontalPodAutoscalerCondition get(HorizontalPodAutoscalerConditionType type) {
+      HorizontalPodAutoscalerCondition[] m = byType;
+      if (m != null) {
+        return m[type.ordinal()];
       }
+      for (int i = existing.size() - 1; i >= 0; i--) {
+        HorizontalPodAutoscalerCondition c = existing.get(i);
+        if (c.type() == type) {
+          return c;
+        }
+      }
+      return null;
+    }
+
+    private HorizontalPodAutoscalerCondition[] byType() {
+      HorizontalPodAutoscalerCondition[] m = byType;
+      if (m == null) {
+        m = new HorizontalPodAutoscalerCondition[TYPES.length];
+        for (HorizontalPodAutoscalerCondition c : existing) {
+          m[c.type().ordinal()] = c;
+        }
+        byType = m;
+      }
+      return m;
     }
 
     void set(HorizontalPodAutoscalerConditionType type, ConditionStatus status, String reason, String message) {
-      HorizontalPodAutoscalerCondition old = byType.get(type);
+      HorizontalPodAutoscalerCondition old = get(type);
       Instant transition = old != null && old.status() == status && old.lastTransitionTime() != null
           ? old.lastTransitionTime() : now;
       if (old != null && old.status() == status && transition == old.lastTransitionTime()
           && old.reason().equals(reason) && old.message().equals(message)) {
         return; // the condition it would make is the one it has (most syncs): kept, not made again
       }
-      byType.put(type, new HorizontalPodAutoscalerCondition(type, status, transition, reason, message));
+      byType()[type.ordinal()] = new HorizontalPodAutoscalerCondition(type, status, transition, reason, message);
     }
 
     void set(HorizontalPodAutoscalerCondition c) {
       set(c.type(), c.status(), c.reason(), c.message());
     }
 
+    /** The conditions in type order. */
     List<HorizontalPodAutoscalerCondition> list() {
-      return List.copyOf(byType.values());
+      if (byType == null && inTypeOrder(existing)) {
+        return List.copyOf(existing); // what the map would list: the same conditions in the same order
+      }
+      List<HorizontalPodAutoscalerCondition> out = new ArrayList<>(TYPES.length);
+      for (HorizontalPodAutoscalerCondition c : byType()) {
+        if (c != null) {
+          out.add(c);
+        }
+      }
+      return List.copyOf(out);
+    }
+
+    /** Whether each condition's type comes after the one before's (so no type twice). */
+    private static boolean inTypeOrder(List<HorizontalPodAutoscalerCondition> conditions) {
+      for (int i = 1; i < conditions.size(); i++) {
+        if (conditions.get(i - 1).type().ordinal() >= conditions.get(i).type().ordinal()) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 

@@ -37,6 +37,11 @@ final class PodFacts {
   private static final byte BASE_SAMPLED = 2;
 
   final List<Pod> pods;
+  /**
+   * The same pods in an array: the next list's facts are made by walking it beside the new list's array, element
+   * reads instead of calls through the list wrappers a lister hands out.
+   */
+  private final Pod[] podArray;
   final String resource;
   final String container;
   private final boolean cpu;
@@ -91,10 +96,11 @@ final class PodFacts {
 
   private PodFacts(List<Pod> pods, String resource, String container) {
     this.pods = pods;
+    this.podArray = pods.toArray(new Pod[0]);
     this.resource = resource;
     this.container = container;
     this.cpu = ResourceNames.CPU.equals(resource);
-    this.facts = new Fact[pods.size()];
+    this.facts = new Fact[podArray.length];
   }
 
   /** How many pods. */
@@ -134,18 +140,20 @@ final class PodFacts {
       f.lastRequestError = earlier.lastRequestError;
     }
     Fact[] facts = f.facts;
+    Pod[] now = f.podArray;
+    Pod[] before = earlier == null ? null : earlier.podArray;
+    Fact[] known = earlier == null ? null : earlier.facts;
     int k = 0;
-    int m = earlier == null ? 0 : earlier.pods.size();
+    int m = before == null ? 0 : before.length;
     for (int i = 0; i < facts.length; i++) {
-      Pod p = pods.get(i);
+      Pod p = now[i];
       Fact fact = null;
       while (k < m) {
-        Pod q = earlier.pods.get(k);
-        if (q == p) {
-          fact = earlier.facts[k++];
+        if (before[k] == p) {
+          fact = known[k++];
           break;
         }
-        int c = earlier.facts[k].name.compareTo(p.metadata().name());
+        int c = known[k].name.compareTo(p.metadata().name());
         if (c < 0) {
           k++; // gone from the list
           continue;
@@ -212,8 +220,11 @@ final class PodFacts {
   /**
    * Upstream's group of pod {@code i} with its sample (when it has one: its timestamp and window, null when
    * unknown) at {@code now}; {@code horizon}, when given, is limited to the instant until which the answer cannot
-   * change for the same sample or a later one: the end of the pod's initialization period while it is inside it,
-   * and now for a pod dropped only because its sample is within a metric window of its readiness change.
+   * change for the same sample or a later one: now for a pod dropped only because its sample is within a metric
+   * window of its readiness change (a later sample may not be), and the end of the initialization period for an
+   * unready pod inside it that has been ready (after the period its sample counts). The other answers inside the
+   * period are those after it: a pod that was never ready stays dropped, and a ready pod whose sample is a full
+   * window after its readiness change counts, as would a later sample.
    */
   int classify(int i, boolean hasSample, @Nullable Instant sampleTime, @Nullable Duration window, Instant now,
       ReplicaCalculator.@Nullable Horizon horizon) {
@@ -235,15 +246,20 @@ final class PodFacts {
     }
     long nowSecond = now.getEpochSecond();
     if (f.initializedSecond > nowSecond || (f.initializedSecond == nowSecond && f.initializedNano > now.getNano())) {
-      Instant init = java.util.Objects.requireNonNull(f.initialized);
       // Within the initialization period: drop the sample if the pod is unready or no full metric window has
       // passed since its last readiness transition.
+      if (f.readyFalse) {
+        if (horizon != null && !f.neverReady) {
+          horizon.limit(java.util.Objects.requireNonNull(f.initialized));
+        }
+        return UNREADY;
+      }
       boolean early = goTime(sampleTime).isBefore(java.util.Objects.requireNonNull(f.transition)
           .plus(window != null ? window : Duration.ZERO));
-      if (horizon != null) {
-        horizon.limit(!f.readyFalse && early ? now : init);
+      if (early && horizon != null) {
+        horizon.limit(now);
       }
-      return f.readyFalse || early ? UNREADY : READY;
+      return early ? UNREADY : READY;
     }
     // After it: drop the sample only if the pod is unready and has never been ready.
     return f.neverReady ? UNREADY : READY;

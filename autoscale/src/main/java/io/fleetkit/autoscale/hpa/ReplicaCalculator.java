@@ -595,9 +595,10 @@ public final class ReplicaCalculator {
 
   /**
    * As above; {@code horizon}, when given, is limited to the instant until which the grouping cannot change for
-   * the same pods and samples no older than these: the end of the initialization period of each pod inside it, and
-   * now for a pod dropped only because its sample is within a metric window of its readiness change (a later sample
-   * may pass it). Outside the initialization period, and for unready pods inside it, the grouping reads no clock.
+   * the same pods and samples no older than these: now for a pod dropped only because its sample is within a metric
+   * window of its readiness change (a later sample may pass it), and the end of the initialization period of an
+   * unready pod inside it that has been ready (after it, its sample counts); see {@link PodFacts#classify}. Outside
+   * the initialization period, and for unready pods inside it, the grouping reads no clock.
    */
   PodGroups groupPods(List<Pod> pods, Map<String, PodSample> samples, String resource, @Nullable Horizon horizon) {
     Instant now = clock.instant();
@@ -685,7 +686,8 @@ public final class ReplicaCalculator {
 
   /**
    * The instant until which a computation's result stays what it is for the same inputs (pods, and samples with the
-   * same values and timestamps no earlier): {@link Instant#MAX} unless a pod is inside its cpu initialization period.
+   * same values and timestamps no earlier): {@link Instant#MAX} unless the group of a pod inside its cpu
+   * initialization period could change before the period ends ({@link PodFacts#classify}).
    * Mutable, for one computation on one thread.
    */
   static final class Horizon {

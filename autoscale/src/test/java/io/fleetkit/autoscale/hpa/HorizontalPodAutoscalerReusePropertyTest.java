@@ -38,10 +38,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The HPA controller's reuse of its last computation ({@link MetricsSource#resourceMetricsVersion}) changes nothing:
  * two controllers over two identical clusters, one whose metrics source gives versions (and whose pods come from a
- * {@link WatchedPods}) and one whose does not (listing from the store), go
- * through the same random steps (time passing, usage changing, pods restarting into their cpu-initialization period,
- * turning unready and ready again, the target rescaled from outside) and agree on every outcome and every HPA status,
- * through tolerance, unready pods and the scale-down stabilization window.
+ * {@link WatchedPods}) and one whose does not (listing from the store), go through the same random steps (time
+ * passing, usage changing on every pod or on one, pods restarting into their cpu-initialization period, turning
+ * unready and ready again, turning unready after having been ready, the target rescaled from outside) and agree on
+ * every outcome and every HPA status, through tolerance, unready pods and the scale-down stabilization window.
  */
 final class HorizontalPodAutoscalerReusePropertyTest {
   private static final Instant T0 = Instant.parse("2026-06-01T00:00:00Z");
@@ -52,7 +52,7 @@ final class HorizontalPodAutoscalerReusePropertyTest {
 
   @Provide
   Arbitrary<List<Step>> steps() {
-    return Combinators.combine(Arbitraries.integers().between(0, 5), Arbitraries.integers().between(0, PODS - 1),
+    return Combinators.combine(Arbitraries.integers().between(0, 6), Arbitraries.integers().between(0, PODS - 1),
         Arbitraries.integers().between(0, 1500), Arbitraries.of(1, 5, 10, 14, 15, 16, 30, 60, 200, 301))
         .as(Step::new).list().ofMinSize(1).ofMaxSize(40);
   }
@@ -110,8 +110,12 @@ final class HorizontalPodAutoscalerReusePropertyTest {
     }
 
     static PodStatus status(boolean ready, Instant since) {
-      return PodStatus.of(PodPhase.Running).withStartTime(since).withCondition(PodCondition.of(PodCondition.READY,
-          ready ? ConditionStatus.True : ConditionStatus.False, "", "", since));
+      return status(ready, since, since);
+    }
+
+    static PodStatus status(boolean ready, Instant started, Instant transition) {
+      return PodStatus.of(PodPhase.Running).withStartTime(started).withCondition(PodCondition.of(PodCondition.READY,
+          ready ? ConditionStatus.True : ConditionStatus.False, "", "", transition));
     }
 
     void apply(Step s) {
@@ -119,8 +123,12 @@ final class HorizontalPodAutoscalerReusePropertyTest {
       Pod pod = store.require(Pod.class, "ns", name);
       switch (s.action()) {
         case 0 -> { } // time passes only
-        case 1 -> { // every pod's usage changes
-          usage.replaceAll((k, v) -> (long) s.value());
+        case 1 -> { // every pod's usage changes, or (odd values) one pod's
+          if (s.value() % 2 == 0) {
+            usage.replaceAll((k, v) -> (long) s.value());
+          } else {
+            usage.put(name, (long) s.value());
+          }
           generation++;
         }
         case 2 -> { // a pod restarts: inside its cpu-initialization period again
@@ -136,6 +144,10 @@ final class HorizontalPodAutoscalerReusePropertyTest {
           Deployment d = store.require(Deployment.class, "ns", "web");
           store.update(d.withSpec(d.spec().withReplicas(1 + s.value() % 12)));
         }
+        case 6 -> { // a pod turns unready now, its start kept: it has been ready, unless it started under 30 s ago
+          store.updateStatus(pod.withStatus(status(false, pod.status().startTime(), clock.instant())));
+          generation++;
+        }
         default -> { } // three syncs 5 s apart below
       }
       clock.advance(Duration.ofSeconds(s.seconds()));
@@ -150,7 +162,7 @@ final class HorizontalPodAutoscalerReusePropertyTest {
     }
   }
 
-  @Property(tries = 60)
+  @Property(tries = 200)
   void reuse_sameOutcomesAndStatusesAsComputingEveryTime(@ForAll("steps") List<Step> steps) {
     Cluster reused = new Cluster(true);
     Cluster computed = new Cluster(false);
@@ -173,8 +185,9 @@ final class HorizontalPodAutoscalerReusePropertyTest {
   }
 
   /**
-   * Unchanged inputs are not read again; a new version, a changed pod, the end of a pod's initialization period and
-   * a sample within a metric window of a readiness change are.
+   * Unchanged inputs are not read again; a new version, a changed pod, a sample within a metric window of a readiness
+   * change and the end of the initialization period of an unready pod that has been ready are. The end of a ready
+   * pod's initialization period, whose sample counted inside it as it does after it, is not.
    */
   @Example
   void reuse_readsMetricsOnlyWhenSomethingChanged() {
@@ -199,19 +212,34 @@ final class HorizontalPodAutoscalerReusePropertyTest {
         .isEqualTo(first + 2);
     c.clock.advance(Duration.ofMinutes(5));
     c.sync();
-    assertThat(c.reads).as("the initialization period ended: the other cpu rule applies").isEqualTo(first + 3);
+    assertThat(c.reads).as("the initialization period ended; a ready pod's sample counted inside it as after it")
+        .isEqualTo(first + 2);
     c.clock.advance(Duration.ofSeconds(15));
     c.sync();
-    assertThat(c.reads).isEqualTo(first + 3);
+    assertThat(c.reads).isEqualTo(first + 2);
     c.apply(new Step(2, 2, 0, 1)); // web-2 restarts; synced 1 s later, its sample is within a window of the change
     c.sync();
     c.clock.advance(Duration.ofSeconds(5));
     c.sync();
-    assertThat(c.reads).as("a sample within a window of a readiness change: read every time").isEqualTo(first + 5);
+    assertThat(c.reads).as("a sample within a window of a readiness change: read every time").isEqualTo(first + 4);
     c.clock.advance(Duration.ofSeconds(10));
     c.sync();
     c.clock.advance(Duration.ofSeconds(15));
     c.sync();
-    assertThat(c.reads).as("a full window after the change: reused again").isEqualTo(first + 6);
+    assertThat(c.reads).as("a full window after the change: reused again").isEqualTo(first + 5);
+    c.apply(new Step(2, 3, 0, 60)); // web-3 restarts, ready
+    c.sync();
+    c.apply(new Step(6, 3, 0, 15)); // a minute later it turns unready: dropped inside its initialization period
+    c.sync();
+    c.clock.advance(Duration.ofSeconds(15));
+    c.sync();
+    assertThat(c.reads).as("an unready pod inside its initialization period: reused until its end")
+        .isEqualTo(first + 7);
+    c.clock.advance(Duration.ofMinutes(5));
+    c.sync();
+    assertThat(c.reads).as("the period ended: an unready pod that has been ready counts").isEqualTo(first + 8);
+    c.clock.advance(Duration.ofSeconds(15));
+    c.sync();
+    assertThat(c.reads).isEqualTo(first + 8);
   }
 }
