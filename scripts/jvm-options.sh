@@ -8,10 +8,13 @@
 # so touching it takes fewer page faults. C2 compiles a method's long-running loop on its own (on-stack replacement)
 # only after ten times the JVM's default number of iterations: the simulator's largest loops are otherwise compiled
 # that way several times over, on the one compiler thread a 2-core machine gets, before the methods are compiled
-# whole (docs/simulation.md#the-whole-cluster-simulator-at-scale). FLEETKIT_JAVA_OPTS, when set (even to nothing),
-# replaces these defaults.
+# whole (docs/simulation.md#the-whole-cluster-simulator-at-scale). C2 inlines a frequently called method only up to
+# 100 bytes of bytecode instead of 325: its compilations are smaller and done sooner, which a run in a fresh JVM
+# feels most (the 1,000-node day about a fifth faster, the 5,000-node day about an eighth). FLEETKIT_JAVA_OPTS, when
+# set (even to nothing), replaces these defaults.
 if [[ -z "${FLEETKIT_JAVA_OPTS+set}" ]]; then
-  opts=(-XX:+UseParallelGC -XX:MaxNewSize=256m -XX:MaxTenuringThreshold=1 -XX:Tier4BackEdgeThreshold=400000)
+  opts=(-XX:+UseParallelGC -XX:MaxNewSize=256m -XX:MaxTenuringThreshold=1 -XX:Tier4BackEdgeThreshold=400000
+    -XX:FreqInlineSize=100)
   if grep -qs '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled; then
     opts+=(-XX:+UseTransparentHugePages)
   fi
