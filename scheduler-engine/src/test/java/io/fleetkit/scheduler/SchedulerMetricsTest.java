@@ -421,6 +421,76 @@ final class SchedulerMetricsTest {
         .containsExactlyInAnyOrder("plugin", "extension_point", "profile");
   }
 
+  /** A PreFilter, PreScore and Score plugin: rejects pod "blocked" at PreFilter, skips Score for pod "unscored". */
+  private static final class Gatekeeper implements io.fleetkit.api.framework.PreFilterPlugin,
+      io.fleetkit.api.framework.PreScorePlugin, io.fleetkit.api.framework.ScorePlugin {
+    private final String name;
+
+    Gatekeeper(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public io.fleetkit.api.framework.PreFilterResult preFilter(io.fleetkit.api.framework.CycleState state,
+        io.fleetkit.api.framework.PodInfo pod, io.fleetkit.api.framework.Snapshot snapshot) {
+      return name.equals("Gate") && pod.pod().metadata().name().equals("blocked")
+          ? io.fleetkit.api.framework.PreFilterResult.of(io.fleetkit.api.framework.Status.unschedulable("gated"))
+          : io.fleetkit.api.framework.PreFilterResult.success();
+    }
+
+    @Override
+    public io.fleetkit.api.framework.Status preScore(io.fleetkit.api.framework.CycleState state,
+        io.fleetkit.api.framework.PodInfo pod, List<io.fleetkit.api.framework.NodeInfo> feasibleNodes) {
+      return name.equals("After") && pod.pod().metadata().name().equals("unscored")
+          ? io.fleetkit.api.framework.Status.skip() : io.fleetkit.api.framework.Status.success();
+    }
+
+    @Override
+    public long score(io.fleetkit.api.framework.CycleState state, io.fleetkit.api.framework.PodInfo pod,
+        io.fleetkit.api.framework.NodeInfo node) {
+      return 10;
+    }
+  }
+
+  /**
+   * PreFilter and PreScore count a plugin's call only in the cycles that reached it (a PreFilter rejection stops the
+   * plugins after it), and Score counts each node a plugin scored, none in a cycle whose PreScore skipped it.
+   */
+  @Test
+  void pluginEvaluations_preFilterStopsAtARejection_scoreSkippedByPreScoreCountsNothing() {
+    io.fleetkit.scheduler.PluginRegistry reg = io.fleetkit.scheduler.PluginRegistry.defaults()
+        .with("Gate", h -> new Gatekeeper("Gate")).with("After", h -> new Gatekeeper("After"));
+    io.fleetkit.api.framework.SchedulerProfile profile = io.fleetkit.api.framework.SchedulerProfile
+        .builder("default-scheduler").plugin(io.fleetkit.scheduler.plugins.prioritysort.PrioritySortPlugin.NAME)
+        .plugin("Gate", 1).plugin("After", 1).build();
+    try (Scheduler s = Scheduler.builder().registry(reg).profile(profile).clock(clock).seed(1).parallelism(1)
+        .metrics(MicrometerMetrics.of(prometheus)).build()) {
+      for (int i = 0; i < 3; i++) {
+        s.addNode(node("n" + i, 1000, 8192, 110));
+      }
+      for (String name : List.of("a", "blocked", "b", "unscored")) {
+        s.addPod(pod(name, 100, 10));
+      }
+      assertThat(s.runUntilIdle()).hasSize(4).filteredOn(ScheduleResult::isBound).hasSize(3);
+      s.addPod(pod("c", 100, 10));
+      assertThat(s.runUntilIdle()).hasSize(1).allMatch(ScheduleResult::isBound);
+    }
+    Exposition e = scrape();
+    // five cycles; "blocked" stopped at Gate
+    assertThat(evaluations(e, "Gate", "PreFilter")).isEqualTo(5.0);
+    assertThat(evaluations(e, "After", "PreFilter")).isEqualTo(4.0);
+    // the four bound pods' cycles reached PreScore, with three feasible nodes each
+    assertThat(evaluations(e, "Gate", "PreScore")).isEqualTo(4.0);
+    assertThat(evaluations(e, "After", "PreScore")).isEqualTo(4.0);
+    assertThat(evaluations(e, "Gate", "Score")).isEqualTo(12.0);
+    assertThat(evaluations(e, "After", "Score")).isEqualTo(9.0);
+  }
+
   /**
    * At Filter a sampled cycle observes, per plugin, {@code Success} when the plugin passed a node of the batch and the
    * status of each node it rejected; a node a later plugin rejected was passed by the earlier ones ({@code Success}).
