@@ -60,6 +60,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Each fork also prints, at its end, the median of its iterations' {@code overheadPct} with a distribution-free 95 %
  * confidence interval of that median (order statistics), so the median of the forks' medians can be read off.
  *
+ * <p>{@code -p observe=clock} measures what the guard rail's clock reads alone cost: both schedulers without
+ * observability and with the same result listener, which on the {@code on} side reads the clock {@link #clockReads}
+ * times per pod.
+ *
  * <p>{@code -p observe=none} is the A/A check of the pairing: both schedulers without observability, the same pods
  * in the same order and the same alternation, so it should measure 0 % within its spread. The two schedulers are
  * built in alternating order from iteration to iteration.
@@ -96,10 +100,24 @@ public class ObservabilityOverheadPairedBenchmark {
   /**
    * What the {@code on} scheduler records: {@code metrics+tracing} (the guard rail), or {@code metrics} or
    * {@code tracing} alone (to tell the two costs apart), or {@code none}: both schedulers without observability, the
-   * A/A run that shows what the pairing itself leaves (it should measure 0 % within its spread).
+   * A/A run that shows what the pairing itself leaves (it should measure 0 % within its spread), or {@code clock}:
+   * the {@code on} scheduler without observability too, but reading {@link System#nanoTime()} {@link #clockReads}
+   * times per pod scheduled (in its result listener, on the scheduling thread): what the clock reads alone cost.
    */
   @Param({"metrics+tracing"})
   public String observe;
+
+  /**
+   * With {@code observe=clock}: the clock reads per pod (a fraction is spread over the pods). The default is what the
+   * {@code on} scheduler of the guard rail reads per pod of this workload: three per attempt (its start, the host
+   * selection, its end), about 34 in each sampled cycle (one per plugin and extension-point boundary), and the
+   * sampled PreEnqueue calls: 6.74 per pod, counted with a build that counted every read.
+   */
+  @Param({"6.74"})
+  public double clockReads;
+
+  /** Where the clock reads of {@code observe=clock} go, so that none is optimised away (plain: no fence). */
+  static long clockSink;
 
   /** Pods per slice: the two schedulers alternate every this many pods. */
   @Param({"500"})
@@ -127,8 +145,12 @@ public class ObservabilityOverheadPairedBenchmark {
       throw new IllegalArgumentException("samplePercent " + samplePercent + " must be within 0..100");
     }
     if (!observe.equals("metrics+tracing") && !observe.equals("metrics") && !observe.equals("tracing")
-        && !observe.equals("none")) {
-      throw new IllegalArgumentException("observe " + observe + " must be metrics+tracing, metrics, tracing or none");
+        && !observe.equals("none") && !observe.equals("clock")) {
+      throw new IllegalArgumentException("observe " + observe
+          + " must be metrics+tracing, metrics, tracing, none or clock");
+    }
+    if (!(clockReads >= 0 && clockReads <= 1000)) {
+      throw new IllegalArgumentException("clockReads " + clockReads + " must be within 0..1000");
     }
     if (slice < 1) {
       throw new IllegalArgumentException("slice " + slice + " must be at least 1 pod");
@@ -169,6 +191,11 @@ public class ObservabilityOverheadPairedBenchmark {
         if (observe.endsWith("tracing")) {
           b.tracing(OpenTelemetryTracing.of(openTelemetry()));
         }
+        if (observe.equals("clock")) {
+          b.onResult(clockReader(clockReads));
+        }
+      } else if (observe.equals("clock")) {
+        b.onResult(clockReader(0)); // the same listener without the reads
       }
     });
     List<Pod> init = perfCase.initPods();
@@ -176,6 +203,20 @@ public class ObservabilityOverheadPairedBenchmark {
       throw new IllegalStateException("not every init pod bound");
     }
     return h;
+  }
+
+  /** A result listener that reads the clock {@code perPod} times per result on average. */
+  static java.util.function.Consumer<io.fleetkit.scheduler.ScheduleResult> clockReader(double perPod) {
+    double[] owed = {0};
+    return r -> {
+      owed[0] += perPod;
+      long sum = 0;
+      while (owed[0] >= 1) {
+        sum += System.nanoTime();
+        owed[0] -= 1;
+      }
+      clockSink += sum;
+    };
   }
 
   private OpenTelemetry openTelemetry() {
