@@ -2,8 +2,6 @@ package io.fleetkit.autoscale.cluster;
 
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
-import io.fleetkit.api.core.PodSpec;
-import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.resource.dra.ResourceSlice;
 import io.fleetkit.api.framework.NodeInfo;
@@ -19,9 +17,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -32,10 +28,10 @@ import java.util.function.IntFunction;
  * default upstream): First-Fit Decreasing with the scheduler's real filters.
  *
  * <ol>
- *   <li>Pods are grouped into equivalence groups (same controller, equal labels and the same spec but for projected
- *       volumes, hostname and {@code env}, upstream's {@code groupPodsBySchedulingProperties} with
- *       {@code PodSpecSemanticallyEqual}; a pod without a controller is alone)
- *       and the groups sorted by {@code cpu/nodeCpu + memory/nodeMemory} of one pod, largest first
+ *   <li>Pods are grouped into scale-up's equivalence groups ({@link PodGroups#of}: same controller, equal labels and
+ *       the same spec but for projected volumes, hostname and {@code env}, at most 10 groups per controller; a pod
+ *       without a controller and a DaemonSet pod are alone; upstream's estimator is handed the groups scale-up
+ *       made) and the groups sorted by {@code cpu/nodeCpu + memory/nodeMemory} of one pod, largest first
  *       ({@code decreasing_pod_orderer.go}); the sort is stable.
  *   <li>Each group's pods are first placed, in order, on the new nodes added so far
  *       ({@code tryToScheduleOnExistingNodes}): each searched for round-robin, from the position every search of the autoscaler shares
@@ -84,7 +80,9 @@ public final class BinpackingEstimator {
   }
 
   /**
-   * Pending pods split into equivalence groups once, to estimate many templates without regrouping. Immutable.
+   * Pending pods split into scale-up's equivalence groups once per loop (upstream's {@code equivalence.PodGroup}s):
+   * the pools' schedulability checks and every pool's estimate read the same groups. Immutable, so nothing a check
+   * or an estimate learns about one pool stays on them for the next (upstream clones its groups for that).
    */
   public static final class PodGroups {
     private final List<Group> groups;
@@ -96,25 +94,49 @@ public final class BinpackingEstimator {
     }
 
     /**
-     * Groups {@code pods}: same controller, equal labels and the same spec as upstream's
-     * {@code PodSpecSemanticallyEqual} compares it ({@link PodSpecEquivalence}: projected volumes, hostname and
-     * {@code env} aside), in order of first appearance. The labels keep apart what the spec no longer does: a
-     * StatefulSet's pods (their own hostname, and label {@code statefulset.kubernetes.io/pod-name}), an indexed
-     * Job's (their own {@code JOB_COMPLETION_INDEX}, and the completion-index label).
+     * Groups {@code pods} as scale-up groups them once per loop (upstream's {@code BuildPodGroups} and
+     * {@code groupPodsBySchedulingProperties} of {@code core/scaleup/equivalence/groups.go}): a pod joins the group of
+     * an earlier pod of the same controller with equal labels and the same spec as {@code PodSpecSemanticallyEqual}
+     * compares it ({@link SimilarPods}, {@link PodSpecEquivalence}: projected volumes, hostname and {@code env}
+     * aside). A pod without a controller and a DaemonSet pod ({@link TemplateNodes#isDaemonSetPod}) are each a group
+     * of their own, and so is every pod that starts a new variant of a controller that already has
+     * {@value SimilarPods#MAX_PER_CONTROLLER} groups (even pods equal to one another: upstream keeps no representative
+     * for them). The labels keep apart what the spec no longer does: a StatefulSet's pods (their own hostname, and
+     * label {@code statefulset.kubernetes.io/pod-name}), an indexed Job's (their own {@code JOB_COMPLETION_INDEX},
+     * and the completion-index label).
+     *
+     * <p>The groups are in the order of their first pods in {@code pods}, each group's pods in list order (upstream
+     * returns its groups from a map, in no particular order; the estimator's sort is stable, so this order breaks its
+     * ties).
      */
     public static PodGroups of(List<Pod> pods) {
-      Map<Object, List<PodInfo>> byKey = new LinkedHashMap<>();
+      List<List<PodInfo>> groups = new ArrayList<>();
+      SimilarPods<List<PodInfo>> kinds = new SimilarPods<>();
       for (Pod p : pods) {
-        OwnerReference c = p.metadata().controllerRef();
-        Object key = c == null ? p.metadata().key() : new GroupKey(c.uid(), p.metadata().labels(),
-            PodSpecEquivalence.semantic(p.spec()));
-        byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(PodInfos.of(p));
+        PodInfo pi = PodInfos.of(p);
+        // a DaemonSet pod is alone even where a pod of its controller is remembered (upstream checks it first)
+        List<PodInfo> group = TemplateNodes.isDaemonSetPod(p) ? null : kinds.find(p);
+        if (group == null) {
+          group = new ArrayList<>(1);
+          groups.add(group);
+          kinds.remember(p, group);
+        }
+        group.add(pi);
       }
-      List<Group> out = new ArrayList<>();
-      for (List<PodInfo> g : byKey.values()) {
+      List<Group> out = new ArrayList<>(groups.size());
+      for (List<PodInfo> g : groups) {
         out.add(new Group(List.copyOf(g)));
       }
       return new PodGroups(List.copyOf(out), pods.size());
+    }
+
+    /** The pods of each group, in the groups' order. */
+    List<List<Pod>> pods() {
+      List<List<Pod>> out = new ArrayList<>(groups.size());
+      for (Group g : groups) {
+        out.add(g.pods().stream().map(PodInfo::pod).toList());
+      }
+      return out;
     }
 
     public int size() {
@@ -336,8 +358,6 @@ public final class BinpackingEstimator {
       sim.addPod(n.name(), PodInfos.of(p));
     }
   }
-
-  private record GroupKey(String controllerUid, Map<String, String> labels, PodSpec spec) {}
 
   private static double score(PodInfo p, ResourceList alloc) {
     ResourceList r = p.requests();

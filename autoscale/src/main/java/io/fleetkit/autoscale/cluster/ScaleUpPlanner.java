@@ -155,6 +155,7 @@ final class ScaleUpPlanner {
       return ScaleUpPlan.none(keys, opts, skipped);
     }
     int total = nodes.size();
+    // upstream's BuildPodGroups, once per loop: every pool's schedulability check and estimate read these groups
     BinpackingEstimator.PodGroups groups = BinpackingEstimator.PodGroups.of(unschedulable);
     // upstream's IsNodeGroupReadyToScaleUp: an unhealthy group is skipped first, then a backed-off one
     nodeFacts.update(nodes);

@@ -3,12 +3,10 @@ package io.fleetkit.autoscale.cluster;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
-import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.autoscale.cluster.simulator.SchedulingHints;
 import io.fleetkit.autoscale.cluster.simulator.SimulatedCluster;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -22,9 +20,10 @@ import org.jspecify.annotations.Nullable;
  * <ol>
  *   <li>each pod, in order, on the node it was placed on by one of the last two calls (its hint, by UID:
  *       {@link SimulatedCluster#placeOnHint});
- *   <li>then each pod that did not fit on its hint (or had none), in order, unless a similar pod (same controller,
- *       labels and spec but for projected volumes, hostname and {@code env}) fitted nowhere earlier in the same call (upstream's {@code SimilarPodsScheduling}), on the
- *       first node that fits, searched round-robin
+ *   <li>then each pod that did not fit on its hint (or had none), in order, unless a similar pod
+ *       ({@link SimilarPods}: same controller, labels and spec but for projected volumes, hostname and {@code env})
+ *       fitted nowhere earlier in the same call (upstream's {@code SimilarPodsScheduling}), on the first node that
+ *       fits, searched round-robin
  *       ({@link SimulatedCluster#placeFrom}): each search starts past the node the previous search found, in this
  *       call or before it (the position is the caller's, shared with its scale-down simulations and kept across
  *       loops, as upstream's plugin runner keeps its {@code lastIndex}).
@@ -37,9 +36,6 @@ import org.jspecify.annotations.Nullable;
  * has its own simulator. Not thread-safe.
  */
 final class SchedulablePodsFilter {
-  /** Upstream's {@code maxPodsPerOwnerRef}: distinct failed pods remembered per controller. */
-  static final int MAX_SIMILAR_PER_CONTROLLER = 10;
-
   /** Highest priority first (upstream sorts by priority only); then oldest, then by key, for a stable order. */
   static final Comparator<Pod> ORDER = Comparator.comparingInt(Pod::priority).reversed()
       .thenComparing(p -> p.metadata().creationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder()))
@@ -70,7 +66,8 @@ final class SchedulablePodsFilter {
       @Nullable Map<String, List<Pod>> placed) {
     List<Pod> pods = new ArrayList<>(candidates);
     pods.sort(ORDER);
-    Map<String, List<Pod>> similarFailed = new HashMap<>();
+    // upstream's SimilarPodsScheduling: the kinds of pods that fitted nowhere in this call
+    SimilarPods<Boolean> similarFailed = new SimilarPods<>();
     List<Pod> unschedulable = new ArrayList<>();
     List<PodInfo> withoutHint = new ArrayList<>();
     for (int g = 0, n = pods.size(); g < n; ) {
@@ -91,13 +88,13 @@ final class SchedulablePodsFilter {
       }
       for (PodInfo pi : withoutHint) {
         Pod p = pi.pod();
-        if (similarUnschedulable(similarFailed, p)) {
+        if (similarFailed.find(p) != null) {
           unschedulable.add(p); // the search is skipped, not the hint (upstream's trySchedule)
         } else {
           int at = sim.placeFrom(pi, cursor, hints);
           if (at < 0) {
             unschedulable.add(p);
-            setUnschedulable(similarFailed, p);
+            similarFailed.remember(p, Boolean.TRUE);
           } else {
             record(sim, at, p, placed);
           }
@@ -124,38 +121,5 @@ final class SchedulablePodsFilter {
   /** A call without candidates: ends a generation of hints, as upstream's filter run on an empty list does. */
   void noCandidates() {
     hints.dropOld();
-  }
-
-  /**
-   * Upstream's {@code IsSimilarUnschedulable}: a pod of the same controller with equal labels and spec (as upstream's
-   * {@code PodSpecSemanticallyEqual} compares it: projected volumes, hostname and {@code env} aside,
-   * {@link PodSpecEquivalence}) failed.
-   */
-  private static boolean similarUnschedulable(Map<String, List<Pod>> failed, Pod p) {
-    OwnerReference c = p.metadata().controllerRef();
-    if (c == null) {
-      return false;
-    }
-    for (Pod f : failed.getOrDefault(c.uid(), List.of())) {
-      if (f.metadata().labels().equals(p.metadata().labels()) && PodSpecEquivalence.equal(f.spec(), p.spec())) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Upstream's {@code SetUnschedulable}: remembers {@code p} unless it has no controller, is a DaemonSet pod, or its
-   * controller already has {@value #MAX_SIMILAR_PER_CONTROLLER} remembered (an overflowing controller).
-   */
-  private static void setUnschedulable(Map<String, List<Pod>> failed, Pod p) {
-    OwnerReference c = p.metadata().controllerRef();
-    if (c == null || TemplateNodes.isDaemonSetPod(p)) {
-      return;
-    }
-    List<Pod> same = failed.computeIfAbsent(c.uid(), k -> new ArrayList<>());
-    if (same.size() < MAX_SIMILAR_PER_CONTROLLER) {
-      same.add(p);
-    }
   }
 }
