@@ -8,6 +8,9 @@ import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.reconcile.controllers.EvictionDecision;
 import io.fleetkit.reconcile.controllers.Evictions;
 import java.time.Clock;
@@ -53,11 +56,23 @@ public final class VpaUpdater {
   private final ObjectStore store;
   private final Clock clock;
   private final double evictionTolerance;
+  private final EventRecorder events;
 
   public VpaUpdater(ObjectStore store, Clock clock, double evictionTolerance) {
+    this(store, clock, evictionTolerance, EventRecorder.NOOP);
+  }
+
+  /**
+   * An updater that records upstream's events with {@code events}: {@value EventRecorder#EVICTED_BY_VPA} on an evicted
+   * pod and {@value EventRecorder#EVICTED_POD} on its VPA ({@code pods_eviction_restriction.go} {@code Evict}), and
+   * {@value EventRecorder#IN_PLACE_RESIZED_BY_VPA} on a pod resized in place ({@code pods_inplace_restriction.go}
+   * {@code InPlaceUpdate}), each once the API call succeeded. A recorder that throws is logged and passed over.
+   */
+  public VpaUpdater(ObjectStore store, Clock clock, double evictionTolerance, EventRecorder events) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.evictionTolerance = PodsEvictionRestriction.requireTolerance("vpa updater", evictionTolerance);
+    this.events = Objects.requireNonNull(events, "events");
   }
 
   public static VpaUpdater create(ObjectStore store, Clock clock) {
@@ -110,7 +125,7 @@ public final class VpaUpdater {
         ? resizeInPlace(vpa, rec, candidates, actions) : candidates;
     Instant now = clock.instant();
     for (Candidate c : toEvict) {
-      actions.add(evict(c, now));
+      actions.add(evict(vpa, c, now));
     }
     return actions;
   }
@@ -144,6 +159,7 @@ public final class VpaUpdater {
       }
       try {
         store.resize(VpaAdmission.apply(c.pod(), vpa, rec)); // pods/resize, as upstream's updater
+        record(c.pod(), EventRecorder.IN_PLACE_RESIZED_BY_VPA, "Resize", "Pod was resized in place by VPA Updater.");
         c.restriction().recordInPlaceUpdate(c.pod());
         actions.add(new UpdateAction(c.key(), UpdateAction.RESIZED_IN_PLACE, c.priority()));
       } catch (FleetKitException e) {
@@ -155,7 +171,7 @@ public final class VpaUpdater {
   }
 
   /** Evicts one candidate through the eviction API if the restriction allows it. */
-  private UpdateAction evict(Candidate c, Instant now) {
+  private UpdateAction evict(VerticalPodAutoscaler vpa, Candidate c, Instant now) {
     if (!c.restriction().canEvict(c.pod())) {
       return new UpdateAction(c.key(), UpdateAction.BLOCKED_BY_EVICTION_TOLERANCE, c.priority());
     }
@@ -177,7 +193,23 @@ public final class VpaUpdater {
       LOG.debug("vpa: eviction of {} failed: {}", c.key(), why);
       return new UpdateAction(c.key(), UpdateAction.EVICTION_FAILED, c.priority(), why);
     }
+    record(c.pod(), EventRecorder.EVICTED_BY_VPA, "Evict",
+        "Pod was evicted by VPA Updater to apply resource recommendation.");
+    record(vpa, EventRecorder.EVICTED_POD, "Evict",
+        "VPA Updater evicted Pod " + c.pod().metadata().name() + " to apply resource recommendation.");
     c.restriction().recordEviction(c.pod());
     return new UpdateAction(c.key(), UpdateAction.EVICTED, c.priority());
+  }
+
+  /** Records a Normal event on {@code regarding}, unless no recorder was given; a failing recorder is passed over. */
+  private void record(ApiObject<?> regarding, String reason, String action, String note) {
+    if (events == EventRecorder.NOOP) {
+      return;
+    }
+    try {
+      events.event(regarding, Event.NORMAL, reason, action, note);
+    } catch (RuntimeException e) {
+      LOG.debug("vpa: event recorder failed for {} {}: {}", reason, regarding.metadata().key(), e.toString());
+    }
   }
 }

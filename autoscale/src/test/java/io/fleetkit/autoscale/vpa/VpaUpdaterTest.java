@@ -48,7 +48,11 @@ import org.junit.jupiter.api.Test;
 final class VpaUpdaterTest {
   private final ManualClock clock = new ManualClock(Instant.parse("2026-06-01T12:00:00Z"));
   private final ObjectStore store = ObjectStore.inMemory();
-  private final VpaUpdater updater = VpaUpdater.create(store, clock);
+  /** Every event the updater recorded: {@code type reason action regarding-kind/namespace/name: note}. */
+  private final List<String> events = new java.util.ArrayList<>();
+  private final VpaUpdater updater = new VpaUpdater(store, clock, VpaUpdater.DEFAULT_EVICTION_TOLERANCE,
+      (regarding, related, type, reason, action, note) -> events.add(type + " " + reason + " " + action + " "
+          + regarding.kind() + "/" + regarding.namespace() + "/" + regarding.name() + ": " + note));
 
   private static ResourceList cpu(long milli) {
     return ResourceList.builder().put(ResourceNames.CPU, Quantity.ofMilli(milli)).build();
@@ -131,6 +135,9 @@ final class VpaUpdaterTest {
     assertThat(after.conditions()).anySatisfy(c -> assertThat(c.reason()).isEqualTo("InsufficientPods"));
     assertThat(store.get(Pod.class, "ns", evicted)).isEmpty();
     assertThat(store.list(Pod.class, "ns").items()).hasSize(3);
+    // events for the eviction made only: a refused one records none (upstream records after the API call succeeded)
+    assertThat(events).extracting(e -> e.substring(0, e.indexOf(':'))).containsExactly(
+        "Normal EvictedByVPA Evict Pod/ns/" + evicted, "Normal EvictedPod Evict VerticalPodAutoscaler/ns/web");
   }
 
   @Test
@@ -219,7 +226,8 @@ final class VpaUpdaterTest {
 
   // kubernetes/autoscaler vertical-pod-autoscaler/pkg/updater/restriction/pods_eviction_restriction_test.go (master
   // 55c37cd5) TestEvictEmitEvent: its decisions are in PodsEvictionRestrictionTest; its events (EvictedByVPA on the
-  // pod, EvictedPod on the VPA, two per evicted pod, none otherwise) are the updater's actions here.
+  // pod, EvictedPod on the VPA, two per evicted pod, none otherwise) are the recorder's here, with the updater's
+  // actions.
 
   private void deploymentWithPods(int replicas, PodStatus... pods) {
     store.create(Deployment.builder().namespace("ns").name("web").replicas(replicas)
@@ -241,6 +249,13 @@ final class VpaUpdaterTest {
         org.assertj.core.groups.Tuple.tuple("ns/test-1", UpdateAction.EVICTED),
         org.assertj.core.groups.Tuple.tuple("ns/test-2", UpdateAction.EVICTED));
     assertThat(store.list(Pod.class, "ns").items()).isEmpty();
+    assertThat(events).containsExactlyInAnyOrder(
+        "Normal EvictedByVPA Evict Pod/ns/test-1: Pod was evicted by VPA Updater to apply resource recommendation.",
+        "Normal EvictedPod Evict VerticalPodAutoscaler/ns/web: VPA Updater evicted Pod test-1 to apply resource "
+            + "recommendation.",
+        "Normal EvictedByVPA Evict Pod/ns/test-2: Pod was evicted by VPA Updater to apply resource recommendation.",
+        "Normal EvictedPod Evict VerticalPodAutoscaler/ns/web: VPA Updater evicted Pod test-2 to apply resource "
+            + "recommendation.");
   }
 
   @Test
@@ -250,6 +265,7 @@ final class VpaUpdaterTest {
 
     assertThat(updater.runOnce()).isEmpty();
     assertThat(store.list(Pod.class, "ns").items()).hasSize(1);
+    assertThat(events).isEmpty();
   }
 
   @Test
@@ -284,9 +300,15 @@ final class VpaUpdaterTest {
         .extracting(p -> p.metadata().key())
         .containsExactlyInAnyOrder(a.get(0).pod(), a.get(1).pod());
 
+    // upstream's InPlaceUpdate records InPlaceResizedByVPA on each pod it resized, nothing on the VPA
+    assertThat(events).containsExactlyInAnyOrder(
+        "Normal InPlaceResizedByVPA Resize Pod/" + a.get(0).pod() + ": Pod was resized in place by VPA Updater.",
+        "Normal InPlaceResizedByVPA Resize Pod/" + a.get(1).pod() + ": Pod was resized in place by VPA Updater.");
+
     // the next pass resizes the other two (the resized pods are within the recommended range now)
     assertThat(actions(updater.runOnce())).containsExactly(UpdateAction.RESIZED_IN_PLACE,
         UpdateAction.RESIZED_IN_PLACE);
+    assertThat(events).hasSize(4);
   }
 
   @Test

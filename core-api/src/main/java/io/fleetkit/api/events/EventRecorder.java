@@ -60,6 +60,21 @@ public interface EventRecorder {
    * container as field path, action {@code PreStopHook}, note {@code PreStopHook failed}).
    */
   String FAILED_PRE_STOP_HOOK = "FailedPreStopHook";
+  /**
+   * VPA updater: the pod was evicted to apply the recommendation (Normal, on the pod, action {@code Evict}, note
+   * {@code Pod was evicted by VPA Updater to apply resource recommendation.}).
+   */
+  String EVICTED_BY_VPA = "EvictedByVPA";
+  /**
+   * VPA updater: the same eviction, on the VerticalPodAutoscaler (Normal, action {@code Evict}, note
+   * {@code VPA Updater evicted Pod <name> to apply resource recommendation.}).
+   */
+  String EVICTED_POD = "EvictedPod";
+  /**
+   * VPA updater: the pod's requests were resized in place (Normal, on the pod, action {@code Resize}, note
+   * {@code Pod was resized in place by VPA Updater.}).
+   */
+  String IN_PLACE_RESIZED_BY_VPA = "InPlaceResizedByVPA";
 
   /** Drops every event. */
   EventRecorder NOOP = (regarding, related, type, reason, action, note) -> { };
