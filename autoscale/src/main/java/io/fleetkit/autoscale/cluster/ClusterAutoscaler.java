@@ -5,6 +5,7 @@ import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.autoscaling.NodePoolStatus;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.framework.SchedulerProfile;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.store.ObjectStore;
@@ -188,7 +189,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     this.metrics = b.metrics.enabled() ? new AutoscalerInstruments(b.metrics, b.options) : null;
     this.recompute = b.recompute;
     this.actuator = new ScaleDownActuator(b.store, b.options,
-        b.evictionTiming != null ? b.evictionTiming : Evictor.Timing.of(b.options), n -> clusterPods.on(n));
+        b.evictionTiming != null ? b.evictionTiming : Evictor.Timing.of(b.options), n -> clusterPods.on(n),
+        b.events);
     this.scaleUp = new ScaleUpPlanner(b.store, b.clock, b.profile, b.registry, b.options, b.expander, b.seed,
         backoffs, searchPosition);
     this.planner = new ScaleDownPlanner(b.store, b.clock, b.profile, b.registry, b.options, actuator, searchPosition,
@@ -691,6 +693,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     private java.util.function.@Nullable Predicate<Node> eligibility;
     private @Nullable ActuationStatus actuationStatus;
     private Evictor.@Nullable Timing evictionTiming;
+    private EventRecorder events = EventRecorder.NOOP;
     private boolean sortCandidates = true;
     private java.util.function.@Nullable Consumer<String> afterNodeSimulation;
     private InstanceCreation instanceCreation = InstanceCreation.ALWAYS;
@@ -718,6 +721,12 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
     /** Records {@link ClusterAutoscalerMetrics} after every loop; default {@link MetricsRegistry#NOOP}. */
     public Builder metrics(MetricsRegistry v) { metrics = Objects.requireNonNull(v, "metrics"); return this; }
+
+    /**
+     * Records upstream's scale-down events ({@code ScaleDown}, {@code ScaleDownFailed} on the nodes deleted and the
+     * pods evicted; docs/observability.md); default {@link EventRecorder#NOOP}, which builds no event.
+     */
+    public Builder events(EventRecorder v) { events = Objects.requireNonNull(v, "events"); return this; }
 
     /**
      * Keeps the pods from a watch on the store (listed once, then changed by the watch's events) instead of listing

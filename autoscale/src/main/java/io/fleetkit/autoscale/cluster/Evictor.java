@@ -49,6 +49,12 @@ final class Evictor {
 
     /** Whether {@code pod} (by namespace and name) is still on {@code node}; {@link Presence#GONE} when not. */
     Presence presence(Pod pod, String node);
+
+    /** The drain is about to evict {@code pod} for the first time (upstream's {@code evictPod} starts). */
+    default void evicting(Pod pod) {}
+
+    /** Evicting {@code pod}, a pod that must go, failed within the retry time (upstream's {@code evictPod} gives up). */
+    default void evictionFailed(Pod pod) {}
   }
 
   /** What a look-up of an evicted pod found. */
@@ -181,11 +187,12 @@ final class Evictor {
       Instant at = nextAttempt[i];
       while (at != null && !now.isBefore(at)) {
         if (lastError[i] != null && !at.isBefore(retryUntil)) { // woken after the retry deadline
-          nextAttempt[i] = null;
-          failed[i] = true;
-          return true;
+          return giveUp(i, cluster);
         }
         Pod p = pod(i);
+        if (lastError[i] == null) { // the first attempt: a pod settles at its first success
+          cluster.evicting(p);
+        }
         long g = gracePeriod(p, timing.maxGracefulTerminationSec());
         String err = cluster.evict(p, g);
         if (err == null) {
@@ -198,15 +205,23 @@ final class Evictor {
         nextAttempt[i] = next;
         if (timing.evictionRetryTime().isZero()) {
           if (!next.isBefore(retryUntil)) {
-            nextAttempt[i] = null;
-            failed[i] = true;
-            return true;
+            return giveUp(i, cluster);
           }
           return false;
         }
         at = next;
       }
       return at == null;
+    }
+
+    /** Pod {@code i}'s eviction failed for good; settled. */
+    private boolean giveUp(int i, Cluster cluster) {
+      nextAttempt[i] = null;
+      failed[i] = true;
+      if (i < full.size()) {
+        cluster.evictionFailed(full.get(i));
+      }
+      return true;
     }
 
     private Pod pod(int i) {

@@ -4,6 +4,9 @@ import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.events.ObjectReference;
 import io.fleetkit.api.framework.NodeInfos;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
@@ -17,6 +20,7 @@ import io.fleetkit.reconcile.controllers.EvictionDecision;
 import io.fleetkit.reconcile.controllers.Evictions;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,6 +69,14 @@ final class ScaleDownActuator {
   private static final Logger LOG = LoggerFactory.getLogger(ScaleDownActuator.class);
 
   private final ObjectStore store;
+  private final EventRecorder events;
+  static final String SCALE_DOWN = "ScaleDown";
+  static final String SCALE_DOWN_FAILED = "ScaleDownFailed";
+  static final String MARKED = "marked the node as toBeDeleted/unschedulable";
+  static final String REMOVED = "nodes removed by cluster autoscaler";
+  static final String DELETING_POD = "deleting pod for node scale down";
+  /** The nodes being deleted, by name, as they were when their deletion started (the events' references). */
+  private final Map<String, Node> deleting = new HashMap<>();
   private final AutoscalerOptions options;
   private final Evictor.Timing timing;
   private final Function<String, List<Pod>> podsOn;
@@ -107,6 +119,19 @@ final class ScaleDownActuator {
    */
   ScaleDownActuator(ObjectStore store, AutoscalerOptions options, Evictor.Timing timing,
       Function<String, List<Pod>> podsOn) {
+    this(store, options, timing, podsOn, EventRecorder.NOOP);
+  }
+
+  /**
+   * An actuator that records upstream's scale-down events with {@code events} ({@code actuation/actuator.go},
+   * {@code drain.go}, {@code delete_in_batch.go}): on a node, {@code ScaleDown} when it is tainted
+   * ({@value #MARKED}) and when it is deleted ({@value #REMOVED}), {@code ScaleDownFailed} when the taint or the
+   * deletion failed; on a pod, {@code ScaleDown} before its first eviction ({@value #DELETING_POD}) and
+   * {@code ScaleDownFailed} when a pod that must go could not be evicted in time. A recorder that throws is passed over.
+   */
+  ScaleDownActuator(ObjectStore store, AutoscalerOptions options, Evictor.Timing timing,
+      Function<String, List<Pod>> podsOn, EventRecorder events) {
+    this.events = Objects.requireNonNull(events, "events");
     this.store = Objects.requireNonNull(store, "store");
     this.options = Objects.requireNonNull(options, "options");
     this.timing = Objects.requireNonNull(timing, "timing");
@@ -213,6 +238,9 @@ final class ScaleDownActuator {
           (ns, name) -> store.get(ResourceClaim.class, ns, name).orElse(null)));
     }
     out.add(new ScaleDownStatus.ScaleDownNode(n.name(), pool, evictedPods, u));
+    if (events != EventRecorder.NOOP) {
+      deleting.put(n.name(), n);
+    }
     inProgress.put(n.name(), new Deletion(n.name(), pool, drain, atomic.contains(pool) ? pool + "#" + start : null,
         now.plus(options.nodeDeleteDelayAfterTaint())));
   }
@@ -223,12 +251,15 @@ final class ScaleDownActuator {
     for (Node n : nodes) {
       String err = taint(n.name(), now);
       if (err != null) {
+        record(ObjectReference.to(n), Event.WARNING, SCALE_DOWN_FAILED,
+            "failed to mark the node as toBeDeleted/unschedulable: " + err);
         for (String t : tainted) {
           untaint(t);
         }
         return new AutoscalerError(AutoscalerError.Type.API_CALL_ERROR,
             "couldn't taint node " + n.name() + " with ToBeDeleted: " + err);
       }
+      record(ObjectReference.to(n), Event.NORMAL, SCALE_DOWN, MARKED);
       tainted.add(n.name());
     }
     return null;
@@ -367,12 +398,32 @@ final class ScaleDownActuator {
 
   /** Records {@code result} for {@code node}, which is no longer in progress; a failure removes its taint. */
   private void end(String node, NodeDeleteResult result) {
-    inProgress.remove(node);
+    Deletion d = inProgress.remove(node);
     results.put(node, result);
+    Node object = deleting.remove(node);
     if (result.type() != NodeDeleteResult.Type.OK) {
       failures.put(node, result);
       LOG.debug("scale-down: could not delete node {}: {}", node, result.error());
+      if (object != null) { // upstream's CleanUpAndRecordFailedScaleDownEvent
+        String error = result.error() == null ? "" : result.error().message();
+        record(ObjectReference.to(object), Event.WARNING, SCALE_DOWN_FAILED, d != null && d.drain
+            ? "failed to drain and delete node: " + error : "failed to delete empty node: " + error);
+      }
       untaint(node);
+    } else if (object != null) { // upstream's RegisterAndRecordSuccessfulScaleDownEvent
+      record(ObjectReference.to(object), Event.NORMAL, SCALE_DOWN, REMOVED);
+    }
+  }
+
+  /** Records an event, unless no recorder was given; a failing recorder is passed over. */
+  private void record(ObjectReference regarding, String type, String reason, String note) {
+    if (events == EventRecorder.NOOP) {
+      return;
+    }
+    try {
+      events.event(regarding, null, type, reason, SCALE_DOWN, note);
+    } catch (RuntimeException e) {
+      LOG.debug("scale-down: event recorder failed for {} {}: {}", reason, regarding.name(), e.toString());
     }
   }
 
@@ -409,6 +460,20 @@ final class ScaleDownActuator {
 
     StoreCluster(Instant now) {
       this.now = now;
+    }
+
+    @Override
+    public void evicting(Pod pod) {
+      if (events != EventRecorder.NOOP) {
+        record(ObjectReference.to(pod), Event.NORMAL, SCALE_DOWN, DELETING_POD);
+      }
+    }
+
+    @Override
+    public void evictionFailed(Pod pod) {
+      if (events != EventRecorder.NOOP) {
+        record(ObjectReference.to(pod), Event.WARNING, SCALE_DOWN_FAILED, "failed to delete pod for ScaleDown");
+      }
     }
 
     @Override
