@@ -13,6 +13,7 @@ import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -40,8 +41,12 @@ final class ScaleUpSchedulablePodGroupsTest {
   }
 
   private ScaleUpPlan plan() {
-    return ClusterAutoscaler.builder(store).clock(clock).expander(Expanders.leastWaste()).seed(42).build()
-        .planScaleUp();
+    return plan(AutoscalerOptions.defaults());
+  }
+
+  private ScaleUpPlan plan(AutoscalerOptions options) {
+    return ClusterAutoscaler.builder(store).clock(clock).expander(Expanders.leastWaste()).options(options).seed(42)
+        .build().planScaleUp();
   }
 
   private static Map<String, Integer> nodeCounts(ScaleUpPlan plan) {
@@ -182,6 +187,54 @@ final class ScaleUpSchedulablePodGroupsTest {
     assertThat(nodeCounts(plan)).isEqualTo(Map.of("gpu-1-pool", 3, "gpu-2-pool", 2, "gpu-4-pool", 1));
     assertThat(plan.options()).allSatisfy(o -> assertThat(o.pods()).extracting(p -> p.metadata().name())
         .containsExactlyInAnyOrder("extra-gpu-pod-1", "extra-gpu-pod-2", "extra-gpu-pod-3"));
+  }
+
+  /**
+   * Upstream's TestScaleUpTwoGroups (its synchronous and parallel rows are one here: FleetKit launches the balanced
+   * nodes in one step): two similar pools, each with a full node, and two pods that each need a node.
+   */
+  @Test
+  void scaleUpTwoGroups() {
+    for (String ng : List.of("ng1", "ng2")) {
+      NodePool p = store.create(pool(ng, 1500, 1000, 0, 10));
+      store.create(CaFixtures.poolNode(p, ng + "-n1"));
+      store.create(barePod("full-" + ng, 1400, 0).toBuilder().nodeName(ng + "-n1").build());
+    }
+    store.create(barePod("p3", 1400, 0));
+    store.create(barePod("p4", 1400, 0));
+
+    ScaleUpPlan plan = plan(AutoscalerOptions.defaults().withBalanceSimilarNodeGroups(true));
+
+    assertThat(plan.scaleUps()).containsExactlyInAnyOrder(new PoolScaleUp("ng1", 1, 2, 10),
+        new PoolScaleUp("ng2", 1, 2, 10));
+    assertThat(plan.chosen()).isNotNull();
+    assertThat(plan.chosen().pods()).extracting(p -> p.metadata().name()).containsExactlyInAnyOrder("p3", "p4");
+  }
+
+  /**
+   * Upstream's TestComputeSimilarNodeGroups rows "some similar node groups and same schedulable pods" with balancing
+   * off and on, through the planner: ng1, ng2 and ng3 alike, pg1 and pg2 with a label of their own, and one pod every
+   * pool takes. The other rows are in {@code ScaleUpBalancingTest}.
+   */
+  @Test
+  void computeSimilarNodeGroups_sameSchedulablePods_balancingOffThenOn() {
+    for (String ng : List.of("ng1", "ng2", "ng3", "pg1", "pg2")) {
+      NodePool.Builder b = NodePool.builder().name(ng).capacity(CaFixtures.resources(100, 1000 * MI, 110))
+          .minSize(0).maxSize(10);
+      if (ng.startsWith("pg")) {
+        b.nodeLabel("example.com/other", ng);
+      }
+      store.create(b.build());
+    }
+    store.create(barePod("p1", 100, 1000));
+
+    ScaleUpPlan off = plan();
+    assertThat(off.options()).hasSize(5).allSatisfy(o -> assertThat(o.similarPools()).isEmpty());
+
+    ScaleUpPlan on = plan(AutoscalerOptions.defaults().withBalanceSimilarNodeGroups(true));
+    assertThat(on.options()).filteredOn(o -> o.poolName().equals("ng1")).singleElement()
+        .satisfies(o -> assertThat(o.similarPools()).extracting(p -> p.metadata().name())
+            .containsExactly("ng2", "ng3"));
   }
 
   /** Upstream's TestScaleUpNoHelp: the pod fits no pool, so nothing is launched. */
