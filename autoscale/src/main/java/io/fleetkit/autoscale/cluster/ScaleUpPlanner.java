@@ -41,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class ScaleUpPlanner {
   /** Why a pool is not an option when none of the pending pods fits a new node of it. */
-  static final String NO_POD_FITS_REASON = "no pending pod fits its template";
+  private static final String NO_POD_FITS_REASON = "no pending pod fits its template";
 
   private final ObjectStore store;
   private final Clock clock;
