@@ -31,8 +31,10 @@ import java.util.function.IntFunction;
  *   <li>Pods are grouped into scale-up's equivalence groups ({@link PodGroups#of}: same controller, equal labels and
  *       the same spec but for projected volumes, hostname and {@code env}, at most 10 groups per controller; a pod
  *       without a controller and a DaemonSet pod are alone; upstream's estimator is handed the groups scale-up
- *       made) and the groups sorted by {@code cpu/nodeCpu + memory/nodeMemory} of one pod, largest first
- *       ({@code decreasing_pod_orderer.go}); the sort is stable.
+ *       made, and scale-up hands a pool's estimate only those whose first pod fits the pool's empty template node:
+ *       {@link PodGroups#only}, {@link #schedulableGroups}) and the groups sorted by
+ *       {@code cpu/nodeCpu + memory/nodeMemory} of one pod, largest first ({@code decreasing_pod_orderer.go}); the
+ *       sort is stable.
  *   <li>Each group's pods are first placed, in order, on the new nodes added so far
  *       ({@code tryToScheduleOnExistingNodes}): each searched for round-robin, from the position every search of the autoscaler shares
  *       ({@link SearchPosition}, upstream's plugin runner's {@code lastIndex}: the search runs over the simulation's
@@ -128,6 +130,28 @@ public final class BinpackingEstimator {
         out.add(new Group(List.copyOf(g)));
       }
       return new PodGroups(List.copyOf(out), pods.size());
+    }
+
+    /**
+     * The groups {@code keep} marks (by index, in the order the groups were made; as {@link #schedulableGroups} gives
+     * them), in their order: what scale-up hands a pool's estimate (upstream's {@code SchedulablePodGroups} result).
+     *
+     * @throws IllegalArgumentException if {@code keep} does not have one entry per group
+     */
+    PodGroups only(boolean[] keep) {
+      if (keep.length != groups.size()) {
+        throw new IllegalArgumentException("keep: " + keep.length + " entries for " + groups.size()
+            + " pod groups, must be one per group");
+      }
+      List<Group> out = new ArrayList<>(groups.size());
+      int pods = 0;
+      for (int i = 0; i < keep.length; i++) {
+        if (keep[i]) {
+          out.add(groups.get(i));
+          pods += groups.get(i).pods().size();
+        }
+      }
+      return out.size() == groups.size() ? this : new PodGroups(List.copyOf(out), pods);
     }
 
     /** The pods of each group, in the groups' order. */

@@ -40,6 +40,9 @@ import org.jspecify.annotations.Nullable;
  * loop calls it.
  */
 final class ScaleUpPlanner {
+  /** Why a pool is not an option when none of the pending pods fits a new node of it. */
+  private static final String NO_POD_FITS_REASON = "no pending pod fits its template";
+
   private final ObjectStore store;
   private final Clock clock;
   private final SchedulerProfile profile;
@@ -209,10 +212,23 @@ final class ScaleUpPlanner {
       valid.add(pool);
       sizes.put(name, size);
     }
-    Map<String, List<NodePool>> similar = options.balanceSimilarNodeGroups() && valid.size() > 1
-        ? similarPools(sim, groups, valid, daemonSets) : Map.of();
+    // upstream's SchedulablePodGroups, for every pool scale-up considers and before any estimate: which groups have a
+    // first pod that fits the pool's empty template node; the pool's estimate gets only those, and balancing compares
+    // them
+    List<ScaleUpBalancing.Candidate> candidates = new ArrayList<>(valid.size());
     for (NodePool pool : valid) {
+      candidates.add(candidate(sim, groups, pool, daemonSets));
+    }
+    Map<String, List<NodePool>> similar = options.balanceSimilarNodeGroups() && valid.size() > 1
+        ? similarPools(candidates) : Map.of();
+    for (ScaleUpBalancing.Candidate candidate : candidates) {
+      NodePool pool = candidate.pool();
       String name = pool.metadata().name();
+      BinpackingEstimator.PodGroups fitting = groups.only(candidate.schedulable());
+      if (fitting.size() == 0) { // upstream's ComputeExpansionOption: an empty option, no estimate
+        skipped.put(name, NO_POD_FITS_REASON);
+        continue;
+      }
       boolean atomic = pool.spec().zeroOrMaxNodeScaling();
       List<NodePool> alike = similar.getOrDefault(name, List.of());
       // upstream's SngCapacityThreshold: the estimate may fill the pool and its similar pools
@@ -226,12 +242,12 @@ final class ScaleUpPlanner {
       // every template node comes with the pods of the DaemonSets that should run on it (upstream's
       // SanitizedTemplateNodeInfoFromNodeGroup): what they request is not there for the pending pods
       // and with the DRA devices of the pool's device templates (upstream's template NodeInfo LocalResourceSlices)
-      BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, groups,
+      BinpackingEstimator.Estimate e = BinpackingEstimator.estimate(sim, fitting,
           i -> ClusterAutoscaler.templateNode(pool, "template-" + name + "-" + i),
           n -> TemplateNodes.forPoolTemplate(n, daemonSets),
           n -> TemplateNodes.resourceSlicesFor(pool, n), room, searchPosition);
       if (e.nodeCount() == 0) {
-        skipped.put(name, "no pending pod fits its template");
+        skipped.put(name, NO_POD_FITS_REASON);
         continue;
       }
       // an atomic pool is scaled to its max size at once (upstream's ComputeExpansionOption sets NodeCount to MaxSize)
@@ -263,32 +279,38 @@ final class ScaleUpPlanner {
   }
 
   /**
-   * Upstream's {@code ComputeSimilarNodeGroups} for every pool of {@code valid} (the pools scale-up considers): the
-   * other pools of {@code valid} whose template nodes, with their DaemonSet pods, are similar
-   * ({@link NodeGroupSimilarity}) and that can take every pending pod group the pool can (each group's first pod
-   * passes the filters on an empty template node, upstream's {@code SchedulablePodGroups}), in name order. An atomic
-   * pool ({@code zeroOrMaxNodeScaling}) is balanced with none, and none is balanced with it (its nodes come all at
-   * once).
+   * Upstream's {@code SchedulablePodGroups} for {@code pool}: its template node, what the DaemonSet pods it starts
+   * with request, and which of {@code groups} have a first pod that passes the filters on it, empty but for those
+   * pods and with its pool's DRA devices.
    */
-  private Map<String, List<NodePool>> similarPools(SimulatedCluster sim, BinpackingEstimator.PodGroups groups,
-      List<NodePool> valid, List<DaemonSet> daemonSets) {
-    List<ScaleUpBalancing.Candidate> candidates = new ArrayList<>();
-    for (NodePool pool : valid) {
-      if (pool.spec().zeroOrMaxNodeScaling()) {
-        continue;
-      }
-      String name = pool.metadata().name();
-      Node template = ClusterAutoscaler.templateNode(pool, "template-" + name + "-similarity");
-      List<Pod> daemons = TemplateNodes.forPoolTemplate(template, daemonSets);
-      ResourceList requested = ResourceList.EMPTY;
-      for (Pod d : daemons) {
-        requested = requested.add(d.effectiveRequests());
-      }
-      boolean[] schedulable = BinpackingEstimator.schedulableGroups(sim, groups, template, n -> daemons,
-          n -> TemplateNodes.resourceSlicesFor(pool, n));
-      candidates.add(new ScaleUpBalancing.Candidate(pool, template, requested, schedulable));
+  private static ScaleUpBalancing.Candidate candidate(SimulatedCluster sim, BinpackingEstimator.PodGroups groups,
+      NodePool pool, List<DaemonSet> daemonSets) {
+    Node template = ClusterAutoscaler.templateNode(pool, "template-" + pool.metadata().name() + "-check");
+    List<Pod> daemons = TemplateNodes.forPoolTemplate(template, daemonSets);
+    ResourceList requested = ResourceList.EMPTY;
+    for (Pod d : daemons) {
+      requested = requested.add(d.effectiveRequests());
     }
-    return ScaleUpBalancing.similarPools(candidates, NodeGroupSimilarity.of(options));
+    boolean[] schedulable = BinpackingEstimator.schedulableGroups(sim, groups, template, n -> daemons,
+        n -> TemplateNodes.resourceSlicesFor(pool, n));
+    return new ScaleUpBalancing.Candidate(pool, template, requested, schedulable);
+  }
+
+  /**
+   * Upstream's {@code ComputeSimilarNodeGroups} for every pool of {@code candidates} (the pools scale-up considers,
+   * with the pending pod groups each can take): the other pools whose template nodes, with their DaemonSet pods, are
+   * similar ({@link NodeGroupSimilarity}) and that can take every pending pod group the pool can, in name order. An
+   * atomic pool ({@code zeroOrMaxNodeScaling}) is balanced with none, and none is balanced with it (its nodes come all
+   * at once).
+   */
+  private Map<String, List<NodePool>> similarPools(List<ScaleUpBalancing.Candidate> candidates) {
+    List<ScaleUpBalancing.Candidate> balanced = new ArrayList<>(candidates.size());
+    for (ScaleUpBalancing.Candidate c : candidates) {
+      if (!c.pool().spec().zeroOrMaxNodeScaling()) {
+        balanced.add(c);
+      }
+    }
+    return ScaleUpBalancing.similarPools(balanced, NodeGroupSimilarity.of(options));
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.fleetkit.autoscale.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Volume;
@@ -226,5 +227,29 @@ final class PodGroupsTest {
   void of_noPods_noGroups() {
     assertThat(BinpackingEstimator.PodGroups.of(List.of()).pods()).isEmpty();
     assertThat(BinpackingEstimator.PodGroups.of(List.of()).size()).isZero();
+  }
+
+  @Test
+  void only_keepsTheMarkedGroupsInOrder_countsTheirPods() {
+    Pod a0 = owned(testPod("a-0", 100, 1000), rc("rc-a", "uid-a"));
+    Pod a1 = owned(testPod("a-1", 100, 1000), rc("rc-a", "uid-a"));
+    Pod b = testPod("b", 200, 1000);
+    Pod c = testPod("c", 300, 1000);
+    BinpackingEstimator.PodGroups all = BinpackingEstimator.PodGroups.of(List.of(a0, b, a1, c));
+
+    BinpackingEstimator.PodGroups kept = all.only(new boolean[] {true, false, true});
+
+    assertThat(kept.pods()).containsExactly(List.of(a0, a1), List.of(c));
+    assertThat(kept.size()).isEqualTo(3);
+    assertThat(all.pods()).as("the groups it was made from stay as they were").hasSize(3);
+    assertThat(all.only(new boolean[3]).size()).isZero();
+    assertThat(all.only(new boolean[] {true, true, true})).isSameAs(all);
+  }
+
+  @Test
+  void only_wrongLength_throwsNamingTheRule() {
+    BinpackingEstimator.PodGroups all = BinpackingEstimator.PodGroups.of(List.of(testPod("x", 100, 1000)));
+    assertThatThrownBy(() -> all.only(new boolean[2])).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("keep: 2 entries for 1 pod groups, must be one per group");
   }
 }

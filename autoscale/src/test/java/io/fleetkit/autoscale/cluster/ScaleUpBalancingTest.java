@@ -72,6 +72,51 @@ final class ScaleUpBalancingTest {
     assertThat(similar.get("ng2")).extracting(p -> p.metadata().name()).containsExactly("ng1");
   }
 
+  /** A pod-group row of upstream's TestComputeSimilarNodeGroups: which of its pod groups p1, p2, p3 a pool takes. */
+  private static boolean[] takes(int... groups) {
+    boolean[] out = new boolean[3];
+    for (int g : groups) {
+      out[g - 1] = true;
+    }
+    return out;
+  }
+
+  /**
+   * Upstream's TestComputeSimilarNodeGroups (kubernetes/autoscaler
+   * {@code cluster-autoscaler/core/scaleup/orchestrator/orchestrator_test.go}, commit 0e20a385): the rows with
+   * balancing on, ng1's similar pools. ng2 and ng3 are similar to ng1 and pg1 and pg2 are not (upstream's comparator
+   * stub says so; here pg1 and pg2 have a label the others lack); a pool a row gives no pod groups takes none. The row
+   * with balancing off is in {@code ScaleUpSchedulablePodGroupsTest}, where the planner reads that option.
+   */
+  @Test
+  void computeSimilarNodeGroups() {
+    record Row(String name, Map<String, boolean[]> takes, List<String> want) {}
+    List<Row> rows = List.of(
+        new Row("no similar node groups", Map.of(), List.of()),
+        new Row("some similar node groups, but no schedulable pods", Map.of(), List.of()),
+        new Row("some similar node groups and same schedulable pods", Map.of("ng1", takes(1), "ng2", takes(1),
+            "ng3", takes(1), "pg1", takes(1), "pg2", takes(1)), List.of("ng2", "ng3")),
+        new Row("similar node groups can schedule more pods", Map.of("ng1", takes(1), "ng2", takes(1, 2),
+            "ng3", takes(1, 2, 3), "pg1", takes(1, 2), "pg2", takes(1, 2, 3)), List.of("ng2", "ng3")),
+        new Row("similar node groups can schedule different/no pods", Map.of("ng1", takes(1, 2), "ng2", takes(1),
+            "pg1", takes(1)), List.of()));
+    for (Row row : rows) {
+      // the first row has no similar pools at all: ng2 and ng3 are then as unlike ng1 as pg1 and pg2
+      boolean similarExist = !row.name().equals("no similar node groups");
+      List<ScaleUpBalancing.Candidate> candidates = new java.util.ArrayList<>();
+      for (String ng : List.of("ng1", "ng2", "ng3", "pg1", "pg2")) {
+        boolean alike = ng.equals("ng1") || (similarExist && ng.startsWith("ng"));
+        Map<String, String> labels = alike ? Map.of() : Map.of("example.com/other", ng);
+        candidates.add(candidate(ng, node(ng + "-node", 100, 1000, labels),
+            row.takes().getOrDefault(ng, new boolean[3])));
+      }
+      Map<String, List<NodePool>> similar = ScaleUpBalancing.similarPools(candidates,
+          NodeGroupSimilarity.ignoring(List.of()));
+      assertThat(similar.getOrDefault("ng1", List.of())).as(row.name()).extracting(p -> p.metadata().name())
+          .containsExactlyElementsOf(row.want());
+    }
+  }
+
   private static ScaleUpBalancing.Group g(String name, int max, int size) {
     return new ScaleUpBalancing.Group(name, size, max);
   }
