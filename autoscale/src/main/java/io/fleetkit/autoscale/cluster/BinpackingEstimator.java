@@ -157,10 +157,20 @@ public final class BinpackingEstimator {
     /** The pods of each group, in the groups' order. */
     List<List<Pod>> pods() {
       List<List<Pod>> out = new ArrayList<>(groups.size());
-      for (Group g : groups) {
-        out.add(g.pods().stream().map(PodInfo::pod).toList());
+      for (int i = 0; i < groups.size(); i++) {
+        out.add(groupPods(i));
       }
       return out;
+    }
+
+    /** How many groups there are. */
+    int groupCount() {
+      return groups.size();
+    }
+
+    /** The pods of group {@code i}. */
+    List<Pod> groupPods(int i) {
+      return groups.get(i).pods().stream().map(PodInfo::pod).toList();
     }
 
     public int size() {
@@ -352,11 +362,25 @@ public final class BinpackingEstimator {
    */
   static boolean[] schedulableGroups(SimulatedCluster sim, PodGroups pending, Node template,
       Function<Node, List<Pod>> podsOnNew, Function<Node, List<ResourceSlice>> slicesOnNew) {
+    return schedulableGroups(sim, pending, template, podsOnNew, slicesOnNew, null);
+  }
+
+  /**
+   * {@link #schedulableGroups(SimulatedCluster, PodGroups, Node, Function, Function)}, also writing each group's
+   * check into {@code checks} (upstream's {@code SchedulingErrors} of the group for this template) when not null.
+   */
+  static boolean[] schedulableGroups(SimulatedCluster sim, PodGroups pending, Node template,
+      Function<Node, List<Pod>> podsOnNew, Function<Node, List<ResourceSlice>> slicesOnNew,
+      io.fleetkit.api.framework.Status @Nullable [] checks) {
     boolean[] out = new boolean[pending.groups.size()];
     addTemplate(sim, template, podsOnNew, slicesOnNew);
     try {
       for (int i = 0; i < out.length; i++) {
-        out[i] = sim.check(pending.groups.get(i).pods().get(0), template.name()).isSuccess();
+        io.fleetkit.api.framework.Status st = sim.check(pending.groups.get(i).pods().get(0), template.name());
+        out[i] = st.isSuccess();
+        if (checks != null) {
+          checks[i] = st;
+        }
       }
     } finally {
       sim.removeNode(template.name());

@@ -170,6 +170,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private @Nullable Instant lastScaleUp;
   /** Scale-up's decision, with its filter's hints and what it leaves in the loop's snapshot. */
   private final ScaleUpPlanner scaleUp;
+  /** The recorder of the loop's events; {@link EventRecorder#NOOP} when none was given. */
+  private final EventRecorder events;
   /**
    * The round-robin position of the searches for a node, kept across loops: scale-up's filter, the placing of pods
    * from ongoing deletions and the drain simulations all go on from it, as upstream's share its snapshot's plugin
@@ -193,10 +195,45 @@ public final class ClusterAutoscaler implements AutoCloseable {
         b.events);
     this.scaleUp = new ScaleUpPlanner(b.store, b.clock, b.profile, b.registry, b.options, b.expander, b.seed,
         backoffs, searchPosition);
+    this.events = b.events;
+    scaleUp.explainRemaining(b.events != EventRecorder.NOOP);
     this.planner = new ScaleDownPlanner(b.store, b.clock, b.profile, b.registry, b.options, actuator, searchPosition,
         new ScaleDownPlanner.Seams(b.recompute, b.eligibility, b.actuationStatus, b.sortCandidates,
             b.afterNodeSimulation));
     this.watchedPods = b.watchPods ? new WatchedClusterPods(b.store) : null;
+  }
+
+  /**
+   * Upstream's scale-up status for the events ({@code static_autoscaler.go} and the orchestrator's results) and the
+   * events it gives ({@link ScaleUpEvents}): none without unschedulable pods (upstream's {@code ScaleUpNotNeeded});
+   * {@code max total nodes in cluster reached} on every unschedulable pod when the ready nodes are at
+   * {@code maxNodesTotal}; {@code TriggeredScaleUp} on the chosen option's pods when the loop scaled up, nothing when a
+   * launch of the plan failed (upstream's {@code ScaleUpError}); otherwise {@code NotTriggerScaleUp} on each pod no
+   * considered pool can take, with the pools' reasons.
+   */
+  private void recordScaleUpEvents(ScaleUpPlan plan, boolean launchFailed, java.util.Set<String> pools,
+      int readyNodes) {
+    if (plan.unschedulablePods().isEmpty()) {
+      return;
+    }
+    if (options.maxNodesTotal() > 0 && readyNodes >= options.maxNodesTotal()) {
+      List<ScaleUpEvents.NoScaleUp> all = new ArrayList<>();
+      for (Pod p : scaleUp.unschedulablePods()) {
+        all.add(new ScaleUpEvents.NoScaleUp(p, Map.of(), Map.of()));
+      }
+      ScaleUpEvents.record(events, ScaleUpEvents.Result.LIMITED_BY_MAX_NODES_TOTAL, List.of(), List.of(), all, pools);
+      return;
+    }
+    ScaleUpOption chosen = plan.chosen();
+    if (chosen == null || plan.scaleUps().isEmpty()) {
+      ScaleUpEvents.record(events, ScaleUpEvents.Result.NO_OPTIONS_AVAILABLE, List.of(), List.of(),
+          scaleUp.remaining(), pools);
+    } else if (launchFailed) { // upstream's error status carries no scale-ups: no event
+      ScaleUpEvents.record(events, ScaleUpEvents.Result.ERROR, List.of(), chosen.pods(), scaleUp.remaining(), pools);
+    } else {
+      ScaleUpEvents.record(events, ScaleUpEvents.Result.SUCCESSFUL, plan.scaleUps(), chosen.pods(),
+          scaleUp.remaining(), pools);
+    }
   }
 
   /** A builder for an autoscaler of the pools in {@code store}. */
@@ -260,9 +297,13 @@ public final class ClusterAutoscaler implements AutoCloseable {
     long scaleUpStart = metrics == null ? 0 : System.nanoTime();
     ScaleUpPlan plan = scaleUp.plan(now, pools, nodes, clusterPods, nodeFacts, poolConfig);
     boolean scaledUp = !launched.isEmpty();
+    int failedBefore = failures.size();
     for (PoolScaleUp s : plan.scaleUps()) {
       launched.addAll(launch(Objects.requireNonNull(pools.get(s.pool()), s.pool()), s.delta(), now, failures));
       scaledUp = true;
+    }
+    if (events != EventRecorder.NOOP) {
+      recordScaleUpEvents(plan, failures.size() > failedBefore, pools.keySet(), nodeFacts.size() - unreadyNodes);
     }
     if (scaledUp) {
       lastScaleUp = now;
@@ -723,8 +764,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
     public Builder metrics(MetricsRegistry v) { metrics = Objects.requireNonNull(v, "metrics"); return this; }
 
     /**
-     * Records upstream's scale-down events ({@code ScaleDown}, {@code ScaleDownFailed} on the nodes deleted and the
-     * pods evicted; docs/observability.md); default {@link EventRecorder#NOOP}, which builds no event.
+     * Records upstream's events: on the pending pods {@code TriggeredScaleUp} and {@code NotTriggerScaleUp}
+     * ({@link ScaleUpEvents}), on the nodes deleted and the pods evicted {@code ScaleDown} and {@code ScaleDownFailed}
+     * (docs/observability.md); default {@link EventRecorder#NOOP}, which builds no event and explains nothing.
      */
     public Builder events(EventRecorder v) { events = Objects.requireNonNull(v, "events"); return this; }
 

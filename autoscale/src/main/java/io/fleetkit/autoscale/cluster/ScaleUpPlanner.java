@@ -7,6 +7,7 @@ import io.fleetkit.api.apps.DaemonSet;
 import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.framework.PodInfo;
 import io.fleetkit.api.framework.PodInfos;
 import io.fleetkit.api.framework.SchedulerProfile;
@@ -72,6 +73,12 @@ final class ScaleUpPlanner {
    * elsewhere.
    */
   private Map<String, List<Pod>> nominatedPods = Map.of();
+  /** Whether {@link #plan} explains the pods it cannot help ({@link #remaining()}): only for the events. */
+  private boolean explain;
+  /** The pending pods the last plan could not place on existing nodes; empty unless {@link #explain}. */
+  private List<Pod> unschedulablePods = List.of();
+  /** The last plan's pods no pool can take, with why (upstream's {@code GetRemainingPods}); empty unless explaining. */
+  private List<ScaleUpEvents.NoScaleUp> remaining = List.of();
   /**
    * The ResourceClaims of the pending pods the last {@link #plan}'s filter placed, as its placements left them
    * (allocated and reserved for those pods: upstream's {@code TrySchedulePods} allocates them in the loop's DRA
@@ -102,6 +109,8 @@ final class ScaleUpPlanner {
 
   ScaleUpPlan plan(Instant now, Map<String, NodePool> pools, List<Node> nodes, ClusterPods clusterPods,
       NodeListFacts nodeFacts, NodeGroupConfig poolConfig) {
+    unschedulablePods = List.of();
+    remaining = List.of();
     List<Pod> pending = new ArrayList<>();
     // upstream's ArrangePodsBySchedulability: a pod waiting for preemption (status.nominatedNodeName) is neither
     // pending for scale-up nor searched for: the snapshot holds it on its nominated node
@@ -156,6 +165,9 @@ final class ScaleUpPlanner {
     List<ScaleUpOption> opts = new ArrayList<>();
     if (unschedulable.isEmpty()) {
       return ScaleUpPlan.none(keys, opts, skipped);
+    }
+    if (explain) {
+      unschedulablePods = List.copyOf(unschedulable);
     }
     int total = nodes.size();
     // upstream's BuildPodGroups, once per loop: every pool's schedulability check and estimate read these groups
@@ -216,8 +228,16 @@ final class ScaleUpPlanner {
     // first pod that fits the pool's empty template node; the pool's estimate gets only those, and balancing compares
     // them
     List<ScaleUpBalancing.Candidate> candidates = new ArrayList<>(valid.size());
+    Map<String, Status[]> checks = explain ? new LinkedHashMap<>() : null;
     for (NodePool pool : valid) {
-      candidates.add(candidate(sim, groups, pool, daemonSets));
+      Status[] why = checks == null ? null : new Status[groups.groupCount()];
+      candidates.add(candidate(sim, groups, pool, daemonSets, why));
+      if (checks != null) {
+        checks.put(pool.metadata().name(), why);
+      }
+    }
+    if (checks != null) {
+      remaining = remaining(groups, candidates, checks, skipped);
     }
     Map<String, List<NodePool>> similar = options.balanceSimilarNodeGroups() && valid.size() > 1
         ? similarPools(candidates) : Map.of();
@@ -284,7 +304,7 @@ final class ScaleUpPlanner {
    * pods and with its pool's DRA devices.
    */
   private static ScaleUpBalancing.Candidate candidate(SimulatedCluster sim, BinpackingEstimator.PodGroups groups,
-      NodePool pool, List<DaemonSet> daemonSets) {
+      NodePool pool, List<DaemonSet> daemonSets, Status @Nullable [] checks) {
     Node template = ClusterAutoscaler.templateNode(pool, "template-" + pool.metadata().name() + "-check");
     List<Pod> daemons = TemplateNodes.forPoolTemplate(template, daemonSets);
     ResourceList requested = ResourceList.EMPTY;
@@ -292,8 +312,57 @@ final class ScaleUpPlanner {
       requested = requested.add(d.effectiveRequests());
     }
     boolean[] schedulable = BinpackingEstimator.schedulableGroups(sim, groups, template, n -> daemons,
-        n -> TemplateNodes.resourceSlicesFor(pool, n));
+        n -> TemplateNodes.resourceSlicesFor(pool, n), checks);
     return new ScaleUpBalancing.Candidate(pool, template, requested, schedulable);
+  }
+
+  /**
+   * Upstream's {@code GetRemainingPods}: the pods of each group that no considered pool's template takes, each with
+   * the reasons every considered pool rejected its group ({@code checks}) and those of the pools skipped before the
+   * check ({@code skipped} as it is now: unhealthy, backed off, at their maximum, over a cluster-wide limit; the detail
+   * after {@code ": "} left out, as upstream's reasons have none).
+   */
+  private static List<ScaleUpEvents.NoScaleUp> remaining(BinpackingEstimator.PodGroups groups,
+      List<ScaleUpBalancing.Candidate> candidates, Map<String, Status[]> checks, Map<String, String> skipped) {
+    Map<String, List<String>> skippedReasons = new LinkedHashMap<>();
+    skipped.forEach((pool, why) -> {
+      int detail = why.indexOf(": ");
+      skippedReasons.put(pool, List.of(detail < 0 ? why : why.substring(0, detail)));
+    });
+    List<ScaleUpEvents.NoScaleUp> out = new ArrayList<>();
+    for (int i = 0; i < groups.groupCount(); i++) {
+      boolean schedulable = false;
+      for (ScaleUpBalancing.Candidate c : candidates) {
+        schedulable |= c.schedulable()[i];
+      }
+      if (schedulable) {
+        continue;
+      }
+      Map<String, List<String>> rejected = new LinkedHashMap<>();
+      for (Map.Entry<String, Status[]> e : checks.entrySet()) {
+        Status st = e.getValue()[i];
+        rejected.put(e.getKey(), st.reasons().isEmpty() ? List.of(st.message()) : st.reasons());
+      }
+      for (Pod p : groups.groupPods(i)) {
+        out.add(new ScaleUpEvents.NoScaleUp(p, rejected, skippedReasons));
+      }
+    }
+    return out;
+  }
+
+  /** Makes {@link #plan} keep {@link #unschedulablePods()} and {@link #remaining()} for the scale-up events. */
+  void explainRemaining(boolean on) {
+    explain = on;
+  }
+
+  /** The pending pods the last plan found unschedulable on the nodes there are (when explaining). */
+  List<Pod> unschedulablePods() {
+    return unschedulablePods;
+  }
+
+  /** The last plan's pods that no considered pool can take, with why (when explaining). */
+  List<ScaleUpEvents.NoScaleUp> remaining() {
+    return remaining;
   }
 
   /**

@@ -249,5 +249,12 @@ final class ScaleUpSchedulablePodGroupsTest {
     assertThat(plan.chosen()).isNull();
     assertThat(plan.scaleUps()).isEmpty();
     assertThat(plan.skippedPools()).containsEntry("ng1", "no pending pod fits its template");
+
+    // upstream's loop records NotTriggerScaleUp on the pod
+    List<String> events = new java.util.ArrayList<>();
+    ClusterAutoscaler.builder(store).clock(clock).seed(42).events((regarding, related, type, reason, action, note) ->
+        events.add(reason + " " + regarding.name() + ": " + note)).build().runOnce();
+    assertThat(events).singleElement().asString().startsWith("NotTriggerScaleUp p-new: pod didn't trigger scale-up: ")
+        .contains("1 Insufficient cpu");
   }
 }
