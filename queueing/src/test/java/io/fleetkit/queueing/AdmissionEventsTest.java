@@ -1,6 +1,7 @@
 package io.fleetkit.queueing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.events.ObjectReference;
@@ -203,6 +204,13 @@ final class AdmissionEventsTest {
     e.submit(wl("a", 0, "1", T0));
     assertThat(e.schedule().admitted()).extracting(QuotaReservation::workload).containsExactly("ns/a");
     assertThat(e.isAdmitted("ns/a")).isTrue();
+  }
+
+  @Test
+  void builder_eventsSetTwice_failsNamingTheOldRecorder() {
+    AdmissionEngine.Builder b = AdmissionEngine.builder().events(recorder);
+    assertThatThrownBy(() -> b.events(EventRecorder.NOOP)).isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("admission engine: events was already set to ");
   }
 
   @Test
