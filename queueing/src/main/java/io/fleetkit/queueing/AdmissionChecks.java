@@ -30,6 +30,11 @@ public final class AdmissionChecks {
   public static final String REASON_PENDING_DELAYED_TOPOLOGY = "PendingDelayedTopologyRequests";
   /** The eviction reason after a {@link CheckState#RETRY} check (Kueue's {@code WorkloadEvictedByAdmissionCheck}). */
   public static final String EVICTED_BY_ADMISSION_CHECK = "AdmissionCheck";
+  /**
+   * The start of the message of a workload deactivated by a Rejected check (Kueue's workload controller: {@code The
+   * workload is deactivated due to} and the checks' message).
+   */
+  public static final String DEACTIVATED_PREFIX = "The workload is deactivated due to ";
   /** The scheduler's message for a pending workload with a Retry or Rejected check. */
   public static final String FAILED_CHECKS = "The workload has failed admission checks";
 

@@ -117,9 +117,14 @@ import java.util.Optional;
  */
 public final class AdmissionEngine {
   private final QueueScheduler scheduler;
+  /** Kueue's events about the workloads; {@code null} without a recorder, so that nothing is built for none. */
+  private final @org.jspecify.annotations.Nullable AdmissionEvents events;
+  private final Clock clock;
 
-  private AdmissionEngine(QueueScheduler scheduler) {
+  private AdmissionEngine(QueueScheduler scheduler, io.fleetkit.api.events.EventRecorder recorder, Clock clock) {
     this.scheduler = scheduler;
+    this.clock = clock;
+    this.events = AdmissionEvents.of(recorder, clock, scheduler);
   }
 
   public static Builder builder() {
@@ -209,12 +214,23 @@ public final class AdmissionEngine {
    * @return whether the workload was known
    */
   public synchronized boolean delete(String workloadKey) {
+    if (events != null) {
+      events.deleted(workloadKey);
+    }
     return scheduler.delete(workloadKey);
   }
 
-  /** Runs one scheduling cycle. */
+  /** Runs one scheduling cycle (and records its events, {@link Builder#events}). */
   public synchronized CycleResult schedule() {
-    return scheduler.schedule();
+    return cycle();
+  }
+
+  private CycleResult cycle() {
+    CycleResult r = scheduler.schedule();
+    if (events != null) {
+      events.cycle(r);
+    }
+    return r;
   }
 
   /**
@@ -229,7 +245,7 @@ public final class AdmissionEngine {
     }
     List<CycleResult> out = new ArrayList<>();
     for (int i = 0; i < maxCycles; i++) {
-      CycleResult r = scheduler.schedule();
+      CycleResult r = cycle();
       if (r.progressed()) {
         out.add(r);
       }
@@ -290,8 +306,11 @@ public final class AdmissionEngine {
    * @throws io.fleetkit.api.ValidationException as {@link #setCheckState}, before any state is set
    */
   public synchronized Optional<CheckOutcome> setCheckStates(String workloadKey, List<AdmissionCheckState> states) {
-    return Optional.ofNullable(scheduler.setCheckStates(Objects.requireNonNull(workloadKey, "workloadKey"),
-        List.copyOf(states)));
+    CheckOutcome o = scheduler.setCheckStates(Objects.requireNonNull(workloadKey, "workloadKey"), List.copyOf(states));
+    if (o != null && events != null) {
+      events.checks(List.of(o), clock.instant());
+    }
+    return Optional.ofNullable(o);
   }
 
   /**
@@ -308,7 +327,11 @@ public final class AdmissionEngine {
    * @return whether the workload was deactivated
    */
   public synchronized boolean reactivate(String workloadKey) {
-    return scheduler.reactivate(workloadKey);
+    boolean reactivated = scheduler.reactivate(workloadKey);
+    if (reactivated && events != null) {
+      events.reactivated(workloadKey);
+    }
+    return reactivated;
   }
 
   /**
@@ -842,8 +865,28 @@ public final class AdmissionEngine {
     private @org.jspecify.annotations.Nullable AdmissionFairSharing admissionFairSharing;
     private List<FairSharingStrategy> strategies =
         List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE);
+    private io.fleetkit.api.events.@org.jspecify.annotations.Nullable EventRecorder events;
 
     private Builder() {}
+
+    /**
+     * Where the engine records Kueue's events about the workloads (default {@link
+     * io.fleetkit.api.events.EventRecorder#NOOP}, which costs nothing: no event and no note is built): {@code
+     * QuotaReserved}, {@code Admitted}, {@code Pending}, {@code SecondPassFailed}, {@code Preempted}, {@code
+     * PreemptedWorkload}, {@code AdmissionCheckRejected} and {@code EvictedDueTo<reason>}, each regarding its
+     * Workload, with Kueue's type and note (docs/observability.md lists them). The recorder is called with the
+     * engine's lock held; one that throws is logged and ignored.
+     *
+     * @throws IllegalStateException if it was set before
+     */
+    public Builder events(io.fleetkit.api.events.EventRecorder recorder) {
+      Objects.requireNonNull(recorder, "recorder");
+      if (events != null) {
+        throw new IllegalStateException("admission engine: events was already set to " + events);
+      }
+      this.events = recorder;
+      return this;
+    }
 
     /** The clock that stamps admissions (default: the system UTC clock). */
     public Builder clock(Clock clock) {
@@ -1156,7 +1199,8 @@ public final class AdmissionEngine {
       if (waitForPodsReady != null) {
         scheduler.waitForPodsReady(waitForPodsReady, random != null ? random : new java.util.SplittableRandom());
       }
-      return new AdmissionEngine(scheduler);
+      return new AdmissionEngine(scheduler, events != null ? events : io.fleetkit.api.events.EventRecorder.NOOP,
+          clock);
     }
   }
 }

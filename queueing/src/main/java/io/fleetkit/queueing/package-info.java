@@ -10,7 +10,9 @@
  * assignment, StrictFIFO/BestEffortFIFO queueing, preemption within the ClusterQueue, reclamation within the cohort
  * and fair sharing by dominant resource share; {@link io.fleetkit.queueing.ResourceTransformation}s (Kueue's
  * {@code resources.transformations}) change how requests count against quota. Its results are {@link io.fleetkit.queueing.CycleResult},
- * {@link io.fleetkit.queueing.QuotaReservation} and {@link io.fleetkit.queueing.Preemption}.
+ * {@link io.fleetkit.queueing.QuotaReservation} and {@link io.fleetkit.queueing.Preemption}; given an event recorder
+ * ({@link io.fleetkit.queueing.AdmissionEngine.Builder#events}) it also records Kueue's events about the workloads
+ * ({@code QuotaReserved}, {@code Admitted}, {@code Pending}, {@code Preempted}, {@code EvictedDueTo...}).
  *
  * <p>Admission fair sharing (Kueue's {@code AdmissionFairSharing}): with an {@link
  * io.fleetkit.queueing.AdmissionFairSharing} configuration, a ClusterQueue whose {@link
@@ -52,7 +54,8 @@
  * io.fleetkit.queueing.QueueBlocker}.
  *
  * <p>Thread safety: the records are immutable; an {@link io.fleetkit.queueing.AdmissionEngine} is
- * thread-safe, every operation holds the engine's lock (check controllers are called under it).
+ * thread-safe, every operation holds the engine's lock (check controllers and the event recorder are called under
+ * it).
  */
 @NullMarked
 package io.fleetkit.queueing;

@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
  * its base ClusterQueues do not name; in FleetKit a workload's checks are those of its queue, so {@code sales} and
  * {@code eng-beta} name {@code check} here (otherwise the same queues as {@code KueueSchedulePortTest}). The cycle
  * reserves quota ({@code QuotaReserved=True}) and the workload is not admitted ({@code Admitted=False}, {@code The
- * workload has not all checks ready}), with upstream's assignments.
+ * workload has not all checks ready}), with upstream's assignments. "with check state pending" also checks upstream's
+ * {@code wantEvents} (workload, type, reason; upstream ignores the notes): {@code QuotaReserved} alone. The other case's
+ * {@code wantEvents} compares the note, whose {@code Flavors considered: ...} part the engine does not write.
  */
 final class KueueScheduleChecksPortTest {
   private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
@@ -35,7 +37,11 @@ final class KueueScheduleChecksPortTest {
   }
 
   private static AdmissionEngine engine() {
-    return AdmissionEngine.builder().clock(Clock.fixed(NOW, ZoneOffset.UTC))
+    return engine(io.fleetkit.api.events.EventRecorder.NOOP);
+  }
+
+  private static AdmissionEngine engine(io.fleetkit.api.events.EventRecorder events) {
+    return AdmissionEngine.builder().clock(Clock.fixed(NOW, ZoneOffset.UTC)).events(events)
         .resourceFlavors("default", "on-demand", "spot", "model-a")
         .namespace("eng-alpha", Map.of("dep", "eng"))
         .namespace("eng-beta", Map.of("dep", "eng"))
@@ -79,7 +85,8 @@ final class KueueScheduleChecksPortTest {
 
   @Test
   void workloadFitsInSingleClusterQueueWithCheckStatePending() {
-    AdmissionEngine e = engine();
+    RecordedEvents ev = new RecordedEvents();
+    AdmissionEngine e = engine(ev);
     e.submit(Workload.builder("sales", "foo").queueName("main").creationTime(NOW)
         .podSet("one", 10, ResourceList.builder().put("cpu", "1").build()).build());
     CycleResult r = e.schedule();
@@ -92,6 +99,7 @@ final class KueueScheduleChecksPortTest {
       assertThat(p.flavors()).containsExactly(Map.entry("cpu", "default"));
       assertThat(p.resourceUsage().get("cpu").milliValue()).isEqualTo(10_000);
     });
+    assertThat(ev.withoutNotes()).containsExactly("sales/foo Normal QuotaReserved");
   }
 
   @Test

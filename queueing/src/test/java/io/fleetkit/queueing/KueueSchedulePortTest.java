@@ -28,6 +28,14 @@ import org.junit.jupiter.api.Test;
  * kueue commit ff69552e; docs/conformance.md lists the others and why. Kueue's test CQs set borrowing limits on queues
  * without a cohort, which its webhook rejects; they have no effect there and are left out. Workloads and queues that
  * Kueue's events and conditions describe are checked through the cycle's admissions, preemptions and pending reasons.
+ *
+ * <p>Upstream's {@code wantEvents} are checked in the 7 ported cases that have them (with the checks port's "with check
+ * state pending", 8 of the 13 cases with {@code wantEvents}), as upstream compares them with {@code
+ * ignoreEventMessageCmpOpts}: the regarded workload, type and reason, in order (the notes are {@code
+ * AdmissionEventsTest}'s). Upstream's warnings with {@code UnadmittedWorkloadsObservability}'s reasons ({@code
+ * WaitingForPreemptedWorkloads}, {@code ExceedsMaxQuota}) are {@code Pending}, as its {@code
+ * AdjustEventsForDisabledObservabilityInScheduler} makes them for the gate off: the engine does not compute those
+ * reasons.
  */
 final class KueueSchedulePortTest {
   private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
@@ -113,6 +121,10 @@ final class KueueSchedulePortTest {
     return engine(List.of(), List.of());
   }
 
+  private static AdmissionEngine engine(RecordedEvents events, List<ClusterQueue> extraCqs, List<LocalQueue> extraLqs) {
+    return builder(extraCqs, extraLqs, List.of()).events(events).build();
+  }
+
   private static Workload wl(String ns, String name, String queue, int priority, String cpu) {
     return Workload.builder(ns, name).queueName(queue).priority(priority).creationTime(NOW).request("cpu", cpu).build();
   }
@@ -195,7 +207,8 @@ final class KueueSchedulePortTest {
   // outcome Kueue checks (quota reserved in sales, 10 pods on default) is the same.
   @Test
   void workloadFitsInSingleClusterQueueWithCheckStateReady() {
-    AdmissionEngine e = engine();
+    RecordedEvents ev = new RecordedEvents();
+    AdmissionEngine e = engine(ev, List.of(), List.of());
     e.submit(podSet("sales", "foo", "main", "one", 10, "1"));
     CycleResult r = e.schedule();
     assertThat(keys(r)).containsExactly("sales/foo");
@@ -204,6 +217,7 @@ final class KueueSchedulePortTest {
     assertThat(a.podSets().get(0).count()).isEqualTo(10);
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "default"));
     assertThat(a.podSets().get(0).resourceUsage().get("cpu")).isEqualTo(Quantity.parse("10000m"));
+    assertThat(ev.withoutNotes()).containsExactly("sales/foo Normal QuotaReserved", "sales/foo Normal Admitted");
   }
 
   @Test
@@ -964,7 +978,8 @@ final class KueueSchedulePortTest {
 
   @Test
   void admitWorkloadWithZeroQuantityRequestForResourceNotInClusterQueue() {
-    AdmissionEngine e = engine();
+    RecordedEvents ev = new RecordedEvents();
+    AdmissionEngine e = engine(ev, List.of(), List.of());
     e.submit(Workload.builder("sales", "zero-resource-wl").queueName("main").creationTime(NOW)
         .request("cpu", "1").request("example.com/gpu", "0").build());
     CycleResult r = e.schedule();
@@ -973,6 +988,8 @@ final class KueueSchedulePortTest {
     assertThat(a.clusterQueue()).isEqualTo("sales");
     assertThat(a.podSets().get(0).flavors()).containsExactlyEntriesOf(Map.of("cpu", "default"));
     assertThat(a.podSets().get(0).resourceUsage().get("cpu")).isEqualTo(Quantity.parse("1000m"));
+    assertThat(ev.withoutNotes()).containsExactly("sales/zero-resource-wl Normal QuotaReserved",
+        "sales/zero-resource-wl Normal Admitted");
   }
 
   @Test
@@ -980,7 +997,9 @@ final class KueueSchedulePortTest {
     ClusterQueue c = cq("preempt-zero-gpu-cq")
         .preemption(ClusterQueuePreemption.of(QueuePreemptionPolicy.LOWER_PRIORITY, QueuePreemptionPolicy.NEVER))
         .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "4"))).build();
-    AdmissionEngine e = engine(List.of(c), List.of(LocalQueue.of("sales", "preempt-zero-gpu-lq", "preempt-zero-gpu-cq")));
+    RecordedEvents ev = new RecordedEvents();
+    AdmissionEngine e = engine(ev, List.of(c),
+        List.of(LocalQueue.of("sales", "preempt-zero-gpu-lq", "preempt-zero-gpu-cq")));
     e.submit(Workload.builder("sales", "preemptor").queueName("preempt-zero-gpu-lq").creationTime(NOW)
         .request("cpu", "2").request("example.com/gpu", "0").build());
     e.assumeAdmitted(wl("sales", "low-priority", "preempt-zero-gpu-lq", -1, "4"), "preempt-zero-gpu-cq",
@@ -991,6 +1010,9 @@ final class KueueSchedulePortTest {
     assertThat(left(e, "preempt-zero-gpu-cq")).containsExactlyInAnyOrder("sales/preemptor", "sales/low-priority");
     assertThat(r.pending().get("sales/preemptor")).contains("couldn't assign flavors to pod set main: "
         + "insufficient unused quota for cpu in flavor default, 2 more needed");
+    assertThat(ev.withoutNotes()).containsExactly("sales/low-priority Normal EvictedDueToPreempted",
+        "sales/low-priority Normal Preempted", "sales/preemptor Normal PreemptedWorkload",
+        "sales/preemptor Warning Pending"); // upstream: WaitingForPreemptedWorkloads, Pending with the gate off
   }
 
   @Test
@@ -1002,7 +1024,8 @@ final class KueueSchedulePortTest {
     ClusterQueue lender = cq("pob-lender").cohort("pob-cohort")
         .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "0")),
             FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "5"))).build();
-    AdmissionEngine e = engine(List.of(pob, lender), List.of(LocalQueue.of("default", "pob-queue", "pob-cq")));
+    RecordedEvents ev = new RecordedEvents();
+    AdmissionEngine e = engine(ev, List.of(pob, lender), List.of(LocalQueue.of("default", "pob-queue", "pob-cq")));
     e.assumeAdmitted(wl("default", "low-pob", "pob-queue", -1, "5"), "pob-cq", Map.of("cpu", "on-demand"), NOW);
     e.submit(wl("default", "high-pob", "pob-queue", 0, "5"));
     CycleResult r = e.schedule();
@@ -1016,6 +1039,9 @@ final class KueueSchedulePortTest {
     // upstream's wantLeft: the preemptor waits in its queue (FleetKit has requeued the evicted low-pob there too)
     assertThat(left(e, "pob-cq")).contains("default/high-pob");
     assertThat(e.inadmissible("pob-cq")).isEmpty();
+    assertThat(ev.withoutNotes()).containsExactly("default/low-pob Normal EvictedDueToPreempted",
+        "default/low-pob Normal Preempted", "default/high-pob Normal PreemptedWorkload",
+        "default/high-pob Warning Pending"); // upstream: WaitingForPreemptedWorkloads, Pending with the gate off
     // Kueue keeps low-pob's quota until its eviction finishes; FleetKit evicts in the cycle: high-pob takes on-demand
     CycleResult next = e.schedule();
     assertThat(keys(next)).containsExactly("default/high-pob");
@@ -1068,7 +1094,8 @@ final class KueueSchedulePortTest {
     ClusterQueue lender = cq("bop-lender").cohort("bop-cohort")
         .resourceGroup(FlavorQuotas.of("on-demand", FlavorResourceQuota.of("cpu", "0")),
             FlavorQuotas.of("spot", FlavorResourceQuota.of("cpu", "5"))).build();
-    AdmissionEngine e = engine(List.of(bop, lender), List.of(LocalQueue.of("default", "bop-queue", "bop-cq")));
+    RecordedEvents ev = new RecordedEvents();
+    AdmissionEngine e = engine(ev, List.of(bop, lender), List.of(LocalQueue.of("default", "bop-queue", "bop-cq")));
     e.assumeAdmitted(wl("default", "low-bop", "bop-queue", -1, "5"), "bop-cq", Map.of("cpu", "on-demand"), NOW);
     e.submit(wl("default", "high-bop", "bop-queue", 0, "5"));
     CycleResult r = e.schedule();
@@ -1077,16 +1104,19 @@ final class KueueSchedulePortTest {
     assertThat(assignments(e, "bop-cq", "bop-lender")).containsExactlyInAnyOrderEntriesOf(Map.of(
         "default/low-bop", new TreeSet<>(List.of("main:cpu=on-demand@bop-cq")),
         "default/high-bop", new TreeSet<>(List.of("main:cpu=spot@bop-cq"))));
+    assertThat(ev.withoutNotes()).containsExactly("default/high-bop Normal QuotaReserved", "default/high-bop Normal Admitted");
   }
 
-  private static AdmissionEngine overflow(String cpu) {
-    return engine(List.of(cq("overflow-cq").resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", cpu)))
-        .build()), List.of(LocalQueue.of("default", "overflow-queue", "overflow-cq")));
+  private static AdmissionEngine overflow(String cpu, RecordedEvents events) {
+    return engine(events, List.of(cq("overflow-cq")
+        .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", cpu))).build()),
+        List.of(LocalQueue.of("default", "overflow-queue", "overflow-cq")));
   }
 
   @Test
   void preventIntegerOverflowWhenSumOfRequestsOverPodsetsExceedsMaxInt64() {
-    AdmissionEngine e = overflow("10000");
+    RecordedEvents ev = new RecordedEvents();
+    AdmissionEngine e = overflow("10000", ev);
     e.submit(Workload.builder("default", "vuln-wl").queueName("overflow-queue").creationTime(NOW)
         .podSet("ps1", 1, ResourceList.builder().put("cpu", "1000000m").build())
         .podSet("ps2", 1, ResourceList.builder().put("cpu", "9223372036854775000m").build())
@@ -1098,11 +1128,14 @@ final class KueueSchedulePortTest {
         + "(9223372036854775) > maximum capacity (10k)");
     assertThat(e.inadmissible("overflow-cq")).containsExactly("default/vuln-wl");
     assertThat(left(e, "overflow-cq")).isEmpty();
+    // upstream: ExceedsMaxQuota, Pending with the gate off
+    assertThat(ev.withoutNotes()).containsExactly("default/vuln-wl Warning Pending");
   }
 
   @Test
   void preventIntegerOverflowInResourceValueConversionToMilliValue() {
-    AdmissionEngine e = overflow("10");
+    RecordedEvents ev = new RecordedEvents();
+    AdmissionEngine e = overflow("10", ev);
     e.submit(Workload.builder("default", "vuln-wl").queueName("overflow-queue").creationTime(NOW)
         .podSet("ps1", 1, ResourceList.builder().put("cpu", "9223372036854776").build())
         .build());
@@ -1113,6 +1146,8 @@ final class KueueSchedulePortTest {
         + "(9223372036854775807m) > maximum capacity (10)");
     assertThat(e.inadmissible("overflow-cq")).containsExactly("default/vuln-wl");
     assertThat(left(e, "overflow-cq")).isEmpty();
+    // upstream: ExceedsMaxQuota, Pending with the gate off
+    assertThat(ev.withoutNotes()).containsExactly("default/vuln-wl Warning Pending");
   }
 
   /** A StrictFIFO ClusterQueue {@code name} whose one resource group has {@code flavor, nominal} pairs of cpu. */

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
  *       LocalQueue's {@code Active} condition ({@link AdmissionEngine#localQueueActive}); upstream's inactive
  *       ClusterQueue has no {@code Active} condition, here it names a missing flavor.
  *   <li>{@code pkg/controller/core/workload_controller_eviction_test.go} {@code TestReconcileEviction}, its 2
- *       stopPolicy cases: the eviction reason and message ({@link QueueStopEviction}); upstream's queue has no quota,
- *       here it has the workload's flavor, and the workload is admitted by {@code assumeAdmitted}.
+ *       stopPolicy cases: the eviction reason and message ({@link QueueStopEviction}) and upstream's {@code
+ *       wantEvents} ({@code EvictedDueTo<reason>} with the message); upstream's queue has no quota, here it has the
+ *       workload's flavor, and the workload is admitted by {@code assumeAdmitted}.
  *   <li>{@code pkg/controller/core/workload_controller_inadmissible_test.go} {@code TestReconcileInadmissible}, 11 of
  *       20: a reservation not admitted (a Pending check) released with Kueue's reason and message; a workload without
  *       quota blocked by its queues ({@link AdmissionEngine#queueBlocker}). A LocalQueue "not created" is one removed
@@ -53,8 +54,10 @@ final class KueueStopPolicyPortTest {
     return Workload.builder("ns", "wl").queueName("lq").creationTime(T0).request("cpu", "1").build();
   }
 
+  private final RecordedEvents events = new RecordedEvents();
+
   private AdmissionEngine engine(ClusterQueue queue) {
-    return AdmissionEngine.builder().clock(clock).resourceFlavors("flavor1").clusterQueue(queue)
+    return AdmissionEngine.builder().clock(clock).events(events).resourceFlavors("flavor1").clusterQueue(queue)
         .admissionCheck(AdmissionCheck.of("check", "example.com/check")).localQueue(lq()).build();
   }
 
@@ -191,6 +194,7 @@ final class KueueStopPolicyPortTest {
     assertThat(e.schedule().queueStops()).containsExactly(new QueueStopEviction("ns/wl", "cq",
         QueueStopEviction.Kind.EVICTED, "ClusterQueueStopped", "The ClusterQueue is stopped"));
     assertThat(e.admission("ns/wl")).isEmpty();
+    assertThat(events.all()).containsExactly("ns/wl Normal EvictedDueToClusterQueueStopped: The ClusterQueue is stopped");
   }
 
   @Test
@@ -200,6 +204,7 @@ final class KueueStopPolicyPortTest {
     assertThat(e.schedule().queueStops()).containsExactly(new QueueStopEviction("ns/wl", "cq",
         QueueStopEviction.Kind.EVICTED, "LocalQueueStopped", "The LocalQueue is stopped"));
     assertThat(e.admission("ns/wl")).isEmpty();
+    assertThat(events.all()).containsExactly("ns/wl Normal EvictedDueToLocalQueueStopped: The LocalQueue is stopped");
   }
 
   // --- TestReconcileInadmissible ---

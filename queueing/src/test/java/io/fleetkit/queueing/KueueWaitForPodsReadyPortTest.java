@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Test;
  *       [backoffLimitCount: 100] ..." (Kueue deactivates in two reconciles, the {@code DeactivationTarget} condition
  *       with reason {@code RequeuingLimitExceeded}, then the eviction; FleetKit does both at once, so the deactivation
  *       message is the second step's, which contains the first's, and the requeue state is cleared as upstream's
- *       comments say it is "in the real cluster");
+ *       comments say it is "in the real cluster"; the two "with reason WaitForPodsStart" cases also check upstream's
+ *       {@code wantEvents}, {@code EvictedDueToDeactivatedDueToRequeuingLimitExceeded} with its message);
  *   <li>{@code pkg/workload/workload_test.go} TestSetRequeueState, 8 of 8 ({@link RequeueState#set}; Kueue's nil
  *       count is 0 and its zero {@code requeueAt} none);
  *   <li>{@code pkg/util/wait/backoff_test.go} TestBackoff_WaitTime "caps at limit" ({@link
@@ -148,8 +149,10 @@ final class KueueWaitForPodsReadyPortTest {
     return engine(cfg, clock);
   }
 
-  private static AdmissionEngine engine(WaitForPodsReady cfg, ManualClock clock) {
-    return AdmissionEngine.builder().clock(clock).resourceFlavors("default")
+  private final RecordedEvents events = new RecordedEvents();
+
+  private AdmissionEngine engine(WaitForPodsReady cfg, ManualClock clock) {
+    return AdmissionEngine.builder().clock(clock).events(events).resourceFlavors("default")
         .admissionCheck(AdmissionCheck.of("check", "test-controller"))
         .clusterQueue(ClusterQueue.builder("q1").admissionChecks("check")
             .resourceGroup(FlavorQuotas.of("default", FlavorResourceQuota.of("cpu", "10"))).build())
@@ -268,6 +271,12 @@ final class KueueWaitForPodsReadyPortTest {
     assertDeactivated(e, r, "WaitForStart");
   }
 
+  /** Upstream's {@code wantEvents} of the deactivating eviction. */
+  private void assertDeactivationEvent() {
+    assertThat(events.all()).containsExactly("ns/wl Normal EvictedDueToDeactivatedDueToRequeuingLimitExceeded: "
+        + "The workload is deactivated due to exceeding the maximum number of re-queuing retries");
+  }
+
   private static void assertDeactivated(AdmissionEngine e, CycleResult r, String cause) {
     String message = "The workload is deactivated due to exceeding the maximum number of re-queuing retries";
     assertThat(message).contains(WaitForPodsReady.MESSAGE_REQUEUING_LIMIT); // the DeactivationTarget message
@@ -288,6 +297,7 @@ final class KueueWaitForPodsReadyPortTest {
     assertThat(e.setPodsReady("ns/wl", false).reason()).isEqualTo("WaitForStart");
     assertThat(e.podsReady("ns/wl").get().message()).isEqualTo("Not all pods are ready or succeeded");
     assertDeactivated(e, e.schedule(), "WaitForStart");
+    assertDeactivationEvent();
     // reactivation (spec.active back to true) queues it again, with no requeue state
     assertThat(e.reactivate("ns/wl")).isTrue();
     assertThat(e.pending("q1")).containsExactly("ns/wl");
@@ -301,6 +311,7 @@ final class KueueWaitForPodsReadyPortTest {
     e.setPodsReady("ns/wl", false);
     e.assumeRequeueState("ns/wl", new RequeueState(100, null));
     assertDeactivated(e, e.schedule(), "WaitForStart");
+    assertDeactivationEvent();
   }
 
   // TestEntryOrdering (pkg/scheduler/scheduler_test.go), the pods-ready timestamp cases with priority sorting on:

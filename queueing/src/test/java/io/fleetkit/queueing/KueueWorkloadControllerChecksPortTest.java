@@ -23,14 +23,21 @@ import org.junit.jupiter.api.Test;
  * condition, message {@code AdmissionCheck in Rejected state: "check"}, then the eviction {@code The workload is
  * deactivated due to ...}); FleetKit does both at once, so the outcome carries the second message, which contains the
  * first.
+ *
+ * <p>Upstream's {@code wantEvents} (with their messages) are checked too, for "admit" and the seven eviction cases,
+ * on the events the engine records ({@code AdmissionEngine.Builder#events}); where Kueue's two reconciles record one
+ * event each ({@code AdmissionCheckRejected}, then {@code EvictedDueToDeactivatedDueToAdmissionCheck}), the engine
+ * records both at once, in that order, and a case expecting one of them gets it with the other step's beside it.
  */
 final class KueueWorkloadControllerChecksPortTest {
   private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
 
   private final ManualClock clock = new ManualClock(T0);
+  private final RecordedEvents events = new RecordedEvents();
 
   private AdmissionEngine engine(ClusterQueue cq, String... checks) {
-    AdmissionEngine.Builder b = AdmissionEngine.builder().clock(clock).resourceFlavors("flavor1", "flavor2")
+    AdmissionEngine.Builder b = AdmissionEngine.builder().clock(clock).events(events)
+        .resourceFlavors("flavor1", "flavor2")
         .clusterQueue(cq).localQueue(LocalQueue.of("ns", "queue", cq.name()));
     for (String c : checks) {
       b.admissionCheck(AdmissionCheck.of(c, "test-controller"));
@@ -54,6 +61,7 @@ final class KueueWorkloadControllerChecksPortTest {
     e.submit(wl());
     CycleResult r = e.schedule();
     assertThat(r.admitted()).extracting(QuotaReservation::workload).containsExactly("ns/wl");
+    events.clear();
     return e;
   }
 
@@ -180,6 +188,8 @@ final class KueueWorkloadControllerChecksPortTest {
     assertThat(o).isEqualTo(new CheckOutcome("ns/wl", "q1", CheckOutcome.Kind.ADMITTED, "The workload is admitted"));
     assertThat(e.isAdmitted("ns/wl")).isTrue();
     assertStates(e.admissionChecks("ns/wl"), state("check", CheckState.READY));
+    assertThat(events.all()).containsExactly(
+        "ns/wl Normal Admitted: Admitted by ClusterQueue q1, wait time since reservation was 0s");
   }
 
   @Test
@@ -194,6 +204,13 @@ final class KueueWorkloadControllerChecksPortTest {
 
   private static final String REJECTED_CHECK = "The workload is deactivated due to AdmissionCheck in Rejected "
       + "state: \"check\"";
+
+  /** Upstream's AdmissionCheckRejected event, then the eviction's, which upstream's next reconcile records. */
+  private void assertDeactivationEvents(String checks) {
+    assertThat(events.all()).containsExactly(
+        "ns/wl Warning AdmissionCheckRejected: Deactivated due to " + checks,
+        "ns/wl Normal EvictedDueToDeactivatedDueToAdmissionCheck: The workload is deactivated due to " + checks);
+  }
 
   private static void assertDeactivated(AdmissionEngine e, CheckOutcome o, String message) {
     assertThat(o.kind()).isEqualTo(CheckOutcome.Kind.DEACTIVATED);
@@ -213,6 +230,7 @@ final class KueueWorkloadControllerChecksPortTest {
     assertDeactivated(e, o, REJECTED_CHECK);
     assertStates(e.admissionChecks("ns/wl"), AdmissionCheckState.of("check", CheckState.PENDING,
         "Reset to Pending after eviction. Previously: Rejected"));
+    assertDeactivationEvents("AdmissionCheck in Rejected state: \"check\"");
   }
 
   @Test
@@ -220,17 +238,21 @@ final class KueueWorkloadControllerChecksPortTest {
     AdmissionEngine e = reserved(cq("q1").admissionChecks("check").build(), "check");
     e.setCheckState("ns/wl", state("check", CheckState.READY));
     assertThat(e.isAdmitted("ns/wl")).isTrue();
+    events.clear();
     CheckOutcome o = e.setCheckState("ns/wl", state("check", CheckState.REJECTED)).orElseThrow();
     assertDeactivated(e, o, REJECTED_CHECK);
+    assertDeactivationEvents("AdmissionCheck in Rejected state: \"check\"");
   }
 
   @Test
   void eviction_admittedWorkloadWithRejectedChecksGetsDeactivatedWithMessage() {
     AdmissionEngine e = reserved(cq("q1").admissionChecks("check").build(), "check");
     e.setCheckState("ns/wl", state("check", CheckState.READY));
+    events.clear();
     CheckOutcome o = e.setCheckState("ns/wl", AdmissionCheckState.of("check", CheckState.REJECTED, "quota exceeded"))
         .orElseThrow();
     assertDeactivated(e, o, REJECTED_CHECK + " (quota exceeded)");
+    assertDeactivationEvents("AdmissionCheck in Rejected state: \"check\" (quota exceeded)");
   }
 
   @Test
@@ -243,6 +265,7 @@ final class KueueWorkloadControllerChecksPortTest {
         AdmissionCheckState.of("check-1", CheckState.PENDING, "Reset to Pending after eviction. Previously: Rejected"),
         AdmissionCheckState.of("check-2", CheckState.PENDING, "Reset to Pending after eviction. Previously: Retry")
             .withRetryCount(1));
+    assertDeactivationEvents("AdmissionCheck in Rejected state: \"check-1\"");
   }
 
   private static void assertEvicted(AdmissionEngine e, CheckOutcome o, String message) {
@@ -265,6 +288,8 @@ final class KueueWorkloadControllerChecksPortTest {
         AdmissionCheckState.of("check-1", CheckState.PENDING, "Reset to Pending after eviction. Previously: Retry")
             .withRetryCount(1),
         AdmissionCheckState.of("check-2", CheckState.PENDING, "Reset to Pending after eviction. Previously: Ready"));
+    assertThat(events.all()).containsExactly(
+        "ns/wl Normal EvictedDueToAdmissionCheck: Evicted due to AdmissionCheck in Retry state: \"check-1\"");
   }
 
   @Test
@@ -277,6 +302,8 @@ final class KueueWorkloadControllerChecksPortTest {
         AdmissionCheckState.of("check-3", CheckState.RETRY, "budget exhausted"))).orElseThrow();
     assertEvicted(e, o, "Evicted due to AdmissionChecks in Retry state: \"check-1\" (infrastructure not prepared); "
         + "\"check-3\" (budget exhausted)");
+    assertThat(events.all()).containsExactly("ns/wl Normal EvictedDueToAdmissionCheck: Evicted due to AdmissionChecks "
+        + "in Retry state: \"check-1\" (infrastructure not prepared); \"check-3\" (budget exhausted)");
     assertStates(e.admissionChecks("ns/wl"),
         AdmissionCheckState.of("check-1", CheckState.PENDING, "Reset to Pending after eviction. Previously: Retry")
             .withRetryCount(1),
@@ -291,6 +318,7 @@ final class KueueWorkloadControllerChecksPortTest {
     e.setCheckStates("ns/wl", List.of(state("check-1", CheckState.READY), state("check-2", CheckState.READY)));
     e.assumeUnhealthyNodes("ns/wl", List.of("xyz"));
     assertThat(e.isAdmitted("ns/wl")).isTrue();
+    events.clear();
 
     CheckOutcome o = e.setCheckStates("ns/wl", List.of(state("check-1", CheckState.RETRY),
         state("check-2", CheckState.READY))).orElseThrow();
@@ -301,5 +329,7 @@ final class KueueWorkloadControllerChecksPortTest {
             .withRetryCount(1),
         AdmissionCheckState.of("check-2", CheckState.PENDING, "Reset to Pending after eviction. Previously: Ready"));
     assertThat(e.unhealthyNodes("ns/wl")).as("cleared with the quota").isEmpty();
+    assertThat(events.all()).containsExactly(
+        "ns/wl Normal EvictedDueToAdmissionCheck: Evicted due to AdmissionCheck in Retry state: \"check-1\"");
   }
 }

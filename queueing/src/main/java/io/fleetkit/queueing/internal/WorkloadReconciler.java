@@ -105,7 +105,7 @@ final class WorkloadReconciler {
     }
     List<AdmissionCheckState> rejected = AdmissionChecks.inState(wc.states, CheckState.REJECTED);
     if (!rejected.isEmpty()) {
-      String message = "The workload is deactivated due to " + AdmissionChecks.message(rejected, CheckState.REJECTED);
+      String message = AdmissionChecks.DEACTIVATED_PREFIX + AdmissionChecks.message(rejected, CheckState.REJECTED);
       release(w, now);
       pending.deactivate(w.workload, w.cq, message);
       if (afs != null) {
@@ -175,7 +175,7 @@ final class WorkloadReconciler {
       }
       release(w, now);
       if (expiry.deactivates()) {
-        String message = "The workload is deactivated due to "
+        String message = AdmissionChecks.DEACTIVATED_PREFIX
             + io.fleetkit.queueing.WaitForPodsReady.MESSAGE_REQUEUING_LIMIT;
         pending.deactivate(w.workload, w.cq, message);
         LOG.debug("deactivated {}: {}", key, message);
