@@ -5,6 +5,9 @@ import io.fleetkit.api.autoscaling.HorizontalPodAutoscalerSpec;
 import io.fleetkit.api.autoscaling.MetricTargetType;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.events.ObjectReference;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.autoscale.hpa.MetricsSource;
 import io.fleetkit.autoscale.hpa.MetricsUnavailableException;
@@ -53,17 +56,37 @@ public final class ScaledObjectController {
   private final double tolerance;
   private final ReplicaNormalizer normalizer;
   private final Map<String, Entry> objects = new LinkedHashMap<>();
+  private final EventRecorder events;
 
-  private ScaledObjectController(ObjectStore store, Clock clock, double tolerance) {
+  /** KEDA's event reasons ({@code pkg/eventreason}), recorded on the ScaledObject. */
+  public static final String ACTIVATED = "KEDAScaleTargetActivated";
+  public static final String ACTIVATION_FAILED = "KEDAScaleTargetActivationFailed";
+  public static final String DEACTIVATED = "KEDAScaleTargetDeactivated";
+  public static final String DEACTIVATION_FAILED = "KEDAScaleTargetDeactivationFailed";
+
+  private ScaledObjectController(ObjectStore store, Clock clock, double tolerance, EventRecorder events) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.tolerance = tolerance;
     this.normalizer = ReplicaNormalizer.withDefaults(clock);
+    this.events = Objects.requireNonNull(events, "events");
   }
 
   /** A controller with the HPA's default tolerance (0.1). */
   public static ScaledObjectController create(ObjectStore store, Clock clock) {
-    return new ScaledObjectController(store, clock, ReplicaCalculator.DEFAULT_TOLERANCE);
+    return create(store, clock, EventRecorder.NOOP);
+  }
+
+  /**
+   * A controller that records KEDA's events on the ScaledObject (its scale executor's,
+   * {@code pkg/scaling/executor/scale_scaledobjects.go}): {@value #ACTIVATED} when it activates the target
+   * ({@code Scaled apps/v1.Deployment ns/name from 0 to 1, triggered by <active triggers>}), {@value #DEACTIVATED}
+   * when it brings it back to its resting count ({@code Deactivated apps/v1.Deployment ns/name from 3 to 0}), and
+   * Warnings {@value #ACTIVATION_FAILED} and {@value #DEACTIVATION_FAILED} when that write failed. Scaling between 1
+   * and N is the HPA's part in KEDA and records nothing here. A recorder that throws is logged and passed over.
+   */
+  public static ScaledObjectController create(ObjectStore store, Clock clock, EventRecorder events) {
+    return new ScaledObjectController(store, clock, ReplicaCalculator.DEFAULT_TOLERANCE, events);
   }
 
   /**
@@ -151,15 +174,35 @@ public final class ScaledObjectController {
     }
     int resting = so.restingReplicas();
     int hpaMin = Math.max(so.minReplicaCount(), 1);
-    if (active && (current == 0 || (so.idleReplicaCount() != null && current == resting))) {
+    // KEDA's RequestScale: active at 0, or with an idle count below the minimum, activates
+    if (active && (current == 0 || (so.idleReplicaCount() != null && current < so.minReplicaCount()))) {
       int target = Math.min(hpaMin, so.maxReplicaCount());
-      return write(so, current, target, true, "Activated", values, error);
+      ScaleDecision d = write(so, current, target, true, "Activated", values, error);
+      if (events != EventRecorder.NOOP) {
+        StringBuilder triggers = new StringBuilder();
+        for (ScaleTrigger t : so.triggers()) {
+          Double v = values.get(t.name());
+          if (v != null && v > t.activationThreshold()) {
+            triggers.append(triggers.length() == 0 ? "" : ";").append(t.name());
+          }
+        }
+        record(so, d.reason().equals("ScaleError") ? ACTIVATION_FAILED : ACTIVATED, d.reason().equals("ScaleError")
+            ? "Failed to scaled " + targetOf(so) + " from " + current + " to " + target
+            : "Scaled " + targetOf(so) + " from " + current + " to " + target + ", triggered by " + triggers);
+      }
+      return d;
     }
     boolean mayRest = so.minReplicaCount() == 0 || so.idleReplicaCount() != null;
     if (!active && current > resting && mayRest) {
       Instant lastActive = e.lastActiveTime;
       if (lastActive == null || lastActive.plus(so.cooldownPeriod()).isBefore(now)) {
-        return write(so, current, resting, false, "ScaledToIdle", values, error);
+        ScaleDecision d = write(so, current, resting, false, "ScaledToIdle", values, error);
+        if (events != EventRecorder.NOOP) {
+          boolean failed = d.reason().equals("ScaleError");
+          record(so, failed ? DEACTIVATION_FAILED : DEACTIVATED, (failed ? "Failed to deactivate " : "Deactivated ")
+              + targetOf(so) + " from " + current + " to " + resting);
+        }
+        return d;
       }
       int n = hpaReplicas(so, scale, values, hpaMin);
       return write(so, current, n, false, n == current ? "CooldownPending" : "Scaled", values, error);
@@ -242,6 +285,24 @@ public final class ScaledObjectController {
       LOG.debug("scaledobject {}: {} -> {} ({})", so.key(), current, target, reason);
     }
     return new ScaleDecision(current, target, active, reason, values, error);
+  }
+
+  /** KEDA's {@code <scaleTargetKind> <namespace>/<name>}: {@code apps/v1.Deployment ns/web}. */
+  private static String targetOf(ScaledObject so) {
+    return so.scaleTargetRef().apiVersion() + "." + so.scaleTargetRef().kind() + " " + so.namespace() + "/"
+        + so.scaleTargetRef().name();
+  }
+
+  /** Records an event on {@code so} (Normal, or Warning for the failures); a failing recorder is passed over. */
+  private void record(ScaledObject so, String reason, String note) {
+    String type = reason.endsWith("Failed") ? Event.WARNING : Event.NORMAL;
+    try {
+      events.event(new ObjectReference("keda.sh/v1alpha1", "ScaledObject", so.namespace(), so.name(), "", ""), null,
+          type, reason, reason.endsWith("Failed") ? "Failed" : reason.equals(ACTIVATED) ? "Activated" : "Deactivated",
+          note);
+    } catch (RuntimeException e) {
+      LOG.debug("scaledobject {}: event recorder failed for {}: {}", so.key(), reason, e.toString());
+    }
   }
 
   private static long milli(double v) {
