@@ -1,5 +1,8 @@
 package io.fleetkit.autoscale.provisioner;
 
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.events.ObjectReference;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
@@ -144,6 +147,8 @@ public final class Provisioner {
   private final PodEvents podEvents = new PodEvents();
   /** The nodes being drained before their deletion. */
   private final NodeTermination termination;
+  /** Where Karpenter's events go; {@link EventRecorder#NOOP} when none was given. */
+  private final EventRecorder events;
 
   private Provisioner(Builder b) {
     this.name = b.name;
@@ -163,6 +168,7 @@ public final class Provisioner {
     this.options = b.options;
     this.instanceCreation = b.instanceCreation;
     this.termination = new NodeTermination(store);
+    this.events = b.events;
   }
 
   public static Builder builder(ObjectStore store) {
@@ -241,6 +247,11 @@ public final class Provisioner {
           String node = launch(t, now);
           if (node != null) {
             launched.put(node, t.name());
+            if (events != EventRecorder.NOOP) { // Karpenter's NominatePodEvent for the pods of a new NodeClaim
+              for (PodInfo pi : c.pods) {
+                record(ObjectReference.to(pi.pod()), NOMINATED, "Pod should schedule on: nodeclaim/" + node);
+              }
+            }
           }
         }
         for (Pod p : packing.unschedulable()) {
@@ -474,6 +485,7 @@ public final class Provisioner {
       for (String n : empty) {
         savings += typesByName.get(nodeType(nodes, n)).pricePerHour();
         terminate(n, now);
+        disrupting(n, DisruptionReason.Empty);
       }
       commands.add(new ConsolidationCommand("Emptiness", empty, null, savings));
       return;
@@ -605,6 +617,7 @@ public final class Provisioner {
     if (t == null) {
       for (String n : names) {
         terminate(n, now);
+        disrupting(n, DisruptionReason.Underutilized);
       }
     } else {
       String launched = launch(t, now);
@@ -613,6 +626,7 @@ public final class Provisioner {
       }
       for (String n : names) {
         replacing.put(n, List.of(launched));
+        disrupting(n, DisruptionReason.Underutilized);
       }
       finishReplacements(now);
     }
@@ -650,6 +664,31 @@ public final class Provisioner {
     }
     terminate(node, now);
     return true;
+  }
+
+  /** Karpenter's event reasons ({@code pkg/events/reason.go}) that the provisioner records. */
+  public static final String NOMINATED = "Nominated";
+  public static final String DISRUPTION_TERMINATING = "DisruptionTerminating";
+
+  /**
+   * Karpenter's {@code disruptionevents.Terminating} on the node a disruption command takes ({@code Disrupting Node:
+   * Empty}, {@code Disrupting Node: Underutilized}); FleetKit's nodes have no separate NodeClaim to record it on.
+   */
+  private void disrupting(String node, DisruptionReason reason) {
+    if (events != EventRecorder.NOOP) {
+      Node n = store.get(Node.class, "", node).orElse(null);
+      ObjectReference ref = n != null ? ObjectReference.to(n) : new ObjectReference("v1", "Node", "", node, "", "");
+      record(ref, DISRUPTION_TERMINATING, "Disrupting Node: " + reason.name());
+    }
+  }
+
+  /** Records a Normal event (action: the reason, as Karpenter's recorder has none); a failing recorder is passed over. */
+  private void record(ObjectReference regarding, String reason, String note) {
+    try {
+      events.event(regarding, null, Event.NORMAL, reason, reason, note);
+    } catch (RuntimeException e) {
+      LOG.debug("provisioner {}: event recorder failed for {} {}: {}", name, reason, regarding.name(), e.toString());
+    }
   }
 
   /**
@@ -759,6 +798,7 @@ public final class Provisioner {
     private PluginRegistry registry = PluginRegistry.defaults();
     private ProvisionerOptions options = ProvisionerOptions.defaults();
     private InstanceCreation instanceCreation = InstanceCreation.ALWAYS;
+    private EventRecorder events = EventRecorder.NOOP;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -779,6 +819,16 @@ public final class Provisioner {
      */
     public Builder instanceCreation(InstanceCreation v) {
       instanceCreation = Objects.requireNonNull(v, "instanceCreation");
+      return this;
+    }
+
+    /**
+     * Records Karpenter's events: {@code Nominated} on each pod packed onto a new node ({@code Pod should schedule on:
+     * nodeclaim/<node>}) and {@code DisruptionTerminating} on each node emptiness or consolidation disrupts
+     * ({@code Disrupting Node: Empty}); default {@link EventRecorder#NOOP}, which builds no event.
+     */
+    public Builder events(EventRecorder v) {
+      events = Objects.requireNonNull(v, "events");
       return this;
     }
 
