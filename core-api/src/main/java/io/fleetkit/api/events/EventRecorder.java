@@ -49,6 +49,12 @@ public interface EventRecorder {
    * {@code Cancelling deletion}).
    */
   String DEVICE_TAINT_MANAGER_EVICTION = "DeviceTaintManagerEviction";
+  /**
+   * Taint eviction controller: a pod on a node with a NoExecute taint it does not tolerate is being deleted (Normal, on
+   * the pod, action {@code Delete}, note {@code Marking for deletion Pod ns/name}), or its scheduled deletion was
+   * cancelled (action {@code Cancel}, note {@code Cancelling deletion of Pod ns/name}).
+   */
+  String TAINT_MANAGER_EVICTION = "TaintManagerEviction";
 
   /**
    * Kubelet: a container's {@code postStart} hook failed; the container is killed (Warning, on the pod with the

@@ -3,6 +3,9 @@ package io.fleetkit.reconcile.node;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
+import io.fleetkit.api.events.ObjectReference;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodStatus;
 import io.fleetkit.api.meta.ConditionStatus;
@@ -44,6 +47,7 @@ import org.jspecify.annotations.Nullable;
  * simulations.
  */
 public final class TaintEvictionController implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TaintEvictionController.class);
   /** The DisruptionTarget reason kube's taint manager sets. */
   public static final String REASON = "DeletionByTaintManager";
 
@@ -71,9 +75,12 @@ public final class TaintEvictionController implements AutoCloseable {
   /** Where a pod is bound and what it tolerates. */
   private record Placement(String nodeName, List<Toleration> tolerations) {}
 
-  private TaintEvictionController(ObjectStore store, TimerClock clock) {
+  private final EventRecorder events;
+
+  private TaintEvictionController(ObjectStore store, TimerClock clock, EventRecorder events) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.events = Objects.requireNonNull(events, "events");
   }
 
   /**
@@ -81,7 +88,17 @@ public final class TaintEvictionController implements AutoCloseable {
    * store's DefaultTolerationSeconds admission's to add.
    */
   public static TaintEvictionController create(ObjectStore store, TimerClock clock) {
-    return new TaintEvictionController(store, clock);
+    return create(store, clock, EventRecorder.NOOP);
+  }
+
+  /**
+   * {@link #create(ObjectStore, TimerClock)}, recording upstream's {@value EventRecorder#TAINT_MANAGER_EVICTION} events
+   * on the pods ({@code emitPodDeletionEvent}, {@code emitCancelPodDeletionEvent}): {@code Marking for deletion Pod
+   * ns/name} when a pod's eviction comes due, {@code Cancelling deletion of Pod ns/name} when a scheduled eviction is
+   * cancelled (the taint went away or became tolerated, a shorter toleration replaced it, the pod was deleted).
+   */
+  public static TaintEvictionController create(ObjectStore store, TimerClock clock, EventRecorder events) {
+    return new TaintEvictionController(store, clock, events);
   }
 
   /**
@@ -110,7 +127,7 @@ public final class TaintEvictionController implements AutoCloseable {
         if (!seen.isEmpty() || !work.isEmpty()) {
           String key = e.object().metadata().key();
           seen.remove(key);
-          cancel(key);
+          cancelWithEvent(key);
         }
       } else {
         podUpdated(e.object());
@@ -176,19 +193,19 @@ public final class TaintEvictionController implements AutoCloseable {
   private void processPod(Pod pod, List<Taint> taints) {
     String key = pod.metadata().key();
     if (taints.isEmpty()) {
-      cancel(key);
+      cancelWithEvent(key);
       return;
     }
     Optional<List<Toleration>> used = Taints.matchingTolerations(taints, pod.spec().tolerations());
     Instant now = clock.now();
     if (used.isEmpty()) {
-      cancel(key);
+      cancelWithEvent(key);
       add(key, now, now);
       return;
     }
     long min = Taints.minTolerationSeconds(used.get());
     if (min < 0) {
-      cancel(key);
+      cancelWithEvent(key);
       return;
     }
     Instant start = now;
@@ -199,7 +216,7 @@ public final class TaintEvictionController implements AutoCloseable {
       if (start.plusSeconds(min).isBefore(trigger)) {
         return;
       }
-      cancel(key);
+      cancelWithEvent(key);
     }
     add(key, start, start.plusSeconds(min));
   }
@@ -216,12 +233,32 @@ public final class TaintEvictionController implements AutoCloseable {
     }
   }
 
-  private void cancel(String key) {
+  /** Cancels the eviction of {@code key}; whether a scheduled one (not one carried out) was cancelled. */
+  private boolean cancel(String key) {
     Work w = work.remove(key);
+    boolean scheduled = w != null && w != FIRED;
     if (w != null && w.timer() != null) {
       w.timer().cancel();
     }
     due.remove(key);
+    return scheduled;
+  }
+
+  /** Upstream's {@code cancelWorkWithEvent}: the event only when a scheduled eviction was cancelled. */
+  private void cancelWithEvent(String key) {
+    if (cancel(key) && events != EventRecorder.NOOP) {
+      podEvent(key, "Cancel", "Cancelling deletion of Pod " + key);
+    }
+  }
+
+  private void podEvent(String key, String action, String note) {
+    int slash = key.indexOf('/');
+    try {
+      events.event(new ObjectReference("v1", Pod.KIND, key.substring(0, slash), key.substring(slash + 1), "", ""),
+          null, Event.NORMAL, EventRecorder.TAINT_MANAGER_EVICTION, action, note);
+    } catch (RuntimeException e) {
+      LOG.debug("taint eviction: event recorder failed for pod {}: {}", key, e.toString());
+    }
   }
 
   /** When the eviction of pod {@code namespace/name} is scheduled, if it is. */
@@ -250,6 +287,9 @@ public final class TaintEvictionController implements AutoCloseable {
       String name = key.substring(slash + 1);
       try {
         Pod pod = store.require(Pod.class, ns, name);
+        if (events != EventRecorder.NOOP) { // upstream's emitPodDeletionEvent, before the deletion
+          podEvent(key, "Delete", "Marking for deletion Pod " + key);
+        }
         PodCondition target = PodCondition.of(PodCondition.DISRUPTION_TARGET, ConditionStatus.True, REASON,
             "Taint manager: deleting due to NoExecute taint", clock.now());
         PodStatus status = pod.status().withConditionUpdated(target);
