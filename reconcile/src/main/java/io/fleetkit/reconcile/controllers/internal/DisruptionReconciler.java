@@ -1,5 +1,7 @@
 package io.fleetkit.reconcile.controllers.internal;
 
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.apps.Deployment;
@@ -68,6 +70,9 @@ public final class DisruptionReconciler implements Reconciler<PodDisruptionBudge
     }
     Instant now = ctx.now();
     List<Pod> pods = podsFor(pdb, ctx.lister(Pod.class).list(pdb.metadata().namespace()));
+    if (pods.isEmpty()) { // upstream's trySync
+      event(ctx, pdb, Event.NORMAL, "NoPods", "No matching pods found");
+    }
     PodDisruptionBudgetStatus status;
     Duration recheck = null;
     boolean failed = false;
@@ -92,6 +97,8 @@ public final class DisruptionReconciler implements Reconciler<PodDisruptionBudge
       status = status(pdb, disrupted, healthy, expectedAndDesired[1], expectedAndDesired[0], now);
     } catch (ScaleException e) {
       LOG.debug("poddisruptionbudget {}: {}", ctx.key(), e.getMessage());
+      event(ctx, pdb, Event.WARNING, "CalculateExpectedPodCountFailed",
+          "Failed to calculate the number of expected pods: " + e.getMessage());
       failed = true;
       status = failSafe(pdb, e.getMessage(), now);
     }
@@ -107,6 +114,19 @@ public final class DisruptionReconciler implements Reconciler<PodDisruptionBudge
       return Result.requeue();
     }
     return recheck == null ? Result.done() : Result.requeueAfter(recheck);
+  }
+
+  /** Records one of upstream's sync events on the budget (action {@code Sync}); nothing without a recorder. */
+  private static void event(ReconcileContext<PodDisruptionBudget> ctx, PodDisruptionBudget pdb, String type,
+      String reason, String note) {
+    EventRecorder events = ctx.events();
+    if (events != EventRecorder.NOOP) {
+      try {
+        events.event(pdb, type, reason, "Sync", note);
+      } catch (RuntimeException e) {
+        LOG.debug("poddisruptionbudget {}: event recorder failed: {}", ctx.key(), e.toString());
+      }
+    }
   }
 
   /** The pods a budget selects: none for a null selector, all of the namespace for an empty one. */
