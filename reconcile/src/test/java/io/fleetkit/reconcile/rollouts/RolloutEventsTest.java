@@ -14,10 +14,17 @@ import io.fleetkit.api.events.ObjectReference;
 import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
+import io.fleetkit.api.rollouts.AnalysisPhase;
+import io.fleetkit.api.rollouts.AnalysisRun;
+import io.fleetkit.api.rollouts.AnalysisRunStatus;
+import io.fleetkit.api.rollouts.AnalysisTemplate;
 import io.fleetkit.api.rollouts.BlueGreenStrategy;
 import io.fleetkit.api.rollouts.CanaryStep;
 import io.fleetkit.api.rollouts.CanaryStrategy;
+import io.fleetkit.api.rollouts.Metric;
+import io.fleetkit.api.rollouts.MetricProvider;
 import io.fleetkit.api.rollouts.Rollout;
+import io.fleetkit.api.rollouts.RolloutAnalysis;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.api.time.ManualClock;
 import io.fleetkit.reconcile.controllers.internal.TemplateHash;
@@ -234,6 +241,29 @@ final class RolloutEventsTest {
     assertThat(lines()).filteredOn(l -> l.startsWith("Warning")).containsExactly(
         "Warning RolloutAborted: Rollout aborted update to revision 2: ProgressDeadlineExceeded: ReplicaSet \"web-"
             + h2 + "\" has timed out progressing.");
+  }
+
+  @Test
+  void failedStepAnalysis_abortsWithTheRunsReason() {
+    store.create(new AnalysisTemplate(ObjectMeta.of("default", "errors"),
+        List.of(Metric.of("error-rate", new MetricProvider.Simulated("error-rate"))), List.of()));
+    String[] rs = deployThenUpdate(new CanaryStep.SetWeight(50),
+        new CanaryStep.Analysis(RolloutAnalysis.of("errors")));
+    settle();
+    String run = rollout().status().analysisRun();
+    assertThat(run).as("the step's run was created").isNotEmpty();
+    assertThat(lines()).last().isEqualTo("Normal RolloutStepCompleted: Rollout step 1/2 completed (setWeight: 50)");
+    events.clear();
+    AnalysisRun ar = store.require(AnalysisRun.class, "default", run);
+    store.updateStatus(ar.withStatus(new AnalysisRunStatus(AnalysisPhase.Failed, "Metric \"error-rate\" assessed "
+        + "Failed due to failed (1) > failureLimit (0)", List.of(), clock.instant())));
+    settle();
+    // the sync that judges the run writes the abort; the next one scales for it
+    assertThat(lines()).containsExactly(
+        "Warning RolloutAborted: Rollout aborted update to revision 2: AnalysisRun " + run + " Failed: Metric "
+            + "\"error-rate\" assessed Failed due to failed (1) > failureLimit (0)",
+        "Normal ScalingReplicaSet: Scaled up ReplicaSet " + rs[0] + " (revision 1) from 1 to 2",
+        "Normal ScalingReplicaSet: Scaled down ReplicaSet " + rs[1] + " (revision 2) from 1 to 0");
   }
 
   @Test
