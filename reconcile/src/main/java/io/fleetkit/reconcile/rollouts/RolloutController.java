@@ -48,7 +48,8 @@ public final class RolloutController extends ControllerHandle<Rollout> {
         b.router != null ? b.router : HttpRouteTrafficRouter.of(b.store)))
         .owns(ReplicaSet.class).handler(ReplicaSet.class, orphans)
         .watches(AnalysisRun.class, RolloutController::rolloutOf);
-    cb.clock(b.clock != null ? b.clock : TimerClock.system()).events(b.events);
+    cb.clock(b.clock != null ? b.clock : TimerClock.system())
+        .events(b.events != null ? b.events : EventRecorder.NOOP);
     if (b.stepping) {
       cb.stepping();
     }
@@ -114,7 +115,7 @@ public final class RolloutController extends ControllerHandle<Rollout> {
     private @Nullable TimerClock clock;
     private boolean stepping;
     private @Nullable TrafficRouter router;
-    private EventRecorder events = EventRecorder.NOOP;
+    private @Nullable EventRecorder events;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -153,9 +154,15 @@ public final class RolloutController extends ControllerHandle<Rollout> {
      * {@code RolloutPaused}, {@code RolloutResumed}, {@code RolloutAborted}, {@code RolloutCompleted},
      * {@code SwitchService}, {@code SkipSteps}), each once per transition; default {@link EventRecorder#NOOP}, which
      * records nothing and builds no message.
+     *
+     * @throws IllegalStateException if a recorder was already given
      */
     public Builder events(EventRecorder v) {
-      events = Objects.requireNonNull(v, "events");
+      Objects.requireNonNull(v, "events");
+      if (events != null) {
+        throw new IllegalStateException("rollout controller: events was already set to " + events);
+      }
+      events = v;
       return this;
     }
 

@@ -1,6 +1,7 @@
 package io.fleetkit.reconcile.rollouts;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.apps.ReplicaSetStatus;
@@ -241,6 +242,13 @@ final class RolloutEventsTest {
     assertThat(lines()).filteredOn(l -> l.startsWith("Warning")).containsExactly(
         "Warning RolloutAborted: Rollout aborted update to revision 2: ProgressDeadlineExceeded: ReplicaSet \"web-"
             + h2 + "\" has timed out progressing.");
+  }
+
+  @Test
+  void events_givenTwice_failsNamingTheOldRecorder() {
+    RolloutController.Builder b = RolloutController.builder(store).events(EventRecorder.NOOP);
+    assertThatThrownBy(() -> b.events(EventRecorder.NOOP)).isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("rollout controller: events was already set to ");
   }
 
   @Test
