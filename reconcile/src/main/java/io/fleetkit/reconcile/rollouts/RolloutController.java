@@ -1,6 +1,7 @@
 package io.fleetkit.reconcile.rollouts;
 
 import io.fleetkit.api.apps.ReplicaSet;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.rollouts.AnalysisRun;
 import io.fleetkit.api.rollouts.Rollout;
@@ -47,7 +48,8 @@ public final class RolloutController extends ControllerHandle<Rollout> {
         b.router != null ? b.router : HttpRouteTrafficRouter.of(b.store)))
         .owns(ReplicaSet.class).handler(ReplicaSet.class, orphans)
         .watches(AnalysisRun.class, RolloutController::rolloutOf);
-    cb.clock(b.clock != null ? b.clock : TimerClock.system());
+    cb.clock(b.clock != null ? b.clock : TimerClock.system())
+        .events(b.events != null ? b.events : EventRecorder.NOOP);
     if (b.stepping) {
       cb.stepping();
     }
@@ -113,6 +115,7 @@ public final class RolloutController extends ControllerHandle<Rollout> {
     private @Nullable TimerClock clock;
     private boolean stepping;
     private @Nullable TrafficRouter router;
+    private @Nullable EventRecorder events;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -142,6 +145,24 @@ public final class RolloutController extends ControllerHandle<Rollout> {
      */
     public Builder trafficRouter(TrafficRouter v) {
       router = Objects.requireNonNull(v, "trafficRouter");
+      return this;
+    }
+
+    /**
+     * Where the controller records its events on each Rollout, with Argo Rollouts' reasons and notes
+     * ({@code RolloutUpdated}, {@code NewReplicaSetCreated}, {@code ScalingReplicaSet}, {@code RolloutStepCompleted},
+     * {@code RolloutPaused}, {@code RolloutResumed}, {@code RolloutAborted}, {@code RolloutCompleted},
+     * {@code SwitchService}, {@code SkipSteps}), each once per transition; default {@link EventRecorder#NOOP}, which
+     * records nothing and builds no message.
+     *
+     * @throws IllegalStateException if a recorder was already given
+     */
+    public Builder events(EventRecorder v) {
+      Objects.requireNonNull(v, "events");
+      if (events != null) {
+        throw new IllegalStateException("rollout controller: events was already set to " + events);
+      }
+      events = v;
       return this;
     }
 

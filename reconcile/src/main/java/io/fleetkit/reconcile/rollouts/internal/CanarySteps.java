@@ -69,17 +69,17 @@ final class CanarySteps {
         if (!st.promoteFull() && c.trafficRouting() != null && router != null && !managedRoute(s, router, step)) {
           break;
         }
-        s.b.currentStepIndex(idx + 1); // Argo: these steps complete once applied
+        completed(s, idx, step); // Argo: these steps complete once applied
       } else if (step instanceof CanaryStep.SetWeight || step instanceof CanaryStep.SetCanaryScale) {
         if (!atDesired(s, counts, c.trafficRouting() == null)) {
           break;
         }
-        s.b.currentStepIndex(idx + 1);
+        completed(s, idx, step);
       } else if (step instanceof CanaryStep.Pause p) {
         PauseCondition cond = st.pauseCondition(PauseCondition.CANARY_PAUSE_STEP);
         if (cond == null && s.promotedByUser()) {
           s.unpause();
-          s.b.currentStepIndex(idx + 1);
+          completed(s, idx, step);
           continue;
         }
         Instant start = s.pause(PauseCondition.CANARY_PAUSE_STEP);
@@ -92,15 +92,26 @@ final class CanarySteps {
           break;
         }
         s.unpause();
-        s.b.currentStepIndex(idx + 1);
+        completed(s, idx, step);
       } else if (step instanceof CanaryStep.Analysis a) {
         AnalysisPhase phase = stepAnalysis(s, a.analysis(), st, idx);
         if (phase == AnalysisPhase.Successful) {
-          s.b.analysisRun("").currentStepIndex(idx + 1);
+          s.b.analysisRun("");
+          completed(s, idx, step);
         } else {
           break;
         }
       }
+    }
+  }
+
+  /** Step {@code idx} is done: the index moves past it, with Argo's {@code RolloutStepCompleted} event. */
+  private static void completed(RolloutSync s, int idx, CanaryStep step) {
+    s.b.currentStepIndex(idx + 1);
+    if (s.recording()) {
+      s.onStatusWrite(io.fleetkit.api.events.Event.NORMAL, RolloutEvents.STEP_COMPLETED, "Step",
+          RolloutEvents.stepCompleted(idx + 1, s.r.canary().steps().size(), step));
+      s.pauseEvents();
     }
   }
 

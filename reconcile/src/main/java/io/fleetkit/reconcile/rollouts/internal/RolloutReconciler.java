@@ -64,7 +64,22 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
     }
     List<ReplicaSet> owned = claim.claimed();
     String hash = TemplateHash.compute(r.spec().template(), null);
-    RolloutSync s = new RolloutSync(ctx.store(), r, now, hash, owned);
+    RolloutSync s = new RolloutSync(ctx.store(), r, now, hash, owned, ctx.events());
+    boolean written = false;
+    try {
+      written = sync(ctx, r, s);
+    } finally {
+      s.flushEvents(written);
+    }
+    if (s.wakeAt == null) {
+      return Result.done();
+    }
+    Duration d = Duration.between(now, s.wakeAt);
+    return Result.requeueAfter(d.isNegative() ? Duration.ZERO : d);
+  }
+
+  /** The sync proper; returns whether it wrote the status. */
+  private boolean sync(ReconcileContext<Rollout> ctx, Rollout r, RolloutSync s) {
     RolloutStatus old = r.status();
     if (!s.hash.equals(old.currentPodHash())) {
       newUpdate(s, old);
@@ -83,14 +98,15 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
     }
     finish(s, old);
     RolloutStatus next = s.b.build();
-    if (!next.equals(old)) {
-      ctx.store().updateStatus(r.withStatus(next));
+    if (next.equals(old)) {
+      return false;
     }
-    if (s.wakeAt == null) {
-      return Result.done();
+    ctx.store().updateStatus(r.withStatus(next));
+    if (s.recording()) {
+      RolloutEvents.statusChanged(s, r, old, next, s.revision(s.newRs), s.abortReason);
+      s.pauseEvents();
     }
-    Duration d = Duration.between(now, s.wakeAt);
-    return Result.requeueAfter(d.isNegative() ? Duration.ZERO : d);
+    return true;
   }
 
   /**
@@ -116,6 +132,10 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
     Integer index = null;
     if (s.r.canary() != null && !s.r.canary().steps().isEmpty()) {
       index = stable ? s.r.canary().steps().size() : 0;
+      if (stable && !old.stableRs().isEmpty() && s.recording()) {
+        s.onStatusWrite(io.fleetkit.api.events.Event.NORMAL, RolloutEvents.SKIP_STEPS, "SkipSteps",
+            "Rollback to stable ReplicaSets");
+      }
     }
     s.b.currentPodHash(s.hash).pauseConditions(List.of()).controllerPause(false).abort(false).abortedAt(null)
         .promoteFull(false).scaleUpPreviewCheckPoint(false).message("").lastProgressTime(s.now)

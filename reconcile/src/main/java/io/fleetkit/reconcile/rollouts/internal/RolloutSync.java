@@ -5,6 +5,8 @@ import io.fleetkit.api.apps.ReplicaSetSpec;
 import io.fleetkit.api.apps.ReplicaSetStatus;
 import io.fleetkit.api.core.PodTemplateSpec;
 import io.fleetkit.api.core.Service;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.meta.OwnerReference;
@@ -49,25 +51,51 @@ final class RolloutSync {
   @Nullable String abortReason;
   /** Why the traffic router could not apply the weight in this sync; {@code null} when it could (or none ran). */
   @Nullable String routingError;
+  /** Where the events go; {@link EventRecorder#NOOP} builds none ({@link #recording()}). */
+  private final EventRecorder events;
+  /** The events of this sync in order, held until {@link #flushEvents} (see {@link RolloutEvents}). */
+  private final List<RolloutEvents.Pending> pending = new ArrayList<>();
+  /** The pause state {@link #pauseEvents} last saw: at first the written status's. */
+  private RolloutStatus pauseSeen;
 
   /**
    * @param hash the hash of the rollout's template; when an owned ReplicaSet with another hash label is adopted as the
    *     new one ({@link #findNew}), its label becomes this sync's {@link #hash}
    */
   RolloutSync(ObjectStore store, Rollout r, Instant now, String hash, List<ReplicaSet> owned) {
+    this(store, r, now, hash, owned, EventRecorder.NOOP);
+  }
+
+  /**
+   * @param events where the sync's events go: those of the writes it makes (a ReplicaSet created or scaled, a Service
+   *     switched) and, once {@link #flushEvents flushed} after the status write, those of the status it wrote
+   */
+  RolloutSync(ObjectStore store, Rollout r, Instant now, String hash, List<ReplicaSet> owned, EventRecorder events) {
+    this.events = events;
     this.store = store;
     this.r = r;
     this.ns = r.metadata().namespace();
     this.now = now;
     this.b = r.status().toBuilder();
+    this.pauseSeen = r.status();
     ReplicaSet found = findNew(r, hash, owned);
     this.hash = found != null ? hashOf(found) : hash;
-    this.newRs = found != null ? found : createNew(owned);
+    boolean[] created = {false};
+    this.newRs = found != null ? found : createNew(owned, created);
     for (ReplicaSet rs : owned) {
       sets.put(rs.metadata().name(), rs);
     }
     sets.put(newRs.metadata().name(), newRs);
     resolveStable(r.status().stableRs());
+    if (recording() && !this.hash.equals(r.status().currentPodHash())) {
+      // setRolloutRevision, then createDesiredReplicaSet; FleetKit's "revision write" is status.currentPodHash
+      onStatusWrite(Event.NORMAL, RolloutEvents.ROLLOUT_UPDATED, "Update",
+          RolloutEvents.rolloutUpdated(revision(newRs)));
+    }
+    if (recording() && created[0]) {
+      now(Event.NORMAL, RolloutEvents.NEW_REPLICA_SET, "Create",
+          RolloutEvents.newReplicaSet(newRs.metadata().name(), revision(newRs)));
+    }
   }
 
   /**
@@ -137,7 +165,7 @@ final class RolloutSync {
    * Creates the ReplicaSet of the template (0 replicas), its pod template carrying the ephemeral metadata of its
    * role: canary (preview) when a stable ReplicaSet exists, else stable (active).
    */
-  private ReplicaSet createNew(List<ReplicaSet> owned) {
+  private ReplicaSet createNew(List<ReplicaSet> owned, boolean[] created) {
     PodTemplateSpec t = r.spec().template();
     Map<String, String> labels = new HashMap<>(t.metadata().labels());
     labels.put(Rollout.POD_TEMPLATE_HASH_LABEL, hash);
@@ -152,7 +180,9 @@ final class RolloutSync {
         new ReplicaSetSpec(0, sel, tpl, r.spec().minReadySeconds()), ReplicaSetStatus.EMPTY);
     rs = EphemeralMetadata.syncReplicaSet(rs, EphemeralMetadata.forNewReplicaSet(r, owned));
     try {
-      return store.create(rs);
+      ReplicaSet made = store.create(rs);
+      created[0] = true;
+      return made;
     } catch (io.fleetkit.api.ConflictException e) {
       return store.require(ReplicaSet.class, ns, name);
     }
@@ -172,6 +202,7 @@ final class RolloutSync {
       return rs;
     }
     ReplicaSet latest = store.require(ReplicaSet.class, ns, rs.metadata().name());
+    int from = latest.spec().replicas();
     ReplicaSet scaled = latest.withSpec(latest.spec().withReplicas(replicas));
     if (replicas == 0 && ScaleDownDelays.hasDeadline(latest) && !ScaleDownDelays.delayOnAbort(this)) {
       // Argo's scaleReplicaSet: a full scale-down drops the deadline (unless an abort's scale-down is delayed)
@@ -179,7 +210,12 @@ final class RolloutSync {
       annotations.remove(ScaleDownDelays.SCALE_DOWN_DEADLINE);
       scaled = scaled.withMetadata(latest.metadata().toBuilder().annotations(annotations).build());
     }
-    return replace(store.update(scaled));
+    ReplicaSet updated = replace(store.update(scaled));
+    if (recording() && from != replicas) {
+      now(Event.NORMAL, RolloutEvents.SCALING_REPLICA_SET, "Scale",
+          RolloutEvents.scaled(updated.metadata().name(), revision(updated), from, replicas));
+    }
+    return updated;
   }
 
   /** Puts a ReplicaSet just written in place of its old copy (new, stable, others, sets); returns it. */
@@ -210,8 +246,12 @@ final class RolloutSync {
       return;
     }
     Map<String, String> sel = new HashMap<>(s.spec().selector());
-    sel.put(Rollout.POD_TEMPLATE_HASH_LABEL, podHash);
+    String from = sel.put(Rollout.POD_TEMPLATE_HASH_LABEL, podHash);
     store.update(s.withSpec(s.spec().toBuilder().selector(sel).build()));
+    if (recording()) {
+      now(Event.NORMAL, RolloutEvents.SWITCH_SERVICE, "Update",
+          RolloutEvents.switchedService(service, from == null ? "" : from, podHash));
+    }
   }
 
   /** Aborts the update: steps back to 0, reason recorded (Degraded, RolloutAborted), analysis stopped. */
@@ -249,7 +289,85 @@ final class RolloutSync {
       return c.startTime();
     }
     b.addPauseCondition(new PauseCondition(reason, now)).controllerPause(true);
+    pauseEvents();
     return now;
+  }
+
+  /**
+   * Argo's {@code sendStateChangeEvents} ({@link RolloutEvents#stateChange}) between the pause state last seen and the
+   * one being built: called where a pause starts, after a step completes and before the status is written, so that
+   * a sync that ends one pause and starts the next (Argo takes two syncs) records both, in Argo's order.
+   */
+  void pauseEvents() {
+    if (!recording()) {
+      return;
+    }
+    RolloutStatus st = b.build();
+    String change = RolloutEvents.stateChange(pauseSeen, st);
+    pauseSeen = st;
+    if (change != null) {
+      onStatusWrite(io.fleetkit.api.events.Event.NORMAL, change, change.equals(RolloutEvents.PAUSED) ? "Pause"
+          : "Resume", RolloutEvents.pauseNote(change, st.pauseConditions().isEmpty() ? ""
+          : st.pauseConditions().get(0).reason()));
+    }
+  }
+
+  /** Whether events are recorded: false for {@link EventRecorder#NOOP}, and then no message is built. */
+  boolean recording() {
+    return events != EventRecorder.NOOP;
+  }
+
+  /** An event about a write this sync made (a ReplicaSet, a Service): recorded whatever becomes of the status. */
+  void now(String type, String reason, String action, String note) {
+    pending.add(new RolloutEvents.Pending(false, type, reason, action, note));
+  }
+
+  /** An event about a change of the status: recorded only if the status this sync builds is written. */
+  void onStatusWrite(String type, String reason, String action, String note) {
+    pending.add(new RolloutEvents.Pending(true, type, reason, action, note));
+  }
+
+  /**
+   * Records the events of this sync in order, those of the status only when {@code statusWritten}; a sync whose
+   * status write failed is retried, and records the status's events then.
+   */
+  void flushEvents(boolean statusWritten) {
+    for (RolloutEvents.Pending e : pending) {
+      if (statusWritten || !e.onStatusWrite()) {
+        events.event(r, e.type(), e.reason(), e.action(), e.note());
+      }
+    }
+    pending.clear();
+  }
+
+  /**
+   * The revision of {@code rs} in event messages: its place among the rollout's ReplicaSets by creation, oldest 1,
+   * the new ReplicaSet last among those created at the same time. Argo numbers revisions in an annotation, and a
+   * rollback to an older template renumbers its ReplicaSet to the highest; FleetKit keeps no number, so such a
+   * ReplicaSet keeps its place.
+   */
+  int revision(ReplicaSet rs) {
+    int older = 0;
+    for (ReplicaSet o : sets.values()) {
+      if (!o.metadata().name().equals(rs.metadata().name()) && createdBefore(o, rs)) {
+        older++;
+      }
+    }
+    return older + 1;
+  }
+
+  private boolean createdBefore(ReplicaSet a, ReplicaSet b) {
+    Instant ta = a.metadata().creationTimestamp();
+    Instant tb = b.metadata().creationTimestamp();
+    if (ta != null && tb != null && !ta.equals(tb)) {
+      return ta.isBefore(tb);
+    }
+    boolean aNew = a.metadata().name().equals(newRs.metadata().name());
+    boolean bNew = b.metadata().name().equals(newRs.metadata().name());
+    if (aNew != bNew) {
+      return bNew;
+    }
+    return io.fleetkit.reconcile.controllers.internal.DeploymentMath.BY_CREATION.compare(view(a), view(b)) < 0;
   }
 
   /** Removes every pause condition (a pause ended). */
