@@ -86,6 +86,17 @@ public interface EventRecorder {
   EventRecorder NOOP = (regarding, related, type, reason, action, note) -> { };
 
   /**
+   * {@code recorder} made safe to call from a controller: an exception it throws is logged at DEBUG and swallowed,
+   * as client-go's recorder never fails its caller. Returns {@code recorder} itself when it is {@link #NOOP} or
+   * already such a wrapper, so components can wrap whatever they are given.
+   */
+  static EventRecorder bestEffort(EventRecorder recorder) {
+    java.util.Objects.requireNonNull(recorder, "recorder");
+    return recorder == NOOP || recorder instanceof BestEffortEventRecorder ? recorder
+        : new BestEffortEventRecorder(recorder);
+  }
+
+  /**
    * Records an event.
    *
    * @param regarding the object it is about
