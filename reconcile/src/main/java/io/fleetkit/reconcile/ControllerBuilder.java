@@ -155,7 +155,8 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
 
   /**
    * Where the reconciler's events go ({@link ReconcileContext#events()}); default
-   * {@link io.fleetkit.api.events.EventRecorder#NOOP}.
+   * {@link io.fleetkit.api.events.EventRecorder#NOOP}. Wrapped with
+   * {@link io.fleetkit.api.events.EventRecorder#bestEffort}: a recorder that throws never fails a reconcile.
    */
   public ControllerBuilder<T> events(io.fleetkit.api.events.EventRecorder recorder) {
     Objects.requireNonNull(recorder, "recorder");
@@ -284,7 +285,8 @@ public final class ControllerBuilder<T extends ApiObject<T>> {
         rateLimiter != null ? rateLimiter : RateLimiters.defaultController(c), namespace != null ? namespace : "",
         resyncPeriod != null ? resyncPeriod : Duration.ZERO, secondary,
         metrics != null ? metrics : io.fleetkit.api.metrics.MetricsRegistry.NOOP,
-        events != null ? events : io.fleetkit.api.events.EventRecorder.NOOP,
+        events != null ? io.fleetkit.api.events.EventRecorder.bestEffort(events)
+            : io.fleetkit.api.events.EventRecorder.NOOP,
         tracing != null ? tracing : io.fleetkit.api.tracing.Tracing.NOOP, informers, eventFilter);
   }
 }

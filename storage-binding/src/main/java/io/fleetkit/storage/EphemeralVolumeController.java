@@ -68,7 +68,7 @@ public final class EphemeralVolumeController {
 
   private EphemeralVolumeController(Builder b) {
     this.store = b.store;
-    this.events = b.events;
+    this.events = EventRecorder.bestEffort(b.events);
     this.attempts = b.metrics.counter(CREATE_ATTEMPTS);
     this.failures = b.metrics.counter(CREATE_FAILURES);
   }

@@ -46,7 +46,7 @@ final class StoreWrites {
   StoreWrites(ObjectStore store, Clock clock, EventRecorder events) {
     this.store = store;
     this.clock = clock;
-    this.events = events;
+    this.events = EventRecorder.bestEffort(events);
   }
 
   /**

@@ -69,7 +69,7 @@ public final class ScaledObjectController {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.tolerance = tolerance;
     this.normalizer = ReplicaNormalizer.withDefaults(clock);
-    this.events = Objects.requireNonNull(events, "events");
+    this.events = EventRecorder.bestEffort(Objects.requireNonNull(events, "events"));
   }
 
   /** A controller with the HPA's default tolerance (0.1). */
@@ -293,16 +293,12 @@ public final class ScaledObjectController {
         + so.scaleTargetRef().name();
   }
 
-  /** Records an event on {@code so} (Normal, or Warning for the failures); a failing recorder is passed over. */
+  /** Records an event on {@code so} (Normal, or Warning for the failures); a failing recorder is passed over (bestEffort). */
   private void record(ScaledObject so, String reason, String note) {
     String type = reason.endsWith("Failed") ? Event.WARNING : Event.NORMAL;
-    try {
-      events.event(new ObjectReference("keda.sh/v1alpha1", "ScaledObject", so.namespace(), so.name(), "", ""), null,
-          type, reason, reason.endsWith("Failed") ? "Failed" : reason.equals(ACTIVATED) ? "Activated" : "Deactivated",
-          note);
-    } catch (RuntimeException e) {
-      LOG.debug("scaledobject {}: event recorder failed for {}: {}", so.key(), reason, e.toString());
-    }
+    events.event(new ObjectReference("keda.sh/v1alpha1", "ScaledObject", so.namespace(), so.name(), "", ""), null,
+        type, reason, reason.endsWith("Failed") ? "Failed" : reason.equals(ACTIVATED) ? "Activated" : "Deactivated",
+        note);
   }
 
   private static long milli(double v) {

@@ -72,7 +72,7 @@ public final class VpaUpdater {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.evictionTolerance = PodsEvictionRestriction.requireTolerance("vpa updater", evictionTolerance);
-    this.events = Objects.requireNonNull(events, "events");
+    this.events = EventRecorder.bestEffort(Objects.requireNonNull(events, "events"));
   }
 
   public static VpaUpdater create(ObjectStore store, Clock clock) {
@@ -203,13 +203,8 @@ public final class VpaUpdater {
 
   /** Records a Normal event on {@code regarding}, unless no recorder was given; a failing recorder is passed over. */
   private void record(ApiObject<?> regarding, String reason, String action, String note) {
-    if (events == EventRecorder.NOOP) {
-      return;
-    }
-    try {
+    if (events != EventRecorder.NOOP) {
       events.event(regarding, Event.NORMAL, reason, action, note);
-    } catch (RuntimeException e) {
-      LOG.debug("vpa: event recorder failed for {} {}: {}", reason, regarding.metadata().key(), e.toString());
     }
   }
 }

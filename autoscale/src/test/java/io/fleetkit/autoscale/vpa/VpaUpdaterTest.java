@@ -258,6 +258,24 @@ final class VpaUpdaterTest {
             + "recommendation.");
   }
 
+  /** A recorder that throws does not stop the evictions: events are best effort. */
+  @Test
+  void update_throwingRecorder_stillEvicts() {
+    deploymentWithPods(4, PodStatus.PENDING, PodStatus.PENDING);
+    vpa(UpdateMode.Recreate, null);
+    List<String> tried = new java.util.ArrayList<>();
+    VpaUpdater throwing = new VpaUpdater(store, clock, VpaUpdater.DEFAULT_EVICTION_TOLERANCE,
+        (regarding, related, type, reason, action, note) -> {
+          tried.add(reason);
+          throw new IllegalStateException("event sink is down");
+        });
+
+    assertThat(throwing.runOnce()).extracting(UpdateAction::action)
+        .containsExactly(UpdateAction.EVICTED, UpdateAction.EVICTED);
+    assertThat(store.list(Pod.class, "ns").items()).isEmpty();
+    assertThat(tried).containsExactly("EvictedByVPA", "EvictedPod", "EvictedByVPA", "EvictedPod");
+  }
+
   @Test
   void update_upstreamTestEvictEmitEvent_podThatCanNotBeEvicted() {
     deploymentWithPods(4, running());

@@ -57,7 +57,7 @@ public final class CloudNodeLifecycleController implements AutoCloseable {
     this.clock = b.clock;
     this.cloud = b.cloud;
     this.monitorPeriod = b.monitorPeriod;
-    this.events = b.events;
+    this.events = EventRecorder.bestEffort(b.events);
   }
 
   /** A builder over {@code store} and {@code clock}, asking {@code cloud}. */

@@ -147,7 +147,7 @@ public final class NodeAgent implements AutoCloseable {
     this.backoff = new RestartBackoff(b.backoffInitial, b.backoffMax, clock::now);
     this.watchPods = b.watchPods;
     this.onWork = b.onWork;
-    this.events = b.events;
+    this.events = EventRecorder.bestEffort(b.events);
     this.memoryUsage = b.memoryUsage;
     this.eviction = b.memoryUsage == null ? null
         : new MemoryPressureEviction(b.evictionHardBytes, b.pressureTransitionPeriod);

@@ -237,7 +237,7 @@ public final class NodeLifecycleController implements AutoCloseable {
     this.unhealthyZoneThreshold = b.unhealthyZoneThreshold;
     this.largeClusterThreshold = b.largeClusterThreshold;
     this.leases = b.leases;
-    this.events = b.events;
+    this.events = EventRecorder.bestEffort(b.events);
     this.visitEveryLeasedNode = b.visitEveryLeasedNode;
     this.origin = b.clock.now();
   }

@@ -75,4 +75,24 @@ final class ControllerEventsTest {
           "Deployment web Normal ScalingReplicaSet Scale: Scaled down replica set " + rsName + " to 1 from 5");
     }
   }
+
+  /** A recorder that throws never fails a reconcile: each pod is created once and nothing is retried. */
+  @Test
+  void replicaSet_throwingRecorder_createsEveryPodOnce() {
+    List<String> tried = Collections.synchronizedList(new ArrayList<>());
+    EventRecorder throwing = (regarding, related, type, reason, action, note) -> {
+      tried.add(reason);
+      throw new IllegalStateException("event sink is down");
+    };
+    try (ObjectStore store = Sim.store(clock);
+        ReplicaSetController c = ReplicaSetController.builder(store).clock(clock).stepping().events(throwing)
+            .build()) {
+      c.start().join();
+      store.create(rs("web", 3));
+      c.runUntilIdle();
+      assertThat(store.list(Pod.class).items()).hasSize(3);
+      assertThat(tried).containsExactly("SuccessfulCreate", "SuccessfulCreate", "SuccessfulCreate");
+      assertThat(store.require(ReplicaSet.class, "ns", "web").status().replicas()).isEqualTo(3);
+    }
+  }
 }

@@ -17,8 +17,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler's metrics and events, behind a few hooks the scheduling cycle calls. Exists only when a registry or
@@ -26,7 +24,6 @@ import org.slf4j.LoggerFactory;
  * scheduler's lock.
  */
 final class SchedulerInstruments {
-  private static final Logger LOG = LoggerFactory.getLogger(SchedulerInstruments.class);
 
   private final MetricsRegistry metrics;
   private final boolean metricsOn;
@@ -169,7 +166,7 @@ final class SchedulerInstruments {
     this.metrics = metrics;
     this.metricsOn = metrics.enabled();
     this.sampler = new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L);
-    this.events = events;
+    this.events = EventRecorder.bestEffort(events);
     this.eventsOn = events != EventRecorder.NOOP;
     this.tracing = tracing;
     this.tracingOn = tracing.enabled();
@@ -360,7 +357,7 @@ final class SchedulerInstruments {
     }
     if (r.code() == Status.Code.SKIP) { // a pod being deleted, not attempted: kube's skipPodSchedule records an event
       if (eventsOn) {
-        record(ObjectReference.to(pod), null, Event.WARNING, EventRecorder.FAILED_SCHEDULING, "Scheduling",
+        events.event(ObjectReference.to(pod), null, Event.WARNING, EventRecorder.FAILED_SCHEDULING, "Scheduling",
             r.message());
       }
       return;
@@ -395,10 +392,10 @@ final class SchedulerInstruments {
       return; // no recorder: build no reference and no message
     }
     if (r.isBound()) {
-      record(ObjectReference.to(pod), null, Event.NORMAL, EventRecorder.SCHEDULED, "Binding",
+      events.event(ObjectReference.to(pod), null, Event.NORMAL, EventRecorder.SCHEDULED, "Binding",
           "Successfully assigned " + r.podKey() + " to " + r.nodeName());
     } else {
-      record(ObjectReference.to(pod), null, Event.WARNING, EventRecorder.FAILED_SCHEDULING, "Scheduling",
+      events.event(ObjectReference.to(pod), null, Event.WARNING, EventRecorder.FAILED_SCHEDULING, "Scheduling",
           r.message());
     }
   }
@@ -426,7 +423,7 @@ final class SchedulerInstruments {
       return;
     }
     String by = preemptor.metadata().uid().isEmpty() ? preemptor.metadata().key() : preemptor.metadata().uid();
-    record(ObjectReference.to(victim), ObjectReference.to(preemptor), Event.NORMAL, EventRecorder.PREEMPTED,
+    events.event(ObjectReference.to(victim), ObjectReference.to(preemptor), Event.NORMAL, EventRecorder.PREEMPTED,
         "Preempting", "Preempted by pod " + by + " on node " + node);
   }
 
@@ -573,15 +570,6 @@ final class SchedulerInstruments {
         lastIncomingSlot[queue] = c;
       }
       buffer.increment(c); // the queue is confined to the engine lock, whose release flushes the buffer
-    }
-  }
-
-  private void record(ObjectReference regarding, @Nullable ObjectReference related, String type, String reason,
-      String action, String note) {
-    try {
-      events.event(regarding, related, type, reason, action, note);
-    } catch (RuntimeException e) {
-      LOG.debug("event recorder failed for {} {}: {}", reason, regarding, e.toString());
     }
   }
 }
