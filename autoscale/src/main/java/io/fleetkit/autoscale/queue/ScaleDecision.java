@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
  * @param active whether any trigger's value was above its activation threshold
  * @param reason why: {@code Activated} (0 to 1), {@code Scaled} (the HPA math, 1 to N), {@code Held} (no change),
  *     {@code CooldownPending} (inactive, cooldown not over), {@code ScaledToIdle} (back to the resting count),
- *     {@code ScalerError}
+ *     {@code ScalerError}, {@code ScaledObjectCheckFailed} (the scale target is missing or has no scale subresource:
+ *     nothing read or scaled, both replica counts 0)
  * @param values the value read per trigger name
  * @param error the scaler errors, {@code null} when none
  */

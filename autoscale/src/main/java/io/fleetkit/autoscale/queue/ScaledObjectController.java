@@ -63,6 +63,20 @@ public final class ScaledObjectController {
   public static final String ACTIVATION_FAILED = "KEDAScaleTargetActivationFailed";
   public static final String DEACTIVATED = "KEDAScaleTargetDeactivated";
   public static final String DEACTIVATION_FAILED = "KEDAScaleTargetDeactivationFailed";
+  /**
+   * KEDA's reconciler: the scale target is missing or cannot be scaled (Warning); also the {@link ScaleDecision#reason()}
+   * of such a poll.
+   */
+  public static final String CHECK_FAILED = "ScaledObjectCheckFailed";
+  /** KEDA's reconciler: the object's scalers were built and started (Normal). */
+  public static final String SCALERS_STARTED = "KEDAScalersStarted";
+  /** KEDA's reconciler: the object passed its checks and is scaled from now on (Normal). */
+  public static final String READY = "ScaledObjectReady";
+
+  /** KEDA's messages ({@code pkg/common/message}). */
+  static final String SCALE_TARGET_ERR = "ScaledObject doesn't have correct scaleTargetRef specification";
+  static final String SCALE_TARGET_NOT_FOUND = "Target resource doesn't exist";
+  static final String SCALE_TARGET_NO_SUBRESOURCE = "Target resource doesn't expose /scale subresource";
 
   private ScaledObjectController(ObjectStore store, Clock clock, double tolerance, EventRecorder events) {
     this.store = Objects.requireNonNull(store, "store");
@@ -83,7 +97,13 @@ public final class ScaledObjectController {
    * ({@code Scaled apps/v1.Deployment ns/name from 0 to 1, triggered by <active triggers>}), {@value #DEACTIVATED}
    * when it brings it back to its resting count ({@code Deactivated apps/v1.Deployment ns/name from 3 to 0}), and
    * Warnings {@value #ACTIVATION_FAILED} and {@value #DEACTIVATION_FAILED} when that write failed. Scaling between 1
-   * and N is the HPA's part in KEDA and records nothing here. A recorder that throws is logged and passed over.
+   * and N is the HPA's part in KEDA and records nothing here. Its reconciler's events too: at the first poll that finds
+   * the scale target, {@value #SCALERS_STARTED} ({@code Scaler <trigger> is built} per trigger, then
+   * {@code Started scalers watch}) and {@value #READY} ({@code ScaledObject is ready for scaling}); when the target is
+   * missing or has no scale subresource, two Warnings {@value #CHECK_FAILED} ({@code Target resource doesn't exist} or
+   * {@code Target resource doesn't expose /scale subresource}, then
+   * {@code ScaledObject doesn't have correct scaleTargetRef specification}), once until the check passes again. A
+   * recorder that throws is logged and passed over.
    */
   public static ScaledObjectController create(ObjectStore store, Clock clock, EventRecorder events) {
     return new ScaledObjectController(store, clock, ReplicaCalculator.DEFAULT_TOLERANCE, events);
@@ -105,6 +125,7 @@ public final class ScaledObjectController {
     Entry e = new Entry(object, Map.copyOf(scalers));
     if (old != null) {
       e.lastActiveTime = old.lastActiveTime;
+      e.ready = old.ready; // new scalers are started (and announced) again; readiness is the object's
     }
     objects.put(object.key(), e);
   }
@@ -137,8 +158,10 @@ public final class ScaledObjectController {
   /**
    * Polls one object now and scales its target.
    *
+   * <p>When the scale target does not exist or has no scale subresource, nothing is read or scaled and the decision's
+   * reason is {@value #CHECK_FAILED}, its error saying which; {@link #pollDue} goes on to the other objects.
+   *
    * @throws IllegalArgumentException when the object is not registered
-   * @throws io.fleetkit.api.NotFoundException when its scale target does not exist
    */
   public synchronized ScaleDecision poll(String namespace, String name) {
     Entry e = objects.get(namespace + "/" + name);
@@ -148,6 +171,36 @@ public final class ScaledObjectController {
     ScaledObject so = e.object;
     Instant now = clock.instant();
     e.lastPoll = now;
+    // KEDA's reconciler checks the target before it starts the scalers (checkTargetResourceIsScalable)
+    TargetScale scale;
+    try {
+      scale = TargetScale.read(store, so.namespace(), so.scaleTargetRef());
+    } catch (io.fleetkit.api.NotFoundException | IllegalArgumentException ex) {
+      String why = ex instanceof io.fleetkit.api.NotFoundException ? SCALE_TARGET_NOT_FOUND
+          : SCALE_TARGET_NO_SUBRESOURCE;
+      if (e.ready || !why.equals(e.checkFailure)) {
+        record(so, CHECK_FAILED, why);
+        record(so, CHECK_FAILED, SCALE_TARGET_ERR);
+      }
+      e.ready = false;
+      e.scalersStarted = false;
+      e.checkFailure = why;
+      LOG.debug("scaledobject {}: {}: {}", so.key(), SCALE_TARGET_ERR, ex.getMessage());
+      return new ScaleDecision(0, 0, false, CHECK_FAILED, Map.of(),
+          SCALE_TARGET_ERR + ": " + why + ": " + ex.getMessage());
+    }
+    e.checkFailure = null;
+    if (!e.scalersStarted) {
+      e.scalersStarted = true;
+      for (ScaleTrigger t : so.triggers()) {
+        record(so, SCALERS_STARTED, "Scaler " + t.name() + " is built");
+      }
+      record(so, SCALERS_STARTED, "Started scalers watch");
+    }
+    if (!e.ready) {
+      e.ready = true;
+      record(so, READY, "ScaledObject is ready for scaling");
+    }
 
     Map<String, Double> values = new LinkedHashMap<>();
     List<String> errors = new ArrayList<>();
@@ -164,7 +217,6 @@ public final class ScaledObjectController {
       }
     }
     String error = errors.isEmpty() ? null : String.join("; ", errors);
-    TargetScale scale = TargetScale.read(store, so.namespace(), so.scaleTargetRef());
     int current = scale.specReplicas();
     if (values.isEmpty()) {
       return new ScaleDecision(current, current, false, "ScalerError", values, error);
@@ -293,12 +345,22 @@ public final class ScaledObjectController {
         + so.scaleTargetRef().name();
   }
 
-  /** Records an event on {@code so} (Normal, or Warning for the failures); a failing recorder is passed over (bestEffort). */
+  /** Records an event on {@code so}: Normal, or Warning for the failures. */
   private void record(ScaledObject so, String reason, String note) {
+    if (events == EventRecorder.NOOP) {
+      return;
+    }
     String type = reason.endsWith("Failed") ? Event.WARNING : Event.NORMAL;
+    String action = switch (reason) {
+      case ACTIVATED -> "Activated";
+      case DEACTIVATED -> "Deactivated";
+      case CHECK_FAILED -> "Check";
+      case SCALERS_STARTED -> "Start";
+      case READY -> "Ready";
+      default -> "Failed";
+    };
     events.event(new ObjectReference("keda.sh/v1alpha1", "ScaledObject", so.namespace(), so.name(), "", ""), null,
-        type, reason, reason.endsWith("Failed") ? "Failed" : reason.equals(ACTIVATED) ? "Activated" : "Deactivated",
-        note);
+        type, reason, action, note);
   }
 
   private static long milli(double v) {
@@ -312,6 +374,10 @@ public final class ScaledObjectController {
     final Map<String, Scaler> scalers;
     @Nullable Instant lastPoll;
     @Nullable Instant lastActiveTime;
+    /** Whether the scalers' start was announced, the target found ready, the last check's failure if it failed. */
+    boolean scalersStarted;
+    boolean ready;
+    @Nullable String checkFailure;
 
     Entry(ScaledObject object, Map<String, Scaler> scalers) {
       this.object = object;
