@@ -54,8 +54,8 @@ final class KarpenterEvents {
 
   /** {@code NominatePodEvent}: the pod goes on a node launched for it ({@code Pod should schedule on: nodeclaim/x}). */
   void nominated(Pod pod, String nodeClaim) {
-    publish(ObjectReference.to(pod), Event.NORMAL, Provisioner.NOMINATED, "Pod should schedule on: nodeclaim/" + nodeClaim,
-        DEFAULT_DEDUPE_TIMEOUT, true, uid(pod));
+    publish(ObjectReference.to(pod), Event.NORMAL, Provisioner.NOMINATED,
+        "Pod should schedule on: nodeclaim/" + nodeClaim, DEFAULT_DEDUPE_TIMEOUT, true, uid(pod));
   }
 
   /** {@code PodFailedToScheduleEvent}: no NodePool and instance type can take the pod. */

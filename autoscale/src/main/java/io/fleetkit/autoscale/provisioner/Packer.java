@@ -162,12 +162,12 @@ final class Packer {
    * {@code did not tolerate taint}, {@code "; "}-joined as {@code multierr}), when every type rejects it for a taint
    * (Karpenter checks a NodePool's taints before its types); which of requirements (labels, affinity and the other
    * filters on an empty node of the type) and resources (its requests and one pod against the type's capacity) no
-   * type met, with {@code requirements=} the pod's node selector and first required node-affinity term and
-   * {@code resources=} its requests; or, when types meet both, that none satisfies its ResourceClaims too. Each type
+   * type met, with {@code requirements=} the NodePool's ({@link #requirements}) and {@code resources=} the pod's
+   * requests; or, when types meet both, that none satisfies its ResourceClaims too. Each type
    * is its own single offering, so Karpenter's "had a required offering" criterion always holds. Built only when
    * asked: for events.
    */
-  String error(Pod pod) {
+  String error(Pod pod, String nodePool) {
     if (types.isEmpty()) {
       return "nodepool requirements filtered out all available instance types";
     }
@@ -209,7 +209,7 @@ final class Packer {
       // Karpenter filters the instance types that meet requirements and resources by the devices it could allocate
       return "no instance type satisfies both scheduling and dynamic resource requirements";
     }
-    String tail = ", requirements=" + requirements(pod) + ", resources=" + resources(p.requests());
+    String tail = ", requirements=" + requirements(pod, nodePool) + ", resources=" + resources(p.requests());
     if (both) {
       return "no instance type met the requirements/resources/offering tuple" + tail;
     }
@@ -236,15 +236,21 @@ final class Packer {
   }
 
   /**
-   * Karpenter's {@code Requirements.String} of the pod's requirements: {@code key In [v]} per node-selector entry and
-   * the expressions of its first required node-affinity term ({@code key Op [v1 v2]}, {@code key Exists}), sorted,
-   * {@code ", "}-joined; the hostname label left out, as Karpenter's restricted labels.
+   * Karpenter's {@code Requirements.String} of a new NodeClaim's requirements for {@code pod}: those its NodePool's
+   * template always has ({@code karpenter.sh/nodepool In [<nodePool>]}, {@code karpenter.sh/initialized In [true]},
+   * {@code karpenter.sh/registered In [true]}; FleetKit has no NodeClass label) and the pod's, {@code key In [v]} per
+   * node-selector entry and the expressions of its first required node-affinity term ({@code key Op [v1 v2]},
+   * {@code key Exists}), sorted, {@code ", "}-joined; the hostname label left out, as Karpenter's restricted labels. A
+   * key the pod also constrains is shown as the pod's.
    */
-  static String requirements(Pod pod) {
-    List<String> out = new ArrayList<>();
+  static String requirements(Pod pod, String nodePool) {
+    Map<String, String> out = new TreeMap<>();
+    out.put("karpenter.sh/initialized", "karpenter.sh/initialized In [true]");
+    out.put("karpenter.sh/nodepool", "karpenter.sh/nodepool In [" + nodePool + "]");
+    out.put("karpenter.sh/registered", "karpenter.sh/registered In [true]");
     for (Map.Entry<String, String> e : pod.spec().nodeSelector().entrySet()) {
       if (!e.getKey().equals("kubernetes.io/hostname")) {
-        out.add(e.getKey() + " In [" + e.getValue() + "]");
+        out.put(e.getKey(), e.getKey() + " In [" + e.getValue() + "]");
       }
     }
     NodeAffinity na = pod.spec().affinity().nodeAffinity();
@@ -256,7 +262,7 @@ final class Packer {
           continue;
         }
         if (r.operator() == NodeSelectorOperator.Exists || r.operator() == NodeSelectorOperator.DoesNotExist) {
-          out.add(r.key() + " " + r.operator());
+          out.put(r.key(), r.key() + " " + r.operator());
         } else {
           List<String> values = new ArrayList<>(r.values());
           Collections.sort(values);
@@ -265,12 +271,13 @@ final class Packer {
             values = new ArrayList<>(values.subList(0, 5));
             values.add("and " + others + " others");
           }
-          out.add(r.key() + " " + r.operator() + " [" + String.join(" ", values) + "]");
+          out.put(r.key(), r.key() + " " + r.operator() + " [" + String.join(" ", values) + "]");
         }
       }
     }
-    Collections.sort(out);
-    return String.join(", ", out);
+    List<String> sorted = new ArrayList<>(out.values());
+    Collections.sort(sorted);
+    return String.join(", ", sorted);
   }
 
   /** Karpenter's {@code resources.String} of a pod's requests: JSON, keys sorted, with {@code "pods":"1"}. */

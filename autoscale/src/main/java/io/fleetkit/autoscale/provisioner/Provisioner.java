@@ -72,7 +72,8 @@ import org.slf4j.LoggerFactory;
  *       the prefix together), then SingleNodeConsolidation (delete one node whose pods fit elsewhere, or replace it
  *       with a strictly cheaper one). Under {@code Balanced} a move must also pass Karpenter's score
  *       ({@link BalancedScoring}: its share of the NodePool's cost saved at least half its share of the NodePool's
- *       disruption cost), and a single node whose deletion would not pass is not tried. Nodes with a pod annotated {@value #DO_NOT_DISRUPT}, or whose pods the
+ *       disruption cost), and a single node whose deletion would not pass is not tried. Nodes annotated
+ *       {@value #DO_NOT_DISRUPT}{@code : "true"} or with a pod so annotated, or whose pods the
  *       cluster autoscaler's drain rules would not evict ({@link Drainability}: PDBs, no controller, local storage,
  *       kube-system), are not candidates, nor are nodes whose last pod event is less than
  *       {@link ProvisionerOptions#consolidateAfter} ago (none at all when it is {@code Never}). A removed node is
@@ -257,7 +258,7 @@ public final class Provisioner {
         for (Pod p : packing.unschedulable()) {
           unschedulable.add(p.metadata().key());
           if (events != null) { // Karpenter's PodFailedToScheduleEvent, with its scheduler's error for the pod
-            events.failedScheduling(p, packer.error(p));
+            events.failedScheduling(p, packer.error(p, name));
           }
         }
         resetBatch();
@@ -510,7 +511,8 @@ public final class Provisioner {
         continue;
       }
       if (events != null && options.policy() == ConsolidationPolicy.WhenEmpty && !d.evict().isEmpty()) {
-        events.unconsolidatable(n, "NodePool \"" + name + "\" has consolidation policy WhenEmpty, but node is not empty");
+        events.unconsolidatable(n, "NodePool \"" + name
+            + "\" has consolidation policy WhenEmpty, but node is not empty");
       }
       if (podEvents.consolidatable(n.name(), now, options.consolidateAfter())) {
         candidates.add(new Candidate(n, t, d.evict(), BalancedScoring.rescheduleDisruptionCost(d.evict())));
@@ -683,11 +685,11 @@ public final class Provisioner {
    * Karpenter's {@code Results.NonPendingPodSchedulingErrors} after {@code pretty.Sentence}: {@code Not all pods would
    * schedule, ns/name => <error> } for at most five pods (then {@code  and <n> other(s)}, also when n is 0).
    */
-  private static String notAllPodsWouldSchedule(Packer packer, List<Pod> unschedulable) {
+  private static String notAllPodsWouldSchedule(Packer packer, List<Pod> unschedulable, String nodePool) {
     StringBuilder msg = new StringBuilder("Not all pods would schedule, ");
     int n = 0;
     for (Pod p : unschedulable) {
-      msg.append(p.metadata().key()).append(" => ").append(packer.error(p)).append(' ');
+      msg.append(p.metadata().key()).append(" => ").append(packer.error(p, nodePool)).append(' ');
       if (++n >= 5) {
         msg.append(" and ").append(unschedulable.size() - 5).append(" other(s)");
         break;
@@ -739,7 +741,7 @@ public final class Provisioner {
     Packer.Packing packing = packer.pack(leftover);
     if (!packing.unschedulable().isEmpty()) {
       if (why != null) {
-        why.add(notAllPodsWouldSchedule(packer, packing.unschedulable()));
+        why.add(notAllPodsWouldSchedule(packer, packing.unschedulable(), name));
       }
       return null;
     }
@@ -967,7 +969,8 @@ public final class Provisioner {
     /**
      * Records Karpenter's events, with its recorder's deduplication ({@link KarpenterEvents}): on pods,
      * {@code Nominated} for each pod packed onto a new node ({@code Pod should schedule on: nodeclaim/<node>}) and the
-     * Warning {@code FailedScheduling} for each pod no instance type can take ({@code Failed to schedule pod, <error>});
+     * Warning {@code FailedScheduling} for each pod no instance type can take
+     * ({@code Failed to schedule pod, <error>});
      * on nodes, {@code DisruptionTerminating} when emptiness or consolidation starts a node's termination
      * ({@code Disrupting Node: Empty}), {@code DisruptionLaunching} and {@code DisruptionWaitingReadiness} on a
      * replacement, {@code DisruptionBlocked} on a node that cannot be a candidate and {@code Unconsolidatable} on one

@@ -16,7 +16,8 @@ final class KarpenterEventsTest {
   private final KarpenterEvents events = new KarpenterEvents(log, clock);
 
   private static Pod pod(String name) {
-    return Pod.builder().name(name).uid("uid-" + name).container("app", "img", io.fleetkit.api.resource.ResourceList.EMPTY).build();
+    return Pod.builder().name(name).uid("uid-" + name)
+        .container("app", "img", io.fleetkit.api.resource.ResourceList.EMPTY).build();
   }
 
   @Test

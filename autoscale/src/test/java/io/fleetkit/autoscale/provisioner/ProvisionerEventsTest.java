@@ -33,6 +33,9 @@ final class ProvisionerEventsTest {
   private static final OwnerReference RS = new OwnerReference("apps/v1", "ReplicaSet", "web", "rs-1", true, true);
   private final ManualClock clock = ManualClock.atEpoch2026();
   private final ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build();
+  /** Karpenter's requirements of every NodeClaim of NodePool {@code default}, before the pod's. */
+  private static final String POOL =
+      "karpenter.sh/initialized In [true], karpenter.sh/nodepool In [default], karpenter.sh/registered In [true]";
   private final EventLog log = new EventLog();
   private final List<String> events = log.events;
   private static final InstanceType LARGE = type("m.xlarge", 4000, 16, Map.of("kubernetes.io/arch", "amd64"),
@@ -106,7 +109,8 @@ final class ProvisionerEventsTest {
 
     assertThat(r.unschedulablePods()).containsExactly("default/huge");
     assertThat(events).containsExactly("Warning FailedScheduling Pod/default/huge: Failed to schedule pod, no instance "
-        + "type has enough resources, requirements=, resources={\"cpu\":\"100\",\"memory\":\"1Gi\",\"pods\":\"1\"}");
+        + "type has enough resources, requirements=" + POOL
+        + ", resources={\"cpu\":\"100\",\"memory\":\"1Gi\",\"pods\":\"1\"}");
   }
 
   @Test
@@ -115,7 +119,8 @@ final class ProvisionerEventsTest {
     batch(provisioner());
 
     assertThat(events).containsExactly("Warning FailedScheduling Pod/default/arm: Failed to schedule pod, no instance "
-        + "type met all requirements, requirements=kubernetes.io/arch In [arm64], "
+        + "type met all requirements, requirements=" + POOL + ", "
+        + "kubernetes.io/arch In [arm64], "
         + "resources={\"cpu\":\"1\",\"memory\":\"1Gi\",\"pods\":\"1\"}");
   }
 
@@ -125,7 +130,8 @@ final class ProvisionerEventsTest {
     batch(provisioner());
 
     assertThat(events).containsExactly("Warning FailedScheduling Pod/default/arm: Failed to schedule pod, no instance "
-        + "type met the scheduling requirements or had enough resources, requirements=kubernetes.io/arch In [arm64], "
+        + "type met the scheduling requirements or had enough resources, requirements=" + POOL + ", "
+        + "kubernetes.io/arch In [arm64], "
         + "resources={\"cpu\":\"100\",\"memory\":\"1Gi\",\"pods\":\"1\"}");
   }
 
@@ -138,7 +144,8 @@ final class ProvisionerEventsTest {
 
     assertThat(events).containsExactly("Warning FailedScheduling Pod/default/big: Failed to schedule pod, no instance "
         + "type which had enough resources and the required offering met the scheduling requirements, "
-        + "requirements=kubernetes.io/arch In [amd64], resources={\"cpu\":\"6\",\"memory\":\"1Gi\",\"pods\":\"1\"}");
+        + "requirements=" + POOL + ", "
+        + "kubernetes.io/arch In [amd64], resources={\"cpu\":\"6\",\"memory\":\"1Gi\",\"pods\":\"1\"}");
   }
 
   @Test
@@ -258,8 +265,8 @@ final class ProvisionerEventsTest {
   @Test
   void blocked_notReadyNode_nodeIsntInitialized() {
     managed("n1", LARGE);
-    store.create(Packer.node(LARGE, "down").toBuilder().label(Provisioner.MANAGED_LABEL, "default").conditions(List.of())
-        .build());
+    store.create(Packer.node(LARGE, "down").toBuilder().label(Provisioner.MANAGED_LABEL, "default")
+        .conditions(List.of()).build());
     store.create(pod("a", 3000).toBuilder().nodeName("n1").build());
     provisioner().runOnce();
 
@@ -309,7 +316,8 @@ final class ProvisionerEventsTest {
     provisioner(ProvisionerOptions.defaults(), LARGE, SMALL).runOnce();
 
     assertThat(events).containsExactly("Normal Unconsolidatable Node/n1: Not all pods would schedule, default/a => no "
-        + "instance type met all requirements, requirements=team In [a], "
+        + "instance type met all requirements, requirements=" + POOL + ", "
+        + "team In [a], "
         + "resources={\"cpu\":\"500m\",\"memory\":\"1Gi\",\"pods\":\"1\"} ");
   }
 

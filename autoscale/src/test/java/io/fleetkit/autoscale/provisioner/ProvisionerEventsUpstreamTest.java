@@ -94,6 +94,7 @@ final class ProvisionerEventsUpstreamTest {
   // ---- suite_test.go, Candidate Filtering ----
 
   @Test
+  // upstream: "should not consider candidates that have do-not-disrupt pods scheduled and no terminationGracePeriod"
   void shouldNotConsiderCandidatesThatHaveDoNotDisruptPodsScheduledAndNoTerminationGracePeriod() {
     node();
     pod("pod", b -> b.annotation(Provisioner.DO_NOT_DISRUPT, "true"));
@@ -101,6 +102,7 @@ final class ProvisionerEventsUpstreamTest {
   }
 
   @Test
+  // upstream: "should not consider candidates that have do-not-disrupt mirror pods scheduled"
   void shouldNotConsiderCandidatesThatHaveDoNotDisruptMirrorPodsScheduled() {
     Node n = node();
     pod("mirror", b -> Pod.builder().name("mirror").nodeName("node")
@@ -111,6 +113,7 @@ final class ProvisionerEventsUpstreamTest {
   }
 
   @Test
+  // upstream: "should not consider candidates that have do-not-disrupt daemonset pods scheduled"
   void shouldNotConsiderCandidatesThatHaveDoNotDisruptDaemonsetPodsScheduled() {
     node();
     pod("ds", b -> Pod.builder().name("ds").nodeName("node")
@@ -121,7 +124,8 @@ final class ProvisionerEventsUpstreamTest {
   }
 
   @Test
-  void shouldNotConsiderCandidatesThatHaveDoNotDisruptPodsScheduledWithATerminationGracePeriodSetForGracefulDisruption() {
+  // upstream: "should not consider candidates that have do-not-disrupt pods scheduled with a terminationGracePeriod set for graceful disruption"
+  void shouldNotConsiderCandidatesThatHaveDoNotDisruptPodsScheduledWithATerminationGracePeriodForGracefulDisruption() {
     node();
     pod("pod", b -> b.annotation(Provisioner.DO_NOT_DISRUPT, "true"));
     // consolidation is graceful: the NodePool's terminationGracePeriod does not make the node a candidate
@@ -130,6 +134,7 @@ final class ProvisionerEventsUpstreamTest {
   }
 
   @Test
+  // upstream: "should not consider candidates that have PDB-blocked pods scheduled with a terminationGracePeriod set for graceful disruption"
   void shouldNotConsiderCandidatesThatHavePdbBlockedPodsScheduledWithATerminationGracePeriodSetForGracefulDisruption() {
     node();
     pod("pod", b -> b.label("test", "value"));
@@ -139,12 +144,14 @@ final class ProvisionerEventsUpstreamTest {
   }
 
   @Test
+  // upstream: "should not consider candidates that have do-not-disrupt on nodes"
   void shouldNotConsiderCandidatesThatHaveDoNotDisruptOnNodes() {
     node(b -> b.annotation(Provisioner.DO_NOT_DISRUPT, "true"));
     assertBlocked(provisioner(), "Disruption is blocked through the \"karpenter.sh/do-not-disrupt\" annotation");
   }
 
   @Test
+  // upstream: "should not consider candidates that have multiple PDBs on the same pod"
   void shouldNotConsiderCandidatesThatHaveMultiplePdbsOnTheSamePod() {
     node();
     pod("pod", b -> b.label("test", "value"));
@@ -155,6 +162,7 @@ final class ProvisionerEventsUpstreamTest {
   }
 
   @Test
+  // upstream: "should not consider candidates that have fully blocking PDBs"
   void shouldNotConsiderCandidatesThatHaveFullyBlockingPdbs() {
     node();
     pod("pod", b -> b.label("test", "value"));
@@ -163,6 +171,7 @@ final class ProvisionerEventsUpstreamTest {
   }
 
   @Test
+  // upstream: "should not consider candidates that have do-not-disrupt pods without a terminationGracePeriod set for graceful disruption"
   void shouldNotConsiderCandidatesThatHaveDoNotDisruptPodsWithoutATerminationGracePeriodSetForGracefulDisruption() {
     node();
     pod("pod", b -> b.annotation(Provisioner.DO_NOT_DISRUPT, "true"));
@@ -171,6 +180,7 @@ final class ProvisionerEventsUpstreamTest {
   }
 
   @Test
+  // upstream: "should not consider candidates that have fully blocking PDBs without a terminationGracePeriod set for graceful disruption"
   void shouldNotConsiderCandidatesThatHaveFullyBlockingPdbsWithoutATerminationGracePeriodSetForGracefulDisruption() {
     node();
     pod("pod", b -> b.label("test", "value"));
@@ -180,6 +190,7 @@ final class ProvisionerEventsUpstreamTest {
   }
 
   @Test
+  // upstream: "should not consider candidates that are nominated"
   void shouldNotConsiderCandidatesThatAreNominated() {
     node();
     // upstream nominates the node in its cluster state; here a pending pod that fits it does
@@ -191,6 +202,7 @@ final class ProvisionerEventsUpstreamTest {
   // ---- consolidation_test.go, Events ----
 
   @Test
+  // upstream: "should not fire an event for ConsolidationDisabled when the NodePool has consolidation set to WhenEmptyOrUnderutilized"
   void shouldNotFireAnEventForConsolidationDisabledWhenTheNodePoolHasConsolidationSetToWhenEmptyOrUnderutilized() {
     node();
     provisioner(ProvisionerOptions.defaults().withPolicy(ConsolidationPolicy.WhenEmptyOrUnderutilized)
@@ -200,6 +212,7 @@ final class ProvisionerEventsUpstreamTest {
   }
 
   @Test
+  // upstream: "should fire an event for ConsolidationDisabled when the NodePool has consolidation set to WhenEmpty"
   void shouldFireAnEventForConsolidationDisabledWhenTheNodePoolHasConsolidationSetToWhenEmpty() {
     node();
     pod("pod", b -> b);
@@ -212,6 +225,7 @@ final class ProvisionerEventsUpstreamTest {
   }
 
   @Test
+  // upstream: "should fire an event for ConsolidationDisabled when the NodePool has consolidateAfter set to 'Never'"
   void shouldFireAnEventForConsolidationDisabledWhenTheNodePoolHasConsolidateAfterSetToNever() {
     node();
     pod("pod", b -> b);
@@ -222,6 +236,7 @@ final class ProvisionerEventsUpstreamTest {
   }
 
   @Test
+  // upstream: "should fire an event when a candidate does not have a resolvable instance type"
   void shouldFireAnEventWhenACandidateDoesNotHaveAResolvableInstanceType() {
     // upstream deletes the instance-type label from the node and its NodeClaim
     store.create(Node.builder().name("node").label(Provisioner.MANAGED_LABEL, "default")
@@ -234,6 +249,7 @@ final class ProvisionerEventsUpstreamTest {
   // ---- queue_test.go ----
 
   @Test
+  // upstream: "should fully handle a command when replacements are initialized"
   void shouldFullyHandleACommandWhenReplacementsAreInitialized() {
     node();
     pod("pod", b -> b);
@@ -255,6 +271,7 @@ final class ProvisionerEventsUpstreamTest {
   }
 
   @Test
+  // upstream: "should not wait for replacements when none are needed"
   void shouldNotWaitForReplacementsWhenNoneAreNeeded() {
     node();
     store.create(Packer.node(EXPENSIVE, "other").toBuilder().label(Provisioner.MANAGED_LABEL, "default").build());
