@@ -1,6 +1,5 @@
 package io.fleetkit.autoscale.provisioner;
 
-import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.events.ObjectReference;
 import io.fleetkit.api.NotFoundException;
@@ -73,7 +72,8 @@ import org.slf4j.LoggerFactory;
  *       the prefix together), then SingleNodeConsolidation (delete one node whose pods fit elsewhere, or replace it
  *       with a strictly cheaper one). Under {@code Balanced} a move must also pass Karpenter's score
  *       ({@link BalancedScoring}: its share of the NodePool's cost saved at least half its share of the NodePool's
- *       disruption cost), and a single node whose deletion would not pass is not tried. Nodes with a pod annotated {@value #DO_NOT_DISRUPT}, or whose pods the
+ *       disruption cost), and a single node whose deletion would not pass is not tried. Nodes annotated
+ *       {@value #DO_NOT_DISRUPT}{@code : "true"} or with a pod so annotated, or whose pods the
  *       cluster autoscaler's drain rules would not evict ({@link Drainability}: PDBs, no controller, local storage,
  *       kube-system), are not candidates, nor are nodes whose last pod event is less than
  *       {@link ProvisionerOptions#consolidateAfter} ago (none at all when it is {@code Never}). A removed node is
@@ -147,8 +147,8 @@ public final class Provisioner {
   private final PodEvents podEvents = new PodEvents();
   /** The nodes being drained before their deletion. */
   private final NodeTermination termination;
-  /** Where Karpenter's events go; {@link EventRecorder#NOOP} when none was given. */
-  private final EventRecorder events;
+  /** Karpenter's events, deduplicated as its recorder does; {@code null} when no recorder was given. */
+  private final @Nullable KarpenterEvents events;
 
   private Provisioner(Builder b) {
     this.name = b.name;
@@ -168,7 +168,8 @@ public final class Provisioner {
     this.options = b.options;
     this.instanceCreation = b.instanceCreation;
     this.termination = new NodeTermination(store);
-    this.events = b.events;
+    EventRecorder recorder = EventRecorder.bestEffort(b.events);
+    this.events = recorder == EventRecorder.NOOP ? null : new KarpenterEvents(recorder, clock);
   }
 
   public static Builder builder(ObjectStore store) {
@@ -240,22 +241,25 @@ public final class Provisioner {
       if (now.isBefore(idleEnd) && now.isBefore(maxEnd)) {
         open = true;
       } else {
-        Packer.Packing packing = new Packer(offered, simulation(), store.list(DeviceClass.class).items())
-            .pack(pending);
+        Packer packer = new Packer(offered, simulation(), store.list(DeviceClass.class).items());
+        Packer.Packing packing = packer.pack(pending);
         for (Packer.Claim c : packing.claims()) {
           InstanceType t = c.cheapest();
           String node = launch(t, now);
           if (node != null) {
             launched.put(node, t.name());
-            if (events != EventRecorder.NOOP) { // Karpenter's NominatePodEvent for the pods of a new NodeClaim
+            if (events != null) { // Karpenter's NominatePodEvent for the pods of a new NodeClaim
               for (PodInfo pi : c.pods) {
-                record(ObjectReference.to(pi.pod()), NOMINATED, "Pod should schedule on: nodeclaim/" + node);
+                events.nominated(pi.pod(), node);
               }
             }
           }
         }
         for (Pod p : packing.unschedulable()) {
           unschedulable.add(p.metadata().key());
+          if (events != null) { // Karpenter's PodFailedToScheduleEvent, with its scheduler's error for the pod
+            events.failedScheduling(p, packer.error(p, name));
+          }
         }
         resetBatch();
       }
@@ -394,7 +398,14 @@ public final class Provisioner {
 
   // ---- consolidation ----
 
+  /**
+   * Terminates each replaced node whose replacements are all Ready. As Karpenter's orchestration queue
+   * ({@code pkg/controllers/disruption/queue.go} {@code waitOrTerminate}) it records, each time it looks,
+   * {@code DisruptionLaunching} on every replacement and {@code DisruptionWaitingReadiness} on one not Ready yet, and
+   * {@code DisruptionTerminating} on the replaced node when its termination begins.
+   */
   private void finishReplacements(Instant now) {
+    Set<String> looked = events == null ? Set.of() : new HashSet<>();
     for (var it = replacing.entrySet().iterator(); it.hasNext(); ) {
       var e = it.next();
       boolean allReady = true;
@@ -403,9 +414,16 @@ public final class Provisioner {
         if (n != null && !n.isReady()) {
           allReady = false;
         }
+        if (events != null && n != null && looked.add(r)) { // one command per replacement: its events once a look
+          events.launching(ObjectReference.to(n), DisruptionReason.Underutilized);
+          if (!n.isReady()) {
+            events.waitingOnReadiness(ObjectReference.to(n));
+          }
+        }
       }
       if (allReady) {
         terminate(e.getKey(), now);
+        disrupting(e.getKey(), DisruptionReason.Underutilized);
         it.remove();
       }
     }
@@ -438,8 +456,12 @@ public final class Provisioner {
     boolean balanced = options.policy() == ConsolidationPolicy.Balanced;
     boolean underutilized = (options.policy() == ConsolidationPolicy.WhenEmptyOrUnderutilized || balanced)
         && underutilizedBudget > 0;
-    if (options.consolidateAfter() == null || (emptyBudget <= 0 && !underutilized)) {
-      return; // consolidateAfter: Never, or no budget left
+    // consolidateAfter: Never, or no budget left: nothing to do, but with a recorder the nodes are still looked at for
+    // their events, as Karpenter looks at every candidate before it counts the budgets
+    boolean never = options.consolidateAfter() == null;
+    boolean idle = never || (emptyBudget <= 0 && !underutilized);
+    if (idle && events == null) {
+      return;
     }
     Map<String, List<Pod>> podsByNode = new HashMap<>();
     for (Pod p : pods) {
@@ -452,20 +474,52 @@ public final class Provisioner {
     Drainability drain = Drainability.withBudgets(store.list(PodDisruptionBudget.class).items(), Instant.MAX);
     List<Candidate> candidates = new ArrayList<>();
     for (Node n : managed) {
-      InstanceType t = typesByName.get(n.metadata().labels().get(INSTANCE_TYPE_LABEL));
-      if (t == null || !n.isReady() || replacing.containsKey(n.name()) || termination.contains(n.name())
-          || n.metadata().deletionTimestamp() != null
-          || nominated.contains(n.name()) || !podEvents.consolidatable(n.name(), now, options.consolidateAfter())) {
-        continue;
+      String typeName = n.metadata().labels().get(INSTANCE_TYPE_LABEL);
+      InstanceType t = typesByName.get(typeName);
+      if (replacing.containsKey(n.name())) {
+        continue; // in a command already (Karpenter's queue.HasAny): passed over silently
+      }
+      if (events == null && (t == null || !podEvents.consolidatable(n.name(), now, options.consolidateAfter()))) {
+        continue; // the cheap checks first when nothing is recorded
       }
       List<Pod> on = podsByNode.getOrDefault(n.name(), List.of());
-      if (on.stream().anyMatch(p -> NodeTermination.doNotDisruptActive(p, now))) {
+      Drainability.NodeDrain d = null;
+      String blocked = blocked(n, on, nominated, now);
+      if (blocked == null) {
+        d = drain.drain(on);
+        if (d.blocked()) {
+          blocked = events == null ? "" : drainBlocked(d);
+        }
+      }
+      if (blocked != null) {
+        if (events != null) {
+          events.blocked(n, blocked);
+        }
         continue;
       }
-      Drainability.NodeDrain d = drain.drain(on);
-      if (!d.blocked()) {
+      // Karpenter's ShouldDisrupt of Emptiness and of the consolidations, in the order it records them
+      if (never) {
+        if (events != null) {
+          events.unconsolidatable(n, "NodePool \"" + name + "\" has consolidation disabled");
+        }
+        continue;
+      }
+      if (t == null) {
+        if (events != null) {
+          events.unconsolidatable(n, "Instance Type \"" + (typeName == null ? "" : typeName) + "\" not found");
+        }
+        continue;
+      }
+      if (events != null && options.policy() == ConsolidationPolicy.WhenEmpty && !d.evict().isEmpty()) {
+        events.unconsolidatable(n, "NodePool \"" + name
+            + "\" has consolidation policy WhenEmpty, but node is not empty");
+      }
+      if (podEvents.consolidatable(n.name(), now, options.consolidateAfter())) {
         candidates.add(new Candidate(n, t, d.evict(), BalancedScoring.rescheduleDisruptionCost(d.evict())));
       }
+    }
+    if (idle) {
+      return;
     }
     // Karpenter's sortCandidates: the highest savings per unit of disruption (price over disruption cost) first,
     // then by name for determinism
@@ -500,7 +554,7 @@ public final class Provisioner {
     int hi = max;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      Plan p = plan(candidates.subList(0, mid), nodes, pods);
+      Plan p = plan(candidates.subList(0, mid), nodes, pods, null);
       if (p != null && (totals == null || approved(p, totals))) {
         best = p;
         lo = mid + 1;
@@ -519,10 +573,14 @@ public final class Provisioner {
           BalancedScoring.BALANCED_K).approved()) {
         continue;
       }
-      Plan p = plan(List.of(c), nodes, pods);
+      List<String> why = events == null ? null : new ArrayList<>(1);
+      Plan p = plan(List.of(c), nodes, pods, why);
       if (p != null && (totals == null || approved(p, totals))) {
         execute("SingleNodeConsolidation", p, now, commands);
         return;
+      }
+      if (events != null && why != null && !why.isEmpty()) {
+        events.unconsolidatable(c.node(), why.get(0));
       }
     }
   }
@@ -565,8 +623,87 @@ public final class Provisioner {
 
   private record Plan(List<Candidate> candidates, @Nullable InstanceType replacement, double savings) {}
 
-  /** Whether {@code cs} can go: their pods fit on the other nodes, plus at most one strictly cheaper new node. */
-  private @Nullable Plan plan(List<Candidate> cs, List<Node> nodes, List<Pod> pods) {
+  /**
+   * Why {@code node} is no disruption candidate whatever its pods' drain, as Karpenter's
+   * {@code StateNode.ValidateNodeDisruptable} and {@code ValidatePodsDisruptable} word it after {@code pretty.Sentence}
+   * ({@code DisruptionBlocked}), or {@code null}.
+   */
+  private @Nullable String blocked(Node node, List<Pod> on, Set<String> nominated, Instant now) {
+    if (!node.isReady()) {
+      return "Node isn't initialized";
+    }
+    if (termination.contains(node.name()) || node.metadata().deletionTimestamp() != null) {
+      return "Node is deleting or marked for deletion";
+    }
+    if (nominated.contains(node.name())) {
+      return "Node is nominated for a pending pod";
+    }
+    if ("true".equals(node.metadata().annotations().get(DO_NOT_DISRUPT))) {
+      return "Disruption is blocked through the \"" + DO_NOT_DISRUPT + "\" annotation";
+    }
+    for (Pod p : on) {
+      if (NodeTermination.doNotDisruptActive(p, now)) {
+        return "Pod has \"" + DO_NOT_DISRUPT + "\" annotation (Pod=" + p.metadata().key() + ")";
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The {@code DisruptionBlocked} note for a drain the cluster autoscaler's rules refuse: Karpenter's for a
+   * PodDisruptionBudget ({@code Pdb prevents pod evictions (PodDisruptionBudget=[ns/name])}, or {@code Eviction does
+   * not support multiple PDBs (PodDisruptionBudget(s)=[..])} when several cover the pod); for the rules Karpenter does
+   * not have (no controller, local storage, kube-system, safe-to-evict), FleetKit's {@code Pod cannot be evicted:
+   * <rule> (Pod=ns/name)}.
+   */
+  private String drainBlocked(Drainability.NodeDrain d) {
+    if (!d.reason().equals(Drainability.NOT_ENOUGH_PDB)) {
+      return "Pod cannot be evicted: " + d.reason() + " (Pod=" + d.blockingPod() + ")";
+    }
+    Pod pod = null;
+    int slash = d.blockingPod().indexOf('/');
+    if (slash > 0) {
+      pod = store.get(Pod.class, d.blockingPod().substring(0, slash), d.blockingPod().substring(slash + 1))
+          .orElse(null);
+    }
+    List<String> keys = new ArrayList<>();
+    if (pod != null) {
+      for (PodDisruptionBudget b : store.list(PodDisruptionBudget.class).items()) {
+        var selector = b.spec().selector();
+        if (selector != null && b.metadata().namespace().equals(pod.metadata().namespace())
+            && selector.matches(pod.metadata().labels())) {
+          keys.add(b.metadata().key());
+        }
+      }
+    }
+    return keys.size() > 1
+        ? "Eviction does not support multiple PDBs (PodDisruptionBudget(s)=[" + String.join(" ", keys) + "])"
+        : "Pdb prevents pod evictions (PodDisruptionBudget=[" + String.join(" ", keys) + "])";
+  }
+
+  /**
+   * Karpenter's {@code Results.NonPendingPodSchedulingErrors} after {@code pretty.Sentence}: {@code Not all pods would
+   * schedule, ns/name => <error> } for at most five pods (then {@code  and <n> other(s)}, also when n is 0).
+   */
+  private static String notAllPodsWouldSchedule(Packer packer, List<Pod> unschedulable, String nodePool) {
+    StringBuilder msg = new StringBuilder("Not all pods would schedule, ");
+    int n = 0;
+    for (Pod p : unschedulable) {
+      msg.append(p.metadata().key()).append(" => ").append(packer.error(p, nodePool)).append(' ');
+      if (++n >= 5) {
+        msg.append(" and ").append(unschedulable.size() - 5).append(" other(s)");
+        break;
+      }
+    }
+    return msg.toString();
+  }
+
+  /**
+   * Whether {@code cs} can go: their pods fit on the other nodes, plus at most one strictly cheaper new node. When it
+   * cannot and {@code why} is given, Karpenter's {@code Unconsolidatable} note for a single candidate
+   * ({@code consolidation.go} {@code computeConsolidation}) is added to it.
+   */
+  private @Nullable Plan plan(List<Candidate> cs, List<Node> nodes, List<Pod> pods, @Nullable List<String> why) {
     Set<String> gone = new HashSet<>();
     double price = 0;
     for (Candidate c : cs) {
@@ -600,12 +737,25 @@ public final class Provisioner {
     if (leftover.isEmpty()) {
       return new Plan(cs, null, price);
     }
-    Packer.Packing packing = new Packer(offered, simulation(), store.list(DeviceClass.class).items()).pack(leftover);
-    if (!packing.unschedulable().isEmpty() || packing.claims().size() != 1) {
+    Packer packer = new Packer(offered, simulation(), store.list(DeviceClass.class).items());
+    Packer.Packing packing = packer.pack(leftover);
+    if (!packing.unschedulable().isEmpty()) {
+      if (why != null) {
+        why.add(notAllPodsWouldSchedule(packer, packing.unschedulable(), name));
+      }
+      return null;
+    }
+    if (packing.claims().size() != 1) {
+      if (why != null) {
+        why.add("Can't remove without creating " + packing.claims().size() + " candidates");
+      }
       return null;
     }
     InstanceType t = packing.claims().get(0).cheapest();
     if (!(t.pricePerHour() < price)) {
+      if (why != null) {
+        why.add("Can't replace with a cheaper node");
+      }
       return null; // a replacement must be strictly cheaper
     }
     return new Plan(cs, t, price - t.pricePerHour());
@@ -626,7 +776,6 @@ public final class Provisioner {
       }
       for (String n : names) {
         replacing.put(n, List.of(launched));
-        disrupting(n, DisruptionReason.Underutilized);
       }
       finishReplacements(now);
     }
@@ -669,25 +818,20 @@ public final class Provisioner {
   /** Karpenter's event reasons ({@code pkg/events/reason.go}) that the provisioner records. */
   public static final String NOMINATED = "Nominated";
   public static final String DISRUPTION_TERMINATING = "DisruptionTerminating";
+  public static final String DISRUPTION_LAUNCHING = "DisruptionLaunching";
+  public static final String DISRUPTION_WAITING_READINESS = "DisruptionWaitingReadiness";
+  public static final String DISRUPTION_BLOCKED = "DisruptionBlocked";
+  public static final String UNCONSOLIDATABLE = "Unconsolidatable";
 
   /**
    * Karpenter's {@code disruptionevents.Terminating} on the node a disruption command takes ({@code Disrupting Node:
    * Empty}, {@code Disrupting Node: Underutilized}); FleetKit's nodes have no separate NodeClaim to record it on.
    */
   private void disrupting(String node, DisruptionReason reason) {
-    if (events != EventRecorder.NOOP) {
+    if (events != null) {
       Node n = store.get(Node.class, "", node).orElse(null);
       ObjectReference ref = n != null ? ObjectReference.to(n) : new ObjectReference("v1", "Node", "", node, "", "");
-      record(ref, DISRUPTION_TERMINATING, "Disrupting Node: " + reason.name());
-    }
-  }
-
-  /** Records a Normal event (action: the reason, as Karpenter's recorder has none); a failing recorder is passed over. */
-  private void record(ObjectReference regarding, String reason, String note) {
-    try {
-      events.event(regarding, null, Event.NORMAL, reason, reason, note);
-    } catch (RuntimeException e) {
-      LOG.debug("provisioner {}: event recorder failed for {} {}: {}", name, reason, regarding.name(), e.toString());
+      events.terminating(ref, reason);
     }
   }
 
@@ -823,9 +967,15 @@ public final class Provisioner {
     }
 
     /**
-     * Records Karpenter's events: {@code Nominated} on each pod packed onto a new node ({@code Pod should schedule on:
-     * nodeclaim/<node>}) and {@code DisruptionTerminating} on each node emptiness or consolidation disrupts
-     * ({@code Disrupting Node: Empty}); default {@link EventRecorder#NOOP}, which builds no event.
+     * Records Karpenter's events, with its recorder's deduplication ({@link KarpenterEvents}): on pods,
+     * {@code Nominated} for each pod packed onto a new node ({@code Pod should schedule on: nodeclaim/<node>}) and the
+     * Warning {@code FailedScheduling} for each pod no instance type can take
+     * ({@code Failed to schedule pod, <error>});
+     * on nodes, {@code DisruptionTerminating} when emptiness or consolidation starts a node's termination
+     * ({@code Disrupting Node: Empty}), {@code DisruptionLaunching} and {@code DisruptionWaitingReadiness} on a
+     * replacement, {@code DisruptionBlocked} on a node that cannot be a candidate and {@code Unconsolidatable} on one
+     * consolidation cannot remove. The recorder is wrapped once with {@link EventRecorder#bestEffort}: what it throws
+     * is logged at DEBUG and passed over. Default {@link EventRecorder#NOOP}, which builds no event nor any note.
      */
     public Builder events(EventRecorder v) {
       events = Objects.requireNonNull(v, "events");

@@ -8,6 +8,8 @@
  * expired node is terminated as Karpenter's termination controller does it: tainted {@code karpenter.sh/disrupted},
  * drained through the eviction API within PodDisruptionBudgets, its remaining pods deleted by the
  * {@code terminationGracePeriod} when one is set ({@link io.fleetkit.autoscale.provisioner.DrainEvent}), then deleted.
+ * Given a recorder, the provisioner records Karpenter's provisioning and disruption events, deduplicated as Karpenter's
+ * recorder does.
  *
  * <p>Thread-safety: {@code Provisioner.runOnce} is synchronized; the records are immutable.
  */

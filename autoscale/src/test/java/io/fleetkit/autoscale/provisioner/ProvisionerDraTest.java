@@ -119,6 +119,19 @@ final class ProvisionerDraTest {
   }
 
   @Test
+  void noTypeHasEnoughDevices_recorder_failedSchedulingOnDynamicResources() {
+    store.create(DeviceClass.of(DRIVER));
+    gpuPod("big", 4);
+    EventLog log = new EventLog();
+    Provisioner p = Provisioner.builder(store).clock(clock).instanceTypes(List.of(type("cpu", 0, 0.5),
+        type("gpu-2", 2, 3.0))).events(log).build();
+    assertThat(runAfterBatch(p).unschedulablePods()).containsExactly("default/big");
+    // both types meet the requirements and have the room: Karpenter's error after its device allocation
+    assertThat(log.events).containsExactly("Warning FailedScheduling Pod/default/big: Failed to schedule pod, no "
+        + "instance type satisfies both scheduling and dynamic resource requirements");
+  }
+
+  @Test
   void launchedNodeNotPublishedYet_countsWithItsTypesDevices() {
     store.create(DeviceClass.of(DRIVER));
     gpuPod("train-0", 1);
