@@ -168,6 +168,9 @@ final class ClusterAutoscalerStatusEventsTest {
     assertThat(r.timedOutNodes()).hasSize(4);
     assertThat(status()).containsExactly(
         "Warning ScaleUpTimedOut ScaleUp: Nodes added to group ng1 failed to register within 3m0s");
+    // upstream's scale-up failure record (its Delta of 4 aside: FleetKit times out each node by itself)
+    assertThat(ca.backoffStatus("ng1")).isEqualTo(new InstanceErrorInfo(InstanceErrorClass.OTHER, "timeout",
+        "Scale-up timed out for node group ng1 after 3m0s"));
   }
 
   @Test
