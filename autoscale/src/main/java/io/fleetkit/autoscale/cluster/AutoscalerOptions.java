@@ -95,6 +95,12 @@ import org.jspecify.annotations.Nullable;
  * @param cordonNodeBeforeTerminating {@code --cordon-node-before-terminating} (true, upstream's default since
  *     cluster-autoscaler 1.34): a node the actuator taints is also cordoned ({@code spec.unschedulable}) in the same
  *     write, and uncordoned when its deletion fails and the taint is removed
+ * @param configNamespace {@code --namespace} ({@code kube-system}): the namespace of the status ConfigMap the
+ *     autoscaler's status events are about ({@link StatusEvents})
+ * @param statusConfigMapName {@code --status-config-map-name} ({@code cluster-autoscaler-status}): that ConfigMap's
+ *     name
+ * @param writeStatusConfigMap {@code --write-status-configmap} (true): whether the status events are recorded at all
+ *     (upstream's {@code LogEventRecorder} is inactive without its ConfigMap); FleetKit writes no status ConfigMap
  */
 public record AutoscalerOptions(double scaleDownUtilizationThreshold, double scaleDownGpuUtilizationThreshold,
     Duration scaleDownUnneededTime, Duration scaleDownDelayAfterAdd, Duration maxNodeProvisionTime,
@@ -109,7 +115,8 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     Duration maxBulkSoftTaintTime, long minCoresTotal, long maxCoresTotal, long minMemoryTotal, long maxMemoryTotal,
     boolean balanceSimilarNodeGroups, List<String> balancingIgnoreLabels, List<String> balancingLabels,
     double maxAllocatableDifferenceRatio, double maxFreeDifferenceRatio, double memoryDifferenceRatio,
-    List<GpuLimit> gpuTotal, Duration nodeDeleteDelayAfterTaint, boolean cordonNodeBeforeTerminating) {
+    List<GpuLimit> gpuTotal, Duration nodeDeleteDelayAfterTaint, boolean cordonNodeBeforeTerminating,
+    String configNamespace, String statusConfigMapName, boolean writeStatusConfigMap) {
 
   /** Upstream's {@code DefaultMaxClusterCores}: 5,000 nodes of 64 cores. */
   public static final long DEFAULT_MAX_CORES_TOTAL = 5000L * 64;
@@ -122,7 +129,7 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       Duration.ZERO, Duration.ofMinutes(3), 600, Duration.ofMinutes(2), Duration.ZERO, false, true, false,
       Duration.ofMinutes(20), true, 45, 3, false, Duration.ofMinutes(15), 10, Duration.ofSeconds(3), 0,
       DEFAULT_MAX_CORES_TOTAL, 0, DEFAULT_MAX_MEMORY_TOTAL, false, List.of(), List.of(), 0.05, 0.05, 0.015, List.of(),
-      Duration.ofSeconds(5), true);
+      Duration.ofSeconds(5), true, "kube-system", "cluster-autoscaler-status", true);
 
   public AutoscalerOptions {
     check(scaleDownUtilizationThreshold, "scaleDownUtilizationThreshold");
@@ -179,10 +186,18 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
             + gpuTotal.get(i).gpuType() + " must be given once (--gpu-total)");
       }
     }
+    nonEmpty(configNamespace, "configNamespace", "--namespace");
+    nonEmpty(statusConfigMapName, "statusConfigMapName", "--status-config-map-name");
     if (maxEmptyBulkDelete < 0 || maxDrainParallelism < 0 || maxNodesTotal < 0) {
       throw new IllegalArgumentException("autoscaler options: maxEmptyBulkDelete " + maxEmptyBulkDelete
           + ", maxDrainParallelism " + maxDrainParallelism + " and maxNodesTotal " + maxNodesTotal
           + " must not be negative");
+    }
+  }
+
+  private static void nonEmpty(String v, String field, String flag) {
+    if (Objects.requireNonNull(v, field).isEmpty()) {
+      throw new IllegalArgumentException("autoscaler options: " + field + " must not be empty (" + flag + ")");
     }
   }
 
@@ -528,6 +543,29 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     return c.build();
   }
 
+  /**
+   * These options with the status ConfigMap {@code namespace/name} ({@code --namespace},
+   * {@code --status-config-map-name}) that the status events are about.
+   *
+   * @throws IllegalArgumentException if either is empty
+   */
+  public AutoscalerOptions withStatusConfigMap(String namespace, String name) {
+    Copy c = new Copy(this);
+    c.configNamespace = namespace;
+    c.statusConfigMapName = name;
+    return c.build();
+  }
+
+  /**
+   * These options with {@code --write-status-configmap} {@code b}: false records no status event
+   * ({@link StatusEvents}), as upstream's inactive {@code LogEventRecorder}.
+   */
+  public AutoscalerOptions withWriteStatusConfigMap(boolean b) {
+    Copy c = new Copy(this);
+    c.writeStatusConfigMap = b;
+    return c.build();
+  }
+
   /** The components of an options value, changed one at a time by the {@code withX} methods. */
   private static final class Copy {
     double scaleDownUtilizationThreshold;
@@ -574,6 +612,9 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
     List<GpuLimit> gpuTotal;
     Duration nodeDeleteDelayAfterTaint;
     boolean cordonNodeBeforeTerminating;
+    String configNamespace;
+    String statusConfigMapName;
+    boolean writeStatusConfigMap;
 
     Copy(AutoscalerOptions o) {
       scaleDownUtilizationThreshold = o.scaleDownUtilizationThreshold;
@@ -620,6 +661,9 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
       gpuTotal = o.gpuTotal;
       nodeDeleteDelayAfterTaint = o.nodeDeleteDelayAfterTaint;
       cordonNodeBeforeTerminating = o.cordonNodeBeforeTerminating;
+      configNamespace = o.configNamespace;
+      statusConfigMapName = o.statusConfigMapName;
+      writeStatusConfigMap = o.writeStatusConfigMap;
     }
 
     AutoscalerOptions build() {
@@ -633,7 +677,8 @@ public record AutoscalerOptions(double scaleDownUtilizationThreshold, double sca
           ignoreMirrorPodsUtilization, maxNodeStartupTime, maxBulkSoftTaintCount, maxBulkSoftTaintTime, minCoresTotal,
           maxCoresTotal, minMemoryTotal, maxMemoryTotal, balanceSimilarNodeGroups, balancingIgnoreLabels,
           balancingLabels, maxAllocatableDifferenceRatio, maxFreeDifferenceRatio, memoryDifferenceRatio, gpuTotal,
-          nodeDeleteDelayAfterTaint, cordonNodeBeforeTerminating);
+          nodeDeleteDelayAfterTaint, cordonNodeBeforeTerminating, configNamespace, statusConfigMapName,
+          writeStatusConfigMap);
     }
   }
 }

@@ -170,8 +170,10 @@ public final class ClusterAutoscaler implements AutoCloseable {
   private @Nullable Instant lastScaleUp;
   /** Scale-up's decision, with its filter's hints and what it leaves in the loop's snapshot. */
   private final ScaleUpPlanner scaleUp;
-  /** The recorder of the loop's events; {@link EventRecorder#NOOP} when none was given. */
+  /** The recorder of the loop's events, best effort; {@link EventRecorder#NOOP} when none was given. */
   private final EventRecorder events;
+  /** The events on the status ConfigMap ({@link StatusEvents#NONE} without a recorder). */
+  private final StatusEvents statusEvents;
   /**
    * The round-robin position of the searches for a node, kept across loops: scale-up's filter, the placing of pods
    * from ongoing deletions and the drain simulations all go on from it, as upstream's share its snapshot's plugin
@@ -190,13 +192,15 @@ public final class ClusterAutoscaler implements AutoCloseable {
     this.poolConfig = NodeGroupConfig.of(b.options, List.of());
     this.metrics = b.metrics.enabled() ? new AutoscalerInstruments(b.metrics, b.options) : null;
     this.recompute = b.recompute;
+    // a recorder that throws never aborts a loop (NOOP stays NOOP, so nothing is built for it)
+    this.events = EventRecorder.bestEffort(b.events);
+    this.statusEvents = StatusEvents.of(events, b.options);
     this.actuator = new ScaleDownActuator(b.store, b.options,
         b.evictionTiming != null ? b.evictionTiming : Evictor.Timing.of(b.options), n -> clusterPods.on(n),
-        b.events);
+        events);
     this.scaleUp = new ScaleUpPlanner(b.store, b.clock, b.profile, b.registry, b.options, b.expander, b.seed,
         backoffs, searchPosition);
-    this.events = b.events;
-    scaleUp.explainRemaining(b.events != EventRecorder.NOOP);
+    scaleUp.explainRemaining(events != EventRecorder.NOOP);
     this.planner = new ScaleDownPlanner(b.store, b.clock, b.profile, b.registry, b.options, actuator, searchPosition,
         new ScaleDownPlanner.Seams(b.recompute, b.eligibility, b.actuationStatus, b.sortCandidates,
             b.afterNodeSimulation));
@@ -217,6 +221,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
       return;
     }
     if (options.maxNodesTotal() > 0 && readyNodes >= options.maxNodesTotal()) {
+      statusEvents.maxNodesTotalReached(options.maxNodesTotal());
       List<ScaleUpEvents.NoScaleUp> all = new ArrayList<>();
       for (Pod p : scaleUp.unschedulablePods()) {
         all.add(new ScaleUpEvents.NoScaleUp(p, Map.of(), Map.of()));
@@ -287,7 +292,16 @@ public final class ClusterAutoscaler implements AutoCloseable {
           if (!left.exceeded(delta).isEmpty()) {
             continue;
           }
-          launched.addAll(launch(pool, left.applyLimits(pool.spec().minSize() - size, delta), now, failures));
+          int count = left.applyLimits(pool.spec().minSize() - size, delta);
+          // upstream's GetCappedNewNodeCount, called here with the pool's size as the cluster's node count
+          if (options.maxNodesTotal() > 0 && count + size > options.maxNodesTotal()) {
+            count = options.maxNodesTotal() - size;
+            statusEvents.maxNodesTotalReached(options.maxNodesTotal());
+            if (count < 1) {
+              continue;
+            }
+          }
+          launched.addAll(launch(pool, size, count, now, failures));
         }
       }
       if (!launched.isEmpty()) {
@@ -299,7 +313,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     boolean scaledUp = !launched.isEmpty();
     int failedBefore = failures.size();
     for (PoolScaleUp s : plan.scaleUps()) {
-      launched.addAll(launch(Objects.requireNonNull(pools.get(s.pool()), s.pool()), s.delta(), now, failures));
+      launched.addAll(launch(Objects.requireNonNull(pools.get(s.pool()), s.pool()), s.currentSize(), s.delta(), now,
+          failures));
       scaledUp = true;
     }
     if (events != EventRecorder.NOOP) {
@@ -446,6 +461,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     String reason = CLUSTER_UNHEALTHY + ": " + unreadyNodes + " of " + nodes.size() + " nodes unready (more than "
         + options.okTotalUnreadyCount() + " and more than " + options.maxTotalUnreadyPercentage() + "%)";
     LOG.debug("cluster is not ready for autoscaling: {}", reason);
+    statusEvents.clusterUnhealthy();
     List<String> deleted = actuator.takeDeleted();
     Set<String> deletedEmpty = settleDeletions(deleted);
     Map<String, NodeDeleteResult> failed = new TreeMap<>(actuator.takeFailures());
@@ -522,6 +538,8 @@ public final class ClusterAutoscaler implements AutoCloseable {
     backoffs.removeStale(now); // upstream's updateScaleRequests: stale backoffs first, then the timeouts
     List<Node> nodes = store.list(Node.class).items();
     nodeFacts.update(nodes);
+    // per pool, when its latest request among the nodes timed out in this loop was made (the status event's duration)
+    Map<String, Instant> timedOutRequests = statusEvents.enabled() ? new TreeMap<>() : null;
     for (Node n : nodeFacts.startingPooled()) {
       String pool = Objects.requireNonNull(n.metadata().labels().get(NodePool.POOL_LABEL));
       Instant readyAt = Objects.requireNonNull(SimulatedNodes.readyAt(n));
@@ -536,9 +554,17 @@ public final class ClusterAutoscaler implements AutoCloseable {
         String message = "Scale-up timed out for node group " + pool + " after "
             + GoDurations.format(Duration.between(requested, now));
         backoffs.backoff(pool, new InstanceErrorInfo(InstanceErrorClass.OTHER, "timeout", message), now);
+        if (timedOutRequests != null) {
+          timedOutRequests.merge(pool, requested, (a, b) -> a.isAfter(b) ? a : b);
+        }
         LOG.debug("node {} of pool {} not ready after {}; pool backed off", n.name(), pool,
             poolConfig.maxNodeProvisionTime(pool));
       }
+    }
+    if (timedOutRequests != null) {
+      // upstream's updateScaleRequests: one event per pool whose scale-up request timed out
+      timedOutRequests.forEach((pool, requested) -> statusEvents.scaleUpTimedOut(pool,
+          Duration.between(requested, now)));
     }
   }
 
@@ -569,13 +595,19 @@ public final class ClusterAutoscaler implements AutoCloseable {
   }
 
   /**
-   * Launches {@code count} nodes of {@code pool}, each asked of the cloud first; returns the nodes created. The
-   * machines the cloud refuses are not created: as upstream's {@code handleInstanceCreationErrorsForNodeGroup}, each
-   * error code's refusals become one {@link ScaleUpFailure} in {@code failures} and back the pool off with that code
-   * and the refusals' distinct messages.
+   * Launches {@code count} nodes of {@code pool}, which has {@code currentSize}, each asked of the cloud first;
+   * returns the nodes created. The machines the cloud refuses are not created: as upstream's
+   * {@code handleInstanceCreationErrorsForNodeGroup}, each error code's refusals become one {@link ScaleUpFailure} in
+   * {@code failures} and back the pool off with that code and the refusals' distinct messages. The status events are
+   * upstream's executor's before and after the increase, then one per error code.
    */
-  private List<String> launch(NodePool pool, int count, Instant now, List<ScaleUpFailure> failures) {
+  private List<String> launch(NodePool pool, int currentSize, int count, Instant now, List<ScaleUpFailure> failures) {
     String poolName = pool.metadata().name();
+    PoolScaleUp increase = statusEvents.enabled() && count > 0
+        ? new PoolScaleUp(poolName, currentSize, currentSize + count, pool.spec().maxSize()) : null;
+    if (increase != null) {
+      statusEvents.scalingUp(increase);
+    }
     List<String> names = new ArrayList<>();
     // upstream's buildInstanceToErrorCodeMappings: the refused nodes and their distinct messages by class and code
     Map<InstanceErrorInfo, List<String>> refused = new LinkedHashMap<>(); // keyed by the error without its message
@@ -597,10 +629,15 @@ public final class ClusterAutoscaler implements AutoCloseable {
       store.create(node);
       names.add(name);
     }
+    if (increase != null) {
+      statusEvents.scaledUp(increase);
+    }
     for (Map.Entry<InstanceErrorInfo, List<String>> e : refused.entrySet()) {
       InstanceErrorInfo error = new InstanceErrorInfo(e.getKey().errorClass(), e.getKey().errorCode(),
           errorMessages(messages.get(e.getKey())));
-      failures.add(new ScaleUpFailure(poolName, e.getValue(), error));
+      ScaleUpFailure failure = new ScaleUpFailure(poolName, e.getValue(), error);
+      failures.add(failure);
+      statusEvents.scaleUpFailed(failure);
       backoffs.backoff(poolName, error, now);
       LOG.debug("scale-up: pool {} refused {} node(s) {} ({}); pool backed off", poolName, e.getValue().size(),
           e.getValue(), error);
@@ -765,8 +802,13 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
     /**
      * Records upstream's events: on the pending pods {@code TriggeredScaleUp} and {@code NotTriggerScaleUp}
-     * ({@link ScaleUpEvents}), on the nodes deleted and the pods evicted {@code ScaleDown} and {@code ScaleDownFailed}
-     * (docs/observability.md); default {@link EventRecorder#NOOP}, which builds no event and explains nothing.
+     * ({@link ScaleUpEvents}), on the nodes deleted and the pods evicted {@code ScaleDown} and {@code ScaleDownFailed},
+     * and, unless {@link AutoscalerOptions#writeStatusConfigMap()} is off, upstream's events on its status ConfigMap
+     * ({@link StatusEvents}: {@code ScaledUpGroup}, {@code ScaleUpFailed}, {@code ScaleUpTimedOut},
+     * {@code MaxNodesTotalReached}, {@code ClusterUnhealthy}, {@code ScaleDownEmpty}, {@code ScaleDown});
+     * docs/observability.md lists them. The recorder is made best effort ({@link EventRecorder#bestEffort}): what it
+     * throws is logged at DEBUG and never aborts a loop. Default {@link EventRecorder#NOOP}, which builds no event and
+     * explains nothing.
      */
     public Builder events(EventRecorder v) { events = Objects.requireNonNull(v, "events"); return this; }
 

@@ -70,6 +70,8 @@ final class ScaleDownActuator {
 
   private final ObjectStore store;
   private final EventRecorder events;
+  /** The scale-down events on the status ConfigMap. */
+  private final StatusEvents statusEvents;
   static final String SCALE_DOWN = "ScaleDown";
   static final String SCALE_DOWN_FAILED = "ScaleDownFailed";
   static final String MARKED = "marked the node as toBeDeleted/unschedulable";
@@ -127,11 +129,15 @@ final class ScaleDownActuator {
    * {@code drain.go}, {@code delete_in_batch.go}): on a node, {@code ScaleDown} when it is tainted
    * ({@value #MARKED}) and when it is deleted ({@value #REMOVED}), {@code ScaleDownFailed} when the taint or the
    * deletion failed; on a pod, {@code ScaleDown} before its first eviction ({@value #DELETING_POD}) and
-   * {@code ScaleDownFailed} when a pod that must go could not be evicted in time. A recorder that throws is passed over.
+   * {@code ScaleDownFailed} when a pod that must go could not be evicted in time; on the status ConfigMap (unless
+   * {@code options} do not write it) {@code ScaleDownEmpty} and {@code ScaleDown} when a deletion starts and when its
+   * node is gone ({@link StatusEvents}). The recorder is used as given: the autoscaler passes its best-effort one
+   * ({@link EventRecorder#bestEffort}).
    */
   ScaleDownActuator(ObjectStore store, AutoscalerOptions options, Evictor.Timing timing,
       Function<String, List<Pod>> podsOn, EventRecorder events) {
     this.events = Objects.requireNonNull(events, "events");
+    this.statusEvents = StatusEvents.of(events, options);
     this.store = Objects.requireNonNull(store, "store");
     this.options = Objects.requireNonNull(options, "options");
     this.timing = Objects.requireNonNull(timing, "timing");
@@ -184,6 +190,7 @@ final class ScaleDownActuator {
       }
       for (Node n : emptyToDelete) {
         LOG.debug("scale-down: removing empty node {}", n.name());
+        statusEvents.removingEmptyNode(n.name());
         begin(n, false, atomic, start, started, now);
       }
     }
@@ -238,6 +245,13 @@ final class ScaleDownActuator {
           (ns, name) -> store.get(ResourceClaim.class, ns, name).orElse(null)));
     }
     out.add(new ScaleDownStatus.ScaleDownNode(n.name(), pool, evictedPods, u));
+    if (drain && statusEvents.enabled()) {
+      List<String> names = new ArrayList<>(evictedPods.size());
+      for (Pod p : Evictor.podsToEvict(pods, options.daemonSetEvictionForOccupiedNodes()).otherPods()) {
+        names.add(p.metadata().name()); // upstream's joinPodNames: the names alone
+      }
+      statusEvents.removingNode(n.name(), u, names);
+    }
     if (events != EventRecorder.NOOP) {
       deleting.put(n.name(), n);
     }
@@ -412,18 +426,14 @@ final class ScaleDownActuator {
       untaint(node);
     } else if (object != null) { // upstream's RegisterAndRecordSuccessfulScaleDownEvent
       record(ObjectReference.to(object), Event.NORMAL, SCALE_DOWN, REMOVED);
+      statusEvents.removed(node, d != null && d.drain);
     }
   }
 
-  /** Records an event, unless no recorder was given; a failing recorder is passed over. */
+  /** Records an event, unless no recorder was given. */
   private void record(ObjectReference regarding, String type, String reason, String note) {
-    if (events == EventRecorder.NOOP) {
-      return;
-    }
-    try {
+    if (events != EventRecorder.NOOP) {
       events.event(regarding, null, type, reason, SCALE_DOWN, note);
-    } catch (RuntimeException e) {
-      LOG.debug("scale-down: event recorder failed for {} {}: {}", reason, regarding.name(), e.toString());
     }
   }
 

@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The events a scale-up loop records on the pending pods (upstream's {@code EventingScaleUpStatusProcessor},
@@ -17,10 +15,9 @@ import org.slf4j.LoggerFactory;
  * 0e20a385): {@value #TRIGGERED} on each pod of the chosen option when the loop scaled up, with the scale-ups
  * ({@code pod triggered scale-up: [{pool 1->3 (max: 10)}]}); otherwise, unless the scale-up failed,
  * {@value #NOT_TRIGGERED} on each pod that remains unschedulable, with why ({@link #reasonsMessage}). Both Normal.
+ * The recorder is the autoscaler's best-effort one ({@link EventRecorder#bestEffort}).
  */
 final class ScaleUpEvents {
-  private static final Logger LOG = LoggerFactory.getLogger(ScaleUpEvents.class);
-
   static final String TRIGGERED = "TriggeredScaleUp";
   static final String NOT_TRIGGERED = "NotTriggerScaleUp";
   /** The events.k8s.io action (upstream records through the legacy recorder, which has none). */
@@ -114,10 +111,6 @@ final class ScaleUpEvents {
   }
 
   private static void event(EventRecorder events, Pod pod, String reason, String note) {
-    try {
-      events.event(pod, Event.NORMAL, reason, ACTION, note);
-    } catch (RuntimeException e) {
-      LOG.debug("scale-up: event recorder failed for {} {}: {}", reason, pod.metadata().key(), e.toString());
-    }
+    events.event(pod, Event.NORMAL, reason, ACTION, note);
   }
 }

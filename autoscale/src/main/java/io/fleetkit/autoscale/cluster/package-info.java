@@ -15,7 +15,8 @@
  * {@link io.fleetkit.autoscale.cluster.ScaleUpFailure}. A scale-up decision is a
  * {@link io.fleetkit.autoscale.cluster.ScaleUpPlan} whose {@link io.fleetkit.autoscale.cluster.PoolScaleUp}s are the
  * chosen option capped by the cluster-wide resource limits ({@code ClusterResourceLimits}) and, with balancing,
- * split over similar pools ({@code NodeGroupSimilarity}, {@code ScaleUpBalancing}).
+ * split over similar pools ({@code NodeGroupSimilarity}, {@code ScaleUpBalancing}). The events a loop records on its
+ * status ConfigMap are {@link io.fleetkit.autoscale.cluster.StatusEvents}' (with upstream's spam-filter key).
  *
  * <p>Thread-safety: the autoscaler serializes its loops; expanders are immutable; {@code Drainability} is confined to
  * one loop.

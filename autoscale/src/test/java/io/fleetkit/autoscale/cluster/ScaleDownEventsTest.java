@@ -17,10 +17,20 @@ import org.junit.jupiter.api.Test;
  */
 final class ScaleDownEventsTest {
   private final ActuationFixtures f = new ActuationFixtures();
-  /** {@code type reason action kind/name: note}, in order. */
+  /**
+   * {@code type reason action kind/name: note}, in order, of the node and pod events (those on the status ConfigMap
+   * are {@code ClusterAutoscalerStatusEventsTest}'s).
+   */
   private final List<String> events = new ArrayList<>();
-  private final EventRecorder recorder = (regarding, related, type, reason, action, note) -> events.add(type + " "
-      + reason + " " + action + " " + regarding.kind() + "/" + regarding.name() + ": " + note);
+  /** The status ConfigMap's events, {@code type reason: note}, in order. */
+  private final List<String> status = new ArrayList<>();
+  private final EventRecorder recorder = (regarding, related, type, reason, action, note) -> {
+    if (!regarding.kind().equals("ConfigMap")) {
+      events.add(type + " " + reason + " " + action + " " + regarding.kind() + "/" + regarding.name() + ": " + note);
+    } else {
+      status.add(type + " " + reason + ": " + note);
+    }
+  };
 
   private ScaleDownActuator actuator() {
     AutoscalerOptions opts = AutoscalerOptions.defaults().withMaxEmptyBulkDelete(10).withMaxDrainParallelism(5)
@@ -101,5 +111,32 @@ final class ScaleDownEventsTest {
     assertThat(events).first().asString().endsWith("marked the node as toBeDeleted/unschedulable");
     assertThat(events).last().asString().startsWith(
         "Warning ScaleDownFailed ScaleDown Node/empty-node-0: failed to delete empty node: ");
+    // the status ConfigMap has the start, and no removal
+    assertThat(status).containsExactly("Normal ScaleDownEmpty: Scale-down: removing empty node \"empty-node-0\"");
+  }
+
+  @Test
+  void failedEviction_statusHasTheDrainsStart_noRemoval() {
+    List<Node> drain = f.nodes(ActuationFixtures.pool("test", false), "drain", 0, 1);
+    f.create(ActuationFixtures.removablePods(2, "drain-node-0"));
+    f.failedPodDrain.add("drain-node-0-pod-1");
+    ScaleDownActuator a = actuator();
+
+    a.startDeletion(List.of(), drain, f.clock.instant());
+    f.runUntilIdle(a);
+
+    assertThat(status).singleElement().asString()
+        .startsWith("Normal ScaleDown: Scale-down: removing node drain-node-0, utilization: {")
+        .endsWith("}, pods to reschedule: drain-node-0-pod-0,drain-node-0-pod-1");
+  }
+
+  @Test
+  void failedTaint_noStatusEvent() {
+    List<Node> empty = f.nodes(ActuationFixtures.pool("test", false), "empty", 0, 1);
+    f.failedNodeTaint.add("empty-node-0");
+
+    actuator().startDeletion(empty, List.of(), f.clock.instant());
+
+    assertThat(status).isEmpty(); // upstream records ScaleDownEmpty only once the taints are on
   }
 }
