@@ -2,6 +2,7 @@ package io.fleetkit.reconcile.controllers.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetkit.api.apps.ReplicaSet;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.PodCondition;
 import io.fleetkit.api.core.PodSpec;
@@ -11,6 +12,7 @@ import io.fleetkit.api.labels.LabelSelectorRequirement;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.IntOrPercent;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.meta.OwnerReference;
 import io.fleetkit.api.policy.PodDisruptionBudget;
 import io.fleetkit.api.policy.PodDisruptionBudgetSpec;
 import io.fleetkit.api.policy.PodDisruptionBudgetStatus;
@@ -100,12 +102,22 @@ final class DisruptionReconcilerUnmanagedPodsTest {
   }
 
   @Test
-  void everyPodManagedOrNone_noEvent() {
+  void everyPodManaged_noUnmanagedPodsEvent() {
     store.create(PodDisruptionBudget.of(ObjectMeta.of("default", "foobar"),
         PodDisruptionBudgetSpec.maxUnavailable(LabelSelector.of(FOO_BAR), IntOrPercent.of(1))));
     sync();
-    assertThat(events).containsExactly(
-        "Normal NoPods Sync PodDisruptionBudget/foobar: No matching pods found");
+    assertThat(events).isNotEmpty()
+        .allMatch(e -> e.equals("Normal NoPods Sync PodDisruptionBudget/foobar: No matching pods found"));
+    events.clear();
+    ReplicaSet rs = store.create(ReplicaSet.builder().namespace("default").name("foobar").replicas(3)
+        .matchLabels(FOO_BAR).podSpec(SPEC).build());
+    Pod p = store.create(Pod.of(ObjectMeta.builder().namespace("default").name("pod").labels(FOO_BAR)
+        .ownerReference(OwnerReference.controllerOf(rs)).build(), SPEC));
+    store.updateStatus(p.withStatus(p.status().withCondition(
+        PodCondition.of(PodCondition.READY, ConditionStatus.True, "", "", clock.now()))));
+    sync();
+    assertThat(pdb().status().expectedPods()).isEqualTo(3);
+    assertThat(events).isEmpty();
   }
 
   @Test
