@@ -31,7 +31,7 @@ public final class AnalysisRunController extends ControllerHandle<AnalysisRun> {
     var cb = Controller.builder(b.store, AnalysisRun.class).name(b.name)
         .reconciler(new AnalysisRunReconciler(b.providers)).owns(Job.class);
     cb.clock(b.clock != null ? b.clock : TimerClock.system())
-        .events(b.events != null ? EventRecorder.bestEffort(b.events) : EventRecorder.NOOP);
+        .events(b.events != null ? b.events : EventRecorder.NOOP); // ControllerBuilder makes it best effort
     if (b.stepping) {
       cb.stepping();
     }

@@ -49,7 +49,7 @@ public final class RolloutController extends ControllerHandle<Rollout> {
         .owns(ReplicaSet.class).handler(ReplicaSet.class, orphans)
         .watches(AnalysisRun.class, RolloutController::rolloutOf);
     cb.clock(b.clock != null ? b.clock : TimerClock.system())
-        .events(b.events != null ? EventRecorder.bestEffort(b.events) : EventRecorder.NOOP);
+        .events(b.events != null ? b.events : EventRecorder.NOOP); // ControllerBuilder makes it best effort
     if (b.stepping) {
       cb.stepping();
     }

@@ -45,10 +45,11 @@ import org.slf4j.LoggerFactory;
  *   <li>minAvailable percent: expected = the summed scale, desired = minAvailable of it rounded up.</li>
  * </ul>
  * The scale of a pod's controller comes from a ReplicaSet (or the Deployment owning it) or a StatefulSet; pods
- * without a controller are left out of it (event {@value #UNMANAGED_PODS}); a controller of any other kind fails the sync, which then writes the fail-safe
- * status (no disruptions allowed, condition {@code SyncFailed}). Healthy pods are the ready ones not being deleted
- * and not in {@code disruptedPods}; entries there are dropped when their pod is gone or being deleted or after 2
- * minutes. {@code disruptionsAllowed = max(0, currentHealthy - desiredHealthy)}, and 0 when expected is 0.
+ * without a controller are left out of it (event {@value #UNMANAGED_PODS}); a controller of any other kind fails the
+ * sync, which then writes the fail-safe status (no disruptions allowed, condition {@code SyncFailed}). Healthy pods
+ * are the ready ones not being deleted and not in {@code disruptedPods}; entries there are dropped when their pod is
+ * gone or being deleted or after 2 minutes. {@code disruptionsAllowed = max(0, currentHealthy - desiredHealthy)},
+ * and 0 when expected is 0.
  */
 public final class DisruptionReconciler implements Reconciler<PodDisruptionBudget> {
   private static final Logger LOG = LoggerFactory.getLogger(DisruptionReconciler.class);
@@ -76,7 +77,7 @@ public final class DisruptionReconciler implements Reconciler<PodDisruptionBudge
       return Result.done();
     }
     Instant now = ctx.now();
-    EventRecorder events = EventRecorder.bestEffort(ctx.events());
+    EventRecorder events = ctx.events(); // best effort: the controller wraps its recorder
     List<Pod> pods = podsFor(pdb, ctx.lister(Pod.class).list(pdb.metadata().namespace()));
     if (pods.isEmpty() && events != EventRecorder.NOOP) { // upstream's trySync
       events.event(pdb, Event.NORMAL, NO_PODS, SYNC, "No matching pods found");

@@ -81,7 +81,7 @@ public final class AnalysisRunReconciler implements Reconciler<AnalysisRun> {
       } catch (ConflictException | NotFoundException e) {
         return Result.requeue(); // nothing recorded: the next reconcile makes the same transitions again
       }
-      EventRecorder events = EventRecorder.bestEffort(ctx.events());
+      EventRecorder events = ctx.events(); // best effort: the controller wraps its recorder
       if (events != EventRecorder.NOOP) {
         completionEvents(events, next, measured, before);
       }
