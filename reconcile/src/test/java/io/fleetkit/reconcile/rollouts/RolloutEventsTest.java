@@ -336,6 +336,47 @@ final class RolloutEventsTest {
     assertThat(lines()).isEmpty();
   }
 
+  @Test
+  void blueGreenPrePromotion_restartedController_recordsTheCurrentPhaseAsNoPreviousStatus() {
+    store.create(new AnalysisTemplate(ObjectMeta.of("default", "errors"),
+        List.of(Metric.of("error-rate", new MetricProvider.Simulated("error-rate"))), List.of()));
+    service("active");
+    service("preview");
+    BlueGreenStrategy bg = new BlueGreenStrategy("active", "preview", false, 0, 30, null,
+        RolloutAnalysis.of("errors"), null, null);
+    store.create(Rollout.builder().namespace("default").name("web").replicas(2).matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container("app", "web:1", ResourceList.EMPTY).build()).blueGreen(bg).build());
+    settle();
+    clock.advance(Duration.ofSeconds(1));
+    update("web:2");
+    settle();
+    String run = rollout().status().analysisRun();
+    assertThat(run).as("the pre-promotion run was created").isNotEmpty();
+    events.clear();
+    setRunPhase(run, AnalysisPhase.Running);
+    settle();
+    assertThat(lines()).containsExactly(
+        "Normal AnalysisRunRunning: PrePromotion Analysis Run '" + run + "' Status New: 'Running' Previous: ''");
+
+    // a new controller has seen no phase: Argo's prevStatus == nil
+    List<String> seen = new ArrayList<>();
+    try (RolloutController restarted = RolloutController.builder(store).clock(clock).stepping()
+        .events((regarding, related, type, reason, action, note) -> seen.add(type + " " + reason + ": " + note))
+        .build()) {
+      restarted.start().join();
+      restarted.runUntilIdle();
+      touch("1");
+      restarted.runUntilIdle();
+      assertThat(seen).containsExactly("Normal AnalysisRunRunning: PrePromotion Analysis Run '" + run
+          + "' Status New: 'Running' Previous: 'NoPreviousStatus'");
+      seen.clear();
+      setRunPhase(run, AnalysisPhase.Failed);
+      restarted.runUntilIdle();
+      assertThat(seen).startsWith("Warning AnalysisRunFailed: PrePromotion Analysis Run '" + run
+          + "' Status New: 'Failed' Previous: 'Running'");
+    }
+  }
+
   private void setRunPhase(String run, AnalysisPhase phase) {
     AnalysisRun ar = store.require(AnalysisRun.class, "default", run);
     store.updateStatus(ar.withStatus(new AnalysisRunStatus(phase, "", List.of(), clock.instant())));
