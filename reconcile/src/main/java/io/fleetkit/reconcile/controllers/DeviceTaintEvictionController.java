@@ -106,12 +106,15 @@ public final class DeviceTaintEvictionController implements AutoCloseable {
       MetricsRegistry metrics) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.events = Objects.requireNonNull(events, "events");
+    this.events = EventRecorder.bestEffort(Objects.requireNonNull(events, "events"));
     this.deletions = metrics.counter(DeviceTaintEvictionMetrics.POD_DELETIONS);
     this.deletionLatency = metrics.histogram(DeviceTaintEvictionMetrics.POD_DELETION_DURATION);
   }
 
-  /** A controller recording its pod events into {@code events}. */
+  /**
+   * A controller recording its pod events into {@code events}; what {@code events} throws is logged at DEBUG and
+   * ignored ({@link EventRecorder#bestEffort}).
+   */
   public static DeviceTaintEvictionController create(ObjectStore store, TimerClock clock, EventRecorder events) {
     return create(store, clock, events, MetricsRegistry.NOOP);
   }

@@ -47,7 +47,6 @@ import org.jspecify.annotations.Nullable;
  * simulations.
  */
 public final class TaintEvictionController implements AutoCloseable {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TaintEvictionController.class);
   /** The DisruptionTarget reason kube's taint manager sets. */
   public static final String REASON = "DeletionByTaintManager";
 
@@ -80,7 +79,7 @@ public final class TaintEvictionController implements AutoCloseable {
   private TaintEvictionController(ObjectStore store, TimerClock clock, EventRecorder events) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.events = Objects.requireNonNull(events, "events");
+    this.events = EventRecorder.bestEffort(Objects.requireNonNull(events, "events"));
   }
 
   /**
@@ -96,6 +95,7 @@ public final class TaintEvictionController implements AutoCloseable {
    * on the pods ({@code emitPodDeletionEvent}, {@code emitCancelPodDeletionEvent}): {@code Marking for deletion Pod
    * ns/name} when a pod's eviction comes due, {@code Cancelling deletion of Pod ns/name} when a scheduled eviction is
    * cancelled (the taint went away or became tolerated, a shorter toleration replaced it, the pod was deleted).
+   * What {@code events} throws is logged at DEBUG and ignored ({@link EventRecorder#bestEffort}).
    */
   public static TaintEvictionController create(ObjectStore store, TimerClock clock, EventRecorder events) {
     return new TaintEvictionController(store, clock, events);
@@ -253,12 +253,8 @@ public final class TaintEvictionController implements AutoCloseable {
 
   private void podEvent(String key, String action, String note) {
     int slash = key.indexOf('/');
-    try {
-      events.event(new ObjectReference("v1", Pod.KIND, key.substring(0, slash), key.substring(slash + 1), "", ""),
-          null, Event.NORMAL, EventRecorder.TAINT_MANAGER_EVICTION, action, note);
-    } catch (RuntimeException e) {
-      LOG.debug("taint eviction: event recorder failed for pod {}: {}", key, e.toString());
-    }
+    events.event(new ObjectReference("v1", Pod.KIND, key.substring(0, slash), key.substring(slash + 1), "", ""),
+        null, Event.NORMAL, EventRecorder.TAINT_MANAGER_EVICTION, action, note);
   }
 
   /** When the eviction of pod {@code namespace/name} is scheduled, if it is. */

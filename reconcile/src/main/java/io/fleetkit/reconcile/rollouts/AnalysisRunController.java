@@ -1,6 +1,7 @@
 package io.fleetkit.reconcile.rollouts;
 
 import io.fleetkit.api.batch.Job;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.rollouts.AnalysisRun;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.Controller;
@@ -10,6 +11,7 @@ import io.fleetkit.reconcile.rollouts.internal.AnalysisRunReconciler;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Measures and judges {@link AnalysisRun}s, as Argo Rollouts' analysis controller: each metric is measured on its
@@ -28,7 +30,8 @@ public final class AnalysisRunController extends ControllerHandle<AnalysisRun> {
   private static Controller<AnalysisRun> runtime(Builder b) {
     var cb = Controller.builder(b.store, AnalysisRun.class).name(b.name)
         .reconciler(new AnalysisRunReconciler(b.providers)).owns(Job.class);
-    cb.clock(b.clock != null ? b.clock : TimerClock.system());
+    cb.clock(b.clock != null ? b.clock : TimerClock.system())
+        .events(b.events != null ? b.events : EventRecorder.NOOP); // ControllerBuilder makes it best effort
     if (b.stepping) {
       cb.stepping();
     }
@@ -46,6 +49,7 @@ public final class AnalysisRunController extends ControllerHandle<AnalysisRun> {
     private String name = "analysisrun";
     private TimerClock clock;
     private boolean stepping;
+    private @Nullable EventRecorder events;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -74,6 +78,25 @@ public final class AnalysisRunController extends ControllerHandle<AnalysisRun> {
     /** Stepping mode: no threads; drive with {@link AnalysisRunController#runUntilIdle()}. */
     public Builder stepping() {
       stepping = true;
+      return this;
+    }
+
+    /**
+     * Where the controller records its events on each AnalysisRun, with Argo Rollouts' reasons and notes
+     * ({@code analysis/analysis.go}): {@code Metric<Phase>} when a metric completes ({@code Metric 'NAME' Completed.
+     * Result: PHASE}) and {@code AnalysisRun<Phase>} when the run does ({@code Analysis Completed. Result: PHASE}),
+     * Warning for Failed and Error, once each, when the status saying so is written; default
+     * {@link EventRecorder#NOOP}, which records nothing and builds no message. What the recorder throws is logged at
+     * DEBUG and ignored ({@link EventRecorder#bestEffort}).
+     *
+     * @throws IllegalStateException if a recorder was already given
+     */
+    public Builder events(EventRecorder v) {
+      Objects.requireNonNull(v, "events");
+      if (events != null) {
+        throw new IllegalStateException("analysis run controller: events was already set to " + events);
+      }
+      events = v;
       return this;
     }
 

@@ -49,7 +49,7 @@ public final class RolloutController extends ControllerHandle<Rollout> {
         .owns(ReplicaSet.class).handler(ReplicaSet.class, orphans)
         .watches(AnalysisRun.class, RolloutController::rolloutOf);
     cb.clock(b.clock != null ? b.clock : TimerClock.system())
-        .events(b.events != null ? b.events : EventRecorder.NOOP);
+        .events(b.events != null ? b.events : EventRecorder.NOOP); // ControllerBuilder makes it best effort
     if (b.stepping) {
       cb.stepping();
     }
@@ -152,8 +152,9 @@ public final class RolloutController extends ControllerHandle<Rollout> {
      * Where the controller records its events on each Rollout, with Argo Rollouts' reasons and notes
      * ({@code RolloutUpdated}, {@code NewReplicaSetCreated}, {@code ScalingReplicaSet}, {@code RolloutStepCompleted},
      * {@code RolloutPaused}, {@code RolloutResumed}, {@code RolloutAborted}, {@code RolloutCompleted},
-     * {@code SwitchService}, {@code SkipSteps}), each once per transition; default {@link EventRecorder#NOOP}, which
-     * records nothing and builds no message.
+     * {@code SwitchService}, {@code SkipSteps}, and {@code AnalysisRun<Phase>} when one of its analysis runs changes
+     * phase), each once per transition; default {@link EventRecorder#NOOP}, which records nothing and builds no
+     * message. What the recorder throws is logged at DEBUG and ignored ({@link EventRecorder#bestEffort}).
      *
      * @throws IllegalStateException if a recorder was already given
      */

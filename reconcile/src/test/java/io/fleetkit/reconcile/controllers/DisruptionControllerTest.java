@@ -37,7 +37,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Ported from upstream {@code pkg/controller/disruption/disruption_test.go}: TestNoSelector, TestUnavailable,
  * TestIntegerMaxUnavailable, TestIntegerMaxUnavailableWithScaling, TestPercentageMaxUnavailableWithScaling,
- * TestNakedPod, TestUnsupportedControllerPod, TestStatusForUnmanagedPod, TestReplicaSet, TestMultipleControllers,
+ * TestNakedPod, TestUnsupportedControllerPod, TestStatusForUnmanagedPod (each with its {@code verifyEventEmitted}:
+ * {@code UnmanagedPods}, or {@code CalculateExpectedPodCountFailed}; TestTotalUnmanagedPods is
+ * {@code DisruptionReconcilerUnmanagedPodsTest}), TestReplicaSet, TestMultipleControllers,
  * TestReplicationController (with a ReplicaSet in place of the ReplicationController, which FleetKit does not
  * model; likewise TestMultipleControllers),
  * TestStatefulSetController, TestTwoControllers (likewise), TestPDBNotExist, TestUpdateDisruptedPods,
@@ -51,7 +53,10 @@ final class DisruptionControllerTest {
 
   private final ManualClock clock = ManualClock.atEpoch2026();
   private final ObjectStore store = Sim.store(clock);
-  private final DisruptionController dc = DisruptionController.builder(store).clock(clock).stepping().build();
+  /** The reasons of the events recorded, upstream's {@code verifyEventEmitted} reading its fake recorder. */
+  private final List<String> reasons = new ArrayList<>();
+  private final DisruptionController dc = DisruptionController.builder(store).clock(clock).stepping()
+      .events((regarding, related, type, reason, action, note) -> reasons.add(reason)).build();
 
   DisruptionControllerTest() {
     dc.start().join();
@@ -171,6 +176,7 @@ final class DisruptionControllerTest {
     newPod("naked");
     sync();
     verifyAllowed(0);
+    assertThat(reasons).contains("UnmanagedPods"); // upstream's verifyEventEmitted
   }
 
   @Test
@@ -207,6 +213,7 @@ final class DisruptionControllerTest {
     sync();
     verifyAllowed(0);
     assertThat(pdb().status().conditions()).noneMatch(c -> c.reason().equals(PodDisruptionBudgetStatus.SYNC_FAILED));
+    assertThat(reasons).contains("UnmanagedPods");
   }
 
   @Test
@@ -224,6 +231,7 @@ final class DisruptionControllerTest {
     Condition c = pdb().status().conditions().get(0);
     assertThat(c.reason()).isEqualTo(PodDisruptionBudgetStatus.SYNC_FAILED);
     assertThat(c.message()).contains("found no controllers for pod \"naked\"");
+    assertThat(reasons).contains("CalculateExpectedPodCountFailed").doesNotContain("UnmanagedPods");
   }
 
   // upstream TestMultipleControllers, with ReplicaSets for its ReplicationControllers; its last step (a second

@@ -24,6 +24,7 @@ import io.fleetkit.api.rollouts.CanaryStep;
 import io.fleetkit.api.rollouts.CanaryStrategy;
 import io.fleetkit.api.rollouts.Metric;
 import io.fleetkit.api.rollouts.MetricProvider;
+import io.fleetkit.api.rollouts.PauseCondition;
 import io.fleetkit.api.rollouts.Rollout;
 import io.fleetkit.api.rollouts.RolloutAnalysis;
 import io.fleetkit.api.store.ObjectStore;
@@ -266,12 +267,119 @@ final class RolloutEventsTest {
     store.updateStatus(ar.withStatus(new AnalysisRunStatus(AnalysisPhase.Failed, "Metric \"error-rate\" assessed "
         + "Failed due to failed (1) > failureLimit (0)", List.of(), clock.instant())));
     settle();
-    // the sync that judges the run writes the abort; the next one scales for it
+    // the sync that judges the run records its phase change (rollout/analysis.go emitAnalysisRunStatusChanges: the
+    // run was last seen just created, Argo's empty phase) and writes the abort; the next one scales for it
     assertThat(lines()).containsExactly(
+        "Warning AnalysisRunFailed: Step Analysis Run '" + run + "' Status New: 'Failed' Previous: ''",
         "Warning RolloutAborted: Rollout aborted update to revision 2: AnalysisRun " + run + " Failed: Metric "
             + "\"error-rate\" assessed Failed due to failed (1) > failureLimit (0)",
         "Normal ScalingReplicaSet: Scaled up ReplicaSet " + rs[0] + " (revision 1) from 1 to 2",
         "Normal ScalingReplicaSet: Scaled down ReplicaSet " + rs[1] + " (revision 2) from 1 to 0");
+  }
+
+  @Test
+  void stepAnalysis_runningThenSuccessful_recordsEachPhaseOnceThenCompletesTheStep() {
+    store.create(new AnalysisTemplate(ObjectMeta.of("default", "errors"),
+        List.of(Metric.of("error-rate", new MetricProvider.Simulated("error-rate"))), List.of()));
+    deployThenUpdate(new CanaryStep.SetWeight(50), new CanaryStep.Analysis(RolloutAnalysis.of("errors")));
+    settle();
+    String run = rollout().status().analysisRun();
+    assertThat(lines()).as("a run just created (Pending, Argo's empty phase) records nothing")
+        .noneMatch(l -> l.contains("AnalysisRun"));
+    events.clear();
+    setRunPhase(run, AnalysisPhase.Running);
+    settle();
+    assertThat(lines()).containsExactly(
+        "Normal AnalysisRunRunning: Step Analysis Run '" + run + "' Status New: 'Running' Previous: ''");
+    assertThat(events.get(0).regarding().kind()).isEqualTo(Rollout.KIND);
+    assertThat(events.get(0).action()).isEqualTo("Analysis");
+    events.clear();
+    touch("1");
+    settle();
+    assertThat(lines()).as("the same phase again: nothing").isEmpty();
+    setRunPhase(run, AnalysisPhase.Successful);
+    settle();
+    assertThat(lines()).startsWith(
+        "Normal AnalysisRunSuccessful: Step Analysis Run '" + run + "' Status New: 'Successful' Previous: 'Running'",
+        "Normal RolloutStepCompleted: Rollout step 2/2 completed (analysis)");
+    assertThat(lines()).filteredOn(l -> l.contains("AnalysisRun")).hasSize(1);
+  }
+
+  @Test
+  void backgroundAnalysis_inconclusive_recordedOnce() {
+    store.create(new AnalysisTemplate(ObjectMeta.of("default", "errors"),
+        List.of(Metric.of("error-rate", new MetricProvider.Simulated("error-rate"))), List.of()));
+    CanaryStrategy c = new CanaryStrategy(List.of(new CanaryStep.SetWeight(50), new CanaryStep.Pause(null)),
+        IntOrPercent.of(1), IntOrPercent.of(0), RolloutAnalysis.of("errors"), null, null, null, false, null, null);
+    store.create(Rollout.builder().namespace("default").name("web").replicas(2).matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container("app", "web:1", ResourceList.EMPTY).build()).canary(c).build());
+    settle();
+    clock.advance(Duration.ofSeconds(1));
+    update("web:2");
+    settle();
+    String run = rollout().status().backgroundAnalysisRun();
+    assertThat(run).as("the background run was created").isNotEmpty();
+    assertThat(rollout().status().pauseConditions()).extracting(p -> p.reason())
+        .containsExactly(PauseCondition.CANARY_PAUSE_STEP);
+    events.clear();
+    setRunPhase(run, AnalysisPhase.Inconclusive);
+    settle();
+    // already paused at the step: the inconclusive pause adds no RolloutPaused (sendStateChangeEvents)
+    assertThat(lines()).containsExactly(
+        "Normal AnalysisRunInconclusive: Background Analysis Run '" + run + "' Status New: 'Inconclusive' "
+            + "Previous: ''");
+    assertThat(rollout().status().pauseConditions()).extracting(p -> p.reason())
+        .contains(PauseCondition.INCONCLUSIVE_ANALYSIS);
+    events.clear();
+    touch("1");
+    settle();
+    assertThat(lines()).isEmpty();
+  }
+
+  @Test
+  void blueGreenPrePromotion_restartedController_recordsTheCurrentPhaseAsNoPreviousStatus() {
+    store.create(new AnalysisTemplate(ObjectMeta.of("default", "errors"),
+        List.of(Metric.of("error-rate", new MetricProvider.Simulated("error-rate"))), List.of()));
+    service("active");
+    service("preview");
+    BlueGreenStrategy bg = new BlueGreenStrategy("active", "preview", false, 0, 30, null,
+        RolloutAnalysis.of("errors"), null, null);
+    store.create(Rollout.builder().namespace("default").name("web").replicas(2).matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container("app", "web:1", ResourceList.EMPTY).build()).blueGreen(bg).build());
+    settle();
+    clock.advance(Duration.ofSeconds(1));
+    update("web:2");
+    settle();
+    String run = rollout().status().analysisRun();
+    assertThat(run).as("the pre-promotion run was created").isNotEmpty();
+    events.clear();
+    setRunPhase(run, AnalysisPhase.Running);
+    settle();
+    assertThat(lines()).containsExactly(
+        "Normal AnalysisRunRunning: PrePromotion Analysis Run '" + run + "' Status New: 'Running' Previous: ''");
+
+    // a new controller has seen no phase: Argo's prevStatus == nil
+    List<String> seen = new ArrayList<>();
+    try (RolloutController restarted = RolloutController.builder(store).clock(clock).stepping()
+        .events((regarding, related, type, reason, action, note) -> seen.add(type + " " + reason + ": " + note))
+        .build()) {
+      restarted.start().join();
+      restarted.runUntilIdle();
+      touch("1");
+      restarted.runUntilIdle();
+      assertThat(seen).containsExactly("Normal AnalysisRunRunning: PrePromotion Analysis Run '" + run
+          + "' Status New: 'Running' Previous: 'NoPreviousStatus'");
+      seen.clear();
+      setRunPhase(run, AnalysisPhase.Failed);
+      restarted.runUntilIdle();
+      assertThat(seen).startsWith("Warning AnalysisRunFailed: PrePromotion Analysis Run '" + run
+          + "' Status New: 'Failed' Previous: 'Running'");
+    }
+  }
+
+  private void setRunPhase(String run, AnalysisPhase phase) {
+    AnalysisRun ar = store.require(AnalysisRun.class, "default", run);
+    store.updateStatus(ar.withStatus(new AnalysisRunStatus(phase, "", List.of(), clock.instant())));
   }
 
   @Test

@@ -10,6 +10,7 @@ import io.fleetkit.api.apps.StatefulSet;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.ReplicationController;
 import io.fleetkit.api.labels.LabelSelector;
+import io.fleetkit.api.labels.LabelSelectorRequirement;
 import io.fleetkit.api.meta.Condition;
 import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.IntOrPercent;
@@ -28,6 +29,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,15 +45,21 @@ import org.slf4j.LoggerFactory;
  *   <li>minAvailable percent: expected = the summed scale, desired = minAvailable of it rounded up.</li>
  * </ul>
  * The scale of a pod's controller comes from a ReplicaSet (or the Deployment owning it) or a StatefulSet; pods
- * without a controller are ignored; a controller of any other kind fails the sync, which then writes the fail-safe
- * status (no disruptions allowed, condition {@code SyncFailed}). Healthy pods are the ready ones not being deleted
- * and not in {@code disruptedPods}; entries there are dropped when their pod is gone or being deleted or after 2
- * minutes. {@code disruptionsAllowed = max(0, currentHealthy - desiredHealthy)}, and 0 when expected is 0.
+ * without a controller are left out of it (event {@value #UNMANAGED_PODS}); a controller of any other kind fails the
+ * sync, which then writes the fail-safe status (no disruptions allowed, condition {@code SyncFailed}). Healthy pods
+ * are the ready ones not being deleted and not in {@code disruptedPods}; entries there are dropped when their pod is
+ * gone or being deleted or after 2 minutes. {@code disruptionsAllowed = max(0, currentHealthy - desiredHealthy)},
+ * and 0 when expected is 0.
  */
 public final class DisruptionReconciler implements Reconciler<PodDisruptionBudget> {
   private static final Logger LOG = LoggerFactory.getLogger(DisruptionReconciler.class);
   /** Upstream's {@code DeletionTimeout}: how long an admitted eviction stays in {@code disruptedPods}. */
   public static final Duration DELETION_TIMEOUT = Duration.ofMinutes(2);
+  /** Upstream's event reasons, each recorded on the budget; {@code Sync} is FleetKit's action for them. */
+  static final String NO_PODS = "NoPods";
+  static final String CALCULATE_EXPECTED_POD_COUNT_FAILED = "CalculateExpectedPodCountFailed";
+  static final String UNMANAGED_PODS = "UnmanagedPods";
+  private static final String SYNC = "Sync";
 
   /** Thrown when the expected count cannot be computed. */
   static final class ScaleException extends RuntimeException {
@@ -69,15 +77,23 @@ public final class DisruptionReconciler implements Reconciler<PodDisruptionBudge
       return Result.done();
     }
     Instant now = ctx.now();
+    EventRecorder events = ctx.events(); // best effort: the controller wraps its recorder
     List<Pod> pods = podsFor(pdb, ctx.lister(Pod.class).list(pdb.metadata().namespace()));
-    if (pods.isEmpty()) { // upstream's trySync
-      event(ctx, pdb, Event.NORMAL, "NoPods", "No matching pods found");
+    if (pods.isEmpty() && events != EventRecorder.NOOP) { // upstream's trySync
+      events.event(pdb, Event.NORMAL, NO_PODS, SYNC, "No matching pods found");
     }
     PodDisruptionBudgetStatus status;
     Duration recheck = null;
     boolean failed = false;
     try {
-      int[] expectedAndDesired = expectedPodCount(ctx.store(), pdb, pods);
+      Expected expected = expectedPodCount(ctx.store(), pdb, pods);
+      if (!expected.unmanagedPods().isEmpty()) {
+        // upstream logs the pods' names and records the event, then goes on with the pods it could count
+        LOG.debug("poddisruptionbudget {}: found unmanaged pods {}", ctx.key(), expected.unmanagedPods());
+        if (events != EventRecorder.NOOP) {
+          events.event(pdb, Event.WARNING, UNMANAGED_PODS, SYNC, unmanagedPodsNote(pdb.spec().selector()));
+        }
+      }
       Map<String, Pod> byName = new HashMap<>();
       for (Pod p : pods) {
         byName.put(p.metadata().name(), p);
@@ -94,11 +110,13 @@ public final class DisruptionReconciler implements Reconciler<PodDisruptionBudge
         recheck = recheck == null || left.compareTo(recheck) < 0 ? left : recheck;
       }
       int healthy = countHealthy(pods, disrupted);
-      status = status(pdb, disrupted, healthy, expectedAndDesired[1], expectedAndDesired[0], now);
+      status = status(pdb, disrupted, healthy, expected.desiredHealthy(), expected.count(), now);
     } catch (ScaleException e) {
       LOG.debug("poddisruptionbudget {}: {}", ctx.key(), e.getMessage());
-      event(ctx, pdb, Event.WARNING, "CalculateExpectedPodCountFailed",
-          "Failed to calculate the number of expected pods: " + e.getMessage());
+      if (events != EventRecorder.NOOP) {
+        events.event(pdb, Event.WARNING, CALCULATE_EXPECTED_POD_COUNT_FAILED, SYNC,
+            "Failed to calculate the number of expected pods: " + e.getMessage());
+      }
       failed = true;
       status = failSafe(pdb, e.getMessage(), now);
     }
@@ -116,17 +134,33 @@ public final class DisruptionReconciler implements Reconciler<PodDisruptionBudge
     return recheck == null ? Result.done() : Result.requeueAfter(recheck);
   }
 
-  /** Records one of upstream's sync events on the budget (action {@code Sync}); nothing without a recorder. */
-  private static void event(ReconcileContext<PodDisruptionBudget> ctx, PodDisruptionBudget pdb, String type,
-      String reason, String note) {
-    EventRecorder events = ctx.events();
-    if (events != EventRecorder.NOOP) {
-      try {
-        events.event(pdb, type, reason, "Sync", note);
-      } catch (RuntimeException e) {
-        LOG.debug("poddisruptionbudget {}: event recorder failed: {}", ctx.key(), e.toString());
-      }
+  /**
+   * Upstream's {@code UnmanagedPods} note: the budget's selector as Go's {@code %v} prints a
+   * {@code *metav1.LabelSelector} (its generated {@code String()}: labels sorted by key, expressions in order).
+   */
+  static String unmanagedPodsNote(@Nullable LabelSelector selector) {
+    return "Pods selected by this PodDisruptionBudget (selector: " + goString(selector) + ") were found to be "
+        + "unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in "
+        + "undefined behavior. To account for these pods please set \".spec.minAvailable\" field of the PDB to an "
+        + "integer value.";
+  }
+
+  /** {@code metav1.LabelSelector.String()}, {@code nil} for none. */
+  static String goString(@Nullable LabelSelector selector) {
+    if (selector == null) {
+      return "nil";
     }
+    StringBuilder sb = new StringBuilder("&LabelSelector{MatchLabels:map[string]string{");
+    for (Map.Entry<String, String> e : new TreeMap<>(selector.matchLabels()).entrySet()) {
+      sb.append(e.getKey()).append(": ").append(e.getValue()).append(',');
+    }
+    sb.append("},MatchExpressions:[]LabelSelectorRequirement{");
+    for (LabelSelectorRequirement r : selector.matchExpressions()) {
+      // LabelSelectorRequirement.String() without its leading '&'; Values as Go's %v of a []string
+      sb.append("LabelSelectorRequirement{Key:").append(r.key()).append(",Operator:").append(r.operator().name())
+          .append(",Values:[").append(String.join(" ", r.values())).append("],},");
+    }
+    return sb.append("},}").toString();
   }
 
   /** The pods a budget selects: none for a null selector, all of the namespace for an empty one. */
@@ -144,40 +178,62 @@ public final class DisruptionReconciler implements Reconciler<PodDisruptionBudge
     return out;
   }
 
-  /** Upstream's {@code getExpectedPodCount}: {expectedCount, desiredHealthy}. */
-  static int[] expectedPodCount(ObjectStore store, PodDisruptionBudget pdb, List<Pod> pods) {
+  /**
+   * What upstream's {@code getExpectedPodCount} returns.
+   *
+   * @param unmanagedPods the names of the selected pods without a controller, in the order of the pods (looked for
+   *     only where the scale of the pods' controllers is needed: maxUnavailable, or minAvailable as a percentage)
+   */
+  record Expected(int count, int desiredHealthy, List<String> unmanagedPods) {
+    Expected {
+      unmanagedPods = List.copyOf(unmanagedPods);
+    }
+  }
+
+  /** Upstream's {@code getExpectedPodCount}. */
+  static Expected expectedPodCount(ObjectStore store, PodDisruptionBudget pdb, List<Pod> pods) {
     IntOrPercent maxUnavailable = pdb.spec().maxUnavailable();
     IntOrPercent minAvailable = pdb.spec().minAvailable();
     if (maxUnavailable != null) {
-      int expected = expectedScale(store, pdb, pods);
-      int max = maxUnavailable.scaledValue(expected, true);
-      return new int[] {expected, Math.max(0, expected - max)};
+      Scale scale = expectedScale(store, pods);
+      int max = maxUnavailable.scaledValue(scale.expected(), true);
+      return new Expected(scale.expected(), Math.max(0, scale.expected() - max), scale.unmanagedPods());
     }
     if (minAvailable != null) {
       if (!minAvailable.percent()) {
-        return new int[] {pods.size(), minAvailable.value()};
+        return new Expected(pods.size(), minAvailable.value(), List.of());
       }
-      int expected = expectedScale(store, pdb, pods);
-      return new int[] {expected, minAvailable.scaledValue(expected, true)};
+      Scale scale = expectedScale(store, pods);
+      return new Expected(scale.expected(), minAvailable.scaledValue(scale.expected(), true),
+          scale.unmanagedPods());
     }
-    return new int[] {0, 0};
+    return new Expected(0, 0, List.of());
   }
 
   /** The scale of one controller: its uid and replicas. */
   public record ControllerScale(String uid, int scale) {}
 
+  /** What upstream's {@code getExpectedScale} returns: the summed scale, and the pods without a controller. */
+  record Scale(int expected, List<String> unmanagedPods) {
+    Scale {
+      unmanagedPods = List.copyOf(unmanagedPods);
+    }
+  }
+
   /**
    * Upstream's {@code getExpectedScale}: the summed scale of the distinct controllers of {@code pods}; pods
-   * without a controller are ignored.
+   * without a controller are left out of it and named in the result.
    *
    * @throws ScaleException when a pod's controller has no known scale
    */
-  static int expectedScale(ObjectStore store, PodDisruptionBudget pdb, List<Pod> pods) {
+  static Scale expectedScale(ObjectStore store, List<Pod> pods) {
     Map<String, Integer> scales = new HashMap<>();
+    List<String> unmanaged = new ArrayList<>();
     for (Pod pod : pods) {
       OwnerReference ref = pod.metadata().controllerRef();
       if (ref == null) {
-        continue; // upstream: unmanaged pods are ignored (event UnmanagedPods)
+        unmanaged.add(pod.metadata().name());
+        continue;
       }
       if (scales.containsKey(ref.uid())) {
         continue;
@@ -192,7 +248,7 @@ public final class DisruptionReconciler implements Reconciler<PodDisruptionBudge
     for (int s : scales.values()) {
       sum += s;
     }
-    return sum;
+    return new Scale(sum, unmanaged);
   }
 
   /**

@@ -2,6 +2,8 @@ package io.fleetkit.reconcile.rollouts.internal;
 
 import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.NotFoundException;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.rollouts.AnalysisPhase;
 import io.fleetkit.api.rollouts.AnalysisRun;
 import io.fleetkit.api.rollouts.AnalysisRunStatus;
@@ -22,9 +24,17 @@ import java.util.Set;
 /**
  * Argo Rollouts' analysis run reconcile ({@code analysis/analysis.go reconcileAnalysisRun}): take the measurements
  * that are due ({@link AnalysisAssessment#dueMetrics}) through the provider of each metric, count them, assess the
- * run, write the status, and come back when the next measurement is due.
+ * run, write the status, and come back when the next measurement is due. Once the status is written, records Argo's
+ * {@code Metric<Phase>} and {@code AnalysisRun<Phase>} events for the metrics and the run it completed.
  */
 public final class AnalysisRunReconciler implements Reconciler<AnalysisRun> {
+  /** Reason prefix of a completed metric's event, followed by its phase ({@code MetricFailed}, ...). */
+  static final String METRIC = "Metric";
+  /** Reason prefix of a completed run's event, followed by its phase ({@code AnalysisRunSuccessful}, ...). */
+  static final String ANALYSIS_RUN = "AnalysisRun";
+  /** The action of the events; Argo's recorder has none. */
+  static final String ASSESS = "Assess";
+
   private final Map<String, MeasurementProvider> providers;
 
   /** @param providers by {@link MeasurementProvider#type()} */
@@ -39,6 +49,7 @@ public final class AnalysisRunReconciler implements Reconciler<AnalysisRun> {
       return Result.done();
     }
     Instant now = ctx.now();
+    AnalysisPhase before = run.status().phase();
     AnalysisRunStatus s = run.status();
     if (s.startedAt() == null) {
       s = new AnalysisRunStatus(AnalysisPhase.Running, s.message(), s.metricResults(), now);
@@ -60,6 +71,7 @@ public final class AnalysisRunReconciler implements Reconciler<AnalysisRun> {
         results.set(i, r);
       }
     }
+    List<MetricResult> measured = List.copyOf(results);
     AnalysisAssessment.RunVerdict v = AnalysisAssessment.assessRun(run.spec().metrics(), results,
         run.spec().terminate(), Set.of());
     AnalysisRun next = run.withStatus(new AnalysisRunStatus(v.phase(), v.message(), results, s.startedAt()));
@@ -67,7 +79,11 @@ public final class AnalysisRunReconciler implements Reconciler<AnalysisRun> {
       try {
         next = ctx.store().updateStatus(next);
       } catch (ConflictException | NotFoundException e) {
-        return Result.requeue();
+        return Result.requeue(); // nothing recorded: the next reconcile makes the same transitions again
+      }
+      EventRecorder events = ctx.events(); // best effort: the controller wraps its recorder
+      if (events != EventRecorder.NOOP) {
+        completionEvents(events, next, measured, before);
       }
     }
     if (next.status().phase().completed()) {
@@ -79,6 +95,39 @@ public final class AnalysisRunReconciler implements Reconciler<AnalysisRun> {
     }
     Duration d = Duration.between(now, at);
     return Result.requeueAfter(d.isNegative() ? Duration.ZERO : d);
+  }
+
+  /**
+   * Argo's events of {@code assessRunStatus} and {@code recordAnalysisRunCompletionEvent}, once the status that makes
+   * the transitions is written: {@code Metric<Phase>} for each metric (in the spec's order) whose phase became a
+   * completed one, then {@code AnalysisRun<Phase>} when the run's did; Warning for Failed and Error.
+   *
+   * @param measured the metric results before the assessment (with this reconcile's measurements)
+   * @param before the run's phase before this reconcile
+   */
+  private static void completionEvents(EventRecorder events, AnalysisRun run, List<MetricResult> measured,
+      AnalysisPhase before) {
+    for (Metric metric : run.spec().metrics()) {
+      int i = indexOf(run.status().metricResults(), metric.name());
+      if (i < 0) {
+        continue;
+      }
+      AnalysisPhase phase = run.status().metricResults().get(i).phase();
+      int j = indexOf(measured, metric.name());
+      if (phase.completed() && (j < 0 || measured.get(j).phase() != phase)) {
+        events.event(run, type(phase), METRIC + phase.name(), ASSESS,
+            "Metric '" + metric.name() + "' Completed. Result: " + phase.name());
+      }
+    }
+    AnalysisPhase phase = run.status().phase();
+    if (phase.completed() && phase != before) {
+      events.event(run, type(phase), ANALYSIS_RUN + phase.name(), ASSESS,
+          "Analysis Completed. Result: " + phase.name());
+    }
+  }
+
+  private static String type(AnalysisPhase phase) {
+    return phase == AnalysisPhase.Failed || phase == AnalysisPhase.Error ? Event.WARNING : Event.NORMAL;
   }
 
   private Measurement measure(AnalysisRun run, AnalysisAssessment.Task task, Instant now) {

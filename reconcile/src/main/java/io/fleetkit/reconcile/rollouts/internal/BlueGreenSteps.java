@@ -117,6 +117,7 @@ final class BlueGreenSteps {
       return false;
     }
     s.b.analysisRun(run.metadata().name());
+    s.analysisRunSeen(AnalysisRunEvents.PRE_PROMOTION, run);
     return CanarySteps.judge(s, run) == AnalysisPhase.Successful;
   }
 
@@ -163,6 +164,7 @@ final class BlueGreenSteps {
       return;
     }
     s.b.backgroundAnalysisRun(run.metadata().name());
+    s.analysisRunSeen(AnalysisRunEvents.POST_PROMOTION, run);
     if (CanarySteps.judge(s, run) == AnalysisPhase.Successful) {
       s.b.stableRs(s.hash).backgroundAnalysisRun("");
     }

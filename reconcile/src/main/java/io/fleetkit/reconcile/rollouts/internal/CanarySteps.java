@@ -108,6 +108,7 @@ final class CanarySteps {
   /** Step {@code idx} is done: the index moves past it, with Argo's {@code RolloutStepCompleted} event. */
   private static void completed(RolloutSync s, int idx, CanaryStep step) {
     s.b.currentStepIndex(idx + 1);
+    s.analysisRunCleared(AnalysisRunEvents.STEP); // Argo's CurrentStepAnalysisRunStatus = nil
     if (s.recording()) {
       s.onStatusWrite(io.fleetkit.api.events.Event.NORMAL, RolloutEvents.STEP_COMPLETED, "Step",
           RolloutEvents.stepCompleted(idx + 1, s.r.canary().steps().size(), step));
@@ -338,6 +339,7 @@ final class CanarySteps {
       return AnalysisPhase.Failed;
     }
     s.b.analysisRun(run.metadata().name());
+    s.analysisRunSeen(AnalysisRunEvents.STEP, run);
     return judge(s, run);
   }
 
@@ -377,6 +379,7 @@ final class CanarySteps {
       return;
     }
     s.b.backgroundAnalysisRun(run.metadata().name());
+    s.analysisRunSeen(AnalysisRunEvents.BACKGROUND, run);
     judge(s, run);
   }
 }

@@ -37,6 +37,8 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
   public static final String PROGRESS_DEADLINE_EXCEEDED = "ProgressDeadlineExceeded";
 
   private final @Nullable TrafficRouter router;
+  /** The phases of the rollouts' analysis runs last seen, for their events (kept only when events are recorded). */
+  private final AnalysisRunEvents runEvents = new AnalysisRunEvents();
 
   public RolloutReconciler(@Nullable TrafficRouter router) {
     this.router = router;
@@ -46,6 +48,7 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
   public Result reconcile(ReconcileContext<Rollout> ctx) {
     Rollout r = ctx.object().orElse(null);
     if (r == null || r.metadata().deletionTimestamp() != null) {
+      runEvents.forget(ctx.key().toString());
       return Result.done();
     }
     try {
@@ -65,6 +68,7 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
     List<ReplicaSet> owned = claim.claimed();
     String hash = TemplateHash.compute(r.spec().template(), null);
     RolloutSync s = new RolloutSync(ctx.store(), r, now, hash, owned, ctx.events());
+    s.runEvents = runEvents;
     boolean written = false;
     try {
       written = sync(ctx, r, s);
@@ -128,6 +132,9 @@ public final class RolloutReconciler implements Reconciler<Rollout> {
    */
   private static void newUpdate(RolloutSync s, RolloutStatus old) {
     s.terminateRuns();
+    if (s.runEvents != null) {
+      s.runEvents.forget(s.r.metadata().key()); // Argo's resetRolloutStatus: no current runs recorded
+    }
     boolean stable = old.stableRs().isEmpty() || old.stableRs().equals(s.hash);
     Integer index = null;
     if (s.r.canary() != null && !s.r.canary().steps().isEmpty()) {

@@ -55,6 +55,8 @@ final class RolloutSync {
   private final EventRecorder events;
   /** The events of this sync in order, held until {@link #flushEvents} (see {@link RolloutEvents}). */
   private final List<RolloutEvents.Pending> pending = new ArrayList<>();
+  /** The phases of the rollout's analysis runs last seen, for their events; {@code null} records none. */
+  @Nullable AnalysisRunEvents runEvents;
   /** The pause state {@link #pauseEvents} last saw: at first the written status's. */
   private RolloutStatus pauseSeen;
 
@@ -309,6 +311,23 @@ final class RolloutSync {
       onStatusWrite(io.fleetkit.api.events.Event.NORMAL, change, change.equals(RolloutEvents.PAUSED) ? "Pause"
           : "Resume", RolloutEvents.pauseNote(change, st.pauseConditions().isEmpty() ? ""
           : st.pauseConditions().get(0).reason()));
+    }
+  }
+
+  /**
+   * {@code run} is the rollout's current analysis run of {@code type} ({@link AnalysisRunEvents}): records Argo's
+   * {@code AnalysisRun<Phase>} event when its phase changed since last seen.
+   */
+  void analysisRunSeen(String type, io.fleetkit.api.rollouts.AnalysisRun run) {
+    if (recording() && runEvents != null) {
+      runEvents.observe(this, type, run);
+    }
+  }
+
+  /** The rollout's status no longer records a run of {@code type}. */
+  void analysisRunCleared(String type) {
+    if (runEvents != null) {
+      runEvents.forget(r.metadata().key(), type);
     }
   }
 
