@@ -116,6 +116,9 @@ public final class QueueAdmissionController implements AutoCloseable {
     if (b.clock != null) {
       cb.clock(b.clock);
     }
+    if (b.events != null) {
+      cb.events(io.fleetkit.api.events.EventRecorder.bestEffort(b.events));
+    }
     if (b.stepping) {
       cb.stepping();
     } else {
@@ -341,6 +344,7 @@ public final class QueueAdmissionController implements AutoCloseable {
     private int maxCycles = 1_000;
     private boolean followNodes;
     private boolean cyclesPerRound;
+    private io.fleetkit.api.events.@Nullable EventRecorder events;
 
     private Builder(ObjectStore store, AdmissionEngine engine) {
       this.store = Objects.requireNonNull(store, "store");
@@ -359,6 +363,28 @@ public final class QueueAdmissionController implements AutoCloseable {
         throw new IllegalStateException("QueueAdmissionController: clock was already set to " + clock);
       }
       clock = Objects.requireNonNull(v, "clock");
+      return this;
+    }
+
+    /**
+     * Where the controller records Kueue's job reconciler's events about the Jobs (default {@link
+     * io.fleetkit.api.events.EventRecorder#NOOP}, with which no event and no note is built), each once per transition
+     * and regarding the Job, with Kueue's reason, type and note ({@code pkg/controller/jobframework/reconciler.go};
+     * docs/observability.md lists them): {@code CreatedWorkload}, {@code UpdatedWorkload}, {@code Started}, {@code
+     * Stopped}, {@code FinishedWorkload}, {@code UpdatedAdmissionCheck} and the warning {@code
+     * WorkloadPriorityClassNotFound}; and the controller's {@code BackOff} warning when a reconcile fails. The
+     * recorder is wrapped with {@link io.fleetkit.api.events.EventRecorder#bestEffort}: one that throws is logged at
+     * DEBUG and never fails a reconcile. The Workloads' own events are the engine's ({@link
+     * AdmissionEngine.Builder#events}).
+     *
+     * @throws IllegalStateException if a recorder was already given
+     */
+    public Builder events(io.fleetkit.api.events.EventRecorder recorder) {
+      Objects.requireNonNull(recorder, "recorder");
+      if (events != null) {
+        throw new IllegalStateException("QueueAdmissionController: events was already set to " + events);
+      }
+      events = recorder;
       return this;
     }
 
