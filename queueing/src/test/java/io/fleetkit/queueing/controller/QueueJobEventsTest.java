@@ -456,6 +456,16 @@ final class QueueJobEventsTest {
   }
 
   @Test
+  void runningJobNamingAMissingClass_stoppedThenWarned() {
+    // FleetKit's: Kueue stops a running Job without a workload before it resolves the new workload's priority
+    start("1");
+    store.create(withLabel(job("job", "lq", 10, "1", 0, false, 10), WorkloadPriorityClass.LABEL, "missing-wpc"));
+    ctl.runUntilIdle();
+    assertThat(events).containsExactly(stopped("job", "Missing Workload; unable to restore pod templates"),
+        ev("job", "Warning WorkloadPriorityClassNotFound: WorkloadPriorityClass \"missing-wpc\" not found"));
+  }
+
+  @Test
   void labelChangedToAMissingClass_warnedOnce_priorityKept() {
     // "a warning names the WorkloadPriorityClass the label was changed to"
     start(engineOf(cq("cq", "1").build()).clock(clock.asClock())

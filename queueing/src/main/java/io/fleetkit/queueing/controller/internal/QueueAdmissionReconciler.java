@@ -174,10 +174,11 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         // a new workload, or one made again for a changed Job (Kueue's ExtractPriority)
         JobWorkloads.Priority p = JobWorkloads.priority(own, ctx.store(), engine::workloadPriorityClass);
         if (p.priority() == null) {
+          hold(ctx, job, key, p.reason(), p.message(), changed);
           if (QueueLabels.REASON_WORKLOAD_PRIORITY_CLASS_NOT_FOUND.equals(p.reason())) {
+            // after the Job's Stopped, as Kueue stops a running Job before it makes (and prioritises) a workload
             events.priorityClassNotFound(ctx.events(), job, JobWorkloads.priorityClassLabel(own), p.message());
           }
-          hold(ctx, job, key, p.reason(), p.message(), changed);
           // PriorityClasses are not watched: look again after a backoff (Kueue's reconcile error); a
           // WorkloadPriorityClass comes through updateQueues, which reconciles every Job
           return QueueLabels.REASON_WORKLOAD_PRIORITY_CLASS_NOT_FOUND.equals(p.reason()) ? Result.done()
