@@ -73,6 +73,9 @@ import org.jspecify.annotations.Nullable;
  * started while a preempted one is not yet suspended or still counts active pods, so the running Jobs never exceed
  * the quota.
  *
+ * <p>Given a recorder ({@link Builder#events}), it records Kueue's job reconciler's events about the Jobs ({@code
+ * CreatedWorkload}, {@code Started}, {@code Stopped}, ...), once per transition.
+ *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
 public final class QueueAdmissionController implements AutoCloseable {

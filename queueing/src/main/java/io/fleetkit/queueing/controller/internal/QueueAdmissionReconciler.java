@@ -37,6 +37,8 @@ import org.slf4j.LoggerFactory;
  * is annotated, pinned to its flavors' nodes and resumed (a Job admitted with fewer pods, per
  * {@value QueueLabels#JOB_MIN_PARALLELISM}, with its parallelism lowered to the admitted count); a preempted Job is suspended and unpinned; a finished,
  * deleted or unlabelled Job releases its quota. The first reconcile restores the admissions recorded on the Jobs.
+ * Kueue's job reconciler's events about the Job ({@link JobEvents}) go to the controller's recorder, once per
+ * transition.
  */
 public final class QueueAdmissionReconciler implements Reconciler<Job> {
   private static final Logger LOG = LoggerFactory.getLogger(QueueAdmissionReconciler.class);
@@ -161,12 +163,11 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       boolean[] classMissing = {false};
       if (current != null && (engine.admission(key).isPresent() || shape.equals(current))) {
         // Kueue's UpdateWorkloadPriority: the workload follows the priority-class label where Kueue lets it
-        Job labelled = job;
         priority = JobWorkloads.followPriority(own, current, engine.admission(key).isPresent(), ctx.store(),
             engine::workloadPriorityClass, p -> {
               if (QueueLabels.REASON_WORKLOAD_PRIORITY_CLASS_NOT_FOUND.equals(p.reason())) {
                 classMissing[0] = true;
-                events.priorityClassNotFound(ctx.events(), labelled, JobWorkloads.priorityClassLabel(own),
+                events.priorityClassNotFound(ctx.events(), job, JobWorkloads.priorityClassLabel(own),
                     p.message());
               }
             });
