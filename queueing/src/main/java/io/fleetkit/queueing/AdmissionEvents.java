@@ -17,8 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The events Kueue's scheduler, preemptor, eviction and workload controller record about a Workload, made from what a
@@ -31,12 +29,10 @@ import org.slf4j.LoggerFactory;
  * (stopped queues, {@code waitForPodsReady} timeouts), the node replacements, the preemptions (per victim {@code
  * EvictedDueToPreempted}, {@code Preempted}, then {@code PreemptedWorkload} on the preemptor), the reservations
  * ({@code QuotaReserved}, and {@code Admitted} when no check holds the admission back), the workloads left pending
- * (by key), and last what admission checks did. Only the engine's lock holder calls it; a recorder that throws is
- * logged at DEBUG and never reaches the engine's caller.
+ * (by key), and last what admission checks did. Only the engine's lock holder calls it; the recorder is wrapped with
+ * {@link EventRecorder#bestEffort}, so one that throws is logged at DEBUG and never reaches the engine's caller.
  */
 final class AdmissionEvents {
-  private static final Logger LOG = LoggerFactory.getLogger(AdmissionEvents.class);
-
   /** Kueue's scheduler: quota was reserved (Normal). */
   static final String QUOTA_RESERVED = "QuotaReserved";
   /** Kueue's scheduler or workload controller: the workload is admitted (Normal). */
@@ -71,7 +67,7 @@ final class AdmissionEvents {
   private final Map<String, Instant> requeuedAt = new HashMap<>();
 
   AdmissionEvents(EventRecorder recorder, Clock clock, QueueScheduler scheduler) {
-    this.recorder = recorder;
+    this.recorder = EventRecorder.bestEffort(recorder);
     this.clock = clock;
     this.scheduler = scheduler;
   }
@@ -199,11 +195,7 @@ final class AdmissionEvents {
   }
 
   private void record(String key, String type, String reason, String note) {
-    try {
-      recorder.event(reference(key), null, type, reason, reason, note);
-    } catch (RuntimeException e) {
-      LOG.debug("event recorder failed for {} on workload {}: {}", reason, key, e.toString());
-    }
+    recorder.event(reference(key), null, type, reason, reason, note);
   }
 
   /** The Workload {@code key} ({@code namespace/name}) as Kueue's object. */

@@ -73,6 +73,9 @@ import org.jspecify.annotations.Nullable;
  * started while a preempted one is not yet suspended or still counts active pods, so the running Jobs never exceed
  * the quota.
  *
+ * <p>Given a recorder ({@link Builder#events}), it records Kueue's job reconciler's events about the Jobs ({@code
+ * CreatedWorkload}, {@code Started}, {@code Stopped}, ...), once per transition.
+ *
  * <p>Thread-safe. In stepping mode drive it with {@link #runUntilIdle()} on one thread.
  */
 public final class QueueAdmissionController implements AutoCloseable {
@@ -115,6 +118,9 @@ public final class QueueAdmissionController implements AutoCloseable {
     ControllerBuilder<Job> cb = Controller.builder(b.store, Job.class).name(b.name).reconciler(reconciler);
     if (b.clock != null) {
       cb.clock(b.clock);
+    }
+    if (b.events != null) {
+      cb.events(io.fleetkit.api.events.EventRecorder.bestEffort(b.events));
     }
     if (b.stepping) {
       cb.stepping();
@@ -341,6 +347,7 @@ public final class QueueAdmissionController implements AutoCloseable {
     private int maxCycles = 1_000;
     private boolean followNodes;
     private boolean cyclesPerRound;
+    private io.fleetkit.api.events.@Nullable EventRecorder events;
 
     private Builder(ObjectStore store, AdmissionEngine engine) {
       this.store = Objects.requireNonNull(store, "store");
@@ -359,6 +366,28 @@ public final class QueueAdmissionController implements AutoCloseable {
         throw new IllegalStateException("QueueAdmissionController: clock was already set to " + clock);
       }
       clock = Objects.requireNonNull(v, "clock");
+      return this;
+    }
+
+    /**
+     * Where the controller records Kueue's job reconciler's events about the Jobs (default {@link
+     * io.fleetkit.api.events.EventRecorder#NOOP}, with which no event and no note is built), each once per transition
+     * and regarding the Job, with Kueue's reason, type and note ({@code pkg/controller/jobframework/reconciler.go};
+     * docs/observability.md lists them): {@code CreatedWorkload}, {@code UpdatedWorkload}, {@code Started}, {@code
+     * Stopped}, {@code FinishedWorkload}, {@code UpdatedAdmissionCheck} and the warning {@code
+     * WorkloadPriorityClassNotFound}; and the controller's {@code BackOff} warning when a reconcile fails. The
+     * recorder is wrapped with {@link io.fleetkit.api.events.EventRecorder#bestEffort}: one that throws is logged at
+     * DEBUG and never fails a reconcile. The Workloads' own events are the engine's ({@link
+     * AdmissionEngine.Builder#events}).
+     *
+     * @throws IllegalStateException if a recorder was already given
+     */
+    public Builder events(io.fleetkit.api.events.EventRecorder recorder) {
+      Objects.requireNonNull(recorder, "recorder");
+      if (events != null) {
+        throw new IllegalStateException("QueueAdmissionController: events was already set to " + events);
+      }
+      events = recorder;
       return this;
     }
 

@@ -51,6 +51,20 @@ final class AdmissionBook {
   record View(@Nullable QuotaReservation admission, boolean admitted, List<AdmissionCheckState> checks,
       String waitReason, String message, boolean mayStart, @Nullable String stopReason) {}
 
+  /** What a {@link #sync} wrote to the engine's copy of a Job's workload (Kueue's job reconciler's workload writes). */
+  enum WorkloadWrite {
+    /** The Job had no workload; one was submitted (Kueue's {@code CreatedWorkload}). */
+    CREATED,
+    /**
+     * The Job's pod sets changed while its workload waited; the workload was submitted again with them (Kueue's
+     * {@code updateWorkloadToMatchJob}). A changed queue name alone is not counted: Kueue moves the workload
+     * without this write.
+     */
+    UPDATED,
+    /** The workload's priority was changed to follow the Job's priority-class label (Kueue's {@code UpdateWorkloadPriority}). */
+    PRIORITY
+  }
+
   /** An admission to restore from a Job's annotation. */
   record Restored(Workload workload, AdmissionRecord admission, Map<String, Integer> admittedCounts,
       Map<String, io.fleetkit.queueing.TopologyAssignment> topologyAssignments, Instant admittedAt) {}
@@ -70,6 +84,11 @@ final class AdmissionBook {
   private final Set<String> checkEvicted = new HashSet<>();
   /** Jobs whose admission-check pod set updates conflict (Kueue finishes their workloads, reason FailedToStart). */
   private final Map<String, String> failedToStart = new HashMap<>();
+  /**
+   * The message of each workload's latest eviction (Kueue's {@code Evicted} condition message) since its Job last
+   * started; the Job's reconcile takes it as the note of its {@code Stopped} event.
+   */
+  private final Map<String, String> evictions = new HashMap<>();
   private boolean restored;
   /** Whether the engine's inputs changed (submit, delete) since the last cycles; only then are cycles run. */
   private boolean dirty;
@@ -158,6 +177,15 @@ final class AdmissionBook {
    * @throws IllegalArgumentException if the engine rejects the workload
    */
   synchronized @Nullable View sync(Workload wl, Set<String> changed) {
+    return sync(wl, changed, java.util.EnumSet.noneOf(WorkloadWrite.class));
+  }
+
+  /**
+   * As {@link #sync(Workload, Set)}, adding to {@code writes} what it wrote to the Job's workload: {@link
+   * WorkloadWrite#CREATED} when the Job had none, {@link WorkloadWrite#UPDATED} when its pod sets changed while it
+   * waited, {@link WorkloadWrite#PRIORITY} when only its priority followed the Job's label.
+   */
+  synchronized @Nullable View sync(Workload wl, Set<String> changed, Set<WorkloadWrite> writes) {
     String key = wl.key();
     String failed = failedToStart.get(key);
     if (failed != null) {
@@ -170,10 +198,13 @@ final class AdmissionBook {
       }
     }
     Workload old = submitted.get(key);
+    boolean known = old != null;
     if (old != null) {
-      old = syncPriority(old, wl);
+      old = syncPriority(old, wl, writes);
     }
+    boolean podSetsChanged = false;
     if (old != null && !old.equals(wl) && engine.admission(key).isEmpty()) {
+      podSetsChanged = !old.podSets().equals(wl.podSets());
       engine.delete(key);
       submitted.remove(key);
       old = null;
@@ -182,8 +213,16 @@ final class AdmissionBook {
       if (engine.admission(key).isEmpty()) {
         engine.submit(wl);
         dirty = true;
+        if (!known) {
+          writes.add(WorkloadWrite.CREATED);
+        } else if (podSetsChanged) {
+          writes.add(WorkloadWrite.UPDATED);
+        }
       }
       submitted.put(key, wl);
+    }
+    if (writes.contains(WorkloadWrite.UPDATED)) {
+      writes.remove(WorkloadWrite.PRIORITY); // Kueue writes the Job's whole workload spec once
     }
     // (a Job the last flush handed back has had the cycles look at these)
     boolean served = this.served.remove(key);
@@ -246,9 +285,10 @@ final class AdmissionBook {
   /**
    * Gives the engine's workload {@code wl}'s priority if it differs (Kueue's job reconciler updating the Workload's
    * priority); a change the engine refuses (Kueue's rules while quota is reserved) is logged and left as it was.
-   * Returns the submitted workload with the engine's priority now.
+   * Returns the submitted workload with the engine's priority now; a change made adds {@link WorkloadWrite#PRIORITY}
+   * to {@code writes}.
    */
-  private Workload syncPriority(Workload old, Workload wl) {
+  private Workload syncPriority(Workload old, Workload wl, Set<WorkloadWrite> writes) {
     String key = wl.key();
     Workload now = engine.workload(key).orElse(null);
     if (now == null) {
@@ -258,6 +298,7 @@ final class AdmissionBook {
       try {
         if (engine.updatePriority(key, wl.priorityInfo())) {
           dirty = true;
+          writes.add(WorkloadWrite.PRIORITY);
           now = engine.workload(key).orElse(now);
         }
       } catch (io.fleetkit.api.FleetKitException | IllegalArgumentException e) {
@@ -310,9 +351,14 @@ final class AdmissionBook {
     stoppedLocked(key, changed);
   }
 
-  /** Forgets a Job (finished, deleted or no longer managed): its quota is released and cycles run. */
-  synchronized void forget(String key, Set<String> changed) {
+  /**
+   * Forgets a Job (finished, deleted or no longer managed): its quota is released and cycles run.
+   *
+   * @return whether the Job had a workload
+   */
+  synchronized boolean forget(String key, Set<String> changed) {
     failedToStart.remove(key);
+    evictions.remove(key);
     boolean known = submitted.remove(key) != null;
     reasons.remove(key);
     preempted.remove(key);
@@ -327,6 +373,15 @@ final class AdmissionBook {
       cyclesAfterChange(changed);
     }
     stoppedLocked(key, changed);
+    return known;
+  }
+
+  /**
+   * Takes the message of the workload's latest eviction since its Job last started, or {@code null} if it was not
+   * evicted since (or the message was taken).
+   */
+  synchronized @Nullable String takeEviction(String key) {
+    return evictions.remove(key);
   }
 
   /** The Job is suspended and has no active pods (or never ran): it no longer counts as possibly running. */
@@ -376,6 +431,7 @@ final class AdmissionBook {
     if (now == null || !AdmissionRecord.of(now).equals(AdmissionRecord.of(admission))) {
       return false;
     }
+    evictions.remove(key);
     stoppedLocked(key, changed);
     return true;
   }
@@ -474,6 +530,7 @@ final class AdmissionBook {
           preempted.add(p.workload());
           checkEvicted.remove(p.workload());
           reasons.put(p.workload(), p.message());
+          evictions.put(p.workload(), p.message());
           changed.add(p.workload());
         }
       }
@@ -487,6 +544,7 @@ final class AdmissionBook {
           evicting.add(o.workload());
           checkEvicted.add(o.workload());
           reasons.put(o.workload(), o.message());
+          evictions.put(o.workload(), o.message());
         }
       }
       for (io.fleetkit.queueing.PodsReadyEviction ev : r.podsReadyEvictions()) {
@@ -495,6 +553,7 @@ final class AdmissionBook {
           evicting.add(ev.workload());
           podsReadyEvicted.add(ev.workload());
           reasons.put(ev.workload(), ev.message());
+          evictions.put(ev.workload(), ev.message());
           changed.add(ev.workload());
         }
       }
@@ -504,6 +563,7 @@ final class AdmissionBook {
           evicting.add(x.workload());
           nodeFailureEvicted.add(x.workload());
           reasons.put(x.workload(), x.message());
+          evictions.put(x.workload(), x.message());
           changed.add(x.workload());
         }
       }
@@ -511,6 +571,9 @@ final class AdmissionBook {
         if (submitted.containsKey(x.workload())) {
           // its quota is gone (a queue was stopped): until its suspension is written it may still run
           evicting.add(x.workload());
+          if (x.kind() == io.fleetkit.queueing.QueueStopEviction.Kind.EVICTED) {
+            evictions.put(x.workload(), x.message());
+          }
           changed.add(x.workload());
         }
       }

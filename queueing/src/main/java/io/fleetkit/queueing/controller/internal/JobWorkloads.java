@@ -199,13 +199,26 @@ final class JobWorkloads {
    */
   static WorkloadPriority followPriority(Job job, Workload current, boolean reserved, ObjectStore store,
       Function<String, Optional<WorkloadPriorityClass>> classes) {
+    return followPriority(job, current, reserved, store, classes, p -> { });
+  }
+
+  /**
+   * As {@link #followPriority(Job, Workload, boolean, ObjectStore, Function)}; a label change whose priority cannot
+   * be resolved is given to {@code unresolved} (with its reason and message) before the current priority is kept.
+   */
+  static WorkloadPriority followPriority(Job job, Workload current, boolean reserved, ObjectStore store,
+      Function<String, Optional<WorkloadPriorityClass>> classes, java.util.function.Consumer<Priority> unresolved) {
     WorkloadPriority now = current.priorityInfo();
     PriorityClassSource source = current.priorityClassSource();
     if (reserved && source == PriorityClassSource.NONE || source == PriorityClassSource.POD_PRIORITY_CLASS
         || current.priorityClassName().equals(priorityClassLabel(job))) {
       return now;
     }
-    WorkloadPriority next = priority(job, store, classes).priority();
-    return next != null ? next : now;
+    Priority p = priority(job, store, classes);
+    if (p.priority() == null) {
+      unresolved.accept(p);
+      return now;
+    }
+    return p.priority();
   }
 }

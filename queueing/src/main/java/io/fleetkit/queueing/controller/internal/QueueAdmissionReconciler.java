@@ -37,6 +37,8 @@ import org.slf4j.LoggerFactory;
  * is annotated, pinned to its flavors' nodes and resumed (a Job admitted with fewer pods, per
  * {@value QueueLabels#JOB_MIN_PARALLELISM}, with its parallelism lowered to the admitted count); a preempted Job is suspended and unpinned; a finished,
  * deleted or unlabelled Job releases its quota. The first reconcile restores the admissions recorded on the Jobs.
+ * Kueue's job reconciler's events about the Job ({@link JobEvents}) go to the controller's recorder, once per
+ * transition.
  */
 public final class QueueAdmissionReconciler implements Reconciler<Job> {
   private static final Logger LOG = LoggerFactory.getLogger(QueueAdmissionReconciler.class);
@@ -49,6 +51,8 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
   private final AdmissionBook book;
   private final Consumer<ObjectKey> enqueue;
   private final TopologyUngater.@Nullable WorkloadPods workloadPods;
+  /** Kueue's job reconciler's events, recorded to the controller's recorder ({@link ReconcileContext#events()}). */
+  private final JobEvents events = new JobEvents();
 
   /**
    * @param engine the admission engine this reconciler owns (its LocalQueues and flavors are read from it)
@@ -122,7 +126,11 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       Job job = ctx.object().orElse(null);
       if (job == null || job.metadata().deletionTimestamp() != null || !JobWorkloads.managed(job)
           || job.status().isFinished()) {
-        book.forget(key, changed);
+        boolean known = book.forget(key, changed);
+        events.forget(ctx.events(), key);
+        if (known && job != null && job.metadata().deletionTimestamp() == null && JobWorkloads.managed(job)) {
+          events.finished(ctx.events(), job); // Kueue finishes the workload of a finished Job
+        }
         return Result.done();
       }
       return reconcileManaged(ctx, job, key, changed);
@@ -152,15 +160,26 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       Workload shape = JobWorkloads.of(own, current != null ? current.priorityInfo()
           : WorkloadPriority.DEFAULT);
       WorkloadPriority priority;
+      boolean[] classMissing = {false};
       if (current != null && (engine.admission(key).isPresent() || shape.equals(current))) {
         // Kueue's UpdateWorkloadPriority: the workload follows the priority-class label where Kueue lets it
         priority = JobWorkloads.followPriority(own, current, engine.admission(key).isPresent(), ctx.store(),
-            engine::workloadPriorityClass);
+            engine::workloadPriorityClass, p -> {
+              if (QueueLabels.REASON_WORKLOAD_PRIORITY_CLASS_NOT_FOUND.equals(p.reason())) {
+                classMissing[0] = true;
+                events.priorityClassNotFound(ctx.events(), job, JobWorkloads.priorityClassLabel(own),
+                    p.message());
+              }
+            });
       } else {
         // a new workload, or one made again for a changed Job (Kueue's ExtractPriority)
         JobWorkloads.Priority p = JobWorkloads.priority(own, ctx.store(), engine::workloadPriorityClass);
         if (p.priority() == null) {
           hold(ctx, job, key, p.reason(), p.message(), changed);
+          if (QueueLabels.REASON_WORKLOAD_PRIORITY_CLASS_NOT_FOUND.equals(p.reason())) {
+            // after the Job's Stopped, as Kueue stops a running Job before it makes (and prioritises) a workload
+            events.priorityClassNotFound(ctx.events(), job, JobWorkloads.priorityClassLabel(own), p.message());
+          }
           // PriorityClasses are not watched: look again after a backoff (Kueue's reconcile error); a
           // WorkloadPriorityClass comes through updateQueues, which reconciles every Job
           return QueueLabels.REASON_WORKLOAD_PRIORITY_CLASS_NOT_FOUND.equals(p.reason()) ? Result.done()
@@ -171,7 +190,12 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       Workload wl = shape.withPriority(priority);
       // Kueue's reconciler keeps the workload's reclaimable pods those of the Job's status
       book.reclaimable(key, JobReclaimablePods.of(job, wl.podSets().get(0).count()), changed);
-      view = book.sync(wl, changed);
+      java.util.Set<AdmissionBook.WorkloadWrite> writes = java.util.EnumSet.noneOf(AdmissionBook.WorkloadWrite.class);
+      view = book.sync(wl, changed, writes);
+      if (!classMissing[0]) {
+        events.priorityResolved(key);
+      }
+      workloadWritten(ctx, job, writes);
       if (view == null) {
         return Result.done(); // it waits for the round's cycles, which hand it back
       }
@@ -181,6 +205,10 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
     }
     QuotaReservation admission = view.admission();
     if (admission == null) {
+      events.noReservation(key);
+      if (QueueLabels.REASON_FAILED_TO_START.equals(view.stopReason())) {
+        events.failedToStart(ctx.events(), job); // Kueue's next reconcile finds the workload finished
+      }
       String reason = view.stopReason() != null ? view.stopReason() : view.waitReason();
       Result held = hold(ctx, job, key, reason, view.message(), changed);
       // waitForPodsReady: a workload evicted by the PodsReady timeout is queued again once its backoff has passed
@@ -197,6 +225,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       // checks are asked again after a while
       hold(ctx, job, key, true, QueueLabels.REASON_WAITING_FOR_CHECKS, waitingMessage(admission, view.checks()),
           changed);
+      events.admissionChecks(ctx.events(), job, view.checks());
       return Result.requeueAfter(CHECK_POLL);
     }
     JobEdits.Placement placement;
@@ -210,6 +239,38 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       return hold(ctx, job, key, QueueLabels.REASON_FAILED_TO_START, String.valueOf(e.getMessage()), changed);
     }
     return start(ctx, job, key, admission, placement, view.mayStart(), changed);
+  }
+
+  /** The events of what {@link AdmissionBook#sync} wrote to the Job's workload. */
+  private void workloadWritten(ReconcileContext<Job> ctx, Job job, Set<AdmissionBook.WorkloadWrite> writes) {
+    for (AdmissionBook.WorkloadWrite w : writes) {
+      switch (w) {
+        case CREATED -> events.created(ctx.events(), job);
+        case UPDATED -> events.updated(ctx.events(), job);
+        case PRIORITY -> events.priorityUpdated(ctx.events(), job);
+      }
+    }
+  }
+
+  /**
+   * The note of the {@code Stopped} event of a running Job being suspended, as Kueue's {@code stopJob} callers give
+   * it: the message of the workload's eviction since the Job started ({@code deactivated}, the deactivation's message,
+   * when no eviction was seen); else, for a Job that has no workload or whose workload was made while it ran, {@value
+   * JobEvents#MISSING_WORKLOAD}; else {@value JobEvents#NOT_ADMITTED}. Nothing is looked up without a recorder.
+   */
+  private String stopNote(ReconcileContext<Job> ctx, String key, @Nullable String deactivated) {
+    if (ctx.events() == io.fleetkit.api.events.EventRecorder.NOOP) {
+      return "";
+    }
+    String evicted = book.takeEviction(key);
+    if (evicted != null) {
+      return evicted;
+    }
+    if (deactivated != null) {
+      return deactivated;
+    }
+    return events.createdWhileRunning(key) || book.current(key) == null ? JobEvents.MISSING_WORKLOAD
+        : JobEvents.NOT_ADMITTED;
   }
 
   /** {@code Quota reserved in ClusterQueue cq, waiting for admission checks: "a" (Pending), "b" (Ready)}. */
@@ -236,7 +297,12 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       Set<String> changed) {
     if (!JobEdits.stopped(job).equals(job)) {
       LOG.debug("queue admission: suspending job {} ({})", key, reason);
+      boolean running = !job.spec().suspend();
       job = stop(ctx, job);
+      if (running) {
+        events.stopped(ctx.events(), job, stopNote(ctx, key,
+            QueueLabels.REASON_DEACTIVATED.equals(reason) ? message : null));
+      }
     }
     if (job.status().active() == 0) {
       // stopped only once the Job controller counts no active pods (Kueue's IsActive): until then its pods may
@@ -257,7 +323,7 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
       // running with another admission (other flavors or pod count): stop it first, so its pods leave the old flavor's nodes; meanwhile it
       // counts as possibly running for the start gate
       book.stopping(key);
-      stop(ctx, job);
+      events.stopped(ctx.events(), stop(ctx, job), stopNote(ctx, key, null));
       return Result.requeueAfter(RESTART_DELAY);
     }
     String message = "Quota reserved in ClusterQueue " + rec.clusterQueue();
@@ -275,12 +341,13 @@ public final class QueueAdmissionReconciler implements Reconciler<Job> {
         // running without this admission's placement in its template: as Kueue, stop it first (only a suspended Job
         // that has not started may have its template's scheduling directives changed), then start it
         book.stopping(key);
-        stop(ctx, job);
+        events.stopped(ctx.events(), stop(ctx, job), stopNote(ctx, key, null));
         return Result.requeueAfter(RESTART_DELAY);
       }
       LOG.debug("queue admission: starting job {} with {}", key, rec.format());
       job = ctx.store().update(JobEdits.started(job, rec, count, admission.admittedAt(), labels,
           topologyRecord(admission)));
+      events.started(ctx.events(), job, rec.clusterQueue());
     }
     job = recordTopology(ctx, job, admission);
     if (!book.started(key, admission, changed)) {
