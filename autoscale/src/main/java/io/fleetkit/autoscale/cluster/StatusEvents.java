@@ -3,10 +3,8 @@ package io.fleetkit.autoscale.cluster;
 import io.fleetkit.api.events.Event;
 import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.events.ObjectReference;
+import io.fleetkit.api.text.GoFloats;
 import io.fleetkit.api.time.GoDurations;
-import java.math.BigDecimal;
-import java.math.MathContext;
-import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -222,52 +220,8 @@ public final class StatusEvents {
       cpu = u.cpu();
       memory = u.memory();
     }
-    return "{" + goFloat(cpu) + " " + goFloat(memory) + " " + goFloat(gpu) + " " + goFloat(devices) + " "
-        + u.resourceName() + " " + goFloat(u.value()) + "}";
-  }
-
-  /**
-   * {@code v} as Go's {@code %v} prints a {@code float64} ({@code strconv.FormatFloat(v, 'g', -1, 64)}): the shortest
-   * decimal that reads back as {@code v} (the nearest of that length), in exponent form ({@code 1e-05},
-   * {@code 1.5e+06}) when its exponent is below -4 or at least 6, plain otherwise ({@code 0.25}, {@code 123456}).
-   */
-  static String goFloat(double v) {
-    if (Double.isNaN(v)) {
-      return "NaN";
-    }
-    if (Double.isInfinite(v)) {
-      return v > 0 ? "+Inf" : "-Inf";
-    }
-    if (v == 0) {
-      return 1 / v < 0 ? "-0" : "0";
-    }
-    String sign = v < 0 ? "-" : "";
-    double abs = Math.abs(v);
-    BigDecimal exact = new BigDecimal(abs);
-    BigDecimal d = exact;
-    for (int precision = 1; precision <= 17; precision++) { // 17 digits always read back
-      BigDecimal rounded = exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
-      if (rounded.doubleValue() == abs) {
-        d = rounded;
-        break;
-      }
-    }
-    d = d.stripTrailingZeros();
-    String digits = d.unscaledValue().toString();
-    int decimalPoint = digits.length() - d.scale(); // v = 0.digits x 10^decimalPoint
-    int exp = decimalPoint - 1;
-    if (exp < -4 || exp >= 6) {
-      String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
-      int e = Math.abs(exp);
-      return sign + mantissa + "e" + (exp < 0 ? "-" : "+") + (e < 10 ? "0" : "") + e;
-    }
-    if (decimalPoint <= 0) {
-      return sign + "0." + "0".repeat(-decimalPoint) + digits;
-    }
-    if (decimalPoint >= digits.length()) {
-      return sign + digits + "0".repeat(decimalPoint - digits.length());
-    }
-    return sign + digits.substring(0, decimalPoint) + "." + digits.substring(decimalPoint);
+    return "{" + GoFloats.formatFloat(cpu) + " " + GoFloats.formatFloat(memory) + " " + GoFloats.formatFloat(gpu) + " " + GoFloats.formatFloat(devices) + " "
+        + u.resourceName() + " " + GoFloats.formatFloat(u.value()) + "}";
   }
 
   /**

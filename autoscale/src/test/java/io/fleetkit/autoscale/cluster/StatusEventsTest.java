@@ -10,47 +10,14 @@ import io.fleetkit.observability.events.EventSink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@link StatusEvents}' notes as Go prints them (upstream's {@code %v} of a {@code float64} and of
- * {@code utilization.Info}) and upstream's spam filter for them ({@code utils/kubernetes/factory.go}
+ * {@link StatusEvents}' notes as Go prints them (upstream's {@code %v} of {@code utilization.Info}) and upstream's spam filter for them ({@code utils/kubernetes/factory.go}
  * {@code getCustomSpamKeyFunc}, the default {@code --record-duplicated-events=false}).
  */
 final class StatusEventsTest {
-
-  @ParameterizedTest
-  @CsvSource({"0, 0", "0.5, 0.5", "0.125, 0.125", "0.1, 0.1", "1, 1", "0.3333333333333333, 0.3333333333333333",
-      "0.0001, 0.0001", "0.00001, 1e-05", "0.000012345, 1.2345e-05", "123456, 123456", "1000000, 1e+06",
-      "1500000, 1.5e+06", "2.5, 2.5", "-0.75, -0.75", "1e-300, 1e-300", "1.7976931348623157e308, 1.7976931348623157e+308",
-      "100, 100", "0.625, 0.625"})
-  void goFloat_asGoPercentV(double v, String expected) {
-    assertThat(StatusEvents.goFloat(v)).isEqualTo(expected);
-  }
-
-  @Test
-  void goFloat_specialValues() {
-    assertThat(StatusEvents.goFloat(Double.NaN)).isEqualTo("NaN");
-    assertThat(StatusEvents.goFloat(Double.POSITIVE_INFINITY)).isEqualTo("+Inf");
-    assertThat(StatusEvents.goFloat(Double.NEGATIVE_INFINITY)).isEqualTo("-Inf");
-    assertThat(StatusEvents.goFloat(-0.0)).isEqualTo("-0");
-    assertThat(StatusEvents.goFloat(2.0 / 3)).isEqualTo("0.6666666666666666");
-  }
-
-  /** Go's shortest form reads back as the same double. */
-  @Property
-  void goFloat_readsBack(@ForAll double v) {
-    String s = StatusEvents.goFloat(v);
-    if (Double.isFinite(v)) {
-      assertThat(Double.parseDouble(s)).isEqualTo(v);
-      assertThat(s).doesNotContain("E");
-    }
-  }
 
   @Test
   void utilization_perKindOfNode_asUpstreamsInfo() {

@@ -1,11 +1,15 @@
 package io.fleetkit.api.text;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Floating-point numbers read as Go's {@code strconv.ParseFloat(s, 64)} reads them, the parser behind the numbers of
- * Prometheus samples and Argo Rollouts' {@code asFloat}: an optional sign, then a decimal number ({@code 1},
+ * Floating-point numbers as Go reads and writes them. {@link #formatFloat} writes a {@code double} as Go's
+ * {@code %v} does. {@link #parseFloat} reads it as Go's {@code strconv.ParseFloat(s, 64)}, the parser behind the
+ * numbers of Prometheus samples and Argo Rollouts' {@code asFloat}: an optional sign, then a decimal number ({@code 1},
  * {@code -0.5}, {@code .5}, {@code 5.}, {@code 1e-3}, {@code 1_000.5}) or a hexadecimal one with a binary exponent
  * ({@code 0x1.8p1}), or {@code inf}/{@code infinity} (any case, signed or not) or {@code nan} (any case, unsigned).
  * Underscores may separate digits as in Go's literals. Nothing else: no spaces, no {@code d}/{@code f} suffix, no
@@ -22,6 +26,51 @@ import org.jspecify.annotations.Nullable;
  */
 public final class GoFloats {
   private GoFloats() {}
+
+  /**
+   * Go's {@code strconv.FormatFloat(v, 'g', -1, 64)}, which is how {@code %v} prints a {@code float64}: the shortest
+   * decimal that reads back as {@code v} (the nearest of that length), in exponent form ({@code 1e-05},
+   * {@code 1.5e+06}) when its exponent is below -4 or at least 6, plain otherwise ({@code 0.25}, {@code 123456}); {@code NaN}, {@code +Inf}, {@code -Inf} and {@code -0} as Go
+   * spells them.
+   */
+  public static String formatFloat(double v) {
+    if (Double.isNaN(v)) {
+      return "NaN";
+    }
+    if (Double.isInfinite(v)) {
+      return v > 0 ? "+Inf" : "-Inf";
+    }
+    if (v == 0) {
+      return 1 / v < 0 ? "-0" : "0";
+    }
+    String sign = v < 0 ? "-" : "";
+    double abs = Math.abs(v);
+    BigDecimal exact = new BigDecimal(abs);
+    BigDecimal d = exact;
+    for (int precision = 1; precision <= 17; precision++) { // 17 digits always read back
+      BigDecimal rounded = exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
+      if (rounded.doubleValue() == abs) {
+        d = rounded;
+        break;
+      }
+    }
+    d = d.stripTrailingZeros();
+    String digits = d.unscaledValue().toString();
+    int decimalPoint = digits.length() - d.scale(); // v = 0.digits x 10^decimalPoint
+    int exp = decimalPoint - 1;
+    if (exp < -4 || exp >= 6) {
+      String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+      int e = Math.abs(exp);
+      return sign + mantissa + "e" + (exp < 0 ? "-" : "+") + (e < 10 ? "0" : "") + e;
+    }
+    if (decimalPoint <= 0) {
+      return sign + "0." + "0".repeat(-decimalPoint) + digits;
+    }
+    if (decimalPoint >= digits.length()) {
+      return sign + digits + "0".repeat(decimalPoint - digits.length());
+    }
+    return sign + digits.substring(0, decimalPoint) + "." + digits.substring(decimalPoint);
+  }
 
   /**
    * Go's {@code strconv.ParseFloat(s, 64)}.

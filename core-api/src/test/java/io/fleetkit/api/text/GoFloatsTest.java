@@ -341,4 +341,32 @@ final class GoFloatsTest {
     assertThat(GoFloats.parseFloat("1_000.5")).isEqualTo(1000.5);
     assertThat(GoFloats.parseFloat("inf")).isInfinite();
   }
+
+  @ParameterizedTest
+  @CsvSource({"0, 0", "0.5, 0.5", "0.125, 0.125", "0.1, 0.1", "1, 1", "0.3333333333333333, 0.3333333333333333",
+      "0.0001, 0.0001", "0.00001, 1e-05", "0.000012345, 1.2345e-05", "123456, 123456", "1000000, 1e+06",
+      "1500000, 1.5e+06", "2.5, 2.5", "-0.75, -0.75", "1e-300, 1e-300", "1.7976931348623157e308, 1.7976931348623157e+308",
+      "100, 100", "0.625, 0.625"})
+  void formatFloat_asGoPercentV(double v, String expected) {
+    assertThat(GoFloats.formatFloat(v)).isEqualTo(expected);
+  }
+
+  @Test
+  void formatFloat_specialValues() {
+    assertThat(GoFloats.formatFloat(Double.NaN)).isEqualTo("NaN");
+    assertThat(GoFloats.formatFloat(Double.POSITIVE_INFINITY)).isEqualTo("+Inf");
+    assertThat(GoFloats.formatFloat(Double.NEGATIVE_INFINITY)).isEqualTo("-Inf");
+    assertThat(GoFloats.formatFloat(-0.0)).isEqualTo("-0");
+    assertThat(GoFloats.formatFloat(2.0 / 3)).isEqualTo("0.6666666666666666");
+  }
+
+  /** Go's shortest form reads back as the same double. */
+  @Property
+  void formatFloat_readsBack(@ForAll double v) {
+    String s = GoFloats.formatFloat(v);
+    if (Double.isFinite(v)) {
+      assertThat(Double.parseDouble(s)).isEqualTo(v);
+      assertThat(s).doesNotContain("E");
+    }
+  }
 }
