@@ -4,6 +4,8 @@ import io.fleetkit.api.ConflictException;
 import io.fleetkit.api.FleetKitException;
 import io.fleetkit.api.NotFoundException;
 import io.fleetkit.api.core.Pod;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.core.PodResourceClaim;
 import io.fleetkit.api.core.PodResourceClaimStatus;
 import io.fleetkit.api.meta.ObjectMeta;
@@ -66,19 +68,23 @@ public final class ResourceClaimController {
   private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
   private static final int MAX_BASE = 57;
   private static final int ATTEMPTS = 5;
+  /** Upstream's Warning on a pod whose claim could not be made or recorded. */
+  public static final String FAILED_RESOURCE_CLAIM_CREATION = "FailedResourceClaimCreation";
 
   private final ObjectStore store;
   private final Random random;
   private final ResourceClaimMetrics metrics;
+  private final EventRecorder events;
   /** Keys ({@code ns/name}) of the pods {@link #syncChanged} syncs next. */
   private final Set<String> changedPods = ConcurrentHashMap.newKeySet();
   /** Keys ({@code ns/name}) of the claims {@link #syncChanged} syncs next. */
   private final Set<String> changedClaims = ConcurrentHashMap.newKeySet();
 
-  private ResourceClaimController(ObjectStore store, Random random, MetricsRegistry metrics) {
+  private ResourceClaimController(ObjectStore store, Random random, MetricsRegistry metrics, EventRecorder events) {
     this.store = store;
     this.random = random;
     this.metrics = new ResourceClaimMetrics(metrics);
+    this.events = EventRecorder.bestEffort(events);
   }
 
   /** A controller on {@code store}, naming claims with a random suffix. */
@@ -96,8 +102,18 @@ public final class ResourceClaimController {
    * {@link ResourceClaimMetrics}: the create counter always, the claims gauge while the controller follows the store).
    */
   public static ResourceClaimController of(ObjectStore store, Random random, MetricsRegistry metrics) {
+    return of(store, random, metrics, EventRecorder.NOOP);
+  }
+
+  /**
+   * As {@link #of(ObjectStore, Random, MetricsRegistry)}, recording upstream's Warning
+   * {@value #FAILED_RESOURCE_CLAIM_CREATION} on a pod whose claim {@link #syncPod} could not make or record (action
+   * {@code Create}, note {@code PodResourceClaim <entry>: <error>}), at each sync that fails, as upstream at each retry.
+   */
+  public static ResourceClaimController of(ObjectStore store, Random random, MetricsRegistry metrics,
+      EventRecorder events) {
     return new ResourceClaimController(Objects.requireNonNull(store, "store"), Objects.requireNonNull(random,
-        "random"), Objects.requireNonNull(metrics, "metrics"));
+        "random"), Objects.requireNonNull(metrics, "metrics"), Objects.requireNonNull(events, "events"));
   }
 
   /**
@@ -220,6 +236,10 @@ public final class ResourceClaimController {
           created.put(pc.name(), claim);
         }
       } catch (FleetKitException | IllegalArgumentException e) {
+        if (events != EventRecorder.NOOP) {
+          events.event(pod, Event.WARNING, FAILED_RESOURCE_CLAIM_CREATION, "Create",
+              "PodResourceClaim " + pc.name() + ": " + e.getMessage());
+        }
         return Optional.of("pod " + pod.metadata().key() + ", resource claim " + pc.name() + ": " + e.getMessage());
       }
     }

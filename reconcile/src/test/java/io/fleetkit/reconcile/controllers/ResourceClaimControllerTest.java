@@ -219,6 +219,33 @@ final class ResourceClaimControllerTest {
     expectMetrics(0, 0, 0, 0);
   }
 
+  /**
+   * Upstream's {@code syncPod} records {@code FailedResourceClaimCreation} on the pod for each sync whose claim could not
+   * be made (its tests run without a recorder, so this case is FleetKit's own); a recorder that throws changes nothing.
+   */
+  @Test
+  void missingTemplate_recordsFailedResourceClaimCreationEachSync() {
+    put(TEST_POD_WITH_RESOURCE);
+    java.util.List<String> events = new java.util.ArrayList<>();
+    ResourceClaimController recording = ResourceClaimController.of(store, new Random(7), metrics,
+        (regarding, related, type, reason, action, note) -> events.add(regarding.kind() + " " + regarding.name() + " "
+            + type + " " + reason + " " + action + ": " + note));
+    assertThat(recording.syncPod(NS, POD)).isPresent();
+    assertThat(recording.syncPod(NS, POD)).isPresent();
+    assertThat(events).containsExactly(
+        "Pod test-pod Warning FailedResourceClaimCreation Create: PodResourceClaim acme-resource: resource claim "
+            + "template \"my-template\": not found",
+        "Pod test-pod Warning FailedResourceClaimCreation Create: PodResourceClaim acme-resource: resource claim "
+            + "template \"my-template\": not found");
+
+    ResourceClaimController throwing = ResourceClaimController.of(store, new Random(7), metrics,
+        (regarding, related, type, reason, action, note) -> {
+          throw new IllegalStateException("sink down");
+        });
+    assertThat(throwing.syncPod(NS, POD)).hasValueSatisfying(e -> assertThat(e).endsWith("not found"));
+    assertThat(claims()).isEmpty();
+  }
+
   @Test
   void findExistingClaimByLabel_recordedWithoutCreating() {
     Pod p = put(TEST_POD_WITH_RESOURCE);
