@@ -16,6 +16,8 @@ import io.fleetkit.api.meta.ConditionStatus;
 import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.store.ObjectStore;
+import io.fleetkit.api.time.ManualClock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +35,9 @@ final class EndpointSliceEventsTest {
   private final EventRecorder recorder = (regarding, related, type, reason, action, note) ->
       events.add(regarding.kind() + " " + regarding.namespace() + "/" + regarding.name() + " " + type + " " + reason
           + " " + action + ": " + note);
+
+  /** Stands still: a retried Service (after a backoff or a delay) is not synced again within a test. */
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T10:00:00Z"));
 
   private static ObjectStore store() {
     return ObjectStore.builder().directDelivery().build();
@@ -58,7 +63,8 @@ final class EndpointSliceEventsTest {
   @Test
   void podOnUnknownNode_failedToUpdateEndpointSlices_withTheSkippedPod() {
     try (ObjectStore store = store();
-         EndpointSliceController c = EndpointSliceController.builder(store).events(recorder).stepping().build()) {
+         EndpointSliceController c = EndpointSliceController.builder(store).clock(clock).events(recorder).stepping()
+             .build()) {
       store.create(SliceFixtures.node("node-1", Map.of()));
       store.create(SliceFixtures.service("svc"));
       store.create(onNode(SliceFixtures.pod(0, true, false), "node-1"));
@@ -83,8 +89,8 @@ final class EndpointSliceEventsTest {
   @Test
   void sliceCreateRefused_failedToUpdateEndpointSlices_namesTheWrite() {
     try (ObjectStore store = store();
-         EndpointSliceController c = EndpointSliceController.builder(store).events(recorder).seed(7).stepping()
-             .build()) {
+         EndpointSliceController c = EndpointSliceController.builder(store).clock(clock).events(recorder).seed(7)
+             .stepping().build()) {
       Service svc = SliceFixtures.service("svc");
       store.create(SliceFixtures.node("node-1", Map.of()));
       store.create(svc);
@@ -104,7 +110,8 @@ final class EndpointSliceEventsTest {
   @Test
   void topologyAuto_enabledOnce_thenDisabledWhenTheAnnotationGoes() {
     try (ObjectStore store = store();
-         EndpointSliceController c = EndpointSliceController.builder(store).events(recorder).stepping().build()) {
+         EndpointSliceController c = EndpointSliceController.builder(store).clock(clock).events(recorder).stepping()
+             .build()) {
       List<String> zones = List.of("zone-a", "zone-b", "zone-c");
       for (int i = 0; i < 3; i++) {
         store.create(zoned("node-" + i, zones.get(i)));
@@ -137,7 +144,8 @@ final class EndpointSliceEventsTest {
   @Test
   void topologyAuto_tooFewEndpoints_disabledWithTheCachesReason() {
     try (ObjectStore store = store();
-         EndpointSliceController c = EndpointSliceController.builder(store).events(recorder).stepping().build()) {
+         EndpointSliceController c = EndpointSliceController.builder(store).clock(clock).events(recorder).stepping()
+             .build()) {
       store.create(zoned("node-0", "zone-a"));
       store.create(zoned("node-1", "zone-b"));
       store.create(withTopologyMode(SliceFixtures.service("svc"), "Auto"));

@@ -32,9 +32,9 @@ final class NodeIpamEventsTest {
     return new Node(ObjectMeta.builder().name(name).build(), NodeSpec.EMPTY, NodeStatus.EMPTY);
   }
 
-  /** Fails the next Node update with an API error, once. */
+  /** Fails every Node update with an API error while {@code fail} is set. */
   private static final class FailingNodeUpdate extends ForwardingObjectStore {
-    private boolean fail = true;
+    volatile boolean fail = true;
 
     FailingNodeUpdate(ObjectStore delegate) {
       super(delegate);
@@ -43,7 +43,6 @@ final class NodeIpamEventsTest {
     @Override
     public <T extends ApiObject<T>> T update(T object) {
       if (fail && object instanceof Node) {
-        fail = false;
         throw new FleetKitException("API server failed");
       }
       return super.update(object);
@@ -74,24 +73,28 @@ final class NodeIpamEventsTest {
   @Test
   void nodeUpdateFails_cidrAssignmentFailed_blocksReleased_thenAssignedOnRetry() {
     CidrSet set = new CidrSet(IpPrefix.parse("10.244.0.0/24"), 26);
-    try (ObjectStore store = ObjectStore.builder().directDelivery().build();
-         NodeIpamController c = new NodeIpamController(new FailingNodeUpdate(store), List.of(set), null, true,
-             recorder)) {
-      Node n = store.create(node("node0"));
-      c.start().join();
-      c.runUntilIdle();
-      assertThat(events).containsExactly("v1 Node node0 uid=" + n.metadata().uid()
-          + " Warning CIDRAssignmentFailed StatusChange: Node node0 status is now: CIDRAssignmentFailed");
-      assertThat(store.require(Node.class, "", "node0").spec().podCIDRs()).isEmpty();
-      assertThat(set.allocatedCount()).isZero();
-      // the next sync (here after a change to the Node) assigns a block (the set's next candidate: it rotates)
-      Node now = store.require(Node.class, "", "node0");
-      store.update(now.withMetadata(now.metadata().toBuilder().label("retry", "1").build()));
-      c.runUntilIdle();
-      List<String> got = store.require(Node.class, "", "node0").spec().podCIDRs();
-      assertThat(got).singleElement().satisfies(b -> assertThat(set.isAllocated(IpPrefix.parse(b))).isTrue());
-      assertThat(set.allocatedCount()).isEqualTo(1);
-      assertThat(events).hasSize(1);
+    try (ObjectStore store = ObjectStore.builder().directDelivery().build()) {
+      FailingNodeUpdate failing = new FailingNodeUpdate(store);
+      try (NodeIpamController c = new NodeIpamController(failing, List.of(set), null, true, recorder)) {
+        Node n = store.create(node("node0"));
+        c.start().join();
+        c.runUntilIdle();
+        // one event per failed try (the backoff's first retries may come due while stepping), every block given back
+        assertThat(events).isNotEmpty().containsOnly("v1 Node node0 uid=" + n.metadata().uid()
+            + " Warning CIDRAssignmentFailed StatusChange: Node node0 status is now: CIDRAssignmentFailed");
+        assertThat(store.require(Node.class, "", "node0").spec().podCIDRs()).isEmpty();
+        assertThat(set.allocatedCount()).isZero();
+        // the next sync after the API recovers (here after a change to the Node) assigns a block
+        failing.fail = false;
+        int failures = events.size();
+        Node now = store.require(Node.class, "", "node0");
+        store.update(now.withMetadata(now.metadata().toBuilder().label("retry", "1").build()));
+        c.runUntilIdle();
+        List<String> got = store.require(Node.class, "", "node0").spec().podCIDRs();
+        assertThat(got).singleElement().satisfies(b -> assertThat(set.isAllocated(IpPrefix.parse(b))).isTrue());
+        assertThat(set.allocatedCount()).isEqualTo(1);
+        assertThat(events).hasSize(failures);
+      }
     }
   }
 
