@@ -1,11 +1,13 @@
 package io.fleetkit.networking.endpointslice;
 
-import io.fleetkit.api.ConflictException;
+import io.fleetkit.api.FleetKitException;
 import io.fleetkit.api.core.Node;
 import io.fleetkit.api.core.Pod;
 import io.fleetkit.api.core.Service;
 import io.fleetkit.api.core.ServiceType;
 import io.fleetkit.api.discovery.EndpointSlice;
+import io.fleetkit.api.events.Event;
+import io.fleetkit.api.events.EventRecorder;
 import io.fleetkit.api.labels.LabelSelector;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.reconcile.Controller;
@@ -44,10 +46,24 @@ import org.slf4j.LoggerFactory;
  * (and periodically with {@link Builder#topologyCheckPeriod}) the Services whose hints the zones' new CPU shares
  * overload are synced again ({@code checkNodeTopologyDistribution}).
  *
+ * <p>Events, on the Service, with upstream's reasons and notes: {@value #FAILED_TO_UPDATE_ENDPOINT_SLICES} (Warning)
+ * when a sync skipped pods on unknown nodes or a slice write failed ({@code Error updating Endpoint Slices for Service
+ * ns/name: <error>}); the topology cache's {@value TopologyCache#REASON_ENABLED} (Normal) when a Service's hints are
+ * first populated and {@value TopologyCache#REASON_DISABLED} (Warning) whenever they cannot be allocated or the
+ * annotation no longer asks for them, each note ending in {@code , addressType: IPv4}. The hints events of a sync are
+ * recorded after its writes were tried, whether or not they succeeded.
+ *
  * <p>Lifecycle and threading are the reconcile runtime's ({@link Controller}): threaded by default, or stepping.
  */
 public final class EndpointSliceController implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EndpointSliceController.class);
+  /**
+   * The reason of the Warning event recorded on a Service whose sync failed: a slice write failed, or pods were
+   * skipped because their node is unknown ({@code syncService}).
+   */
+  public static final String FAILED_TO_UPDATE_ENDPOINT_SLICES = "FailedToUpdateEndpointSlices";
+  /** The action of the controller's events (kube's legacy events have none). */
+  static final String ACTION = "Sync";
 
   private final EndpointSliceReconciler planner;
   private final TopologyCache topologyCache = new TopologyCache();
@@ -74,6 +90,9 @@ public final class EndpointSliceController implements AutoCloseable {
         .watches(Pod.class, this::servicesTouched);
     if (b.clock != null) {
       cb.clock(b.clock);
+    }
+    if (b.events != null) {
+      cb.events(b.events);
     }
     if (b.stepping) {
       cb.stepping();
@@ -256,25 +275,69 @@ public final class EndpointSliceController implements AutoCloseable {
     SlicePlan plan = planner.plan(service, pods.pods(), pods.changed(), name -> nodeCache.get("", name).orElse(null),
         existing, ctx.now());
     writes.addAndGet(plan.writes());
-    try {
-      for (EndpointSlice s : plan.creates()) {
-        tracker.write(s, () -> ctx.store().create(s));
-      }
-      for (EndpointSlice s : plan.updates()) {
-        tracker.write(s, () -> ctx.store().update(s));
-      }
-      for (EndpointSlice s : plan.deletes()) {
-        tracker.delete(ctx.store(), s);
-      }
-    } catch (ConflictException e) {
-      LOG.debug("endpointslice: conflict writing slices of Service {}: {}", key, e.getMessage());
+    String writeError = finalizeWrites(ctx, service, plan);
+    for (TopologyCache.HintEvent e : plan.events()) {
+      ctx.events().event(service, e.type(), e.reason(), ACTION, e.message());
+    }
+    List<String> errors = new ArrayList<>(plan.errors());
+    if (writeError != null) {
+      errors.add(writeError);
+    }
+    if (!errors.isEmpty()) {
+      LOG.debug("endpointslice: Service {}: {}", key, errors);
+      ctx.events().event(service, Event.WARNING, FAILED_TO_UPDATE_ENDPOINT_SLICES, ACTION,
+          "Error updating Endpoint Slices for Service " + key.namespace() + "/" + key.name() + ": "
+              + aggregate(errors));
+    }
+    if (writeError != null) {
       return Result.requeue();
     }
     if (!plan.errors().isEmpty()) {
-      LOG.debug("endpointslice: Service {}: {}", key, plan.errors());
       return Result.requeueAfter(Duration.ofSeconds(1));
     }
     return Result.done();
+  }
+
+  /**
+   * {@code finalize}'s writes: creates, updates, deletes, stopping at the first that fails (a slice already gone
+   * counts as deleted).
+   *
+   * @return {@code null}, or the failed write's error with upstream's wording
+   */
+  private @org.jspecify.annotations.Nullable String finalizeWrites(ReconcileContext<Service> ctx, Service service,
+      SlicePlan plan) {
+    String svc = service.metadata().namespace() + "/" + service.metadata().name();
+    for (EndpointSlice s : plan.creates()) {
+      try {
+        tracker.write(s, () -> ctx.store().create(s));
+      } catch (FleetKitException e) {
+        return "failed to create EndpointSlice for Service " + svc + ": " + e.getMessage();
+      }
+    }
+    for (EndpointSlice s : plan.updates()) {
+      try {
+        tracker.write(s, () -> ctx.store().update(s));
+      } catch (FleetKitException e) {
+        return "failed to update " + s.metadata().name() + " EndpointSlice for Service " + svc + ": " + e.getMessage();
+      }
+    }
+    for (EndpointSlice s : plan.deletes()) {
+      try {
+        tracker.delete(ctx.store(), s);
+      } catch (FleetKitException e) {
+        return "failed to delete " + s.metadata().name() + " EndpointSlice for Service " + svc + ": " + e.getMessage();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The text of apimachinery's error aggregate ({@code utilerrors.NewAggregate(..).Error()}): one message as it is,
+   * several distinct ones in brackets, comma-separated, duplicates dropped.
+   */
+  static String aggregate(List<String> messages) {
+    List<String> distinct = new ArrayList<>(new java.util.LinkedHashSet<>(messages));
+    return distinct.size() == 1 ? distinct.get(0) : "[" + String.join(", ", distinct) + "]";
   }
 
 
@@ -287,6 +350,7 @@ public final class EndpointSliceController implements AutoCloseable {
     private long seed = 1;
     private @org.jspecify.annotations.Nullable TimerClock clock;
     private @org.jspecify.annotations.Nullable Duration topologyCheckPeriod;
+    private @org.jspecify.annotations.Nullable EventRecorder events;
 
     private Builder(ObjectStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -332,6 +396,22 @@ public final class EndpointSliceController implements AutoCloseable {
             + period);
       }
       this.topologyCheckPeriod = period;
+      return this;
+    }
+
+    /**
+     * Where the controller's events go ({@value #FAILED_TO_UPDATE_ENDPOINT_SLICES} and the topology-aware hints'
+     * {@value TopologyCache#REASON_ENABLED} and {@value TopologyCache#REASON_DISABLED}, on the Service); none by
+     * default. The reconcile runtime makes it best effort ({@link EventRecorder#bestEffort}).
+     *
+     * @throws IllegalStateException if a recorder was already given
+     */
+    public Builder events(EventRecorder recorder) {
+      Objects.requireNonNull(recorder, "recorder");
+      if (events != null) {
+        throw new IllegalStateException("EndpointSliceController: events was already set to " + events);
+      }
+      this.events = recorder;
       return this;
     }
 

@@ -232,9 +232,17 @@ public final class EndpointSliceMirroringController implements AutoCloseable {
       return this;
     }
 
-    /** Where the {@value #TOO_MANY_ADDRESSES} events go; none by default. */
+    /** Where the {@value #TOO_MANY_ADDRESSES} events go; none by default. The reconcile runtime makes it best effort
+     * ({@link EventRecorder#bestEffort}).
+     *
+     * @throws IllegalStateException if a recorder was already given
+     */
     public Builder events(EventRecorder recorder) {
-      this.events = Objects.requireNonNull(recorder, "recorder");
+      Objects.requireNonNull(recorder, "recorder");
+      if (events != null) {
+        throw new IllegalStateException("EndpointSliceMirroringController: events was already set to " + events);
+      }
+      this.events = recorder;
       return this;
     }
 

@@ -200,12 +200,13 @@ public final class EndpointSliceReconciler {
     List<EndpointSlice> creates = new ArrayList<>();
     List<EndpointSlice> updates = new ArrayList<>();
     List<String> errors = new ArrayList<>();
+    List<TopologyCache.HintEvent> events = new ArrayList<>();
     for (AddressType type : supported) {
       byAddressType(service, pods, nodes, byType.getOrDefault(type, List.of()), type, triggerTime, creates, updates,
-          deletes, errors, memo.byPod, nextByPod);
+          deletes, errors, events, memo.byPod, nextByPod);
     }
     memo.byPod = nextByPod;
-    SlicePlan plan = new SlicePlan(creates, updates, deletes, errors);
+    SlicePlan plan = new SlicePlan(creates, updates, deletes, errors, events);
     memo.rememberFull(service, supported, existing, plan, !hintsEnabled(service.metadata().annotations()), pods);
     return plan;
   }
@@ -213,7 +214,7 @@ public final class EndpointSliceReconciler {
   private void byAddressType(Service service, List<Pod> pods, Function<String, @Nullable Node> nodes,
       List<EndpointSlice> existing, AddressType type, @Nullable Instant triggerTime, List<EndpointSlice> createsOut,
       List<EndpointSlice> updatesOut, List<EndpointSlice> deletesOut, List<String> errors,
-      Map<String, SyncMemo.Entry> known, Map<String, SyncMemo.Entry> nextByPod) {
+      List<TopologyCache.HintEvent> events, Map<String, SyncMemo.Entry> known, Map<String, SyncMemo.Entry> nextByPod) {
     List<Draft> creates = new ArrayList<>();
     List<Draft> updates = new ArrayList<>();
     List<EndpointSlice> deletes = new ArrayList<>();
@@ -282,22 +283,29 @@ public final class EndpointSliceReconciler {
         creates.add(placeholder);
       }
     }
-    applyHints(service, type, existing, creates, updates, deletes, true);
+    applyHints(service, type, existing, creates, updates, deletes, true, events);
     finalizePlan(service, creates, updates, deletes, triggerTime, createsOut, updatesOut, deletesOut);
   }
 
   /**
    * Hints on the slices being written: {@code trafficDistribution}'s when usable (and, with {@code checkUnchanged},
    * unchanged slices whose hints differ are updated too), otherwise none (topologycache.RemoveHintsFromSlices);
-   * unchanged slices are then left as they are.
+   * unchanged slices are then left as they are. The topology cache's events go to {@code events}, and a
+   * {@value TopologyCache#REASON_DISABLED} Warning when the annotation no longer asks for hints the cache still holds
+   * for the Service.
    */
   private void applyHints(Service service, AddressType type, List<EndpointSlice> existing, List<Draft> creates,
-      List<Draft> updates, List<EndpointSlice> deletes, boolean checkUnchanged) {
+      List<Draft> updates, List<EndpointSlice> deletes, boolean checkUnchanged, List<TopologyCache.HintEvent> events) {
     String key = service.metadata().key();
     if (topologyCache != null) {
       if (hintsEnabled(service.metadata().annotations())) {
-        autoHints(key, type, existing, creates, updates, deletes);
+        autoHints(key, type, existing, creates, updates, deletes, events);
         return;
+      }
+      if (topologyCache.hasPopulatedHints(key)) {
+        LOG.debug("endpointslice: Service {}: topology annotation changed, removing {} hints", key, type);
+        events.add(new TopologyCache.HintEvent("Warning", TopologyCache.REASON_DISABLED,
+            TopologyCache.withType(TopologyCache.TOPOLOGY_AWARE_HINTS_DISABLED, type)));
       }
       topologyCache.removeHints(key, type);
     }
@@ -325,7 +333,7 @@ public final class EndpointSliceReconciler {
 
   /** {@code topology-mode: Auto}: the topology cache's hints on the slices written, and on unchanged ones if needed. */
   private void autoHints(String key, AddressType type, List<EndpointSlice> existing, List<Draft> creates,
-      List<Draft> updates, List<EndpointSlice> deletes) {
+      List<Draft> updates, List<EndpointSlice> deletes, List<TopologyCache.HintEvent> events) {
     Set<String> changed = new java.util.HashSet<>();
     updates.forEach(d -> changed.add(d.name));
     deletes.forEach(s -> changed.add(s.metadata().name()));
@@ -355,6 +363,7 @@ public final class EndpointSliceReconciler {
     if (!h.events().isEmpty()) {
       LOG.debug("endpointslice: Service {}: {}", key, h.events());
     }
+    events.addAll(h.events());
   }
 
   private void byPortMapping(Service service, List<EndpointSlice> existing, Map<EndpointKey, Endpoint> desiredSet,
@@ -639,7 +648,8 @@ public final class EndpointSliceReconciler {
     List<Draft> creates = new ArrayList<>();
     placeNew(service, type, memo.ports, desiredSet, toUpdate, unchanged, byName, creates);
     List<Draft> updates = new ArrayList<>(toUpdate.values());
-    applyHints(service, type, existing, creates, updates, List.of(), false);
+    List<TopologyCache.HintEvent> events = new ArrayList<>();
+    applyHints(service, type, existing, creates, updates, List.of(), false, events);
     List<EndpointSlice> createsOut = new ArrayList<>();
     List<EndpointSlice> updatesOut = new ArrayList<>();
     finalizePlan(service, creates, updates, new ArrayList<>(), triggerTime, createsOut, updatesOut,
@@ -689,7 +699,7 @@ public final class EndpointSliceReconciler {
         }
       }
     }
-    return new SlicePlan(createsOut, updatesOut, List.of(), List.of());
+    return new SlicePlan(createsOut, updatesOut, List.of(), List.of(), events);
   }
 
   private static Endpoint popAny(Map<EndpointKey, Endpoint> set) {

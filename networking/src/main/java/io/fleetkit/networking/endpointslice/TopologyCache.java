@@ -42,6 +42,7 @@ public final class TopologyCache {
   public static final String NO_ZONE_SPECIFIED = "One or more endpoints do not have a zone specified";
   public static final String NO_ALLOCATED_HINTS_FOR_ZONES = "No hints allocated for zones";
   public static final String TOPOLOGY_AWARE_HINTS_ENABLED = "Topology Aware Hints has been enabled";
+  public static final String TOPOLOGY_AWARE_HINTS_DISABLED = "Topology Aware Hints has been disabled";
   public static final String REASON_DISABLED = "TopologyAwareHintsDisabled";
   public static final String REASON_ENABLED = "TopologyAwareHintsEnabled";
 

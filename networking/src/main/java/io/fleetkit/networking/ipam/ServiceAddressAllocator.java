@@ -282,6 +282,44 @@ public final class ServiceAddressAllocator {
     }
   }
 
+  /**
+   * A cluster IP a Service asks for that cannot be taken: its family has no range here ({@code range} and
+   * {@code reason} null), or the family's range refused it ({@code NOT_IN_RANGE} or {@code ALREADY_ALLOCATED}).
+   */
+  record Refusal(IpAddress ip, @Nullable ServiceIpRange range, AllocationException.@Nullable Reason reason) {}
+
+  /**
+   * The cluster IPs {@code service} names ({@code clusterIPs}, else {@code clusterIP}) that {@link #allocate} could
+   * not take now, each tried and given back at once, as the apiserver's repair loop checks a stored Service's
+   * addresses against the ranges it rebuilds ({@code repair.go}); text that is no address is skipped (the
+   * Service's validation refuses it). Empty for a Service without addresses or a headless or ExternalName one.
+   */
+  synchronized List<Refusal> refusedClusterIps(Service service) {
+    ServiceSpec spec = service.spec();
+    List<Refusal> out = new ArrayList<>();
+    if (spec.type() == ServiceType.ExternalName || spec.headless()) {
+      return out;
+    }
+    for (String text : requestedIps(spec)) {
+      IpAddress ip = text.isEmpty() ? null : IpAddress.tryParseSloppy(text);
+      if (ip == null) {
+        continue;
+      }
+      ServiceIpRange range = rangeFor(ip.family());
+      if (range == null) {
+        out.add(new Refusal(ip, null, null));
+        continue;
+      }
+      try {
+        range.allocate(ip);
+        range.release(ip);
+      } catch (AllocationException e) {
+        out.add(new Refusal(ip, range, e.reason()));
+      }
+    }
+    return out;
+  }
+
   /** Whether addresses are held for {@code namespace/name}. */
   public synchronized boolean holds(String namespace, String name) {
     return held.containsKey(namespace + "/" + name);

@@ -451,9 +451,17 @@ public final class ServiceLoadBalancerController implements AutoCloseable {
       return this;
     }
 
-    /** Where the controller's events go; none by default. */
+    /** Where the controller's events go; none by default. The reconcile runtime makes it best effort
+     * ({@link EventRecorder#bestEffort}).
+     *
+     * @throws IllegalStateException if a recorder was already given
+     */
     public Builder events(EventRecorder recorder) {
-      this.events = Objects.requireNonNull(recorder, "recorder");
+      Objects.requireNonNull(recorder, "recorder");
+      if (events != null) {
+        throw new IllegalStateException("ServiceLoadBalancerController: events was already set to " + events);
+      }
+      this.events = recorder;
       return this;
     }
 
