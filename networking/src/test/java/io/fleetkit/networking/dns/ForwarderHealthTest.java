@@ -31,6 +31,8 @@ import org.xbill.DNS.Type;
  */
 final class ForwarderHealthTest {
   private static final Duration SHORT = Duration.ofMillis(10);
+  /** The health-check deadline of the tests whose upstream answers every check. */
+  private static final Duration ANSWERED_CHECK_TIMEOUT = Duration.ofSeconds(2);
 
   /** Waits up to 5 s for {@code condition}, failing the test when it does not come. */
   static void await(BooleanSupplier condition) throws InterruptedException {
@@ -61,7 +63,11 @@ final class ForwarderHealthTest {
     return Message.newQuery(Record.newRecord(Name.fromString(name), type, DClass.IN));
   }
 
-  /** A forwarder as upstream's tests make it: 10 ms deadline, 10 ms checks, 50 ms reads. */
+  /**
+   * A forwarder as upstream's tests make it: 10 ms deadline, 10 ms checks, 50 ms reads. Where a test counts the checks
+   * an upstream answers, it gives the checks {@link #ANSWERED_CHECK_TIMEOUT} instead: on a loaded machine an answer
+   * can take longer than 50 ms, which would fail the check and start another.
+   */
   private static Forwarder.Builder quick(ScriptedUpstream... ups) {
     return Forwarder.builder(java.util.Arrays.stream(ups).map(ScriptedUpstream::upstream).toList())
         .timeout(SHORT).readTimeout(Duration.ofMillis(50)).healthCheckTimeout(Duration.ofMillis(50))
@@ -107,7 +113,7 @@ final class ForwarderHealthTest {
   @ValueSource(booleans = {false, true})
   void droppedQuery_oneHealthCheckWithRecursionDesired(boolean tcp) throws Exception {
     try (ScriptedUpstream up = dropFirstQuery();
-        Forwarder f = quick(up).forceTcp(tcp).build()) {
+        Forwarder f = quick(up).forceTcp(tcp).healthCheckTimeout(ANSWERED_CHECK_TIMEOUT).build()) {
       assertThat(f.exchange(query("example.org.", Type.A), tcp).rcode()).isEqualTo(Rcode.SERVFAIL);
       await(() -> up.queries(q -> q.name().equals(".") && q.recursionDesired()).size() == 1);
       Thread.sleep(60); // six check intervals: an answered check ends the loop
@@ -137,7 +143,7 @@ final class ForwarderHealthTest {
     try (ScriptedUpstream up = new ScriptedUpstream(q -> {
       ScriptedUpstream.Received r = new ScriptedUpstream.Received(q, false);
       return r.isRootProbe() || dropped.getAndIncrement() > 0 ? List.of(reply(q)) : List.of();
-    }); Forwarder f = quick(up).build()) {
+    }); Forwarder f = quick(up).healthCheckTimeout(ANSWERED_CHECK_TIMEOUT).build()) {
       assertThat(f.exchange(query("example.org.", Type.A)).rcode()).isEqualTo(Rcode.SERVFAIL);
       await(() -> up.queries(ScriptedUpstream.Received::isRootProbe).size() == 1);
       Thread.sleep(40);
@@ -179,7 +185,7 @@ final class ForwarderHealthTest {
   void healthCheckDomain_asked() throws Exception {
     try (ScriptedUpstream up = dropFirstQuery();
         Forwarder f = quick(up).healthCheck(ForwardHealthCheck.DEFAULT.withInterval(SHORT)
-            .withDomain("example.org")).build()) {
+            .withDomain("example.org")).healthCheckTimeout(ANSWERED_CHECK_TIMEOUT).build()) {
       f.exchange(query(".", Type.NS));
       await(() -> up.queries(q -> q.name().equals("example.org.") && q.recursionDesired()).size() == 1);
       Thread.sleep(40);
