@@ -99,8 +99,8 @@ final class ScenarioCapacityStockoutTest {
     });
     assertThat(events(run, "ScaleUpFailed")).singleElement().satisfies(e -> {
       assertThat(e.object()).isEqualTo("NodePool/a");
-      assertThat(e.message()).isEqualTo("Failed adding 1 nodes to group a due to RESOURCE_POOL_EXHAUSTED; source "
-          + "errors: no machine of NodePool a available in zone zone-a");
+      assertThat(e.message()).isEqualTo("Failed adding 1 nodes to group a due to "
+          + "OutOfResource.RESOURCE_POOL_EXHAUSTED; source errors: no machine of NodePool a available in zone zone-a");
     });
     List<TimelineEvent> scaleUps = events(run, "ScaleUp");
     assertThat(scaleUps).extracting(TimelineEvent::object).containsExactly("NodePool/b", "NodePool/a");

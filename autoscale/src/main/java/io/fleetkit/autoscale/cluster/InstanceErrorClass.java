@@ -7,5 +7,10 @@ public enum InstanceErrorClass {
   /** The cloud has no capacity (or quota) for the machine: a stockout, upstream's {@code OutOfResourcesErrorClass}. */
   OUT_OF_RESOURCES,
   /** Any other error (upstream's {@code OtherErrorClass}). */
-  OTHER
+  OTHER;
+
+  /** Upstream's {@code InstanceErrorClass.String()}: {@code OutOfResource} or {@code Other}. */
+  public String upstreamName() {
+    return this == OUT_OF_RESOURCES ? "OutOfResource" : "Other";
+  }
 }

@@ -19,9 +19,12 @@ public record ScaleUpFailure(String pool, List<String> nodes, InstanceErrorInfo 
     Objects.requireNonNull(error, "error");
   }
 
-  /** Upstream's {@code ScaleUpFailed} warning event text. */
+  /**
+   * Upstream's {@code ScaleUpFailed} warning event text: the error code as its {@code errorCode.String()},
+   * {@code <class>.<code>} (for example {@code OutOfResource.RESOURCE_POOL_EXHAUSTED}), then the refusals' messages.
+   */
   public String eventMessage() {
-    return "Failed adding " + nodes.size() + " nodes to group " + pool + " due to " + error.errorCode()
-        + "; source errors: " + error.errorMessage();
+    return "Failed adding " + nodes.size() + " nodes to group " + pool + " due to " + error.errorClass().upstreamName()
+        + "." + error.errorCode() + "; source errors: " + error.errorMessage();
   }
 }

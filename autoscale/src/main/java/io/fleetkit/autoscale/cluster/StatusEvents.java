@@ -135,16 +135,10 @@ public final class StatusEvents {
     }
   }
 
-  /**
-   * The machines of {@code f} the cloud refused: the error code as upstream's {@code errorCode.String()},
-   * {@code <class>.<code>} with the class {@code OutOfResource} or {@code Other}.
-   */
+  /** The machines of {@code f} the cloud refused ({@link ScaleUpFailure#eventMessage}). */
   void scaleUpFailed(ScaleUpFailure f) {
     if (enabled()) {
-      String errorClass = f.error().errorClass() == InstanceErrorClass.OUT_OF_RESOURCES ? "OutOfResource" : "Other";
-      record(Event.WARNING, SCALE_UP_FAILED, SCALE_UP_ACTION, "Failed adding " + f.nodes().size() + " nodes to group "
-          + f.pool() + " due to " + errorClass + "." + f.error().errorCode() + "; source errors: "
-          + f.error().errorMessage());
+      record(Event.WARNING, SCALE_UP_FAILED, SCALE_UP_ACTION, f.eventMessage());
     }
   }
 

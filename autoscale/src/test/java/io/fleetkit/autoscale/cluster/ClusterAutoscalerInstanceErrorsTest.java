@@ -81,7 +81,7 @@ final class ClusterAutoscalerInstanceErrorsTest {
     assertThat(first.scaleUpFailures()).containsExactly(new ScaleUpFailure("small", List.of("small-1", "small-2"),
         EXHAUSTED));
     assertThat(first.scaleUpFailures().get(0).eventMessage()).isEqualTo("Failed adding 2 nodes to group small due to"
-        + " RESOURCE_POOL_EXHAUSTED; source errors: no n2 machines in zone-a");
+        + " OutOfResource.RESOURCE_POOL_EXHAUSTED; source errors: no n2 machines in zone-a");
     assertThat(ca.backoffStatus("small")).isEqualTo(EXHAUSTED);
 
     clock.advance(Duration.ofSeconds(10));
