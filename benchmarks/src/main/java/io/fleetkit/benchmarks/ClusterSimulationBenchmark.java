@@ -1,5 +1,6 @@
 package io.fleetkit.benchmarks;
 
+import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
 import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.autoscaling.CrossVersionObjectReference;
 import io.fleetkit.api.autoscaling.HorizontalPodAutoscaler;
@@ -21,8 +22,12 @@ import io.fleetkit.api.simulation.WorkloadLoad;
 import io.fleetkit.autoscale.cluster.ClusterAutoscaler;
 import io.fleetkit.simulator.ClusterSimulation;
 import io.fleetkit.simulator.SimulationRun;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +47,11 @@ import java.util.Map;
  *
  * <pre>java -Xmx1g -XX:+UseParallelGC -cp benchmarks/target/benchmarks.jar \
  *     io.fleetkit.benchmarks.ClusterSimulationBenchmark [nodes=1000] [deployments=100] [replicas=100] [hours=24] \
- *     [features=all|none|hpa|ca] [runs=1]</pre>
+ *     [features=all|none|hpa|ca] [runs=1] [--manifests DIR]</pre>
+ *
+ * <p>With {@code --manifests DIR} it runs nothing and writes the run's objects, Scenario included, as one YAML file
+ * ({@code DIR/cluster.yaml}, {@link #writeManifests}), so that the same day can be timed through the command line:
+ * {@code ./fleetkit simulate DIR --output json --no-pod-events --quiet}.
  *
  * <p>Before the measured runs it runs a 20-node hour, which loads the classes and lets C1 compile much of the code, so
  * the first measured run is a nearly cold JVM's (most of its hot code still interpreted or compiled without C2's
@@ -137,7 +146,18 @@ public final class ClusterSimulationBenchmark {
         liveHeap[0], heapMeasurementNanos[0] / 1_000_000, ready, failures);
   }
 
-  public static void main(String[] args) {
+  public static void main(String[] arguments) {
+    List<String> given = new ArrayList<>(List.of(arguments));
+    Path manifests = null;
+    int flag = given.indexOf("--manifests");
+    if (flag >= 0) {
+      if (flag + 1 >= given.size()) {
+        throw new IllegalArgumentException("ClusterSimulationBenchmark: --manifests needs a directory");
+      }
+      manifests = Path.of(given.get(flag + 1));
+      given.subList(flag, flag + 2).clear();
+    }
+    String[] args = given.toArray(String[]::new);
     int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int deployments = args.length > 1 ? Integer.parseInt(args[1]) : 100;
     int replicas = args.length > 2 ? Integer.parseInt(args[2]) : 100;
@@ -151,6 +171,12 @@ public final class ClusterSimulationBenchmark {
     };
     int runs = args.length > 5 ? Integer.parseInt(args[5]) : 1;
     PrintStream out = System.out;
+    if (manifests != null) {
+      Path file = writeManifests(cluster(nodes, deployments, replicas, length, features), manifests);
+      out.printf("wrote %s: %d nodes, %d Deployments x %d, %d h; time it with ./fleetkit simulate %s --output json"
+          + " --no-pod-events --quiet%n", file, nodes, deployments, replicas, length.toHours(), manifests);
+      return;
+    }
     run(Math.min(nodes, 20), 2, 10, Duration.ofHours(1), features); // warm-up
     for (int i = 1; i <= runs; i++) {
       if (runs > 1) {
@@ -158,6 +184,24 @@ public final class ClusterSimulationBenchmark {
       }
       print(out, run(nodes, deployments, replicas, length, features, true), deployments, replicas, f, length);
     }
+  }
+
+  /**
+   * Writes {@code objects} (a {@link #cluster} run's) to {@code dir}/cluster.yaml as Kubernetes manifests, which
+   * {@code fleetkit simulate dir} reads back as the same run.
+   *
+   * @return the file written
+   * @throws UncheckedIOException if the directory or the file cannot be written
+   */
+  public static Path writeManifests(List<ApiObject<?>> objects, Path dir) {
+    Path file = dir.resolve("cluster.yaml");
+    try {
+      Files.createDirectories(dir);
+      Files.writeString(file, KubernetesYaml.dump(objects));
+    } catch (IOException e) {
+      throw new UncheckedIOException("ClusterSimulationBenchmark: cannot write " + file + ": " + e.getMessage(), e);
+    }
+    return file;
   }
 
   private static void print(PrintStream out, Result r, int deployments, int replicas, String f, Duration length) {
