@@ -1,6 +1,7 @@
 package io.fleetkit.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import io.fleetkit.adapter.kubernetes.yaml.KubernetesYaml;
 import io.fleetkit.adapter.kubernetes.yaml.LoadedObjects;
@@ -9,7 +10,6 @@ import io.fleetkit.api.simulation.Scenario;
 import io.fleetkit.api.simulation.ScenarioFeatures;
 import io.fleetkit.simulator.ClusterSimulation;
 import io.fleetkit.simulator.SimulationRun;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -63,7 +63,7 @@ final class ClusterSimulationBenchmarkTest {
 
   @Test
   void main_manifestsWithoutDirectory_namesTheFlag() {
-    org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+    assertThatIllegalArgumentException()
         .isThrownBy(() -> ClusterSimulationBenchmark.main(new String[] {"--manifests"}))
         .withMessageContaining("--manifests needs a directory");
   }
