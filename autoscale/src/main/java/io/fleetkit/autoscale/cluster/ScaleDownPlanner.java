@@ -779,9 +779,11 @@ final class ScaleDownPlanner {
       }
       sim.removeDrainedNodeAt(at);
       unneeded.add(name);
-      String pool = slotFacts.node(at).metadata().labels().get(NodePool.POOL_LABEL);
-      if (pool != null && in.atomicPools().contains(pool)) {
-        atomic++;
+      if (!in.atomicPools().isEmpty()) { // the node's pool is read only when some pool is atomic
+        String pool = slotFacts.node(at).metadata().labels().get(NodePool.POOL_LABEL);
+        if (pool != null && in.atomicPools().contains(pool)) {
+          atomic++;
+        }
       }
       if (empty) {
         unneededEmpty.add(name);
