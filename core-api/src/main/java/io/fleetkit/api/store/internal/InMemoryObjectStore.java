@@ -129,7 +129,6 @@ public final class InMemoryObjectStore implements ObjectStore {
     ObjectMeta meta = object.metadata();
     String uid = uids.get();
     KindTable<T> table = table(kindOf(object));
-    String key = KindTable.key(meta.namespace(), meta.name());
     T created;
     WatchQueue<T>[] watches;
     lock.writeLock().lock();
@@ -139,7 +138,7 @@ public final class InMemoryObjectStore implements ObjectStore {
       }
       long rv = version + 1;
       created = WriteRules.created(object, uid, Long.toString(rv), clock.instant());
-      table.put(key, created);
+      table.put(created);
       watches = commit(table, WatchEventType.ADDED, created, rv);
     } finally {
       lock.writeLock().unlock();
@@ -315,7 +314,6 @@ public final class InMemoryObjectStore implements ObjectStore {
   private <T extends ApiObject<T>> T write(Class<T> kind, String namespace, String name, @Nullable T sent,
       Function<T, WriteRules.Change<T>> rule) {
     KindTable<T> table = table(kind);
-    String key = KindTable.key(namespace, name);
     T result;
     WatchQueue<T>[] watches;
     lock.writeLock().lock();
@@ -331,10 +329,10 @@ public final class InMemoryObjectStore implements ObjectStore {
       long rv = version + 1;
       result = WriteRules.withVersion(change.object(), Long.toString(rv));
       if (change.effect() == WriteRules.Effect.REMOVE) {
-        table.remove(key);
+        table.remove(namespace, name);
         watches = commit(table, WatchEventType.DELETED, result, rv);
       } else {
-        table.put(key, result);
+        table.put(result);
         watches = commit(table, WatchEventType.MODIFIED, result, rv);
       }
     } finally {

@@ -32,11 +32,16 @@ final class KindTable<T extends ApiObject<T>> {
   // '0' is the character after '/', so [ns + "/", ns + "0") is exactly the keys of namespace ns.
   private static final char AFTER_SEPARATOR = '/' + 1;
 
-  /** Where one stored object is: replaced under the write lock, read without a lock by gets. */
+  /**
+   * Where one stored object is: replaced under the write lock, read without a lock by gets. It keeps the object's
+   * key, so that an update or a delete finds the key order's and the label postings' entries without building it.
+   */
   private static final class Slot<T> {
+    final String key;
     volatile T object;
 
-    Slot(T object) {
+    Slot(String key, T object) {
+      this.key = key;
       this.object = object;
     }
   }
@@ -65,7 +70,7 @@ final class KindTable<T extends ApiObject<T>> {
     this.watches = (WatchQueue<T>[]) new WatchQueue<?>[0];
   }
 
-  static String key(String namespace, String name) {
+  private static String key(String namespace, String name) {
     return namespace.isEmpty() ? name : namespace + '/' + name;
   }
 
@@ -108,10 +113,9 @@ final class KindTable<T extends ApiObject<T>> {
   }
 
   /**
-   * Stores {@code object} under {@code key} ({@code namespace/name} of the object), keeping the label index. Caller
-   * holds the write lock.
+   * Stores {@code object} under its {@code namespace/name} key, keeping the label index. Caller holds the write lock.
    */
-  void put(String key, T object) {
+  void put(T object) {
     String ns = object.metadata().namespace();
     Map<String, String> labels = object.metadata().labels();
     changed(ns);
@@ -121,29 +125,27 @@ final class KindTable<T extends ApiObject<T>> {
       T old = slot.object;
       Map<String, String> oldLabels = old.metadata().labels();
       if (oldLabels != labels && !oldLabels.equals(labels)) {
-        unindex(key, old);
-        index(key, ns, labels, slot);
+        unindex(slot.key, old);
+        index(slot.key, ns, labels, slot);
       }
       slot.object = object;
       return;
     }
-    slot = new Slot<>(object);
+    String key = key(ns, object.metadata().name());
+    slot = new Slot<>(key, object);
     objects.put(key, slot);
     names.put(object.metadata().name(), slot);
     index(key, ns, labels, slot);
   }
 
-  /** Removes the object under {@code key}, keeping the label index. Caller holds the write lock. */
-  void remove(String key) {
-    Slot<T> slot = objects.remove(key);
+  /** Removes the object {@code name} in {@code namespace}, keeping the label index. Caller holds the write lock. */
+  void remove(String namespace, String name) {
+    ConcurrentHashMap<String, Slot<T>> names = byName.get(namespace);
+    Slot<T> slot = names == null ? null : names.remove(name);
     if (slot != null) {
-      T old = slot.object;
-      ConcurrentHashMap<String, Slot<T>> names = byName.get(old.metadata().namespace());
-      if (names != null) {
-        names.remove(old.metadata().name());
-      }
-      changed(old.metadata().namespace());
-      unindex(key, old);
+      objects.remove(slot.key);
+      changed(namespace);
+      unindex(slot.key, slot.object);
     }
   }
 
