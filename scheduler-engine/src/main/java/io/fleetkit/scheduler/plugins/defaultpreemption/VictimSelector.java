@@ -49,14 +49,22 @@ final class VictimSelector {
    * PreFilter extensions.
    */
   Selection select(CycleState state, PodInfo preemptor, NodeInfo nodeInfo, PdbViolations pdbs) {
-    List<PodInfo> potential = new ArrayList<>();
-    List<PodInfo> kept = new ArrayList<>();
-    for (PodInfo p : nodeInfo.pods()) {
-      (preemptible(nodeInfo, p, preemptor) ? potential : kept).add(p);
+    List<PodInfo> pods = nodeInfo.pods();
+    int n = pods.size();
+    int first = 0;
+    while (first < n && !preemptible(nodeInfo, pods.get(first), preemptor)) {
+      first++;
     }
-    if (potential.isEmpty()) {
-      // Nothing to remove: the node is unchanged, no need to filter it again.
+    if (first == n) {
+      // Nothing to remove: the node is unchanged, no need to filter it again (nor to copy its pods).
       return Selection.rejected(Status.unresolvable(NO_VICTIMS));
+    }
+    List<PodInfo> potential = new ArrayList<>();
+    List<PodInfo> kept = new ArrayList<>(pods.subList(0, first));
+    potential.add(pods.get(first));
+    for (int i = first + 1; i < n; i++) {
+      PodInfo p = pods.get(i);
+      (preemptible(nodeInfo, p, preemptor) ? potential : kept).add(p);
     }
     Node node = nodeInfo.node();
     NodeInfo current = NodeInfos.of(node, kept);
