@@ -27,7 +27,8 @@ final class WorkerLifecycle {
   private final Collection<? extends Informer<?>> informers;
   private final Runnable shutDownQueue;
   private final List<Thread> threads = new ArrayList<>();
-  private @Nullable CompletableFuture<Void> started;
+  /** Set once, by {@link #start()} under the lock; volatile, so that stepping calls check it without the lock. */
+  private volatile @Nullable CompletableFuture<Void> started;
   private boolean closed;
 
   /**
@@ -82,10 +83,8 @@ final class WorkerLifecycle {
       throw new IllegalStateException(owner + ": " + op + " needs stepping mode but it runs " + workers
           + " worker threads");
     }
-    synchronized (this) {
-      if (started == null) {
-        throw new IllegalStateException(owner + ": " + op + " before start()");
-      }
+    if (started == null) {
+      throw new IllegalStateException(owner + ": " + op + " before start()");
     }
   }
 
