@@ -70,10 +70,6 @@ final class KindTable<T extends ApiObject<T>> {
     this.watches = (WatchQueue<T>[]) new WatchQueue<?>[0];
   }
 
-  private static String key(String namespace, String name) {
-    return namespace.isEmpty() ? name : namespace + '/' + name;
-  }
-
   /** The objects of {@code namespace}, or all of them for {@code ""}; sorted by key, as of this call (caller holds the read lock). */
   Collection<T> inNamespace(String namespace) {
     if (namespace.isEmpty()) {
@@ -131,7 +127,7 @@ final class KindTable<T extends ApiObject<T>> {
       slot.object = object;
       return;
     }
-    String key = key(ns, object.metadata().name());
+    String key = object.metadata().key();
     slot = new Slot<>(key, object);
     objects.put(key, slot);
     names.put(object.metadata().name(), slot);
