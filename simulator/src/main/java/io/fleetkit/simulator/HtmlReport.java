@@ -10,16 +10,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Renders a {@link SimulationRun} as one self-contained HTML page: a summary with the worst moments, one inline SVG
- * chart per chart group with the faults and scaling decisions marked on the time axis, and the event table with a
- * filter by object (a link ending in {@code #filter=TEXT} opens with the filter set). No network access is needed
- * to open it (no external script, style, font or image), and every text taken from the run is HTML-escaped. Same
- * run, same bytes. Stateless; thread-safe.
+ * chart per chart group with the faults and scaling decisions marked on the time axis, and a table of every event with
+ * a filter by object, listed 1,000 at a time (a link ending in {@code #filter=TEXT} opens with the filter set). No
+ * network access is needed to open it (no external script, style, font or image). Every text taken from the run is
+ * escaped: HTML-escaped in the page, and written as JSON strings that cannot end the script element in the event
+ * table's data. Same run, same bytes. Stateless; thread-safe.
  */
 public final class HtmlReport {
   /** At most this many series are drawn in one chart; the rest are in the JSON output. */
   public static final int MAX_LINES_PER_CHART = 12;
-  /** At most this many timeline events go into the event table. */
-  public static final int MAX_TABLE_ROWS = 10_000;
   /** Jobs the summary lists one by one; with more it counts them by status and names the failed ones. */
   static final int MAX_JOBS_LISTED = 8;
 
@@ -91,15 +90,10 @@ public final class HtmlReport {
       chart(sb, run, chart, run.series().stream().filter(s -> s.chart().equals(chart)).toList());
     }
     sb.append("</section>\n");
-    events(sb, run);
-    sb.append("<script>\n")
-        .append("(function(){var f=document.getElementById('filter');var rows=document.querySelectorAll("
-            + "'#event-table tbody tr');var n=document.getElementById('shown');\n")
-        .append("function apply(){var q=f.value.trim().toLowerCase();var c=0;rows.forEach(function(r){"
-            + "var hit=q===''||r.getAttribute('data-object').toLowerCase().indexOf(q)>=0;r.hidden=!hit;"
-            + "if(hit){c++;}});n.textContent=String(c);}\n")
-        .append("var h=location.hash;if(h.indexOf('#filter=')===0){f.value=decodeURIComponent(h.substring(8));}\n")
-        .append("f.addEventListener('input',apply);apply();})();\n</script>\n</body>\n</html>\n");
+    ReportEventTable.section(sb, run.timeline().size());
+    sb.append("<script>\n(function(){\n");
+    ReportEventTable.script(sb, run.timeline());
+    sb.append("})();\n</script>\n</body>\n</html>\n");
     return sb.toString();
   }
 
@@ -383,27 +377,6 @@ public final class HtmlReport {
   /** How many series a chart can draw each in its own colour and dash pattern. */
   static int distinctStyles() {
     return COLORS.length * DASHES.length;
-  }
-
-  private static void events(StringBuilder sb, SimulationRun run) {
-    List<TimelineEvent> rows = run.timeline();
-    int n = Math.min(rows.size(), MAX_TABLE_ROWS);
-    sb.append("<section id=\"events\">\n<h2>Events</h2>\n<p><label for=\"filter\">Filter by object: </label>")
-        .append("<input id=\"filter\" type=\"search\" placeholder=\"e.g. Node/ or web\"> <span id=\"shown\">")
-        .append(n).append("</span> of ").append(n).append(" shown");
-    if (rows.size() > n) {
-      sb.append(" (the first ").append(n).append(" of ").append(rows.size()).append(" events)");
-    }
-    sb.append("</p>\n<table id=\"event-table\">\n<thead><tr><th>Time</th><th>Event</th><th>Object</th>"
-        + "<th>Message</th></tr></thead>\n<tbody>\n");
-    for (int i = 0; i < n; i++) {
-      TimelineEvent e = rows.get(i);
-      boolean marker = ClusterSimulation.MARKER_KINDS.contains(e.kind());
-      sb.append("<tr").append(marker ? " class=\"marker\"" : "").append(" data-object=\"").append(esc(e.object()))
-          .append("\"><td>").append(esc(clock(e.at()))).append("</td><td>").append(esc(e.kind())).append("</td><td>")
-          .append(esc(e.object())).append("</td><td>").append(esc(e.message())).append("</td></tr>\n");
-    }
-    sb.append("</tbody>\n</table>\n</section>\n");
   }
 
   /**

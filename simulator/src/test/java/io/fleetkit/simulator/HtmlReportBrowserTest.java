@@ -35,8 +35,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code fleetkit simulate examples/cluster --compare-with} runs it), and
  * examples/simulate without a scenario (as {@code fleetkit simulate DIR --report} runs plain manifests). Each page:
  * no console message at all, every chart drawn with a line per series of all the samples, and a screenshot saved as
- * {@code target/report-browser/NAME.png} for review; on the cluster's page the filter script applies a filter from
- * the URL. Skipped when the property is unset; fails when it is set and the browser cannot run.
+ * {@code target/report-browser/NAME.png} for review; on the cluster's page the event table's script applies a filter
+ * from the URL. A page of 12,000 events checks that the table lists one page of them and that a filter reaches the
+ * last. Skipped when the property is unset; fails when it is set and the browser cannot run.
  */
 final class HtmlReportBrowserTest {
   private static final Path OUT = Path.of("target", "report-browser");
@@ -134,7 +135,7 @@ final class HtmlReportBrowserTest {
       assertThat(shown.find()).isTrue();
       assertThat(Integer.parseInt(shown.group(1))).isEqualTo(2); // ZoneFailed, ZoneRecovered
       assertThat(dom).contains("<tr class=\"marker\" data-object=\"Zone/zone-b\">");
-      assertThat(Pattern.compile("<tr[^>]* hidden=\"\"").matcher(dom).results().count()).isPositive();
+      assertThat(tableRows(dom)).hasSize(2).allMatch(r -> r.contains("data-object=\"Zone/zone-b\""));
     }
     if (name.equals("batch")) {
       assertThat(seen).contains(SeriesRecorder.QUEUES, SeriesRecorder.QUEUE_WAIT, SeriesRecorder.JOBS,
@@ -156,5 +157,50 @@ final class HtmlReportBrowserTest {
     byte[] png = Files.readAllBytes(shot);
     assertThat(png.length).isGreaterThan(20_000);
     assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
+  }
+
+  /**
+   * A run with more events than the table lists at once: it lists the first page in time order and offers the rest;
+   * a filter finds an event far past that page (the last of 12,000: a 1,000-node day has over 100,000), and text from
+   * the run shows as text.
+   */
+  @Test
+  void eventTable_moreEventsThanAPage_listsAPage_filterReachesTheLast() throws Exception {
+    List<TimelineEvent> events = new ArrayList<>();
+    for (int i = 0; i < 11_999; i++) {
+      events.add(new TimelineEvent(Duration.ofSeconds(i), "PodCreated", "Pod/default/p-" + i, "created"));
+    }
+    events.add(new TimelineEvent(Duration.ofSeconds(11_999), "NodeFailed", "Node/<late>", "fault </script> & more"));
+    SimulationRun tiny = HtmlReportTest.tiny("web-1");
+    SimulationRun run = new SimulationRun(tiny.scenario(), tiny.seed(), tiny.duration(), tiny.sampleTimes(),
+        tiny.series(), events, List.of(events.get(events.size() - 1)), tiny.summary());
+    Path file = OUT.resolve("event-table.html").toAbsolutePath();
+    Files.writeString(file, HtmlReport.render(run), StandardCharsets.UTF_8);
+
+    HeadlessChromium.Run all = chromium.run("--dump-dom", file.toUri().toString());
+    assertThat(all.exit()).as(all.stderr()).isZero();
+    assertThat(all.consoleLines()).isEmpty();
+    List<String> rows = tableRows(all.stdout());
+    assertThat(rows).hasSize(ReportEventTable.PAGE_ROWS);
+    assertThat(rows.get(0)).contains("data-object=\"Pod/default/p-0\"").contains("<td>0:00</td>");
+    assertThat(rows.get(rows.size() - 1)).contains("data-object=\"Pod/default/p-999\"");
+    assertThat(all.stdout()).contains("<span id=\"shown\">12000</span>")
+        .contains("<button id=\"more\" type=\"button\">Show 1000 more (11000 not listed)</button>");
+
+    HeadlessChromium.Run late = chromium.run("--dump-dom", file.toUri() + "#filter=node%2F%3Clate");
+    assertThat(late.exit()).as(late.stderr()).isZero();
+    assertThat(late.consoleLines()).isEmpty();
+    assertThat(tableRows(late.stdout())).containsExactly("<tr class=\"marker\" data-object=\"Node/&lt;late&gt;\">"
+        + "<td>3:19:59</td><td>NodeFailed</td><td>Node/&lt;late&gt;</td><td>fault &lt;/script&gt; &amp; more</td></tr>");
+    assertThat(late.stdout()).contains("<span id=\"shown\">1</span>").contains("<button id=\"more\" type=\"button\" "
+        + "hidden=\"\">");
+  }
+
+  /** The event table's rows in {@code dom}, each as the browser serialised it. */
+  private static List<String> tableRows(String dom) {
+    Matcher body = Pattern.compile("<table id=\"event-table\">.*?<tbody>(.*?)</tbody>", Pattern.DOTALL).matcher(dom);
+    assertThat(body.find()).as("the event table in the page").isTrue();
+    return Pattern.compile("<tr.*?</tr>", Pattern.DOTALL).matcher(body.group(1)).results().map(r -> r.group())
+        .toList();
   }
 }

@@ -47,12 +47,15 @@ final class HtmlReportTest {
     String html = HtmlReport.render(tiny("<script>alert(1)</script>"));
     assertThat(html).doesNotContain("<script>alert").doesNotContain("<b>x</b>").doesNotContain("<web>")
         .doesNotContain("t<1>")
-        .contains("Pod/default/&lt;script&gt;alert(1)&lt;/script&gt;")
-        .contains("created by &quot;me&quot; &amp; you")
+        .contains("default/&lt;script&gt;alert(1)&lt;/script&gt;") // the summary's pending pod
         .contains("ready &lt;b&gt;x&lt;/b&gt;")
-        .contains("default/&lt;web&gt;");
-    // exactly one script element: the report's own filter
+        .contains("default/&lt;web&gt;")
+        // the event table's data: JSON strings in which nothing reads as markup
+        .contains("\"Pod/default/\\u003cscript\\u003ealert(1)\\u003c/script\\u003e\"")
+        .contains("\"created by \\\"me\\\" \\u0026 you\"");
+    // exactly one script element, the report's own event table, and nothing in it ends it early
     assertThat(Pattern.compile("<script").matcher(html).results().count()).isEqualTo(1);
+    assertThat(Pattern.compile("</script").matcher(html).results().count()).isEqualTo(1);
   }
 
   @Test

@@ -1,0 +1,138 @@
+package io.fleetkit.simulator;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The HTML report's event table: every timeline event, filterable by object, listed a page at a time.
+ *
+ * <p>The events go into the page as data, not as table rows: a 1,000-node day with pod events has some 140,000 of
+ * them, more than a browser lays out as a table. The data is one JavaScript object in the report's script: the
+ * distinct times, kinds and objects each once, then four numbers or strings per event (time, kind and object by
+ * index, and the message). The script lists the events whose object contains the filter's text (all of them while it
+ * is empty) in time order, the first {@link #PAGE_ROWS}, and a button adds the next page. Every string from the run is
+ * written as a JSON string with {@code <}, {@code >}, {@code &} and the line and paragraph separators as
+ * {@code \}{@code u} escapes, so nothing in it can close the script element, and the script puts it into the table as
+ * text (DOM {@code textContent}), so nothing in it becomes markup.
+ *
+ * <p>Stateless; thread-safe.
+ */
+final class ReportEventTable {
+  /** The table lists this many of the matching events, then a button adds as many more. */
+  static final int PAGE_ROWS = 1_000;
+
+  private ReportEventTable() {}
+
+  /** The table's section: the filter, the count of matching events, the empty table and the button. */
+  static void section(StringBuilder sb, int events) {
+    sb.append("<section id=\"events\">\n<h2>Events</h2>\n<p><label for=\"filter\">Filter by object: </label>")
+        .append("<input id=\"filter\" type=\"search\" placeholder=\"e.g. Node/ or web\"> <span id=\"shown\">")
+        .append(events).append("</span> of ").append(events).append(" events match; the table lists them in time")
+        .append(" order, ").append(PAGE_ROWS).append(" at a time.</p>\n")
+        .append("<noscript><p>The event table needs JavaScript; the same events are in the command's table and JSON")
+        .append(" output.</p></noscript>\n")
+        .append("<table id=\"event-table\">\n<thead><tr><th>Time</th><th>Event</th><th>Object</th>")
+        .append("<th>Message</th></tr></thead>\n<tbody></tbody>\n</table>\n")
+        .append("<p><button id=\"more\" type=\"button\" hidden></button></p>\n</section>\n");
+  }
+
+  /**
+   * The script that fills the table from {@code events}: the data, then the code. A link ending in
+   * {@code #filter=TEXT} opens with the filter set.
+   */
+  static void script(StringBuilder sb, List<TimelineEvent> events) {
+    Strings times = new Strings();
+    Strings kinds = new Strings();
+    Strings objects = new Strings();
+    StringBuilder rows = new StringBuilder(events.size() * 48);
+    for (TimelineEvent e : events) {
+      rows.append(rows.length() == 0 ? "" : ",").append(times.index(HtmlReport.clock(e.at()))).append(',')
+          .append(kinds.index(e.kind())).append(',').append(objects.index(e.object())).append(',');
+      json(rows, e.message());
+    }
+    sb.append("var D={t:");
+    times.append(sb);
+    sb.append(",\nk:");
+    kinds.append(sb);
+    sb.append(",\nm:[");
+    for (int i = 0; i < kinds.list.size(); i++) {
+      sb.append(i == 0 ? "" : ",").append(ClusterSimulation.MARKER_KINDS.contains(kinds.list.get(i)) ? 1 : 0);
+    }
+    sb.append("],\no:");
+    objects.append(sb);
+    sb.append(",\nr:[").append(rows).append("]};\n");
+    sb.append("var PAGE=").append(PAGE_ROWS).append(";\n")
+        .append("var f=document.getElementById('filter'),n=document.getElementById('shown'),")
+        .append("body=document.querySelector('#event-table tbody'),more=document.getElementById('more');\n")
+        .append("var lower=D.o.map(function(s){return s.toLowerCase();}),hits=[],at=0;\n")
+        .append("function cell(tr,text){var td=document.createElement('td');td.textContent=text;tr.appendChild(td);}\n")
+        .append("function row(i){var tr=document.createElement('tr'),k=D.r[i+1],o=D.o[D.r[i+2]];")
+        .append("if(D.m[k]){tr.className='marker';}tr.setAttribute('data-object',o);")
+        .append("cell(tr,D.t[D.r[i]]);cell(tr,D.k[k]);cell(tr,o);cell(tr,D.r[i+3]);return tr;}\n")
+        .append("function page(){var end=Math.min(hits.length,at+PAGE),rows=document.createDocumentFragment();")
+        .append("for(;at<end;at++){rows.appendChild(row(hits[at]));}body.appendChild(rows);var left=hits.length-at;")
+        .append("more.hidden=left===0;more.textContent='Show '+Math.min(PAGE,left)+' more ('+left+' not listed)';}\n")
+        .append("function apply(){var q=f.value.trim().toLowerCase(),hit=lower.map(function(s){")
+        .append("return q===''||s.indexOf(q)>=0;});hits=[];for(var i=0;i<D.r.length;i+=4){if(hit[D.r[i+2]]){")
+        .append("hits.push(i);}}n.textContent=String(hits.length);body.textContent='';at=0;page();}\n")
+        .append("var h=location.hash;if(h.indexOf('#filter=')===0){f.value=decodeURIComponent(h.substring(8));}\n")
+        .append("f.addEventListener('input',apply);more.addEventListener('click',page);apply();\n");
+  }
+
+  /**
+   * Appends {@code s} as a JSON string that is also safe inside an HTML script element: quotes, backslashes and
+   * control characters escaped as JSON requires, and {@code <}, {@code >}, {@code &}, U+2028 and U+2029 as
+   * {@code \}{@code u} escapes.
+   */
+  static void json(StringBuilder sb, String s) {
+    sb.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> sb.append("\\\"");
+        case '\\' -> sb.append("\\\\");
+        case '\n' -> sb.append("\\n");
+        case '\t' -> sb.append("\\t");
+        case '\r' -> sb.append("\\r");
+        default -> {
+          if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == '\u2028' || c == '\u2029') {
+            sb.append("\\u").append(String.format(Locale.ROOT, "%04x", (int) c));
+          } else {
+            sb.append(c);
+          }
+        }
+      }
+    }
+    sb.append('"');
+  }
+
+  /** Distinct strings in order of first use, each with its index. */
+  private static final class Strings {
+    final List<String> list = new ArrayList<>();
+    final Map<String, Integer> index = new HashMap<>();
+
+    int index(String s) {
+      Integer i = index.get(s);
+      if (i == null) {
+        i = list.size();
+        index.put(s, i);
+        list.add(s);
+      }
+      return i;
+    }
+
+    void append(StringBuilder sb) {
+      sb.append('[');
+      for (int i = 0; i < list.size(); i++) {
+        if (i > 0) {
+          sb.append(',');
+        }
+        json(sb, list.get(i));
+      }
+      sb.append(']');
+    }
+  }
+}
