@@ -2,6 +2,7 @@ package io.fleetkit.simulator;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,8 +20,13 @@ import org.jspecify.annotations.Nullable;
 public final class HtmlReport {
   /** At most this many series are drawn in one chart; the rest are in the JSON output. */
   public static final int MAX_LINES_PER_CHART = 12;
-  /** Jobs the summary lists one by one; with more it counts them by status and names the failed ones. */
-  static final int MAX_JOBS_LISTED = 8;
+  /**
+   * Loads, Deployments, StatefulSets and Jobs the summary lists one by one. With more loads it sums them and names
+   * those with requests beyond capacity, the most first; with more workloads of a kind it counts those with every
+   * replica ready and names the others; with more Jobs it counts them by status and names the failed ones. Each list
+   * of names stops at this many.
+   */
+  static final int MAX_LISTED = 8;
 
   private static final int W = 880;
   private static final int H = 260;
@@ -101,9 +107,7 @@ public final class HtmlReport {
     sb.append("<section id=\"summary\">\n<h2>Summary</h2>\n<ul>\n");
     run.series("pending pods").ifPresent(s -> worst(sb, run, s, "Most pending pods", ""));
     // the requests beyond capacity as counted between instants; a run made without them, by the sampled rate
-    for (LoadOutcome l : run.loads()) {
-      sb.append("<li>Load on ").append(esc(l.target())).append(": <b>").append(esc(l.summary())).append("</b></li>\n");
-    }
+    loads(sb, run.loads());
     if (run.loads().isEmpty()) {
       for (TimeSeries s : run.series()) {
         if (s.name().startsWith("unserved requests/s ")) {
@@ -124,14 +128,10 @@ public final class HtmlReport {
     sb.append("<li>").append(faults.isEmpty() ? "No faults" : "Faults: " + esc(String.join("; ", faults)))
         .append("</li>\n<li>").append(scaling).append(" scaling decision(s)</li>\n");
     List<String> end = new ArrayList<>();
-    for (WorkloadSummary w : run.summary().deployments()) {
-      end.add("Deployment " + w.name() + " " + w.ready() + "/" + w.replicas() + " ready");
-    }
-    for (WorkloadSummary w : run.summary().statefulSets()) {
-      end.add("StatefulSet " + w.name() + " " + w.ready() + "/" + w.replicas() + " ready");
-    }
+    workloads(end, "Deployment", run.summary().deployments());
+    workloads(end, "StatefulSet", run.summary().statefulSets());
     List<JobSummary> jobs = run.summary().jobs();
-    if (jobs.size() <= MAX_JOBS_LISTED) {
+    if (jobs.size() <= MAX_LISTED) {
       for (JobSummary j : jobs) {
         end.add("Job " + j.name() + " " + j.status() + ", " + j.succeeded() + " succeeded, " + j.failed() + " failed");
       }
@@ -149,8 +149,7 @@ public final class HtmlReport {
       byStatus.forEach((status, n) -> counts.add(n + " " + status));
       String line = jobs.size() + " Jobs: " + String.join(", ", counts);
       if (!failed.isEmpty()) {
-        line += " (failed: " + String.join(", ", failed.subList(0, Math.min(failed.size(), MAX_JOBS_LISTED)))
-            + (failed.size() > MAX_JOBS_LISTED ? " and " + (failed.size() - MAX_JOBS_LISTED) + " more" : "") + ")";
+        line += " (failed: " + names(failed) + ")";
       }
       end.add(line);
     }
@@ -178,6 +177,67 @@ public final class HtmlReport {
       sb.append("</li>\n");
     }
     sb.append("</ul>\n</section>\n");
+  }
+
+  /**
+   * The loads' lines: one per load, or with more than {@link #MAX_LISTED} one line for all of them (their requests
+   * and those beyond capacity summed) and one per load with requests beyond capacity, the most first, up to that many.
+   */
+  private static void loads(StringBuilder sb, List<LoadOutcome> loads) {
+    if (loads.size() <= MAX_LISTED) {
+      for (LoadOutcome l : loads) {
+        sb.append("<li>Load on ").append(esc(l.target())).append(": <b>").append(esc(l.summary())).append("</b></li>\n");
+      }
+      return;
+    }
+    double requests = 0;
+    double unserved = 0;
+    List<LoadOutcome> missed = new ArrayList<>();
+    for (LoadOutcome l : loads) {
+      requests += l.requests();
+      unserved += l.unserved();
+      if (Math.round(l.unserved()) > 0) {
+        missed.add(l);
+      }
+    }
+    missed.sort(Comparator.comparingDouble(LoadOutcome::unserved).reversed().thenComparing(LoadOutcome::target));
+    String all = new LoadOutcome("all", requests, unserved, null, 0).summary();
+    sb.append("<li>Loads on ").append(loads.size()).append(" workloads: <b>").append(esc(all)).append("</b>");
+    if (!missed.isEmpty()) {
+      sb.append(", on ").append(missed.size()).append(" of them")
+          .append(missed.size() > MAX_LISTED ? "; the " + MAX_LISTED + " with the most:" : ":");
+    }
+    sb.append("</li>\n");
+    for (LoadOutcome l : missed.subList(0, Math.min(missed.size(), MAX_LISTED))) {
+      sb.append("<li>Load on ").append(esc(l.target())).append(": <b>").append(esc(l.summary())).append("</b></li>\n");
+    }
+  }
+
+  /**
+   * The end-of-run lines of one workload kind: each workload's ready and desired replicas, or with more than
+   * {@link #MAX_LISTED} how many have every replica ready and which do not.
+   */
+  private static void workloads(List<String> end, String kind, List<WorkloadSummary> workloads) {
+    if (workloads.size() <= MAX_LISTED) {
+      for (WorkloadSummary w : workloads) {
+        end.add(kind + " " + w.name() + " " + w.ready() + "/" + w.replicas() + " ready");
+      }
+      return;
+    }
+    List<String> notReady = new ArrayList<>();
+    for (WorkloadSummary w : workloads) {
+      if (w.ready() != w.replicas()) {
+        notReady.add(w.name() + " " + w.ready() + "/" + w.replicas());
+      }
+    }
+    end.add(workloads.size() + " " + kind + "s, " + (workloads.size() - notReady.size()) + " with every replica ready"
+        + (notReady.isEmpty() ? "" : " (not: " + names(notReady) + ")"));
+  }
+
+  /** {@code items} joined with commas, the first {@link #MAX_LISTED}, then how many more. */
+  private static String names(List<String> items) {
+    return String.join(", ", items.subList(0, Math.min(items.size(), MAX_LISTED)))
+        + (items.size() > MAX_LISTED ? " and " + (items.size() - MAX_LISTED) + " more" : "");
   }
 
   /**

@@ -179,6 +179,52 @@ final class HtmlReportTest {
     assertThat(html).doesNotContain("q/j-5");
   }
 
+  static SimulationRun withLoads(List<LoadOutcome> loads, List<WorkloadSummary> deployments) {
+    SimulationRun t = tiny("web-1");
+    SimulationSummary summary = new SimulationSummary(Duration.ofMinutes(2), deployments, List.of(), List.of(),
+        List.of(), List.of());
+    return new SimulationRun("loads", 3, t.duration(), t.sampleTimes(), t.series(), List.of(), List.of(), summary,
+        List.of(), loads);
+  }
+
+  @Test
+  void render_fewLoadsAndDeployments_eachOnItsOwn() {
+    String html = HtmlReport.render(withLoads(
+        List.of(new LoadOutcome("Deployment/default/web", 1000, 0, null, 0),
+            new LoadOutcome("Deployment/default/api", 1000, 10, Duration.ofMinutes(1), 10)),
+        List.of(new WorkloadSummary("default/web", 2, 2), new WorkloadSummary("default/api", 2, 1))));
+    assertThat(html).contains("<li>Load on Deployment/default/web: <b>1,000 requests, none beyond capacity</b></li>\n"
+        + "<li>Load on Deployment/default/api: <b>10 of 1,000 requests beyond capacity (1.00 %), the most in the "
+        + "minute from 0:01 (10)</b></li>\n")
+        .contains("<li>At the end: Deployment default/web 2/2 ready; Deployment default/api 1/2 ready</li>");
+  }
+
+  /** 100 Deployments under load (the 1,000-node day): one line for all, then the loads that missed, the most first. */
+  @Test
+  void render_manyLoadsAndDeployments_summedWithTheShortOnesNamed() {
+    List<LoadOutcome> loads = new java.util.ArrayList<>();
+    List<WorkloadSummary> deployments = new java.util.ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      loads.add(new LoadOutcome("Deployment/default/app-" + i, 1000, i % 10 == 3 ? i : 0, null, 0));
+      deployments.add(new WorkloadSummary("default/app-" + i, 100, i == 7 || i == 42 ? 99 : 100));
+    }
+    String html = HtmlReport.render(withLoads(loads, deployments));
+    assertThat(html).contains("<li>Loads on 100 workloads: <b>480 of 100,000 requests beyond capacity (0.48 %)</b>, "
+        + "on 10 of them; the 8 with the most:</li>\n"
+        + "<li>Load on Deployment/default/app-93: <b>93 of 1,000 requests beyond capacity (9.30 %)</b></li>\n"
+        + "<li>Load on Deployment/default/app-83: ")
+        .contains("<li>Load on Deployment/default/app-23: ")
+        .doesNotContain("app-13:").doesNotContain("app-3:").doesNotContain("app-0:")
+        .contains("<li>At the end: 100 Deployments, 98 with every replica ready (not: default/app-7 99/100, "
+            + "default/app-42 99/100)</li>");
+    assertThat(Pattern.compile("<li>Load on ").matcher(html).results().count()).isEqualTo(8);
+
+    List<LoadOutcome> served = loads.stream().map(l -> new LoadOutcome(l.target(), l.requests(), 0, null, 0)).toList();
+    assertThat(HtmlReport.render(withLoads(served, List.of())))
+        .contains("<li>Loads on 100 workloads: <b>100,000 requests, none beyond capacity</b></li>\n")
+        .doesNotContain("<li>Load on ");
+  }
+
   /**
    * A chart of as many series as it draws (the nodes chart of four pools with start-up phases has more than eight):
    * every line has its own colour and dash pattern, and its legend entry shows the same ones.
