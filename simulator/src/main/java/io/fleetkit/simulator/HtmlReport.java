@@ -91,7 +91,9 @@ public final class HtmlReport {
     if (comparison != null) {
       comparison(sb, comparison);
     }
-    sb.append("<section id=\"charts\">\n<h2>Charts</h2>\n");
+    sb.append("<section id=\"charts\">\n<h2>Charts</h2>\n<p class=\"meta\">Faults are red dashed lines across each "
+        + "chart, recoveries green; scaling decisions are grey ticks under the time axis. Hover over one for what "
+        + "happened.</p>\n");
     for (String chart : run.charts()) {
       chart(sb, run, chart, run.series().stream().filter(s -> s.chart().equals(chart)).toList());
     }
@@ -338,16 +340,31 @@ public final class HtmlReport {
     }
     sb.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(W - RIGHT).append("\" y1=\"").append(TOP + plotH)
         .append("\" y2=\"").append(TOP + plotH).append("\" stroke=\"#888\"/>\n");
-    // markers: faults red, recoveries green, scaling grey
+    // faults red and recoveries green, as dashed lines across the plot; scaling decisions as grey ticks under the
+    // time axis, one per pixel column: a day with hundreds of them would otherwise cover the plot
+    List<TimelineEvent> column = new ArrayList<>();
+    long columnX = 0;
     for (TimelineEvent e : run.markers()) {
       double x = LEFT + plotW * (double) Math.min(span, e.at().toMillis()) / span;
-      String color = ClusterSimulation.FAULT_KINDS.contains(e.kind()) ? "#d62728"
-          : ClusterSimulation.RECOVERY_KINDS.contains(e.kind()) ? "#2ca02c" : "#aaa";
-      sb.append("<line class=\"marker\" data-kind=\"").append(esc(e.kind())).append("\" x1=\"").append(fmt(x))
-          .append("\" x2=\"").append(fmt(x)).append("\" y1=\"").append(TOP).append("\" y2=\"").append(TOP + plotH)
-          .append("\" stroke=\"").append(color).append("\" stroke-dasharray=\"3 3\"><title>")
-          .append(esc(clock(e.at()) + " " + e.kind() + " " + e.object() + " " + e.message()))
-          .append("</title></line>\n");
+      boolean fault = ClusterSimulation.FAULT_KINDS.contains(e.kind());
+      if (fault || ClusterSimulation.RECOVERY_KINDS.contains(e.kind())) {
+        sb.append("<line class=\"marker\" data-kind=\"").append(esc(e.kind())).append("\" x1=\"").append(fmt(x))
+            .append("\" x2=\"").append(fmt(x)).append("\" y1=\"").append(TOP).append("\" y2=\"").append(TOP + plotH)
+            .append("\" stroke=\"").append(fault ? "#d62728" : "#2ca02c").append("\" stroke-dasharray=\"3 3\"><title>")
+            .append(esc(clock(e.at()) + " " + e.kind() + " " + e.object() + " " + e.message()))
+            .append("</title></line>\n");
+        continue;
+      }
+      long px = Math.round(x);
+      if (px != columnX && !column.isEmpty()) {
+        scalingTick(sb, columnX, column);
+        column.clear();
+      }
+      columnX = px;
+      column.add(e);
+    }
+    if (!column.isEmpty()) {
+      scalingTick(sb, columnX, column);
     }
     for (int k = 0; k < drawn.size(); k++) {
       TimeSeries s = drawn.get(k);
@@ -369,6 +386,28 @@ public final class HtmlReport {
       sb.append("<span>").append(all.size() - drawn.size()).append(" more series in the JSON output</span>");
     }
     sb.append("</div>\n</figure>\n");
+  }
+
+  /** Scaling decisions a tick's tooltip names; it counts the rest. */
+  static final int MAX_TICK_EVENTS = 5;
+
+  /**
+   * One tick under the time axis at {@code x} for the scaling decisions of one pixel column ({@code events}, in time
+   * order): its tooltip names the first {@link #MAX_TICK_EVENTS} and counts the rest.
+   */
+  private static void scalingTick(StringBuilder sb, long x, List<TimelineEvent> events) {
+    int y = H - BOTTOM;
+    sb.append("<line class=\"marker\" data-kind=\"").append(esc(events.get(0).kind())).append("\" data-count=\"")
+        .append(events.size()).append("\" x1=\"").append(x).append("\" x2=\"").append(x).append("\" y1=\"")
+        .append(y + 1).append("\" y2=\"").append(y + 7).append("\" stroke=\"#777\" stroke-width=\"2\"><title>");
+    List<String> lines = new ArrayList<>();
+    for (TimelineEvent e : events.subList(0, Math.min(events.size(), MAX_TICK_EVENTS))) {
+      lines.add(clock(e.at()) + " " + e.kind() + " " + e.object() + " " + e.message());
+    }
+    if (events.size() > MAX_TICK_EVENTS) {
+      lines.add("and " + (events.size() - MAX_TICK_EVENTS) + " more");
+    }
+    sb.append(esc(String.join("\n", lines))).append("</title></line>\n");
   }
 
   /** Columns per unit of the charts' width that a long series is reduced to (a screen at twice the width loses none). */

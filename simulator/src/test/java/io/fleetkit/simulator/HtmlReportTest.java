@@ -179,6 +179,36 @@ final class HtmlReportTest {
     assertThat(html).doesNotContain("q/j-5");
   }
 
+  /**
+   * Faults and recoveries are dashed lines across the plot; scaling decisions are ticks under the time axis, one per
+   * pixel column, whose tooltip names the first five and counts the rest.
+   */
+  @Test
+  void render_scalingDecisionsAsTicksPerPixelColumn_faultsAcross() {
+    SimulationRun t = tiny("web-1");
+    List<TimelineEvent> markers = new java.util.ArrayList<>();
+    for (int i = 0; i < 7; i++) { // 7 within one column (2 minutes over 800 pixels: 0.15 s per pixel)
+      markers.add(new TimelineEvent(Duration.ofMillis(30_000 + i), "ScaleDown", "Node/n" + i, "empty"));
+    }
+    markers.add(new TimelineEvent(Duration.ofSeconds(60), "NodeFailed", "Node/n1", "fault injected"));
+    markers.add(new TimelineEvent(Duration.ofSeconds(90), "ScaleUp", "NodePool/a", "1 node"));
+    markers.add(new TimelineEvent(Duration.ofSeconds(100), "NodeRecovered", "Node/n1", "back"));
+    SimulationRun run = new SimulationRun("ticks", 3, t.duration(), t.sampleTimes(), t.series().subList(0, 1),
+        List.of(), markers, t.summary());
+    String html = HtmlReport.render(run);
+    assertThat(html).contains("<line class=\"marker\" data-kind=\"ScaleDown\" data-count=\"7\" x1=\"264\" x2=\"264\" "
+        + "y1=\"225\" y2=\"231\" stroke=\"#777\" stroke-width=\"2\"><title>0:00:30 ScaleDown Node/n0 empty\n"
+        + "0:00:30 ScaleDown Node/n1 empty\n0:00:30 ScaleDown Node/n2 empty\n0:00:30 ScaleDown Node/n3 empty\n"
+        + "0:00:30 ScaleDown Node/n4 empty\nand 2 more</title></line>")
+        .contains("<line class=\"marker\" data-kind=\"ScaleUp\" data-count=\"1\" x1=\"664\" x2=\"664\" y1=\"225\" "
+            + "y2=\"231\"")
+        .contains("<line class=\"marker\" data-kind=\"NodeFailed\" x1=\"464.0\" x2=\"464.0\" y1=\"16\" y2=\"224\" "
+            + "stroke=\"#d62728\"")
+        .contains("<line class=\"marker\" data-kind=\"NodeRecovered\" x1=\"730.7\" x2=\"730.7\" y1=\"16\" "
+            + "y2=\"224\" stroke=\"#2ca02c\"");
+    assertThat(Pattern.compile("data-kind=\"Scale").matcher(html).results().count()).isEqualTo(2);
+  }
+
   static SimulationRun withLoads(List<LoadOutcome> loads, List<WorkloadSummary> deployments) {
     SimulationRun t = tiny("web-1");
     SimulationSummary summary = new SimulationSummary(Duration.ofMinutes(2), deployments, List.of(), List.of(),
