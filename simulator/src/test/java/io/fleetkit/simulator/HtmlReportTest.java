@@ -97,11 +97,11 @@ final class HtmlReportTest {
         new TimelineEvent(Duration.ofHours(16), "ZoneRecovered", "Zone/zone-b", "2 node(s) come back"),
         new TimelineEvent(Duration.ofHours(17), "NodeFailed", "Node/b-1", "fault injected"),
         new TimelineEvent(Duration.ofHours(18), "ApiSlow", "API", "every API round trip takes 200 ms"));
-    assertThat(HtmlReport.faultLines(markers)).containsExactly(
+    assertThat(ReportSummary.faultLines(markers)).containsExactly(
         "zone zone-b down from 15:00 to 16:00 (2 node(s) stop: b-1, general-b-1)",
         "node b-1 failed from 17:00 on",
         "API slow from 18:00 on (every API round trip takes 200 ms)");
-    assertThat(HtmlReport.faultLines(List.of())).isEmpty();
+    assertThat(ReportSummary.faultLines(List.of())).isEmpty();
   }
 
   /**
@@ -116,7 +116,7 @@ final class HtmlReportTest {
         new TimelineEvent(Duration.ofHours(3).plusMinutes(30), "CapacityRestored", "NodePool/gpu/zone-b", "back"),
         new TimelineEvent(Duration.ofHours(4), "CapacityRestored", "NodePool/gpu/zone-a", "back"),
         new TimelineEvent(Duration.ofHours(5), "CapacityStockout", "NodePool/cpu", "out"));
-    assertThat(HtmlReport.faultLines(markers)).containsExactly(
+    assertThat(ReportSummary.faultLines(markers)).containsExactly(
         "NodePool gpu out of capacity in zone zone-a from 2:00 to 4:00",
         "NodePool gpu out of capacity in zone zone-b from 3:00 to 3:30",
         "NodePool cpu out of capacity from 5:00 on");

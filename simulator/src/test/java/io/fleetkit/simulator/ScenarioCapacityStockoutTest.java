@@ -110,7 +110,7 @@ final class ScenarioCapacityStockoutTest {
         .satisfies(e -> assertThat(e.at()).isEqualTo(Duration.ofMinutes(30)));
     // both marked on the time axis, and the summary names the fault with its span
     assertThat(run.markers()).extracting(TimelineEvent::kind).contains("CapacityStockout", "CapacityRestored");
-    assertThat(HtmlReport.faultLines(run.markers()))
+    assertThat(ReportSummary.faultLines(run.markers()))
         .containsExactly("NodePool a out of capacity in zone zone-a from 0:00 to 0:30");
   }
 
@@ -129,7 +129,7 @@ final class ScenarioCapacityStockoutTest {
     assertThat(scaleUps).extracting(TimelineEvent::object).containsExactly("NodePool/b", "NodePool/a");
     assertThat(scaleUps.get(0).at()).isLessThan(Duration.ofMinutes(1));
     assertThat(scaleUps.get(1).at()).isGreaterThanOrEqualTo(Duration.ofMinutes(45));
-    assertThat(HtmlReport.faultLines(run.markers())).containsExactly("NodePool a out of capacity from 0:00 to 0:30");
+    assertThat(ReportSummary.faultLines(run.markers())).containsExactly("NodePool a out of capacity from 0:00 to 0:30");
   }
 
   @Test

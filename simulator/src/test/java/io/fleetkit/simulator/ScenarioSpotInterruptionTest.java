@@ -124,7 +124,7 @@ final class ScenarioSpotInterruptionTest {
     });
     // a marker on the time axis, named in the report's faults
     assertThat(run.markers()).extracting(TimelineEvent::kind).contains(SpotInterruptions.WARNING);
-    assertThat(HtmlReport.faultLines(run.markers())).containsExactly("spot node " + node.substring(5)
+    assertThat(ReportSummary.faultLines(run.markers())).containsExactly("spot node " + node.substring(5)
         + " warned at 0:30 (" + warning.message() + ")");
     // the same seed picks the same node
     assertThat(events(run("{at: 30m, spotInterruption: spot, nodes: 1, notice: 2m}"), SpotInterruptions.WARNING))

@@ -1,0 +1,271 @@
+package io.fleetkit.simulator;
+
+import static io.fleetkit.simulator.HtmlReport.clock;
+import static io.fleetkit.simulator.HtmlReport.esc;
+import static io.fleetkit.simulator.HtmlReport.num;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The HTML report's summary: the worst moments (most pending pods, requests beyond capacity, highest cost), the total
+ * cost, the faults with their spans, the number of scaling decisions, the workloads and Jobs at the end and the pods
+ * still pending, each as a line that a reader takes in at once, however large the run. Stateless; thread-safe.
+ */
+final class ReportSummary {
+  /**
+   * Loads, Deployments, StatefulSets and Jobs the summary lists one by one. With more loads it sums them and names
+   * those with requests beyond capacity, the most first; with more workloads of a kind it counts those with every
+   * replica ready and names the others; with more Jobs it counts them by status and names the failed ones. Each list
+   * of names stops at this many.
+   */
+  static final int MAX_LISTED = 8;
+
+  private ReportSummary() {}
+
+  /** Appends the summary section of {@code run}'s page. */
+  static void append(StringBuilder sb, SimulationRun run) {
+    sb.append("<section id=\"summary\">\n<h2>Summary</h2>\n<ul>\n");
+    run.series("pending pods").ifPresent(s -> worst(sb, run, s, "Most pending pods", ""));
+    // the requests beyond capacity as counted between instants; a run made without them, by the sampled rate
+    loads(sb, run.loads());
+    if (run.loads().isEmpty()) {
+      for (TimeSeries s : run.series()) {
+        if (s.name().startsWith("unserved requests/s ")) {
+          worst(sb, run, s, "Most requests beyond capacity for " + s.name().substring(20), " requests/s");
+        }
+      }
+    }
+    run.series("cost per hour").ifPresent(s -> worst(sb, run, s, "Highest cost", " $/h"));
+    run.series("cumulative cost").ifPresentOrElse(s -> sb.append("<li>Total cost: <b>").append(num(s.last()))
+        .append(" $</b></li>\n"), () -> sb.append("<li>Cost: ").append(SimulationRun.NO_PRICE).append("</li>\n"));
+    int scaling = 0;
+    for (TimelineEvent e : run.markers()) {
+      if (!ClusterSimulation.FAULT_KINDS.contains(e.kind()) && !ClusterSimulation.RECOVERY_KINDS.contains(e.kind())) {
+        scaling++;
+      }
+    }
+    List<String> faults = faultLines(run.markers());
+    sb.append("<li>").append(faults.isEmpty() ? "No faults" : "Faults: " + esc(String.join("; ", faults)))
+        .append("</li>\n<li>").append(scaling).append(" scaling decision(s)</li>\n");
+    List<String> end = new ArrayList<>();
+    workloads(end, "Deployment", run.summary().deployments());
+    workloads(end, "StatefulSet", run.summary().statefulSets());
+    List<JobSummary> jobs = run.summary().jobs();
+    if (jobs.size() <= MAX_LISTED) {
+      for (JobSummary j : jobs) {
+        end.add("Job " + j.name() + " " + j.status() + ", " + j.succeeded() + " succeeded, " + j.failed() + " failed");
+      }
+    } else {
+      // many Jobs (arrival streams): how many end in each status, and which failed
+      Map<String, Integer> byStatus = new TreeMap<>();
+      List<String> failed = new ArrayList<>();
+      for (JobSummary j : jobs) {
+        byStatus.merge(j.status(), 1, Integer::sum);
+        if (j.status().equals("Failed")) {
+          failed.add(j.name());
+        }
+      }
+      List<String> counts = new ArrayList<>();
+      byStatus.forEach((status, n) -> counts.add(n + " " + status));
+      String line = jobs.size() + " Jobs: " + String.join(", ", counts);
+      if (!failed.isEmpty()) {
+        line += " (failed: " + names(failed) + ")";
+      }
+      end.add(line);
+    }
+    if (!end.isEmpty()) {
+      sb.append("<li>At the end: ");
+      int shown = Math.min(end.size(), 20);
+      sb.append(esc(String.join("; ", end.subList(0, shown))));
+      if (end.size() > shown) {
+        sb.append(" and ").append(end.size() - shown).append(" more");
+      }
+      sb.append("</li>\n");
+    }
+    List<PendingPodSummary> pending = run.summary().pending();
+    if (!pending.isEmpty()) {
+      sb.append("<li>Pending at the end: <b>").append(pending.size()).append(" pod(s)</b>: ");
+      int shown = Math.min(pending.size(), 10);
+      List<String> names = new ArrayList<>();
+      for (PendingPodSummary p : pending.subList(0, shown)) {
+        names.add(p.name() + (p.reason().isEmpty() ? "" : " (" + p.reason() + ": " + p.message() + ")"));
+      }
+      sb.append(esc(String.join("; ", names)));
+      if (pending.size() > shown) {
+        sb.append(" and ").append(pending.size() - shown).append(" more");
+      }
+      sb.append("</li>\n");
+    }
+    sb.append("</ul>\n</section>\n");
+  }
+
+  /**
+   * The loads' lines: one per load, or with more than {@link #MAX_LISTED} one line for all of them (their requests
+   * and those beyond capacity summed) and one per load with requests beyond capacity, the most first, up to that many.
+   */
+  private static void loads(StringBuilder sb, List<LoadOutcome> loads) {
+    if (loads.size() <= MAX_LISTED) {
+      for (LoadOutcome l : loads) {
+        sb.append("<li>Load on ").append(esc(l.target())).append(": <b>").append(esc(l.summary())).append("</b></li>\n");
+      }
+      return;
+    }
+    double requests = 0;
+    double unserved = 0;
+    List<LoadOutcome> missed = new ArrayList<>();
+    for (LoadOutcome l : loads) {
+      requests += l.requests();
+      unserved += l.unserved();
+      if (Math.round(l.unserved()) > 0) {
+        missed.add(l);
+      }
+    }
+    missed.sort(Comparator.comparingDouble(LoadOutcome::unserved).reversed().thenComparing(LoadOutcome::target));
+    String all = new LoadOutcome("all", requests, unserved, null, 0).summary();
+    sb.append("<li>Loads on ").append(loads.size()).append(" workloads: <b>").append(esc(all)).append("</b>");
+    if (!missed.isEmpty()) {
+      sb.append(", on ").append(missed.size()).append(" of them")
+          .append(missed.size() > MAX_LISTED ? "; the " + MAX_LISTED + " with the most:" : ":");
+    }
+    sb.append("</li>\n");
+    for (LoadOutcome l : missed.subList(0, Math.min(missed.size(), MAX_LISTED))) {
+      sb.append("<li>Load on ").append(esc(l.target())).append(": <b>").append(esc(l.summary())).append("</b></li>\n");
+    }
+  }
+
+  /**
+   * The end-of-run lines of one workload kind: each workload's ready and desired replicas, or with more than
+   * {@link #MAX_LISTED} how many have every replica ready and which do not.
+   */
+  private static void workloads(List<String> end, String kind, List<WorkloadSummary> workloads) {
+    if (workloads.size() <= MAX_LISTED) {
+      for (WorkloadSummary w : workloads) {
+        end.add(kind + " " + w.name() + " " + w.ready() + "/" + w.replicas() + " ready");
+      }
+      return;
+    }
+    List<String> notReady = new ArrayList<>();
+    for (WorkloadSummary w : workloads) {
+      if (w.ready() != w.replicas()) {
+        notReady.add(w.name() + " " + w.ready() + "/" + w.replicas());
+      }
+    }
+    end.add(workloads.size() + " " + kind + "s, " + (workloads.size() - notReady.size()) + " with every replica ready"
+        + (notReady.isEmpty() ? "" : " (not: " + names(notReady) + ")"));
+  }
+
+  /** {@code items} joined with commas, the first {@link #MAX_LISTED}, then how many more. */
+  private static String names(List<String> items) {
+    return String.join(", ", items.subList(0, Math.min(items.size(), MAX_LISTED)))
+        + (items.size() > MAX_LISTED ? " and " + (items.size() - MAX_LISTED) + " more" : "");
+  }
+
+  /**
+   * A summary line naming {@code s}'s largest value and when. When that is the first sample's, the run started there
+   * (pods waiting for the first nodes, the cost of the nodes given): the line says so, how long it lasted, and names
+   * the largest value after it with its time, so that it does not read as the worst moment of the run.
+   */
+  private static void worst(StringBuilder sb, SimulationRun run, TimeSeries s, String label, String unit) {
+    List<Double> v = s.values();
+    int i = s.argMax();
+    sb.append("<li>").append(esc(label)).append(": <b>").append(num(s.max())).append(esc(unit)).append("</b>");
+    if (s.max() > 0 && i > 0) {
+      sb.append(" at ").append(esc(clock(run.sampleTimes().get(i))));
+    } else if (s.max() > 0) {
+      int end = 0; // the last sample of the start's stretch at that value
+      while (end + 1 < v.size() && v.get(end + 1) >= v.get(0)) {
+        end++;
+      }
+      if (end == v.size() - 1) {
+        sb.append(" throughout the run");
+      } else {
+        sb.append(" at the start (").append(esc(clock(run.sampleTimes().get(0))));
+        if (end > 0) {
+          sb.append(" to ").append(esc(clock(run.sampleTimes().get(end))));
+        }
+        sb.append(')');
+        int later = end + 1;
+        for (int j = end + 2; j < v.size(); j++) {
+          if (v.get(j) > v.get(later)) {
+            later = j;
+          }
+        }
+        if (v.get(later) > 0) {
+          sb.append("; later at most <b>").append(num(v.get(later))).append(esc(unit)).append("</b> at ")
+              .append(esc(clock(run.sampleTimes().get(later))));
+        } else {
+          sb.append("; none later");
+        }
+      }
+    }
+    sb.append("</li>\n");
+  }
+
+  /**
+   * Each fault of the markers in a few words, in time order, with when it ended: {@code zone zone-b down from 15:00 to
+   * 16:00 (2 node(s) stop: b-1, general-b-1)}. The nodes a zone failure stopped are that fault's, not faults of their
+   * own; a fault that never ended says {@code from 15:00 on}.
+   */
+  static List<String> faultLines(List<TimelineEvent> markers) {
+    List<String> out = new ArrayList<>();
+    java.util.Set<String> inZone = new java.util.HashSet<>(); // "at|Node/x" of the nodes a zone failure stopped
+    for (int i = 0; i < markers.size(); i++) {
+      TimelineEvent e = markers.get(i);
+      if (!ClusterSimulation.FAULT_KINDS.contains(e.kind())) {
+        continue;
+      }
+      String what;
+      switch (e.kind()) {
+        case "ZoneFailed" -> {
+          String detail = e.message();
+          int colon = detail.indexOf(": ");
+          if (colon >= 0) {
+            for (String n : detail.substring(colon + 2).split(", ")) {
+              inZone.add(e.at() + "|Node/" + n);
+            }
+          }
+          what = "zone " + e.object().substring(e.object().indexOf('/') + 1) + " down"
+              + span(markers, i, "ZoneRecovered") + " (" + detail + ")";
+        }
+        case "NodeFailed" -> {
+          if (inZone.contains(e.at() + "|" + e.object())) {
+            continue;
+          }
+          what = "node " + e.object().substring(e.object().indexOf('/') + 1) + " failed" + span(markers, i,
+              "NodeRecovered");
+        }
+        case "GpuDeviceFailed" -> what = "GPUs of node " + e.object().substring(e.object().indexOf('/') + 1)
+            + " failed" + span(markers, i, "GpuDeviceRecovered") + " (" + e.message() + ")";
+        case "ApiSlow" -> what = "API slow" + span(markers, i, "ApiRecovered") + " (" + e.message() + ")";
+        case "CapacityStockout" -> {
+          String[] poolZone = e.object().substring(e.object().indexOf('/') + 1).split("/", 2);
+          what = "NodePool " + poolZone[0] + " out of capacity" + (poolZone.length > 1 ? " in zone " + poolZone[1] : "")
+              + span(markers, i, "CapacityRestored");
+        }
+        case SpotInterruptions.WARNING -> what = "spot node " + e.object().substring(e.object().indexOf('/') + 1)
+            + " warned at " + clock(e.at()) + " (" + e.message() + ")";
+        case "KubeletRestarted" -> what = "kubelet of node " + e.object().substring(e.object().indexOf('/') + 1)
+            + " restarted at " + clock(e.at());
+        default -> what = e.kind() + " " + e.object() + " at " + clock(e.at());
+      }
+      out.add(what);
+    }
+    return out;
+  }
+
+  /** {@code " from T to T2"} up to the first {@code recovery} marker of the same object after marker {@code i}. */
+  private static String span(List<TimelineEvent> markers, int i, String recovery) {
+    TimelineEvent e = markers.get(i);
+    for (int k = i + 1; k < markers.size(); k++) {
+      TimelineEvent r = markers.get(k);
+      if (r.kind().equals(recovery) && r.object().equals(e.object())) {
+        return " from " + clock(e.at()) + " to " + clock(r.at());
+      }
+    }
+    return " from " + clock(e.at()) + " on";
+  }
+}
