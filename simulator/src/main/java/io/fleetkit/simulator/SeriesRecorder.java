@@ -20,11 +20,13 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.DoubleBinaryOperator;
 import java.util.function.Supplier;
 
 /**
@@ -223,12 +225,12 @@ final class SeriesRecorder {
       put("ready " + d.metadata().key(), WORKLOADS, "replicas", d.status().readyReplicas());
     }
     for (StatefulSet s : store.list(StatefulSet.class).items()) {
-      put("desired " + s.metadata().key(), WORKLOADS, "replicas", s.spec().replicas());
-      put("ready " + s.metadata().key(), WORKLOADS, "replicas", s.status().readyReplicas());
+      put("desired " + workload("StatefulSet", s.metadata().key()), WORKLOADS, "replicas", s.spec().replicas());
+      put("ready " + workload("StatefulSet", s.metadata().key()), WORKLOADS, "replicas", s.status().readyReplicas());
     }
     for (Rollout r : rollouts) {
-      put("desired " + r.metadata().key(), WORKLOADS, "replicas", r.spec().replicas());
-      put("ready " + r.metadata().key(), WORKLOADS, "replicas", r.status().readyReplicas());
+      put("desired " + workload(Rollout.KIND, r.metadata().key()), WORKLOADS, "replicas", r.spec().replicas());
+      put("ready " + workload(Rollout.KIND, r.metadata().key()), WORKLOADS, "replicas", r.status().readyReplicas());
     }
     pools.forEach((pool, c) -> {
       put("ready nodes " + pool, NODES, "nodes", c[0]);
@@ -251,7 +253,7 @@ final class SeriesRecorder {
       double served = Math.min(rate, capacity);
       busy.put(l, capacity > 0 && !Double.isInfinite(capacity) ? served / capacity : 1.0);
       cpuUsed += served * l.cpuMilliPerRequest();
-      String key = l.namespace() + "/" + l.name();
+      String key = workload(l.kind(), l.namespace() + "/" + l.name());
       put("requests/s " + key, LOAD, "requests/s", rate);
       put("unserved requests/s " + key, LOAD, "requests/s", rate - served);
     }
@@ -433,13 +435,24 @@ final class SeriesRecorder {
     return used;
   }
 
+  /**
+   * How the per-workload series name a workload: {@code NS/NAME} for a Deployment, {@code KIND/NS/NAME} for a
+   * StatefulSet or a Rollout, which may share a Deployment's namespace and name (an Argo Rollout that takes over a
+   * Deployment often does), so that each workload has lines of its own.
+   */
+  static String workload(String kind, String namespaceAndName) {
+    return kind.equals("Deployment") ? namespaceAndName : kind + "/" + namespaceAndName;
+  }
+
   List<Duration> times() {
     return List.copyOf(times);
   }
 
   /**
-   * Every series sampled, in the order first sampled. Without a NodePool that had a price at some sample the cost
-   * series are left out ({@link SimulationRun#NO_PRICE}): they would read 0, as if the run were free.
+   * Every series sampled, in the order first sampled, except that the per-workload lines of the ready-vs-desired and
+   * load charts come worst first ({@link #worstFirst}): a chart draws its first {@link HtmlReport#MAX_LINES_PER_CHART}
+   * lines, which are then those of the workloads that fell short. Without a NodePool that had a price at some sample
+   * the cost series are left out ({@link SimulationRun#NO_PRICE}): they would read 0, as if the run were free.
    */
   List<TimeSeries> series() {
     List<TimeSeries> out = new ArrayList<>();
@@ -448,6 +461,63 @@ final class SeriesRecorder {
         out.add(new TimeSeries(name, b.chart(), b.unit(), b.values()));
       }
     });
+    // replica-samples short of desired; requests/s beyond capacity summed over the samples
+    worstFirst(out, WORKLOADS, "desired ", "ready ", (desired, ready) -> Math.max(0, desired - ready));
+    worstFirst(out, LOAD, "requests/s ", "unserved requests/s ", (rate, unserved) -> unserved);
     return out;
+  }
+
+  /**
+   * Reorders the per-workload pairs of {@code chart} in {@code out}, a target line ({@code target} + workload) and
+   * an outcome line ({@code outcome} + workload), by how far each workload fell short, the most first: the sum over
+   * the samples of {@code shortfall(target value, outcome value)}. The pairs stay together and take the places the
+   * pairs held; workloads that fell short equally keep the order first sampled, and the chart's totals (the
+   * {@code (all workloads)} lines) and every other series keep their places.
+   */
+  static void worstFirst(List<TimeSeries> out, String chart, String target, String outcome,
+      DoubleBinaryOperator shortfall) {
+    List<Integer> places = new ArrayList<>();
+    Map<String, List<TimeSeries>> pairs = new LinkedHashMap<>();
+    for (int i = 0; i < out.size(); i++) {
+      TimeSeries s = out.get(i);
+      String name = s.name();
+      if (!s.chart().equals(chart) || name.equals(DESIRED_ALL) || name.equals(READY_ALL)) {
+        continue;
+      }
+      String workload = name.startsWith(target) ? name.substring(target.length())
+          : name.startsWith(outcome) ? name.substring(outcome.length()) : null;
+      if (workload != null) {
+        places.add(i);
+        pairs.computeIfAbsent(workload, w -> new ArrayList<>()).add(s);
+      }
+    }
+    Map<String, Double> score = new HashMap<>();
+    pairs.forEach((workload, lines) -> {
+      List<Double> t = values(lines, target + workload);
+      List<Double> o = values(lines, outcome + workload);
+      int n = Math.max(t.size(), o.size());
+      double sum = 0;
+      for (int i = 0; i < n; i++) {
+        sum += shortfall.applyAsDouble(i < t.size() ? t.get(i) : 0, i < o.size() ? o.get(i) : 0);
+      }
+      score.put(workload, sum);
+    });
+    List<String> order = new ArrayList<>(pairs.keySet());
+    order.sort(Comparator.comparingDouble((String w) -> score.get(w)).reversed()); // stable: ties keep their order
+    int k = 0;
+    for (String w : order) {
+      for (TimeSeries s : pairs.get(w)) {
+        out.set(places.get(k++), s);
+      }
+    }
+  }
+
+  private static List<Double> values(List<TimeSeries> lines, String name) {
+    for (TimeSeries s : lines) {
+      if (s.name().equals(name)) {
+        return s.values();
+      }
+    }
+    return List.of();
   }
 }

@@ -56,12 +56,12 @@ final class RolloutAutoscalingTest {
     assertThat(scales).isNotEmpty();
     assertThat(scales.get(0).object()).isEqualTo("HorizontalPodAutoscaler/default/web");
     assertThat(scales.get(0).at()).isGreaterThanOrEqualTo(Duration.ofMinutes(10));
-    assertThat(run.series("desired default/web")).isPresent();
-    assertThat(run.series("desired default/web").orElseThrow().last()).isEqualTo(6.0);
+    assertThat(run.series("desired Rollout/default/web")).isPresent();
+    assertThat(run.series("desired Rollout/default/web").orElseThrow().last()).isEqualTo(6.0);
     // the Rollout's pods serve: their capacity comes from the Rollout's template, as a Deployment's from its own
     // (600 requests/s to 2 pods of 500 millicores at 1 millicore each: 1,000/s; the HPA reads the step's 1,800/s at
     // the step's instant and its pods start at once here, so nothing is ever beyond capacity)
-    assertThat(run.series("unserved requests/s default/web").orElseThrow().values().get(5)).isZero();
+    assertThat(run.series("unserved requests/s Rollout/default/web").orElseThrow().values().get(5)).isZero();
     assertThat(run.series("cpu used").orElseThrow().values().get(5)).isEqualTo(0.6);
     assertThat(run.loads()).singleElement().satisfies(l -> {
       assertThat(l.target()).isEqualTo("Rollout/default/web");
