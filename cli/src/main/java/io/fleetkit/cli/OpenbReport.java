@@ -1,5 +1,7 @@
 package io.fleetkit.cli;
 
+import static io.fleetkit.simulator.HtmlReport.esc;
+
 import io.fleetkit.lab.gpu.ReplayResult;
 import java.util.List;
 import java.util.Locale;
@@ -113,21 +115,5 @@ final class OpenbReport {
 
   private static String fmt(double v) {
     return String.format(Locale.ROOT, "%.2f", v);
-  }
-
-  static String esc(String s) {
-    StringBuilder b = new StringBuilder(s.length());
-    for (int k = 0; k < s.length(); k++) {
-      char c = s.charAt(k);
-      switch (c) {
-        case '<' -> b.append("&lt;");
-        case '>' -> b.append("&gt;");
-        case '&' -> b.append("&amp;");
-        case '"' -> b.append("&quot;");
-        case '\'' -> b.append("&#39;");
-        default -> b.append(c);
-      }
-    }
-    return b.toString();
   }
 }
