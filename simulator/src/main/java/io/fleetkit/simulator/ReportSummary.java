@@ -109,9 +109,7 @@ final class ReportSummary {
    */
   private static void loads(StringBuilder sb, List<LoadOutcome> loads) {
     if (loads.size() <= MAX_LISTED) {
-      for (LoadOutcome l : loads) {
-        sb.append("<li>Load on ").append(esc(l.target())).append(": <b>").append(esc(l.summary())).append("</b></li>\n");
-      }
+      loads.forEach(l -> load(sb, l));
       return;
     }
     double requests = 0;
@@ -132,9 +130,11 @@ final class ReportSummary {
           .append(missed.size() > MAX_LISTED ? "; the " + MAX_LISTED + " with the most:" : ":");
     }
     sb.append("</li>\n");
-    for (LoadOutcome l : missed.subList(0, Math.min(missed.size(), MAX_LISTED))) {
-      sb.append("<li>Load on ").append(esc(l.target())).append(": <b>").append(esc(l.summary())).append("</b></li>\n");
-    }
+    missed.subList(0, Math.min(missed.size(), MAX_LISTED)).forEach(l -> load(sb, l));
+  }
+
+  private static void load(StringBuilder sb, LoadOutcome l) {
+    sb.append("<li>Load on ").append(esc(l.target())).append(": <b>").append(esc(l.summary())).append("</b></li>\n");
   }
 
   /**
