@@ -452,12 +452,16 @@ final class SeriesRecorder {
    * Every series sampled, in the order first sampled, except that the per-workload lines of the ready-vs-desired and
    * load charts come worst first ({@link #worstFirst}): a chart draws its first {@link HtmlReport#MAX_LINES_PER_CHART}
    * lines, which are then those of the workloads that fell short. Without a NodePool that had a price at some sample
-   * the cost series are left out ({@link SimulationRun#NO_PRICE}): they would read 0, as if the run were free.
+   * the cost series are left out ({@link SimulationRun#NO_PRICE}): they would read 0, as if the run were free. In a
+   * run with no GPU allocatable, requested or used at any sample, the GPU series are left out too: a cluster without
+   * GPUs gets no chart of zeros.
    */
   List<TimeSeries> series() {
+    boolean gpus = series.values().stream().anyMatch(b -> b.chart().equals(GPU) && b.values().stream()
+        .anyMatch(v -> v != 0));
     List<TimeSeries> out = new ArrayList<>();
     series.forEach((name, b) -> {
-      if (priced || !(b.chart().equals(COST) || b.chart().equals(COST_TOTAL))) {
+      if ((priced || !(b.chart().equals(COST) || b.chart().equals(COST_TOTAL))) && (gpus || !b.chart().equals(GPU))) {
         out.add(new TimeSeries(name, b.chart(), b.unit(), b.values()));
       }
     });

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.fleetkit.api.apps.Deployment;
 import io.fleetkit.api.autoscaling.NodePool;
 import io.fleetkit.api.autoscaling.NodePoolSpec;
+import io.fleetkit.api.core.PodSpec;
 import io.fleetkit.api.meta.ApiObject;
 import io.fleetkit.api.meta.ObjectMeta;
+import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.simulation.FaultType;
 import io.fleetkit.api.simulation.LoadPattern;
 import io.fleetkit.api.simulation.Scenario;
@@ -18,6 +21,7 @@ import io.fleetkit.api.simulation.WorkloadLoad;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -197,6 +201,20 @@ final class ClusterSimulationTest {
     assertThat(run.charts()).doesNotContain("Cost", "Cumulative cost").contains("Pods", "Nodes");
     assertThat(HtmlReport.render(run)).contains("<li>Cost: " + SimulationRun.NO_PRICE + "</li>")
         .doesNotContain("Total cost").doesNotContain("Highest cost");
+  }
+
+  /** GPU series that read 0 throughout would chart a cluster without GPUs; they are left out, as the cost's are. */
+  @Test
+  void gpu_noGpuAtAnySample_seriesLeftOut() {
+    List<ApiObject<?>> objects = new ArrayList<>(SimFixtures.nodes(3));
+    objects.add(Deployment.builder().namespace("default").name("web").replicas(2).matchLabels(Map.of("app", "web"))
+        .podSpec(PodSpec.builder().container("app", "web:1", ResourceList.ofCpuMemory(100, 0)).build()).build());
+    SimulationRun run = ClusterSimulation.builder().objects(objects).scenario(new Scenario(
+        ObjectMeta.builder().name("cpu-only").build(), new ScenarioSpec(Duration.ofMinutes(5), 1, Duration.ofMinutes(1),
+            List.of(), List.of(), ScenarioFeatures.ALL))).podEvents(false).build().run();
+    assertThat(run.series()).noneMatch(s -> s.chart().equals(SeriesRecorder.GPU));
+    assertThat(run.charts()).doesNotContain(SeriesRecorder.GPU).contains(SeriesRecorder.CPU);
+    assertThat(day.series("gpu allocatable")).isPresent(); // the example has GPU nodes
   }
 
   /**
