@@ -37,6 +37,8 @@ import java.util.function.Supplier;
 final class SeriesRecorder {
   static final String PODS = "Pods";
   static final String WORKLOADS = "Ready vs desired";
+  /** The per-workload lines' chart when a run has more than one workload (the totals stay in {@link #WORKLOADS}). */
+  static final String WORKLOADS_EACH = "Ready vs desired per workload";
   static final String NODES = "Nodes";
   static final String CPU = "CPU";
   static final String GPU = "GPU";
@@ -451,7 +453,8 @@ final class SeriesRecorder {
   /**
    * Every series sampled, in the order first sampled, except that the per-workload lines of the ready-vs-desired and
    * load charts come worst first ({@link #worstFirst}): a chart draws its first {@link HtmlReport#MAX_LINES_PER_CHART}
-   * lines, which are then those of the workloads that fell short. Without a NodePool that had a price at some sample
+   * lines, which are then those of the workloads that fell short. With more than one workload their lines are charted
+   * apart from the totals ({@link #WORKLOADS_EACH}). Without a NodePool that had a price at some sample
    * the cost series are left out ({@link SimulationRun#NO_PRICE}): they would read 0, as if the run were free. In a
    * run with no GPU allocatable, requested or used at any sample, the GPU series are left out too: a cluster without
    * GPUs gets no chart of zeros.
@@ -468,6 +471,14 @@ final class SeriesRecorder {
     // replica-samples short of desired; requests/s beyond capacity summed over the samples
     worstFirst(out, WORKLOADS, "desired ", "ready ", (desired, ready) -> Math.max(0, desired - ready));
     worstFirst(out, LOAD, "requests/s ", "unserved requests/s ", (rate, unserved) -> unserved);
+    // with more than one workload, their own lines get a chart of their own: on the totals' axis (thousands of
+    // replicas) a workload's lines (tens) would lie flat along the bottom
+    long workloads = out.stream().filter(t -> t.chart().equals(WORKLOADS) && t.name().startsWith("desired ")
+        && !t.name().equals(DESIRED_ALL)).count();
+    if (workloads > 1) {
+      out.replaceAll(t -> t.chart().equals(WORKLOADS) && !t.name().equals(DESIRED_ALL) && !t.name().equals(READY_ALL)
+          ? new TimeSeries(t.name(), WORKLOADS_EACH, t.unit(), t.values()) : t);
+    }
     return out;
   }
 

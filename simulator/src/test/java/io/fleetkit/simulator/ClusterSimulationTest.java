@@ -217,6 +217,14 @@ final class ClusterSimulationTest {
     assertThat(day.series("gpu allocatable")).isPresent(); // the example has GPU nodes
   }
 
+  /** The example's one workload: its lines share the totals' chart (a chart of their own would repeat them). */
+  @Test
+  void workloads_oneWorkload_linesShareTheTotalsChart() {
+    assertThat(day.series("desired shop/web").orElseThrow().chart()).isEqualTo(SeriesRecorder.WORKLOADS);
+    assertThat(day.series(SeriesRecorder.DESIRED_ALL).orElseThrow().chart()).isEqualTo(SeriesRecorder.WORKLOADS);
+    assertThat(day.charts()).doesNotContain(SeriesRecorder.WORKLOADS_EACH);
+  }
+
   /**
    * The example's load gives requests a CPU cost and no memory cost: {@code cpu used} follows the load, and
    * {@code memory used}, which would read 0 for a day of traffic, is left out; a load with a memory cost brings it.

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A Deployment, a StatefulSet and a Rollout may share a namespace and a name (an Argo Rollout that takes over a
  * Deployment often does): each gets series of its own, a Deployment's named {@code NS/NAME} and the others'
- * {@code KIND/NS/NAME}, and so does each load.
+ * {@code KIND/NS/NAME}, and so does each load. With more than one workload their lines have a chart of their own.
  */
 final class WorkloadSeriesNamesTest {
   private static PodSpec spec(String image) {
@@ -63,5 +63,12 @@ final class WorkloadSeriesNamesTest {
     assertThat(run.series("requests/s default/web").orElseThrow().last()).isEqualTo(10.0);
     assertThat(run.series("requests/s Rollout/default/web").orElseThrow().last()).isEqualTo(20.0);
     assertThat(run.series(SeriesRecorder.DESIRED_ALL).orElseThrow().last()).isEqualTo(9.0);
+    // three workloads: their lines are charted apart from the totals, on an axis of their own
+    assertThat(run.series(SeriesRecorder.DESIRED_ALL).orElseThrow().chart()).isEqualTo(SeriesRecorder.WORKLOADS);
+    assertThat(run.series(SeriesRecorder.READY_ALL).orElseThrow().chart()).isEqualTo(SeriesRecorder.WORKLOADS);
+    assertThat(run.series("ready Rollout/default/web").orElseThrow().chart()).isEqualTo(SeriesRecorder.WORKLOADS_EACH);
+    assertThat(run.series().stream().filter(s -> s.chart().equals(SeriesRecorder.WORKLOADS_EACH))).hasSize(6);
+    assertThat(run.charts()).containsSubsequence(SeriesRecorder.WORKLOADS, SeriesRecorder.WORKLOADS_EACH,
+        SeriesRecorder.NODES);
   }
 }
