@@ -8,14 +8,18 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Renders a {@link SimulationRun} as one self-contained HTML page: a summary with the worst moments, one inline SVG
- * chart per chart group with the faults and scaling decisions marked on the time axis, and a table of every event with
+ * chart per chart group with the faults and scaling decisions marked on the time axis (a crowded one with a list to
+ * pick its lines from, {@link ReportSeriesPicker}), and a table of every event with
  * a filter by object, listed 1,000 at a time (a link ending in {@code #filter=TEXT} opens with the filter set). No
  * network access is needed to open it (no external script, style, font or image). Every text taken from the run is
  * escaped: HTML-escaped in the page, and written as JSON strings that cannot end the script element in the event
  * table's data. Same run, same bytes. Stateless; thread-safe.
  */
 public final class HtmlReport {
-  /** At most this many series are drawn in one chart; the rest are in the JSON output. */
+  /**
+   * At most this many series are drawn in one chart at once; a chart of more lists them all for the reader to pick
+   * from ({@link ReportSeriesPicker}).
+   */
   public static final int MAX_LINES_PER_CHART = 12;
 
   private static final int W = 880;
@@ -71,8 +75,9 @@ public final class HtmlReport {
             + "transparent 6px 8px,var(--c) 8px 10px,transparent 10px 12px)}\n")
         .append("table{border-collapse:collapse;width:100%;font-size:.85em}th,td{text-align:left;padding:2px 6px;"
             + "border-bottom:1px solid #eee;vertical-align:top}\n")
-        .append("tr.marker td{background:#fff4e5}input{font-size:1em;padding:4px;width:60%}\n")
-        .append("</style>\n</head>\n<body>\n");
+        .append("tr.marker td{background:#fff4e5}input{font-size:1em;padding:4px;width:60%}\n");
+    ReportSeriesPicker.style(sb);
+    sb.append("</style>\n</head>\n<body>\n");
     sb.append("<h1>Simulation ").append(esc(run.scenario())).append("</h1>\n");
     sb.append("<p class=\"meta\">").append(esc(clock(run.duration()))).append(" simulated, seed ").append(run.seed())
         .append(", ").append(run.sampleTimes().size()).append(" samples, ").append(run.timeline().size())
@@ -83,7 +88,8 @@ public final class HtmlReport {
     }
     sb.append("<section id=\"charts\">\n<h2>Charts</h2>\n<p class=\"meta\">Faults are red dashed lines across each "
         + "chart, recoveries green; scaling decisions are grey ticks under the time axis. Hover over one for what "
-        + "happened.</p>\n");
+        + "happened. A chart of more than " + MAX_LINES_PER_CHART + " series draws the first " + MAX_LINES_PER_CHART
+        + " (per workload, those that fell short first); pick others from the list under it.</p>\n");
     for (String chart : run.charts()) {
       chart(sb, run, chart, run.series().stream().filter(s -> s.chart().equals(chart)).toList());
     }
@@ -91,6 +97,7 @@ public final class HtmlReport {
     ReportEventTable.section(sb, run.timeline().size());
     sb.append("<script>\n(function(){\n");
     ReportEventTable.script(sb, run.timeline());
+    ReportSeriesPicker.script(sb, List.of(COLORS), List.of(DASHES));
     sb.append("})();\n</script>\n</body>\n</html>\n");
     return sb.toString();
   }
@@ -112,10 +119,12 @@ public final class HtmlReport {
   }
 
   private static void chart(StringBuilder sb, SimulationRun run, String chart, List<TimeSeries> all) {
-    List<TimeSeries> drawn = all.subList(0, Math.min(all.size(), MAX_LINES_PER_CHART));
+    List<TimeSeries> inPage = all.subList(0, Math.min(all.size(), ReportSeriesPicker.MAX_SERIES_IN_PAGE));
+    List<TimeSeries> drawn = inPage.subList(0, Math.min(inPage.size(), MAX_LINES_PER_CHART));
+    // one axis for every series in the page, so that a line picked from the list fits it
     double max = 0;
     boolean whole = true;
-    for (TimeSeries s : drawn) {
+    for (TimeSeries s : inPage) {
       max = Math.max(max, s.max());
       for (double v : s.values()) {
         whole &= v == Math.rint(v);
@@ -128,7 +137,7 @@ public final class HtmlReport {
     int plotH = H - TOP - BOTTOM;
     // one axis for the chart's series; when they are in different units (cost per hour and cumulative cost), the
     // caption names each and so does every legend entry
-    List<String> units = drawn.stream().map(TimeSeries::unit).distinct().toList();
+    List<String> units = inPage.stream().map(TimeSeries::unit).distinct().toList();
     String unit = String.join(", ", units);
     sb.append("<figure class=\"chart\" data-chart=\"").append(esc(chart)).append("\">\n<figcaption>")
         .append(esc(chart)).append(" (").append(esc(unit)).append(")</figcaption>\n")
@@ -178,26 +187,32 @@ public final class HtmlReport {
     if (!column.isEmpty()) {
       scalingTick(sb, columnX, column);
     }
-    for (int k = 0; k < drawn.size(); k++) {
-      TimeSeries s = drawn.get(k);
-      sb.append("<polyline class=\"series\" data-series=\"").append(esc(s.name())).append("\" data-points=\"")
-          .append(s.values().size()).append("\" fill=\"none\" stroke-width=\"1.6\" stroke=\"").append(color(k))
+    for (int k = 0; k < inPage.size(); k++) {
+      TimeSeries s = inPage.get(k);
+      sb.append(k < drawn.size() ? "<polyline class=\"series\"" : "<polyline class=\"series off\"")
+          .append(" data-series=\"").append(esc(s.name())).append("\" data-points=\"").append(s.values().size())
+          .append("\" data-style=\"").append(k).append("\" fill=\"none\" stroke-width=\"1.6\" stroke=\"").append(color(k))
           .append(dash(k).isEmpty() ? "" : "\" stroke-dasharray=\"" + dash(k)).append("\" points=\"");
       points(sb, run.sampleTimes(), s.values(), span, top);
       sb.append("\"><title>").append(esc(s.name())).append("</title></polyline>\n");
     }
+    List<String> labels = inPage.stream().map(s -> s.name() + (units.size() > 1 ? " (" + s.unit() + ")" : ""))
+        .toList();
     sb.append("</svg>\n<div class=\"legend\">");
     for (int k = 0; k < drawn.size(); k++) {
       int round = k / COLORS.length % DASHES.length;
       sb.append("<span").append(round == 0 ? "" : " class=\"d" + round + "\"").append(" style=\"--c:").append(color(k))
-          .append("\">").append(esc(drawn.get(k).name()
-          + (units.size() > 1 ? " (" + drawn.get(k).unit() + ")" : "")))
-          .append("</span>");
+          .append("\">").append(esc(labels.get(k))).append("</span>");
     }
-    if (all.size() > drawn.size()) {
-      sb.append("<span>").append(all.size() - drawn.size()).append(" more series in the JSON output</span>");
+    sb.append("</div>\n");
+    if (inPage.size() > drawn.size()) {
+      ReportSeriesPicker.list(sb, labels, drawn.size());
     }
-    sb.append("</div>\n</figure>\n");
+    if (all.size() > inPage.size()) {
+      sb.append("<p class=\"meta\">").append(all.size() - inPage.size())
+          .append(" more series in the JSON output</p>\n");
+    }
+    sb.append("</figure>\n");
   }
 
   /** Scaling decisions a tick's tooltip names; it counts the rest. */

@@ -196,6 +196,75 @@ final class HtmlReportBrowserTest {
         + "hidden=\"\">");
   }
 
+  /**
+   * A crowded chart's list, used as a reader would (a script added to a copy of the page ticks and unticks boxes and
+   * types a filter, then the DOM is dumped): a ticked series is drawn in a style no other drawn line has, an unticked
+   * one is hidden, the legend names exactly the drawn lines, and the filter hides the other names.
+   */
+  @Test
+  void crowdedChart_pickLines_drawsAndHides_legendFollows_filterNarrowsTheList() throws Exception {
+    SimulationRun tiny = HtmlReportTest.tiny("web-1");
+    List<TimeSeries> series = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      series.add(new TimeSeries("ready default/app-" + i, "Ready vs desired per workload", "replicas",
+          List.of(1.0, 2.0, (double) i)));
+    }
+    series.add(new TimeSeries("ready default/<b>", "Ready vs desired per workload", "replicas",
+        List.of(1.0, 2.0, 3.0)));
+    SimulationRun run = new SimulationRun(tiny.scenario(), tiny.seed(), tiny.duration(), tiny.sampleTimes(), series,
+        List.of(), List.of(), tiny.summary());
+    String html = HtmlReport.render(run);
+    // untick app-0 (style 0 is free again), tick app-20 (takes style 0) and app-33 (the first style after the
+    // drawn 1..11: 12), then the <b> one; filter the list by "APP-3"
+    String reader = "<script>(function(){var d=document.querySelector('details.pick');"
+        + "function set(k,on){var b=d.querySelectorAll('.pick-list input')[k];b.checked=on;"
+        + "b.dispatchEvent(new Event('change',{bubbles:true}));}"
+        + "set(0,false);set(20,true);set(33,true);set(40,true);"
+        + "var f=d.querySelector('.pick-filter');f.value='APP-3';f.dispatchEvent(new Event('input',{bubbles:true}));"
+        + "})();</script>";
+    Path file = OUT.resolve("pick-lines.html").toAbsolutePath();
+    Files.writeString(file, html.replace("</body>", reader + "</body>"), StandardCharsets.UTF_8);
+
+    HeadlessChromium.Run b = chromium.run("--dump-dom", file.toUri().toString());
+    assertThat(b.exit()).as(b.stderr()).isZero();
+    assertThat(b.consoleLines()).isEmpty();
+    String dom = b.stdout();
+    Map<String, String> drawn = new LinkedHashMap<>();
+    Matcher line = Pattern.compile("<polyline class=\"series\" data-series=\"([^\"]*)\"[^>]* data-style=\"(\\d+)\"")
+        .matcher(dom);
+    while (line.find()) {
+      drawn.put(line.group(1), line.group(2));
+    }
+    List<String> expected = new ArrayList<>();
+    for (int i = 1; i < HtmlReport.MAX_LINES_PER_CHART; i++) {
+      expected.add("ready default/app-" + i);
+    }
+    expected.addAll(List.of("ready default/app-20", "ready default/app-33", "ready default/&lt;b&gt;"));
+    assertThat(drawn.keySet()).containsExactlyElementsOf(expected);
+    assertThat(drawn).containsEntry("ready default/app-20", "0").containsEntry("ready default/app-33", "12")
+        .containsEntry("ready default/&lt;b&gt;", "13");
+    assertThat(new java.util.HashSet<>(drawn.values())).hasSize(drawn.size());
+    // the lines drawn in their new styles: app-33 is style 12, colour 12 % 8 with the second dash pattern
+    Matcher app33 = Pattern.compile("<polyline class=\"series\" data-series=\"ready default/app-33\"[^>]*>")
+        .matcher(dom);
+    assertThat(app33.find()).isTrue();
+    assertThat(app33.group()).contains(" stroke=\"" + HtmlReport.color(12) + "\"")
+        .contains(" stroke-dasharray=\"" + HtmlReport.dash(12) + "\"");
+    Matcher legend = Pattern.compile("<div class=\"legend\">(.*?)</div>", Pattern.DOTALL).matcher(dom);
+    assertThat(legend.find()).isTrue();
+    List<String> named = Pattern.compile("<span[^>]*>([^<]*)</span>").matcher(legend.group(1)).results()
+        .map(r -> r.group(1)).toList();
+    assertThat(named).containsExactlyElementsOf(expected);
+    assertThat(legend.group(1)).contains("<span class=\"d1\" style=\"--c: " + HtmlReport.color(12)
+        + ";\">ready default/app-33</span>");
+    assertThat(dom).contains("<summary>Pick the lines: 14 of 41 series drawn</summary>");
+    List<String> listed = Pattern.compile("<label>(<input[^>]*>)([^<]*)</label>").matcher(dom).results()
+        .map(r -> r.group(2)).toList();
+    assertThat(listed).containsExactly("ready default/app-3", "ready default/app-30", "ready default/app-31",
+        "ready default/app-32", "ready default/app-33", "ready default/app-34", "ready default/app-35",
+        "ready default/app-36", "ready default/app-37", "ready default/app-38", "ready default/app-39");
+  }
+
   /** The event table's rows in {@code dom}, each as the browser serialised it. */
   private static List<String> tableRows(String dom) {
     Matcher body = Pattern.compile("<table id=\"event-table\">.*?<tbody>(.*?)</tbody>", Pattern.DOTALL).matcher(dom);

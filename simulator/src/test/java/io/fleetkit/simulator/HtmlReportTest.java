@@ -289,7 +289,71 @@ final class HtmlReportTest {
     assertThat(HtmlReport.dash(8)).isNotEmpty();
     assertThat(HtmlReport.color(8)).isEqualTo(HtmlReport.color(0)); // the colours come round, with a dash
     assertThat(HtmlReport.distinctStyles()).isGreaterThanOrEqualTo(HtmlReport.MAX_LINES_PER_CHART);
-    assertThat(html).contains("2 more series in the JSON output");
+  }
+
+  /**
+   * A chart of more series than it draws holds them all: the first {@link HtmlReport#MAX_LINES_PER_CHART} drawn, the
+   * rest as hidden lines on the same axis (which reaches the highest of them), and a list with a checkbox per series,
+   * those drawn checked, names escaped.
+   */
+  @Test
+  void render_crowdedChart_holdsEverySeries_drawsTheFirst_listsAll() {
+    SimulationRun t = tiny("web-1");
+    int n = HtmlReport.MAX_LINES_PER_CHART + 2;
+    List<TimeSeries> series = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      // the last, not drawn at first, is the highest: 50 replicas
+      series.add(new TimeSeries("ready <b>" + i + "</b>", "Workloads", "replicas",
+          List.of(1.0, 2.0, i == n - 1 ? 50.0 : (double) i)));
+    }
+    SimulationRun many = new SimulationRun("many", 3, t.duration(), t.sampleTimes(), series, List.of(), List.of(),
+        t.summary());
+    String html = HtmlReport.render(many);
+    assertThat(Pattern.compile("<polyline class=\"series\" ").matcher(html).results().count())
+        .isEqualTo(HtmlReport.MAX_LINES_PER_CHART);
+    Matcher off = Pattern.compile("<polyline class=\"series off\" data-series=\"([^\"]*)\"[^>]* points=\"([^\"]*)\"")
+        .matcher(html);
+    List<String> hidden = new java.util.ArrayList<>();
+    while (off.find()) {
+      hidden.add(off.group(1));
+      assertThat(off.group(2).split(" ")).hasSize(3);
+    }
+    assertThat(hidden).containsExactly("ready &lt;b&gt;12&lt;/b&gt;", "ready &lt;b&gt;13&lt;/b&gt;");
+    // the axis reaches the hidden line's 50: gridlines at 10, 20, ..., 50
+    assertThat(html).contains("text-anchor=\"end\" fill=\"#555\">50</text>");
+    assertThat(html).contains("<summary>Pick the lines: 12 of 14 series drawn</summary>");
+    Matcher box = Pattern.compile("<label><input type=\"checkbox\" value=\"(\\d+)\"( checked)?>([^<]*)</label>")
+        .matcher(html);
+    int k = 0;
+    while (box.find()) {
+      assertThat(box.group(1)).isEqualTo(String.valueOf(k));
+      assertThat(box.group(2) != null).as("box %d checked", k).isEqualTo(k < HtmlReport.MAX_LINES_PER_CHART);
+      assertThat(box.group(3)).isEqualTo("ready &lt;b&gt;" + k + "&lt;/b&gt;");
+      k++;
+    }
+    assertThat(k).isEqualTo(n);
+    assertThat(html).doesNotContain("more series in the JSON output");
+    // a chart that draws all its series has no list
+    assertThat(HtmlReport.render(tiny("web-1"))).doesNotContain("<details class=\"pick\">");
+  }
+
+  /** A chart holds at most {@link ReportSeriesPicker#MAX_SERIES_IN_PAGE} series in the page and counts the rest. */
+  @Test
+  void render_moreSeriesThanThePageHolds_countsTheRest() {
+    SimulationRun t = tiny("web-1");
+    List<TimeSeries> series = new java.util.ArrayList<>();
+    for (int i = 0; i < ReportSeriesPicker.MAX_SERIES_IN_PAGE + 3; i++) {
+      series.add(new TimeSeries("ready web-" + i, "Workloads", "replicas", List.of(1.0, 2.0, 3.0)));
+    }
+    String html = HtmlReport.render(new SimulationRun("many", 3, t.duration(), t.sampleTimes(), series, List.of(),
+        List.of(), t.summary()));
+    assertThat(Pattern.compile("<polyline class=\"series").matcher(html).results().count())
+        .isEqualTo(ReportSeriesPicker.MAX_SERIES_IN_PAGE);
+    assertThat(Pattern.compile("<input type=\"checkbox\"").matcher(html).results().count())
+        .isEqualTo(ReportSeriesPicker.MAX_SERIES_IN_PAGE);
+    assertThat(html).contains("<p class=\"meta\">3 more series in the JSON output</p>")
+        .contains("<summary>Pick the lines: 12 of 400 series drawn</summary>")
+        .doesNotContain("data-series=\"ready web-400\"");
   }
 
   @Test
