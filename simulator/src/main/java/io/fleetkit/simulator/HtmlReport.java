@@ -2,6 +2,7 @@ package io.fleetkit.simulator;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
@@ -64,19 +65,21 @@ public final class HtmlReport {
         .append(".meta{color:#555}figure{margin:16px 0}figcaption{font-weight:600;margin-bottom:4px}\n")
         .append("svg{width:100%;height:auto;background:#fff;border:1px solid #ddd}\n")
         .append(".legend{display:flex;flex-wrap:wrap;gap:4px 16px;font-size:.85em;margin-top:4px}\n")
-        .append(".legend span::before{content:'';display:inline-block;width:18px;height:3px;margin-right:4px;"
-            + "vertical-align:middle;background:var(--c)}\n")
-        // the legend's swatches of dashed, dotted and dash-dot lines, as the lines' stroke-dasharray draws them
-        .append(".legend span.d1::before{background:repeating-linear-gradient(90deg,var(--c) 0 6px,"
-            + "transparent 6px 9px)}\n")
-        .append(".legend span.d2::before{background:repeating-linear-gradient(90deg,var(--c) 0 2px,"
-            + "transparent 2px 4px)}\n")
-        .append(".legend span.d3::before{background:repeating-linear-gradient(90deg,var(--c) 0 6px,"
-            + "transparent 6px 8px,var(--c) 8px 10px,transparent 10px 12px)}\n")
+        .append(".legend span::before,.readout span::before{content:'';display:inline-block;width:18px;height:3px;"
+            + "margin-right:4px;vertical-align:middle;background:var(--c)}\n")
+        // the swatches of dashed, dotted and dash-dot lines (legend and readout), as the lines' stroke-dasharray
+        // draws them
+        .append(".legend span.d1::before,.readout span.d1::before{background:repeating-linear-gradient(90deg,"
+            + "var(--c) 0 6px,transparent 6px 9px)}\n")
+        .append(".legend span.d2::before,.readout span.d2::before{background:repeating-linear-gradient(90deg,"
+            + "var(--c) 0 2px,transparent 2px 4px)}\n")
+        .append(".legend span.d3::before,.readout span.d3::before{background:repeating-linear-gradient(90deg,"
+            + "var(--c) 0 6px,transparent 6px 8px,var(--c) 8px 10px,transparent 10px 12px)}\n")
         .append("table{border-collapse:collapse;width:100%;font-size:.85em}th,td{text-align:left;padding:2px 6px;"
             + "border-bottom:1px solid #eee;vertical-align:top}\n")
         .append("tr.marker td{background:#fff4e5}input{font-size:1em;padding:4px;width:60%}\n");
     ReportSeriesPicker.style(sb);
+    ReportReadout.style(sb);
     sb.append("</style>\n</head>\n<body>\n");
     sb.append("<h1>Simulation ").append(esc(run.scenario())).append("</h1>\n");
     sb.append("<p class=\"meta\">").append(esc(clock(run.duration()))).append(" simulated, seed ").append(run.seed())
@@ -98,6 +101,7 @@ public final class HtmlReport {
     sb.append("<script>\n(function(){\n");
     ReportEventTable.script(sb, run.timeline());
     ReportSeriesPicker.script(sb, List.of(COLORS), List.of(DASHES));
+    ReportReadout.script(sb, run.sampleTimes(), LEFT, W - RIGHT, COLORS.length, DASHES.length);
     sb.append("})();\n</script>\n</body>\n</html>\n");
     return sb.toString();
   }
@@ -189,15 +193,19 @@ public final class HtmlReport {
     }
     for (int k = 0; k < inPage.size(); k++) {
       TimeSeries s = inPage.get(k);
+      int[] kept = kept(run.sampleTimes(), s.values(), span);
       sb.append(k < drawn.size() ? "<polyline class=\"series\"" : "<polyline class=\"series off\"")
           .append(" data-series=\"").append(esc(s.name())).append("\" data-points=\"").append(s.values().size())
-          .append("\" data-style=\"").append(k).append("\" fill=\"none\" stroke-width=\"1.6\" stroke=\"").append(color(k))
+          .append("\" data-style=\"").append(k).append("\" data-unit=\"").append(esc(s.unit())).append('"');
+      ReportReadout.values(sb, s.values(), kept);
+      sb.append(" fill=\"none\" stroke-width=\"1.6\" stroke=\"").append(color(k))
           .append(dash(k).isEmpty() ? "" : "\" stroke-dasharray=\"" + dash(k)).append("\" points=\"");
-      points(sb, run.sampleTimes(), s.values(), span, top);
+      points(sb, run.sampleTimes(), s.values(), kept, span, top);
       sb.append("\"><title>").append(esc(s.name())).append("</title></polyline>\n");
     }
     List<String> labels = inPage.stream().map(s -> s.name() + (units.size() > 1 ? " (" + s.unit() + ")" : ""))
         .toList();
+    ReportReadout.guide(sb, TOP, TOP + plotH);
     sb.append("</svg>\n<div class=\"legend\">");
     for (int k = 0; k < drawn.size(); k++) {
       int round = k / COLORS.length % DASHES.length;
@@ -246,13 +254,34 @@ public final class HtmlReport {
    * rasterises as the full one does, every peak kept); a shorter one from every sample.
    */
   static void points(StringBuilder sb, List<Duration> times, List<Double> values, long span, double top) {
+    points(sb, times, values, kept(times, values, span), span, top);
+  }
+
+  /** The polyline points of the samples {@code kept} ({@link #kept}). */
+  private static void points(StringBuilder sb, List<Duration> times, List<Double> values, int[] kept, long span,
+      double top) {
     int plotW = W - LEFT - RIGHT;
     int plotH = H - TOP - BOTTOM;
+    for (int j = 0; j < kept.length; j++) {
+      int i = kept[j];
+      double x = LEFT + plotW * (double) times.get(i).toMillis() / span;
+      double y = TOP + plotH - (top == 0 ? 0 : plotH * values.get(i) / top);
+      sb.append(j == 0 ? "" : " ").append(fmt(x)).append(',').append(fmt(y));
+    }
+  }
+
+  /**
+   * The samples a series' line is drawn through, in time order: every one, or for a series with more samples than
+   * four per column of {@link #COLUMNS_PER_UNIT}, the first, lowest, highest and last of each column.
+   */
+  static int[] kept(List<Duration> times, List<Double> values, long span) {
+    int plotW = W - LEFT - RIGHT;
     int n = values.size();
     int columns = plotW * COLUMNS_PER_UNIT;
     boolean reduce = n > 4 * columns;
+    int[] out = new int[reduce ? 4 * (columns + 1) : n];
+    int count = 0;
     int first = 0;
-    boolean any = false;
     while (first < n) {
       double x0 = plotW * (double) times.get(first).toMillis() / span;
       int column = (int) Math.floor(x0 * COLUMNS_PER_UNIT);
@@ -277,17 +306,17 @@ public final class HtmlReport {
       int[] keep = {first, Math.min(low, high), Math.max(low, high), last};
       int previous = -1;
       for (int i : keep) {
-        if (i == previous) {
-          continue;
+        if (i != previous) {
+          if (count == out.length) {
+            out = Arrays.copyOf(out, 2 * count);
+          }
+          out[count++] = i;
+          previous = i;
         }
-        previous = i;
-        double x = LEFT + plotW * (double) times.get(i).toMillis() / span;
-        double y = TOP + plotH - (top == 0 ? 0 : plotH * values.get(i) / top);
-        sb.append(any ? " " : "").append(fmt(x)).append(',').append(fmt(y));
-        any = true;
       }
       first = end;
     }
+    return count == out.length ? out : Arrays.copyOf(out, count);
   }
 
   /** The colour of a chart's series {@code k}. */

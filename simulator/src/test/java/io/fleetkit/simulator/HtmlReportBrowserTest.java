@@ -221,6 +221,9 @@ final class HtmlReportBrowserTest {
         + "b.dispatchEvent(new Event('change',{bubbles:true}));}"
         + "set(0,false);set(20,true);set(33,true);set(40,true);"
         + "var f=d.querySelector('.pick-filter');f.value='APP-3';f.dispatchEvent(new Event('input',{bubbles:true}));"
+        // and the pointer at the last sample: the readout reads the lines drawn now
+        + "var svg=d.parentNode.querySelector('svg'),m=svg.getScreenCTM();svg.dispatchEvent(new MouseEvent("
+        + "'mousemove',{clientX:m.a*860+m.e,clientY:m.d*120+m.f,bubbles:true}));"
         + "})();</script>";
     Path file = OUT.resolve("pick-lines.html").toAbsolutePath();
     Files.writeString(file, html.replace("</body>", reader + "</body>"), StandardCharsets.UTF_8);
@@ -258,11 +261,51 @@ final class HtmlReportBrowserTest {
     assertThat(legend.group(1)).contains("<span class=\"d1\" style=\"--c: " + HtmlReport.color(12)
         + ";\">ready default/app-33</span>");
     assertThat(dom).contains("<summary>Pick the lines: 14 of 41 series drawn</summary>");
+    Matcher readout = Pattern.compile("<div class=\"readout\"[^>]*><b>0:02</b>(.*?)</div></div>").matcher(dom);
+    assertThat(readout.find()).as("the readout").isTrue();
+    List<String> read = Pattern.compile("<span[^>]*>([^<]*)</span>").matcher(readout.group(1)).results()
+        .map(r -> r.group(1)).toList();
+    assertThat(read).hasSize(expected.size()).contains("ready default/app-33: 33 replicas",
+        "ready default/app-20: 20 replicas", "ready default/&lt;b&gt;: 3 replicas");
+    assertThat(readout.group(1)).contains("<span class=\"d1\" style=\"--c: " + HtmlReport.color(12)
+        + ";\">ready default/app-33: 33 replicas</span>");
     List<String> listed = Pattern.compile("<label>(<input[^>]*>)([^<]*)</label>").matcher(dom).results()
         .map(r -> r.group(2)).toList();
     assertThat(listed).containsExactly("ready default/app-3", "ready default/app-30", "ready default/app-31",
         "ready default/app-32", "ready default/app-33", "ready default/app-34", "ready default/app-35",
         "ready default/app-36", "ready default/app-37", "ready default/app-38", "ready default/app-39");
+  }
+
+  /**
+   * The readout, as a reader's pointer brings it up (a script added to a copy of the page moves the pointer over the
+   * Pods chart at its second sample, then over the Cost chart's left margin): the time and each drawn line's value
+   * with its unit, and the guide at that sample; outside the plot nothing.
+   */
+  @Test
+  void readout_pointerOverAChart_givesTheTimeAndEachLinesValue() throws Exception {
+    String html = HtmlReport.render(HtmlReportTest.tiny("web-1"));
+    String pointer = "<script>(function(){function move(chart,x){var svg=document.querySelector("
+        + "'figure[data-chart=\"'+chart+'\"] svg'),m=svg.getScreenCTM();svg.dispatchEvent(new MouseEvent('mousemove',"
+        + "{clientX:m.a*x+m.e,clientY:m.d*120+m.f,bubbles:true}));}move('Pods',470);move('Cost',20);})();</script>";
+    Path file = OUT.resolve("readout.html").toAbsolutePath();
+    Files.writeString(file, html.replace("</body>", pointer + "</body>"), StandardCharsets.UTF_8);
+
+    HeadlessChromium.Run b = chromium.run("--dump-dom", file.toUri().toString());
+    assertThat(b.exit()).as(b.stderr()).isZero();
+    assertThat(b.consoleLines()).isEmpty();
+    String dom = b.stdout();
+    Matcher pods = Pattern.compile("<figure class=\"chart\" data-chart=\"Pods\">(.*?)</figure>", Pattern.DOTALL)
+        .matcher(dom);
+    assertThat(pods.find()).isTrue();
+    assertThat(pods.group(1)).contains("<div class=\"readout\" style=\"left: ")
+        .contains("<b>0:01</b><div><span style=\"--c: " + HtmlReport.color(0) + ";\">pending pods: 3 pods</span></div>")
+        .containsPattern("<line class=\"guide\" x1=\"464(\\.0)?\" x2=\"464(\\.0)?\" y1=\"16\" y2=\"224\" "
+            + "stroke=\"#444\" visibility=\"visible\"");
+    Matcher cost = Pattern.compile("<figure class=\"chart\" data-chart=\"Cost\">(.*?)</figure>", Pattern.DOTALL)
+        .matcher(dom);
+    assertThat(cost.find()).isTrue();
+    assertThat(cost.group(1)).contains("<div class=\"readout\" hidden=\"\"></div>")
+        .contains("visibility=\"hidden\"");
   }
 
   /** The event table's rows in {@code dom}, each as the browser serialised it. */

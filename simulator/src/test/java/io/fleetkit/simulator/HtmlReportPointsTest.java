@@ -55,6 +55,40 @@ final class HtmlReportPointsTest {
     }
   }
 
+  /**
+   * The readout's values and indices follow the points: every sample's value for a short series; for a reduced one
+   * the kept samples' values and their indices, in time order.
+   */
+  @Test
+  void readoutValues_followThePoints() {
+    StringBuilder sb = new StringBuilder();
+    List<Duration> t = seconds(3);
+    ReportReadout.values(sb, List.of(0.0, 2.5, 10.0), HtmlReport.kept(t, List.of(0.0, 2.5, 10.0), 2_000));
+    assertThat(sb).hasToString(" data-v=\"0 2.50 10\"");
+
+    int n = 86_401;
+    List<Double> values = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      values.add(i == 54_321 ? 100.0 : 1.0);
+    }
+    int[] kept = HtmlReport.kept(seconds(n), values, 86_400_000L);
+    assertThat(kept.length).isEqualTo(points(seconds(n), values, 100).length);
+    for (int j = 1; j < kept.length; j++) {
+      assertThat(kept[j]).isGreaterThan(kept[j - 1]);
+    }
+    assertThat(kept).contains(0, 54_321, n - 1);
+    sb.setLength(0);
+    ReportReadout.values(sb, values, kept);
+    String[] attrs = sb.toString().split("\"");
+    String[] v = attrs[1].split(" ");
+    String[] i = attrs[3].split(" ");
+    assertThat(attrs[2]).isEqualTo(" data-i=");
+    assertThat(v).hasSize(kept.length);
+    assertThat(i).hasSize(kept.length);
+    int spike = java.util.Arrays.asList(i).indexOf("54321");
+    assertThat(v[spike]).isEqualTo("100");
+  }
+
   @Property(tries = 50)
   void reducedSeries_keepEveryColumnsLowestAndHighestValue(@ForAll @IntRange(min = 6_401, max = 40_000) int n,
       @ForAll @IntRange(min = 0, max = 1_000_000) int seed) {

@@ -74,6 +74,19 @@ final class HtmlReportTest {
     assertThat(html).contains("<line class=\"marker\" data-kind=\"NodeFailed\"");
   }
 
+  /** Each line carries its samples' values for the readout, as the report writes numbers, and its unit. */
+  @Test
+  void render_linesCarryTheirValuesAndUnit() {
+    String html = HtmlReport.render(tiny("web-1"));
+    assertThat(html).contains("data-series=\"pending pods\" data-points=\"3\" data-style=\"0\" data-unit=\"pods\" "
+        + "data-v=\"0 3 1\" fill=")
+        .contains("data-series=\"cost per hour\" data-points=\"3\" data-style=\"0\" data-unit=\"$/h\" "
+        + "data-v=\"1.50 1.50 2\" fill=")
+        .doesNotContain("data-i=")
+        // the sample times, once, for the readout's time
+        .contains("var S=[\"0:00\",\"0:01\",\"0:02\"];");
+  }
+
   @Test
   void render_summaryNamesTheWorstMomentsAndTheTotal() {
     String html = HtmlReport.render(tiny("web-1"));

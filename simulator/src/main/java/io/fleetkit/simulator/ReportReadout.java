@@ -1,0 +1,91 @@
+package io.fleetkit.simulator;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The HTML report's readout: with the pointer over a chart, a box next to it gives the sample time under the pointer
+ * and each drawn line's value there, with the line's colour, name and unit, and a thin vertical line marks that time
+ * on the chart.
+ *
+ * <p>Each line carries the values of the samples it is drawn through ({@code data-v}, as the report writes numbers:
+ * whole numbers whole, others with two decimals), and, when a long series is drawn through a few samples per pixel
+ * column ({@link HtmlReport#kept}), those samples' indices ({@code data-i}); the readout of such a chart reads "about"
+ * the time, as a column's samples differ by line. The sample times are in the script once, as the report writes
+ * times ({@code H:MM}, or {@code H:MM:SS}). A line hidden by the series list ({@link ReportSeriesPicker}) is not read.
+ *
+ * <p>Series names and units are HTML-escaped in the page and put into the box as text ({@code textContent}).
+ * Stateless; thread-safe.
+ */
+final class ReportReadout {
+  private ReportReadout() {}
+
+  /** A line's {@code data-v} attribute (and its {@code data-i} when {@code kept} leaves samples out). */
+  static void values(StringBuilder sb, List<Double> values, int[] kept) {
+    sb.append(" data-v=\"");
+    for (int j = 0; j < kept.length; j++) {
+      sb.append(j == 0 ? "" : " ").append(HtmlReport.num(values.get(kept[j])));
+    }
+    sb.append('"');
+    if (kept.length != values.size()) {
+      sb.append(" data-i=\"");
+      for (int j = 0; j < kept.length; j++) {
+        sb.append(j == 0 ? "" : " ").append(kept[j]);
+      }
+      sb.append('"');
+    }
+  }
+
+  /** The readout's style rules. */
+  static void style(StringBuilder sb) {
+    sb.append("figure.chart{position:relative}.readout{position:absolute;pointer-events:none;background:#fff;")
+        .append("border:1px solid #bbb;padding:4px 6px;font-size:.8em;white-space:nowrap;z-index:1;")
+        .append("box-shadow:0 1px 4px rgba(0,0,0,.2)}\n");
+  }
+
+  /** A chart's guide, hidden until the pointer is over the plot, which spans {@code top} to {@code bottom}. */
+  static void guide(StringBuilder sb, int top, int bottom) {
+    sb.append("<line class=\"guide\" x1=\"0\" x2=\"0\" y1=\"").append(top).append("\" y2=\"").append(bottom)
+        .append("\" stroke=\"#444\" visibility=\"hidden\"/>\n");
+  }
+
+  /**
+   * The code of every chart's readout: {@code times} are the run's sample times; the plot of each chart's SVG spans
+   * {@code left} to {@code right} in its own units. Each row's swatch is drawn as the legend's (its colour, and class
+   * {@code dR} for dash pattern {@code R}, line style {@code s} having pattern {@code s / colors % dashes}).
+   */
+  static void script(StringBuilder sb, List<Duration> times, int left, int right, int colors, int dashes) {
+    sb.append("var S=[");
+    for (int i = 0; i < times.size(); i++) {
+      sb.append(i == 0 ? "\"" : ",\"").append(HtmlReport.clock(times.get(i))).append('"');
+    }
+    sb.append("];\n")
+        .append("Array.prototype.forEach.call(document.querySelectorAll('figure.chart svg'),function(svg){\n")
+        .append("var fig=svg.parentNode,box=document.createElement('div'),guide=svg.querySelector('line.guide');\n")
+        .append("box.className='readout';box.hidden=true;fig.appendChild(box);\n")
+        .append("function parse(line){if(!line.fkX){line.fkX=line.getAttribute('points').split(' ').map(parseFloat);")
+        .append("line.fkV=line.getAttribute('data-v').split(' ');var i=line.getAttribute('data-i');")
+        .append("line.fkI=i?i.split(' ').map(Number):null;}}\n")
+        .append("function near(xs,x){var lo=0,hi=xs.length-1;while(lo<hi){var mid=(lo+hi)>>1;")
+        .append("if(xs[mid]<x){lo=mid+1;}else{hi=mid;}}return lo>0&&x-xs[lo-1]<=xs[lo]-x?lo-1:lo;}\n")
+        .append("function hide(){box.hidden=true;guide.setAttribute('visibility','hidden');}\n")
+        .append("svg.addEventListener('mousemove',function(e){var m=svg.getScreenCTM();if(!m){return;}")
+        .append("var x=(e.clientX-m.e)/m.a;if(x<").append(left).append("||x>").append(right)
+        .append("){hide();return;}var lines=svg.querySelectorAll('polyline.series:not(.off)');")
+        .append("if(!lines.length){hide();return;}box.textContent='';var head=document.createElement('b');")
+        .append("box.appendChild(head);\n")
+        .append("for(var k=0;k<lines.length;k++){var line=lines[k];parse(line);var j=near(line.fkX,x);if(k===0){")
+        .append("head.textContent=(line.fkI?'about ':'')+S[line.fkI?line.fkI[j]:j];")
+        .append("guide.setAttribute('x1',String(line.fkX[j]));guide.setAttribute('x2',String(line.fkX[j]));}")
+        .append("var row=document.createElement('div'),sw=document.createElement('span'),")
+        .append("r=Math.floor(Number(line.getAttribute('data-style'))/").append(colors).append(")%").append(dashes)
+        .append(";if(r){sw.className='d'+r;}sw.style.setProperty('--c',line.getAttribute('stroke'));")
+        .append("sw.textContent=line.getAttribute('data-series')+': '+line.fkV[j]+' '+line.getAttribute('data-unit');")
+        .append("row.appendChild(sw);box.appendChild(row);}\n")
+        .append("guide.setAttribute('visibility','visible');box.hidden=false;var r=fig.getBoundingClientRect(),")
+        .append("px=e.clientX-r.left+12;if(px+box.offsetWidth>r.width){px=Math.max(0,e.clientX-r.left-12-box.offsetWidth);}")
+        .append("box.style.left=px+'px';box.style.top=(e.clientY-r.top+12)+'px';});\n")
+        .append("svg.addEventListener('mouseleave',hide);\n")
+        .append("});\n");
+  }
+}
