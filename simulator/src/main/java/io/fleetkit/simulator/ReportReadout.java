@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The HTML report's readout: with the pointer over a chart, a box next to it gives the sample time under the pointer
- * and each drawn line's value there, with the line's colour, name and unit, and a thin vertical line marks that time
- * on the chart.
+ * The HTML report's readout: with the pointer over a chart (a mouse moving, or a touch or pen down on it), a box next
+ * to it gives the sample time under the pointer and each drawn line's value there, with the line's colour, name and
+ * unit, and a thin vertical line marks that time on the chart.
  *
  * <p>Each line carries the values of the samples it is drawn through ({@code data-v}, as the report writes numbers:
  * whole numbers whole, others with two decimals), and, when a long series is drawn through a few samples per pixel
@@ -69,7 +69,7 @@ final class ReportReadout {
         .append("function near(xs,x){var lo=0,hi=xs.length-1;while(lo<hi){var mid=(lo+hi)>>1;")
         .append("if(xs[mid]<x){lo=mid+1;}else{hi=mid;}}return lo>0&&x-xs[lo-1]<=xs[lo]-x?lo-1:lo;}\n")
         .append("function hide(){box.hidden=true;guide.setAttribute('visibility','hidden');}\n")
-        .append("svg.addEventListener('mousemove',function(e){var m=svg.getScreenCTM();if(!m){return;}")
+        .append("function show(e){var m=svg.getScreenCTM();if(!m){return;}")
         .append("var x=(e.clientX-m.e)/m.a;if(x<").append(left).append("||x>").append(right)
         .append("){hide();return;}var lines=svg.querySelectorAll('polyline.series:not(.off)');")
         .append("if(!lines.length){hide();return;}box.textContent='';var head=document.createElement('b');")
@@ -83,9 +83,11 @@ final class ReportReadout {
         .append("sw.textContent=line.getAttribute('data-series')+': '+line.fkV[j]+' '+line.getAttribute('data-unit');")
         .append("row.appendChild(sw);box.appendChild(row);}\n")
         .append("guide.setAttribute('visibility','visible');box.hidden=false;var r=fig.getBoundingClientRect(),")
-        .append("px=e.clientX-r.left+12;if(px+box.offsetWidth>r.width){px=Math.max(0,e.clientX-r.left-12-box.offsetWidth);}")
-        .append("box.style.left=px+'px';box.style.top=(e.clientY-r.top+12)+'px';});\n")
-        .append("svg.addEventListener('mouseleave',hide);\n")
+        .append("px=e.clientX-r.left+12;if(px+box.offsetWidth>r.width){")
+        .append("px=Math.max(0,e.clientX-r.left-12-box.offsetWidth);}")
+        .append("box.style.left=px+'px';box.style.top=(e.clientY-r.top+12)+'px';}\n")
+        .append("svg.addEventListener('pointermove',show);svg.addEventListener('pointerdown',show);")
+        .append("svg.addEventListener('pointerleave',hide);\n")
         .append("});\n");
   }
 }

@@ -161,8 +161,8 @@ final class HtmlReportBrowserTest {
 
   /**
    * A run with more events than the table lists at once: it lists the first page in time order and offers the rest;
-   * a filter finds an event far past that page (the last of 12,000: a 1,000-node day has over 100,000), and text from
-   * the run shows as text.
+   * a filter by object or by event kind finds an event far past that page (the last of 12,000: a 1,000-node day has
+   * over 100,000), and text from the run shows as text.
    */
   @Test
   void eventTable_moreEventsThanAPage_listsAPage_filterReachesTheLast() throws Exception {
@@ -194,6 +194,13 @@ final class HtmlReportBrowserTest {
         + "<td>3:19:59</td><td>NodeFailed</td><td>Node/&lt;late&gt;</td><td>fault &lt;/script&gt; &amp; more</td></tr>");
     assertThat(late.stdout()).contains("<span id=\"shown\">1</span>").contains("<button id=\"more\" type=\"button\" "
         + "hidden=\"\">");
+
+    // by event kind, case ignored: the one NodeFailed, whose object does not contain the text
+    HeadlessChromium.Run kind = chromium.run("--dump-dom", file.toUri() + "#filter=nodefailed");
+    assertThat(kind.exit()).as(kind.stderr()).isZero();
+    assertThat(kind.consoleLines()).isEmpty();
+    assertThat(tableRows(kind.stdout())).hasSize(1).allMatch(r -> r.contains("<td>NodeFailed</td>"));
+    assertThat(kind.stdout()).contains("<span id=\"shown\">1</span>");
   }
 
   /**
@@ -222,8 +229,8 @@ final class HtmlReportBrowserTest {
         + "set(0,false);set(20,true);set(33,true);set(40,true);"
         + "var f=d.querySelector('.pick-filter');f.value='APP-3';f.dispatchEvent(new Event('input',{bubbles:true}));"
         // and the pointer at the last sample: the readout reads the lines drawn now
-        + "var svg=d.parentNode.querySelector('svg'),m=svg.getScreenCTM();svg.dispatchEvent(new MouseEvent("
-        + "'mousemove',{clientX:m.a*860+m.e,clientY:m.d*120+m.f,bubbles:true}));"
+        + "var svg=d.parentNode.querySelector('svg'),m=svg.getScreenCTM();svg.dispatchEvent(new PointerEvent("
+        + "'pointermove',{clientX:m.a*860+m.e,clientY:m.d*120+m.f,bubbles:true}));"
         + "})();</script>";
     Path file = OUT.resolve("pick-lines.html").toAbsolutePath();
     Files.writeString(file, html.replace("</body>", reader + "</body>"), StandardCharsets.UTF_8);
@@ -277,16 +284,19 @@ final class HtmlReportBrowserTest {
   }
 
   /**
-   * The readout, as a reader's pointer brings it up (a script added to a copy of the page moves the pointer over the
-   * Pods chart at its second sample, then over the Cost chart's left margin): the time and each drawn line's value
-   * with its unit, and the guide at that sample; outside the plot nothing.
+   * The readout, as a reader's pointer brings it up (a script added to a copy of the page moves a mouse over the
+   * Pods chart at its second sample, touches the Ready chart at its last and moves over the Cost chart's left
+   * margin): the time and each drawn line's value with its unit, and the guide at that sample; outside the plot
+   * nothing.
    */
   @Test
   void readout_pointerOverAChart_givesTheTimeAndEachLinesValue() throws Exception {
     String html = HtmlReport.render(HtmlReportTest.tiny("web-1"));
-    String pointer = "<script>(function(){function move(chart,x){var svg=document.querySelector("
-        + "'figure[data-chart=\"'+chart+'\"] svg'),m=svg.getScreenCTM();svg.dispatchEvent(new MouseEvent('mousemove',"
-        + "{clientX:m.a*x+m.e,clientY:m.d*120+m.f,bubbles:true}));}move('Pods',470);move('Cost',20);})();</script>";
+    String pointer = "<script>(function(){function move(chart,x,type,kind){var svg=document.querySelector("
+        + "'figure[data-chart=\"'+chart+'\"] svg'),m=svg.getScreenCTM();svg.dispatchEvent(new PointerEvent(type,"
+        + "{clientX:m.a*x+m.e,clientY:m.d*120+m.f,pointerType:kind,bubbles:true}));}"
+        + "move('Pods',470,'pointermove','mouse');move('Ready vs desired',850,'pointerdown','touch');"
+        + "move('Cost',20,'pointermove','mouse');})();</script>";
     Path file = OUT.resolve("readout.html").toAbsolutePath();
     Files.writeString(file, html.replace("</body>", pointer + "</body>"), StandardCharsets.UTF_8);
 
@@ -301,6 +311,11 @@ final class HtmlReportBrowserTest {
         .contains("<b>0:01</b><div><span style=\"--c: " + HtmlReport.color(0) + ";\">pending pods: 3 pods</span></div>")
         .containsPattern("<line class=\"guide\" x1=\"464(\\.0)?\" x2=\"464(\\.0)?\" y1=\"16\" y2=\"224\" "
             + "stroke=\"#444\" visibility=\"visible\"");
+    Matcher ready = Pattern.compile("<figure class=\"chart\" data-chart=\"Ready vs desired\">(.*?)</figure>",
+        Pattern.DOTALL).matcher(dom);
+    assertThat(ready.find()).isTrue();
+    assertThat(ready.group(1)).contains("<b>0:02</b><div><span style=\"--c: " + HtmlReport.color(0)
+        + ";\">ready &lt;b&gt;x&lt;/b&gt;: 2 replicas</span></div>");
     Matcher cost = Pattern.compile("<figure class=\"chart\" data-chart=\"Cost\">(.*?)</figure>", Pattern.DOTALL)
         .matcher(dom);
     assertThat(cost.find()).isTrue();
