@@ -81,6 +81,7 @@ public final class HtmlReport {
         .append("tr.marker td{background:#fff4e5}input{font-size:1em;padding:4px;width:60%}\n");
     ReportSeriesPicker.style(sb);
     ReportReadout.style(sb);
+    ReportZoom.style(sb);
     sb.append("</style>\n</head>\n<body>\n");
     sb.append("<h1>Simulation ").append(esc(run.scenario())).append("</h1>\n");
     sb.append("<p class=\"meta\">").append(esc(clock(run.duration()))).append(" simulated, seed ").append(run.seed())
@@ -93,16 +94,23 @@ public final class HtmlReport {
     sb.append("<section id=\"charts\">\n<h2>Charts</h2>\n<p class=\"meta\">Faults are red dashed lines across each "
         + "chart, recoveries green; scaling decisions are grey ticks under the time axis. Hover over one for what "
         + "happened. A chart of more than " + MAX_LINES_PER_CHART + " series draws the first " + MAX_LINES_PER_CHART
-        + " (per workload, those that fell short first); pick others from the list under it.</p>\n");
+        + " (per workload, those that fell short first); pick others from the list under it. Point at a chart for "
+        + "its values; drag across one to zoom every chart to that time, double-click to see the whole run.</p>\n");
+    ReportZoom.bar(sb);
     for (String chart : run.charts()) {
       chart(sb, run, chart, run.series().stream().filter(s -> s.chart().equals(chart)).toList());
     }
     sb.append("</section>\n");
     ReportEventTable.section(sb, run.timeline().size());
+    // the page's one script: each part in a function of its own, so that none sees another's names
     sb.append("<script>\n(function(){\n");
     ReportEventTable.script(sb, run.timeline());
+    sb.append("})();\n(function(){\n");
     ReportSeriesPicker.script(sb, List.of(COLORS), List.of(DASHES));
+    sb.append("})();\n(function(){\n");
     ReportReadout.script(sb, run.sampleTimes(), LEFT, W - RIGHT, COLORS.length, DASHES.length);
+    sb.append("})();\n(function(){\n");
+    ReportZoom.script(sb, LEFT, W - LEFT - RIGHT, Math.max(1, run.duration().toMillis()));
     sb.append("})();\n</script>\n</body>\n</html>\n");
     return sb.toString();
   }
@@ -160,12 +168,14 @@ public final class HtmlReport {
     // x labels
     for (int g = 0; g <= 6; g++) {
       double x = LEFT + plotW * g / 6.0;
-      sb.append("<text x=\"").append(fmt(x)).append("\" y=\"").append(H - BOTTOM + 16)
+      sb.append("<text class=\"xlabel\" x=\"").append(fmt(x)).append("\" y=\"").append(H - BOTTOM + 16)
           .append("\" font-size=\"11\" text-anchor=\"middle\" fill=\"#555\">")
           .append(esc(clock(Duration.ofMillis(span * g / 6)))).append("</text>\n");
     }
     sb.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(W - RIGHT).append("\" y1=\"").append(TOP + plotH)
         .append("\" y2=\"").append(TOP + plotH).append("\" stroke=\"#888\"/>\n");
+    // what is drawn against time, in a view of the plot's columns that zooming narrows (ReportZoom)
+    ReportZoom.openPlot(sb, LEFT, plotW, H);
     // faults red and recoveries green, as dashed lines across the plot; scaling decisions as grey ticks under the
     // time axis, one per pixel column: a day with hundreds of them would otherwise cover the plot
     List<TimelineEvent> column = new ArrayList<>();
@@ -207,6 +217,7 @@ public final class HtmlReport {
     List<String> labels = inPage.stream().map(s -> s.name() + (units.size() > 1 ? " (" + s.unit() + ")" : ""))
         .toList();
     ReportReadout.guide(sb, TOP, TOP + plotH);
+    ReportZoom.closePlot(sb, TOP, plotH);
     sb.append("</svg>\n<div class=\"legend\">");
     for (int k = 0; k < drawn.size(); k++) {
       int round = k / COLORS.length % DASHES.length;

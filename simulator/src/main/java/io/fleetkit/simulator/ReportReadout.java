@@ -60,8 +60,9 @@ final class ReportReadout {
       sb.append(i == 0 ? "\"" : ",\"").append(HtmlReport.clock(times.get(i))).append('"');
     }
     sb.append("];\n")
-        .append("Array.prototype.forEach.call(document.querySelectorAll('figure.chart svg'),function(svg){\n")
-        .append("var fig=svg.parentNode,box=document.createElement('div'),guide=svg.querySelector('line.guide');\n")
+        .append("Array.prototype.forEach.call(document.querySelectorAll('figure.chart > svg'),function(svg){\n")
+        .append("var fig=svg.parentNode,box=document.createElement('div'),guide=svg.querySelector('line.guide'),")
+        .append("plot=svg.querySelector('svg.plot');\n")
         .append("box.className='readout';box.hidden=true;fig.appendChild(box);\n")
         .append("function parse(line){if(!line.fkX){line.fkX=line.getAttribute('points').split(' ').map(parseFloat);")
         .append("line.fkV=line.getAttribute('data-v').split(' ');var i=line.getAttribute('data-i');")
@@ -71,7 +72,8 @@ final class ReportReadout {
         .append("function hide(){box.hidden=true;guide.setAttribute('visibility','hidden');}\n")
         .append("function show(e){var m=svg.getScreenCTM();if(!m){return;}")
         .append("var x=(e.clientX-m.e)/m.a;if(x<").append(left).append("||x>").append(right)
-        .append("){hide();return;}var lines=svg.querySelectorAll('polyline.series:not(.off)');")
+        .append("){hide();return;}var vb=plot.viewBox.baseVal;x=vb.x+(x-").append(left).append(")*vb.width/")
+        .append(right - left).append(";var lines=svg.querySelectorAll('polyline.series:not(.off)');")
         .append("if(!lines.length){hide();return;}box.textContent='';var head=document.createElement('b');")
         .append("box.appendChild(head);\n")
         .append("for(var k=0;k<lines.length;k++){var line=lines[k];parse(line);var j=near(line.fkX,x);if(k===0){")

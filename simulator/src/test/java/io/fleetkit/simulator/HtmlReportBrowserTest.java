@@ -316,11 +316,98 @@ final class HtmlReportBrowserTest {
     assertThat(ready.find()).isTrue();
     assertThat(ready.group(1)).contains("<b>0:02</b><div><span style=\"--c: " + HtmlReport.color(0)
         + ";\">ready &lt;b&gt;x&lt;/b&gt;: 2 replicas</span></div>");
+    assertThat(dom).contains("<p id=\"zoom\" hidden=\"\">"); // a touch reads, it does not zoom
     Matcher cost = Pattern.compile("<figure class=\"chart\" data-chart=\"Cost\">(.*?)</figure>", Pattern.DOTALL)
         .matcher(dom);
     assertThat(cost.find()).isTrue();
     assertThat(cost.group(1)).contains("<div class=\"readout\" hidden=\"\"></div>")
         .contains("visibility=\"hidden\"");
+  }
+
+  /** A mouse's pointer event of {@code type} at column {@code x} of chart {@code chart}, as page script. */
+  private static String mouse(String chart, String type, int x) {
+    return "(function(){var svg=document.querySelector('figure[data-chart=\"" + chart + "\"] > svg'),"
+        + "m=svg.getScreenCTM();svg.dispatchEvent(new PointerEvent('" + type + "',{clientX:m.a*" + x + "+m.e,clientY:m.d*120+m.f,pointerType:'mouse',"
+        + "button:0,bubbles:true}));})();";
+  }
+
+  /** {@code html} with {@code script} run after the page's own, saved as {@code name} and dumped by Chromium. */
+  private static String dumpWith(String html, String name, String script) throws Exception {
+    Path file = OUT.resolve(name).toAbsolutePath();
+    Files.writeString(file, html.replace("</body>", "<script>" + script + "</script></body>"), StandardCharsets.UTF_8);
+    HeadlessChromium.Run b = chromium.run("--dump-dom", file.toUri().toString());
+    assertThat(b.exit()).as(b.stderr()).isZero();
+    assertThat(b.consoleLines()).as("console of %s", name).isEmpty();
+    return b.stdout();
+  }
+
+  /**
+   * The time zoom, as a mouse drives it (a script added to a copy of the page): a click zooms nothing; a drag across
+   * the Pods chart from a quarter of its width to half zooms every chart to 0:00:30-0:01 of the 2-minute run, with
+   * the time labels written for that span and the "Whole run" bar shown; the readout then reads the zoomed time under
+   * the pointer. A double-click on any chart, or the bar's button, shows the whole run again.
+   */
+  @Test
+  void zoom_dragAcrossAChart_zoomsEveryChart_doubleClickOrButtonShowsTheWholeRun() throws Exception {
+    String html = HtmlReport.render(HtmlReportTest.tiny("web-1"));
+    String drag = mouse("Cost", "pointerdown", 300) + mouse("Cost", "pointerup", 301)
+        + mouse("Pods", "pointerdown", 264) + mouse("Pods", "pointermove", 400) + mouse("Pods", "pointerup", 464);
+    String zoomed = dumpWith(html, "zoom.html", drag + mouse("Pods", "pointermove", 860));
+    List<String> views = Pattern.compile("<svg class=\"plot\"[^>]* viewBox=\"([^\"]*)\"").matcher(zoomed).results()
+        .map(r -> r.group(1)).toList();
+    assertThat(views).hasSize(3).containsOnly("264 0 200 260");
+    Matcher labels = Pattern.compile("<figure class=\"chart\" data-chart=\"Cost\">(.*?)</figure>", Pattern.DOTALL)
+        .matcher(zoomed);
+    assertThat(labels.find()).isTrue();
+    // labelled every 5 s, at the labels' places
+    assertThat(Pattern.compile("<text class=\"xlabel\" x=\"([^\"]*)\"[^>]*>([^<]*)</text>").matcher(labels.group(1))
+        .results().map(r -> r.group(1) + " " + r.group(2)).toList())
+        .containsExactly("64 0:00:30", "197.3 0:00:35", "330.7 0:00:40", "464 0:00:45", "597.3 0:00:50",
+            "730.7 0:00:55", "864 0:01");
+    assertThat(zoomed).contains("<p id=\"zoom\"><button id=\"zoom-out\" type=\"button\">Whole run</button> "
+        + "<span id=\"zoom-span\">Showing 0:00:30 to 0:01</span></p>")
+        // the pointer near the plot's right edge is near 0:01 now, the second sample (unzoomed, 0:02, the third)
+        .containsPattern("<div class=\"readout\" style=\"[^\"]*\"><b>0:01</b><div><span style=\"--c: "
+            + HtmlReport.color(0) + ";\">pending pods: 3 pods</span></div>");
+    assertThat(Pattern.compile("<rect class=\"drag\"[^>]*>").matcher(zoomed).results().map(r -> r.group()))
+        .hasSize(3).allMatch(r -> r.contains("visibility=\"hidden\""));
+
+    String dbl = "(function(){var svg=document.querySelector('figure[data-chart=\"Cost\"] > svg');"
+        + "svg.dispatchEvent(new MouseEvent('dblclick',{bubbles:true}));})();";
+    String button = "document.getElementById('zoom-out').click();";
+    for (String out : List.of(dbl, button)) {
+      String whole = dumpWith(html, "zoom-out.html", drag + out);
+      assertThat(Pattern.compile("<svg class=\"plot\"[^>]* viewBox=\"([^\"]*)\"").matcher(whole).results()
+          .map(r -> r.group(1)).toList()).as(out).hasSize(3).containsOnly("64 0 800 260");
+      assertThat(whole).as(out).contains("<p id=\"zoom\" hidden=\"\">").doesNotContain(">0:00:30</text>");
+      // the page's own labels again, in their places
+      assertThat(Pattern.compile("<text class=\"xlabel\" x=\"([^\"]*)\"[^>]*>([^<]*)</text>").matcher(whole)
+          .results().map(r -> r.group(1) + " " + r.group(2)).toList()).hasSize(21)
+          .containsSequence("64.0 0:00", "197.3 0:00:20", "330.7 0:00:40", "464.0 0:01", "597.3 0:01:20",
+              "730.7 0:01:40", "864.0 0:02");
+    }
+    // the labels of a longer zoom: whole minutes and hours
+    String dayHtml = HtmlReport.render(day());
+    String day = dumpWith(dayHtml, "zoom-day.html", mouse("Pods", "pointerdown", 64) + mouse("Pods", "pointerup", 264));
+    Matcher dayLabels = Pattern.compile("<figure class=\"chart\" data-chart=\"Pods\">(.*?)</figure>", Pattern.DOTALL)
+        .matcher(day);
+    assertThat(dayLabels.find()).isTrue();
+    assertThat(Pattern.compile("<text class=\"xlabel\"[^>]*>([^<]*)</text>").matcher(dayLabels.group(1)).results()
+        .map(r -> r.group(1)).toList()).containsExactly("0:00", "1:00", "2:00", "3:00", "4:00", "5:00", "6:00");
+    assertThat(day).contains("<span id=\"zoom-span\">Showing 0:00 to 6:00</span>");
+  }
+
+  /** A 24-hour run sampled every 5 minutes, one series. */
+  private static SimulationRun day() {
+    SimulationRun t = HtmlReportTest.tiny("web-1");
+    List<java.time.Duration> times = new ArrayList<>();
+    List<Double> values = new ArrayList<>();
+    for (int i = 0; i <= 288; i++) {
+      times.add(java.time.Duration.ofMinutes(5L * i));
+      values.add((double) (i % 7));
+    }
+    return new SimulationRun("day", 1, java.time.Duration.ofHours(24), times,
+        List.of(new TimeSeries("pending pods", "Pods", "pods", values)), List.of(), List.of(), t.summary());
   }
 
   /** The event table's rows in {@code dom}, each as the browser serialised it. */

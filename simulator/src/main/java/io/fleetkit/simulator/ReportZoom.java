@@ -1,0 +1,105 @@
+package io.fleetkit.simulator;
+
+/**
+ * The HTML report's time zoom: dragging a mouse across a chart's plot zooms every chart to that span of the run, so
+ * that, say, the first hours of a day in which the autoscaler made hundreds of decisions fill the charts' width;
+ * double-clicking a chart, or the "Whole run" button that stays at the top of the window while zoomed, shows the whole
+ * run again.
+ *
+ * <p>What a chart draws against time (its lines, the fault and scaling marks, the readout's guide) sits in a nested
+ * SVG over the plot's columns ({@link #openPlot}); zooming sets that view's {@code viewBox} to the span dragged
+ * (stretched to the plot's width, strokes kept as thick as before), which also clips what lies outside, and labels
+ * the time axis for the new span at whole steps (1, 2, 5, 10, 15 or 30 seconds or minutes, 1, 2, 3, 4, 6 or 12
+ * hours, days: the first that gives at most six intervals). The y axes stay as they are. A drag under 4 pixels wide is
+ * a click, and one under 6 seconds of the run zooms nothing. Touch and pen keep their readout ({@link ReportReadout})
+ * rather than zoom. Stateless; thread-safe.
+ */
+final class ReportZoom {
+  private ReportZoom() {}
+
+  /**
+   * Opens a chart's view of its plot: columns {@code left} to {@code left + width} of a chart {@code height} high, in
+   * the chart's own units.
+   */
+  static void openPlot(StringBuilder sb, int left, int width, int height) {
+    sb.append("<svg class=\"plot\" x=\"").append(left).append("\" y=\"0\" width=\"").append(width)
+        .append("\" height=\"").append(height).append("\" viewBox=\"").append(left).append(" 0 ").append(width)
+        .append(' ').append(height).append("\" preserveAspectRatio=\"none\">\n");
+  }
+
+  /** Closes the view with the span being dragged, hidden until a drag: the plot's rows {@code top} on, {@code height}. */
+  static void closePlot(StringBuilder sb, int top, int height) {
+    sb.append("<rect class=\"drag\" x=\"0\" width=\"0\" y=\"").append(top).append("\" height=\"").append(height)
+        .append("\" fill=\"#1f77b4\" fill-opacity=\"0.15\" visibility=\"hidden\"/>\n</svg>\n");
+  }
+
+  /** The bar with the "Whole run" button and the span shown, hidden while the charts show the whole run. */
+  static void bar(StringBuilder sb) {
+    sb.append("<p id=\"zoom\" hidden><button id=\"zoom-out\" type=\"button\">Whole run</button> ")
+        .append("<span id=\"zoom-span\"></span></p>\n");
+  }
+
+  /** The zoom's style rules. */
+  static void style(StringBuilder sb) {
+    sb.append("svg.plot *{vector-effect:non-scaling-stroke}#zoom{position:sticky;top:0;z-index:2;background:#fff;")
+        .append("margin:0;padding:4px 0}figure.chart > svg{cursor:crosshair;user-select:none}\n");
+  }
+
+  /**
+   * The zoom's code: each chart's plot spans columns {@code left} to {@code left + width}, which stand for
+   * {@code spanMillis} of simulated time. Times are written as the report writes them ({@link HtmlReport#clock}:
+   * {@code H:MM}, or {@code H:MM:SS} off the minute); the whole run's labels are the page's own.
+   */
+  static void script(StringBuilder sb, int left, int width, long spanMillis) {
+    sb.append("var ZL=").append(left).append(",ZW=").append(width).append(",ZSPAN=").append(spanMillis).append(";\n")
+        .append("var plots=document.querySelectorAll('figure.chart > svg > svg.plot'),")
+        .append("zbar=document.getElementById('zoom'),zspan=document.getElementById('zoom-span');\n")
+        // label steps in seconds: the first that gives at most six intervals, doubled beyond a day
+        .append("var STEPS=[1,2,5,10,15,30,60,120,300,600,900,1800,3600,7200,10800,14400,21600,43200,86400];\n")
+        .append("function two(n){return (n<10?'0':'')+n;}\n")
+        .append("function clock(s){var hm=Math.floor(s/3600)+':'+two(Math.floor(s/60)%60);")
+        .append("return s%60===0?hm:hm+':'+two(s%60);}\n")
+        .append("function seconds(x){return (x-ZL)/ZW*ZSPAN/1000;}\n")
+        .append("function whole(a,b){return a<=ZL&&b>=ZL+ZW;}\n")
+        .append("var first=[];Array.prototype.forEach.call(plots,function(p){")
+        .append("first.push(Array.prototype.map.call(p.parentNode.querySelectorAll('text.xlabel'),function(l){")
+        .append("return [l.getAttribute('x'),l.textContent];}));});\n")
+        .append("function relabel(p,labels){var old=p.parentNode.querySelectorAll('text.xlabel'),")
+        .append("model=old[0],at=old[old.length-1].nextSibling;")
+        .append("Array.prototype.forEach.call(old,function(l){l.remove();});labels.forEach(function(v){")
+        .append("var l=model.cloneNode(false);l.setAttribute('x',v[0]);l.textContent=v[1];")
+        .append("p.parentNode.insertBefore(l,at);});}\n")
+        .append("function ticks(a,b){var s0=seconds(a),s1=seconds(b),step=0;for(var i=0;i<STEPS.length&&!step;i++){")
+        .append("if((s1-s0)/STEPS[i]<=6){step=STEPS[i];}}if(!step){step=STEPS[STEPS.length-1];")
+        .append("while((s1-s0)/step>6){step*=2;}}var out=[];")
+        .append("for(var t=Math.ceil(s0/step-1e-9)*step;t<=s1+1e-9;t+=step){")
+        .append("out.push([String(Math.round((ZL+(t*1000/ZSPAN*ZW-(a-ZL))*ZW/(b-a))*10)/10),clock(t)]);}return out;}\n")
+        .append("function zoom(a,b){var all=whole(a,b);if(all){a=ZL;b=ZL+ZW;}var labels=all?null:ticks(a,b);")
+        .append("Array.prototype.forEach.call(plots,function(p,k){var h=p.viewBox.baseVal.height;")
+        .append("p.setAttribute('viewBox',a+' 0 '+(b-a)+' '+h);relabel(p,all?first[k]:labels);});")
+        // a readout shown before the zoom reads a time no longer where it was
+        .append("Array.prototype.forEach.call(document.querySelectorAll('figure.chart .readout'),function(r){")
+        .append("r.hidden=true;});Array.prototype.forEach.call(document.querySelectorAll('svg.plot line.guide'),")
+        .append("function(g){g.setAttribute('visibility','hidden');});")
+        .append("zbar.hidden=all;zspan.textContent=all?'':'Showing '+clock(Math.round(seconds(a)))+' to '+")
+        .append("clock(Math.round(seconds(b)));}\n")
+        .append("document.getElementById('zoom-out').addEventListener('click',function(){zoom(ZL,ZL+ZW);});\n")
+        .append("var drag=null;\n")
+        .append("function at(d,e){var m=d.svg.getScreenCTM(),x=Math.max(ZL,Math.min(ZL+ZW,(e.clientX-m.e)/m.a)),")
+        .append("vb=d.plot.viewBox.baseVal;return vb.x+(x-ZL)*vb.width/ZW;}\n")
+        .append("function span(d,x){d.rect.setAttribute('x',String(Math.min(d.x0,x)));")
+        .append("d.rect.setAttribute('width',String(Math.abs(x-d.x0)));}\n")
+        .append("Array.prototype.forEach.call(plots,function(p){var svg=p.parentNode;\n")
+        .append("svg.addEventListener('pointerdown',function(e){if(e.pointerType!=='mouse'||e.button!==0){return;}")
+        .append("drag={svg:svg,plot:p,rect:p.querySelector('rect.drag')};drag.x0=at(drag,e);span(drag,drag.x0);")
+        .append("drag.rect.setAttribute('visibility','visible');e.preventDefault();});\n")
+        .append("svg.addEventListener('dblclick',function(){zoom(ZL,ZL+ZW);});});\n")
+        .append("document.addEventListener('pointermove',function(e){if(drag){span(drag,at(drag,e));}});\n")
+        // a drag narrower than 4 pixels is a click, and a span under 6 s of the run is not zoomed into
+        .append("document.addEventListener('pointerup',function(e){if(!drag){return;}var d=drag,x=at(d,e),")
+        .append("a=Math.min(d.x0,x),b=Math.max(d.x0,x),vb=d.plot.viewBox.baseVal;drag=null;")
+        .append("d.rect.setAttribute('visibility','hidden');if((b-a)*ZW/vb.width>=4&&seconds(b)-seconds(a)>=6){")
+        .append("zoom(a,b);}});\n");
+  }
+
+}
