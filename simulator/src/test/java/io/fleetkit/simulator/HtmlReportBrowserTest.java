@@ -223,22 +223,15 @@ final class HtmlReportBrowserTest {
     String html = HtmlReport.render(run);
     // untick app-0 (style 0 is free again), tick app-20 (takes style 0) and app-33 (the first style after the
     // drawn 1..11: 12), then the <b> one; filter the list by "APP-3"
-    String reader = "<script>(function(){var d=document.querySelector('details.pick');"
+    String reader = "(function(){var d=document.querySelector('details.pick');"
         + "function set(k,on){var b=d.querySelectorAll('.pick-list input')[k];b.checked=on;"
         + "b.dispatchEvent(new Event('change',{bubbles:true}));}"
         + "set(0,false);set(20,true);set(33,true);set(40,true);"
         + "var f=d.querySelector('.pick-filter');f.value='APP-3';f.dispatchEvent(new Event('input',{bubbles:true}));"
+        + "})();"
         // and the pointer at the last sample: the readout reads the lines drawn now
-        + "var svg=d.parentNode.querySelector('svg'),m=svg.getScreenCTM();svg.dispatchEvent(new PointerEvent("
-        + "'pointermove',{clientX:m.a*860+m.e,clientY:m.d*120+m.f,bubbles:true}));"
-        + "})();</script>";
-    Path file = OUT.resolve("pick-lines.html").toAbsolutePath();
-    Files.writeString(file, html.replace("</body>", reader + "</body>"), StandardCharsets.UTF_8);
-
-    HeadlessChromium.Run b = chromium.run("--dump-dom", file.toUri().toString());
-    assertThat(b.exit()).as(b.stderr()).isZero();
-    assertThat(b.consoleLines()).isEmpty();
-    String dom = b.stdout();
+        + pointer("Ready vs desired per workload", "pointermove", 860, "mouse");
+    String dom = dumpWith(html, "pick-lines.html", reader);
     Map<String, String> drawn = new LinkedHashMap<>();
     Matcher line = Pattern.compile("<polyline class=\"series\" data-series=\"([^\"]*)\"[^>]* data-style=\"(\\d+)\"")
         .matcher(dom);
@@ -292,18 +285,8 @@ final class HtmlReportBrowserTest {
   @Test
   void readout_pointerOverAChart_givesTheTimeAndEachLinesValue() throws Exception {
     String html = HtmlReport.render(HtmlReportTest.tiny("web-1"));
-    String pointer = "<script>(function(){function move(chart,x,type,kind){var svg=document.querySelector("
-        + "'figure[data-chart=\"'+chart+'\"] svg'),m=svg.getScreenCTM();svg.dispatchEvent(new PointerEvent(type,"
-        + "{clientX:m.a*x+m.e,clientY:m.d*120+m.f,pointerType:kind,bubbles:true}));}"
-        + "move('Pods',470,'pointermove','mouse');move('Ready vs desired',850,'pointerdown','touch');"
-        + "move('Cost',20,'pointermove','mouse');})();</script>";
-    Path file = OUT.resolve("readout.html").toAbsolutePath();
-    Files.writeString(file, html.replace("</body>", pointer + "</body>"), StandardCharsets.UTF_8);
-
-    HeadlessChromium.Run b = chromium.run("--dump-dom", file.toUri().toString());
-    assertThat(b.exit()).as(b.stderr()).isZero();
-    assertThat(b.consoleLines()).isEmpty();
-    String dom = b.stdout();
+    String dom = dumpWith(html, "readout.html", pointer("Pods", "pointermove", 470, "mouse")
+        + pointer("Ready vs desired", "pointerdown", 850, "touch") + pointer("Cost", "pointermove", 20, "mouse"));
     Matcher pods = Pattern.compile("<figure class=\"chart\" data-chart=\"Pods\">(.*?)</figure>", Pattern.DOTALL)
         .matcher(dom);
     assertThat(pods.find()).isTrue();
@@ -326,9 +309,17 @@ final class HtmlReportBrowserTest {
 
   /** A mouse's pointer event of {@code type} at column {@code x} of chart {@code chart}, as page script. */
   private static String mouse(String chart, String type, int x) {
+    return pointer(chart, type, x, "mouse");
+  }
+
+  /**
+   * A pointer event of {@code type} from a pointer of {@code kind} (mouse, touch, pen) at column {@code x} of chart
+   * {@code chart} (its main button), as page script.
+   */
+  private static String pointer(String chart, String type, int x, String kind) {
     return "(function(){var svg=document.querySelector('figure[data-chart=\"" + chart + "\"] > svg'),"
-        + "m=svg.getScreenCTM();svg.dispatchEvent(new PointerEvent('" + type + "',{clientX:m.a*" + x + "+m.e,clientY:m.d*120+m.f,pointerType:'mouse',"
-        + "button:0,bubbles:true}));})();";
+        + "m=svg.getScreenCTM();svg.dispatchEvent(new PointerEvent('" + type + "',{clientX:m.a*" + x
+        + "+m.e,clientY:m.d*120+m.f,pointerType:'" + kind + "',button:0,bubbles:true}));})();";
   }
 
   /** {@code html} with {@code script} run after the page's own, saved as {@code name} and dumped by Chromium. */
