@@ -155,7 +155,7 @@ public final class HtmlReport {
     sb.append("<figure class=\"chart\" data-chart=\"").append(esc(chart)).append("\">\n<figcaption>")
         .append(esc(chart)).append(" (").append(esc(unit)).append(")</figcaption>\n")
         .append("<svg viewBox=\"0 0 ").append(W).append(' ').append(H)
-        .append("\" role=\"img\" aria-label=\"").append(esc(chart)).append("\">\n");
+        .append("\" role=\"img\" tabindex=\"0\" aria-label=\"").append(esc(chart)).append("\">\n");
     // grid and y labels
     for (int g = 0; g <= axis.intervals(); g++) {
       double y = TOP + plotH - plotH * g / (double) axis.intervals();

@@ -6,7 +6,9 @@ import java.util.List;
 /**
  * The HTML report's readout: with the pointer over a chart (a mouse moving, or a touch or pen down on it), a box next
  * to it gives the sample time under the pointer and each drawn line's value there, with the line's colour, name and
- * unit, and a thin vertical line marks that time on the chart.
+ * unit, and a thin vertical line marks that time on the chart. From the keyboard, a chart (each is in the tab order)
+ * reads its first sample in view when it takes the focus; the left and right arrows step to the sample before or
+ * after, Home and End to the first and last in view, Escape hides the readout.
  *
  * <p>Each line carries the values of the samples it is drawn through ({@code data-v}, as the report writes numbers:
  * whole numbers whole, others with two decimals), and, when a long series is drawn through a few samples per pixel
@@ -69,14 +71,12 @@ final class ReportReadout {
         .append("line.fkI=i?i.split(' ').map(Number):null;}}\n")
         .append("function near(xs,x){var lo=0,hi=xs.length-1;while(lo<hi){var mid=(lo+hi)>>1;")
         .append("if(xs[mid]<x){lo=mid+1;}else{hi=mid;}}return lo>0&&x-xs[lo-1]<=xs[lo]-x?lo-1:lo;}\n")
-        .append("function hide(){box.hidden=true;guide.setAttribute('visibility','hidden');}\n")
-        .append("function show(e){var m=svg.getScreenCTM();if(!m){return;}")
-        .append("var x=(e.clientX-m.e)/m.a;if(x<").append(left).append("||x>").append(right)
-        .append("){hide();return;}var vb=plot.viewBox.baseVal;x=vb.x+(x-").append(left).append(")*vb.width/")
-        .append(right - left).append(";var lines=svg.querySelectorAll('polyline.series:not(.off)');")
-        .append("if(!lines.length){hide();return;}box.textContent='';var head=document.createElement('b');")
-        .append("box.appendChild(head);\n")
-        .append("for(var k=0;k<lines.length;k++){var line=lines[k];parse(line);var j=near(line.fkX,x);if(k===0){")
+        .append("var key=null;function hide(){box.hidden=true;guide.setAttribute('visibility','hidden');key=null;}\n")
+        .append("function lines(){return svg.querySelectorAll('polyline.series:not(.off)');}\n")
+        // the readout at x (the plot view's units), its box next to client point cx, cy
+        .append("function showAt(x,cx,cy){var drawn=lines();if(!drawn.length){hide();return;}box.textContent='';")
+        .append("var head=document.createElement('b');box.appendChild(head);\n")
+        .append("for(var k=0;k<drawn.length;k++){var line=drawn[k];parse(line);var j=near(line.fkX,x);if(k===0){")
         .append("head.textContent=(line.fkI?'about ':'')+S[line.fkI?line.fkI[j]:j];")
         .append("guide.setAttribute('x1',String(line.fkX[j]));guide.setAttribute('x2',String(line.fkX[j]));}")
         .append("var row=document.createElement('div'),sw=document.createElement('span'),")
@@ -85,11 +85,27 @@ final class ReportReadout {
         .append("sw.textContent=line.getAttribute('data-series')+': '+line.fkV[j]+' '+line.getAttribute('data-unit');")
         .append("row.appendChild(sw);box.appendChild(row);}\n")
         .append("guide.setAttribute('visibility','visible');box.hidden=false;var r=fig.getBoundingClientRect(),")
-        .append("px=e.clientX-r.left+12;if(px+box.offsetWidth>r.width){")
-        .append("px=Math.max(0,e.clientX-r.left-12-box.offsetWidth);}")
-        .append("box.style.left=px+'px';box.style.top=(e.clientY-r.top+12)+'px';}\n")
+        .append("px=cx-r.left+12;if(px+box.offsetWidth>r.width){px=Math.max(0,cx-r.left-12-box.offsetWidth);}")
+        .append("box.style.left=px+'px';box.style.top=(cy-r.top+12)+'px';}\n")
+        .append("function show(e){var m=svg.getScreenCTM();if(!m){return;}")
+        .append("var x=(e.clientX-m.e)/m.a;if(x<").append(left).append("||x>").append(right)
+        .append("){hide();return;}var vb=plot.viewBox.baseVal;")
+        .append("showAt(vb.x+(x-").append(left).append(")*vb.width/").append(right - left)
+        .append(",e.clientX,e.clientY);}\n")
         .append("svg.addEventListener('pointermove',show);svg.addEventListener('pointerdown',show);")
         .append("svg.addEventListener('pointerleave',hide);\n")
+        // from the keyboard: focus reads the first sample in view, the arrows the one before or after, Home and End
+        // the first and last in view, Escape hides
+        .append("function step(e){var drawn=lines(),m=svg.getScreenCTM();if(!drawn.length||!m){return;}")
+        .append("var line=drawn[0];parse(line);var vb=plot.viewBox.baseVal,xs=line.fkX,lo=near(xs,vb.x),")
+        .append("hi=near(xs,vb.x+vb.width);if(xs[lo]<vb.x&&lo<xs.length-1){lo++;}if(xs[hi]>vb.x+vb.width&&hi>0){hi--;}")
+        .append("var j=key===null?lo:Math.max(lo,Math.min(hi,near(xs,key)));if(e.type==='keydown'){if(e.key==='Escape'){hide();return;}")
+        .append("if(e.key==='ArrowRight'){j=Math.min(hi,j+1);}else if(e.key==='ArrowLeft'){j=Math.max(lo,j-1);}")
+        .append("else if(e.key==='Home'){j=lo;}else if(e.key==='End'){j=hi;}else{return;}e.preventDefault();}")
+        .append("key=xs[j];var ox=").append(left).append("+(key-vb.x)*").append(right - left)
+        .append("/vb.width;showAt(key,m.a*ox+m.e,m.f+m.d*40);}\n")
+        .append("svg.addEventListener('focus',step);svg.addEventListener('keydown',step);")
+        .append("svg.addEventListener('blur',hide);\n")
         .append("});\n");
   }
 }

@@ -12,7 +12,9 @@ package io.fleetkit.simulator;
  * the time axis for the new span at whole steps (1, 2, 5, 10, 15 or 30 seconds or minutes, 1, 2, 3, 4, 6 or 12
  * hours, days: the first that gives at most six intervals). The y axes stay as they are. A drag under 4 pixels wide is
  * a click, and one under 6 seconds of the run zooms nothing. Touch and pen keep their readout ({@link ReportReadout})
- * rather than zoom. Stateless; thread-safe.
+ * rather than zoom. From the keyboard, on a chart that has the focus, {@code +} halves the span shown (about the
+ * readout's time while it shows one, else about the middle), {@code -} doubles it and {@code 0} shows the whole run.
+ * Stateless; thread-safe.
  */
 final class ReportZoom {
   private ReportZoom() {}
@@ -42,7 +44,8 @@ final class ReportZoom {
   /** The zoom's style rules. */
   static void style(StringBuilder sb) {
     sb.append("svg.plot *{vector-effect:non-scaling-stroke}#zoom{position:sticky;top:0;z-index:2;background:#fff;")
-        .append("margin:0;padding:4px 0}figure.chart > svg{cursor:crosshair;user-select:none}\n");
+        .append("margin:0;padding:4px 0}figure.chart > svg{cursor:crosshair;user-select:none}")
+        .append("figure.chart > svg:focus{outline:2px solid #1f77b4;outline-offset:1px}\n");
   }
 
   /**
@@ -93,7 +96,14 @@ final class ReportZoom {
         .append("svg.addEventListener('pointerdown',function(e){if(e.pointerType!=='mouse'||e.button!==0){return;}")
         .append("drag={svg:svg,plot:p,rect:p.querySelector('rect.drag')};drag.x0=at(drag,e);span(drag,drag.x0);")
         .append("drag.rect.setAttribute('visibility','visible');e.preventDefault();});\n")
-        .append("svg.addEventListener('dblclick',function(){zoom(ZL,ZL+ZW);});});\n")
+        .append("svg.addEventListener('dblclick',function(){zoom(ZL,ZL+ZW);});\n")
+        // from the keyboard: + halves the span shown, about the readout's time when it shows one, - doubles it, 0
+        // shows the whole run
+        .append("svg.addEventListener('keydown',function(e){var vb=p.viewBox.baseVal,g=p.querySelector('line.guide'),")
+        .append("c=g&&g.getAttribute('visibility')==='visible'?Number(g.getAttribute('x1')):vb.x+vb.width/2,w;")
+        .append("if(e.key==='+'||e.key==='='){w=vb.width/2;}else if(e.key==='-'){w=vb.width*2;}")
+        .append("else if(e.key==='0'){w=ZW;}else{return;}e.preventDefault();w=Math.min(ZW,w);")
+        .append("if(seconds(ZL+w)<6){return;}var a=Math.max(ZL,Math.min(ZL+ZW-w,c-w/2));zoom(a,a+w);});});\n")
         .append("document.addEventListener('pointermove',function(e){if(drag){span(drag,at(drag,e));}});\n")
         // a drag narrower than 4 pixels is a click, and a span under 6 s of the run is not zoomed into
         .append("document.addEventListener('pointerup',function(e){if(!drag){return;}var d=drag,x=at(d,e),")

@@ -307,6 +307,34 @@ final class HtmlReportBrowserTest {
         .contains("visibility=\"hidden\"");
   }
 
+  /**
+   * The readout and the zoom from the keyboard (a script added to a copy of the page): the Pods chart takes the focus
+   * and reads 0:00, Right, End and Left bring it to 0:01; {@code +} zooms every chart to half the run about 0:01;
+   * Right reads 0:01 again (the only sample in view). On another page {@code -} and {@code 0} show the whole run.
+   */
+  @Test
+  void keyboard_focusAndArrowsRead_plusMinusZeroZoom() throws Exception {
+    String html = HtmlReport.render(HtmlReportTest.tiny("web-1"));
+    String focus = "var svg=document.querySelector('figure[data-chart=\"Pods\"] > svg');svg.focus();"
+        + "function key(k){svg.dispatchEvent(new KeyboardEvent('keydown',{key:k,bubbles:true,cancelable:true}));}";
+    String read = dumpWith(html, "keyboard.html", focus + "var first=document.querySelector("
+        + "'figure[data-chart=\"Pods\"] .readout b').textContent;key('ArrowRight');key('End');key('ArrowLeft');"
+        + "var second=document.querySelector('figure[data-chart=\"Pods\"] .readout b').textContent;"
+        + "document.body.setAttribute('data-read',first+' '+second);key('+');key('ArrowRight');");
+    assertThat(read).contains("<body data-read=\"0:00 0:01\">")
+        .contains("<span id=\"zoom-span\">Showing 0:00:30 to 0:01:30</span>")
+        .containsPattern("<div class=\"readout\" style=\"[^\"]*\"><b>0:01</b><div><span style=\"--c: "
+            + HtmlReport.color(0) + ";\">pending pods: 3 pods</span></div>");
+    assertThat(Pattern.compile("<svg class=\"plot\"[^>]* viewBox=\"([^\"]*)\"").matcher(read).results()
+        .map(r -> r.group(1)).toList()).containsOnly("264 0 400 260");
+    for (String out : List.of("key('+');key('-');", "key('+');key('+');key('0');")) {
+      String whole = dumpWith(html, "keyboard-out.html", focus + out);
+      assertThat(whole).as(out).contains("<p id=\"zoom\" hidden=\"\">");
+      assertThat(Pattern.compile("<svg class=\"plot\"[^>]* viewBox=\"([^\"]*)\"").matcher(whole).results()
+          .map(r -> r.group(1)).toList()).as(out).containsOnly("64 0 800 260");
+    }
+  }
+
   /** A mouse's pointer event of {@code type} at column {@code x} of chart {@code chart}, as page script. */
   private static String mouse(String chart, String type, int x) {
     return pointer(chart, type, x, "mouse");
