@@ -95,7 +95,8 @@ public final class HtmlReport {
         + "chart, recoveries green; scaling decisions are grey ticks under the time axis. Hover over one for what "
         + "happened. A chart of more than " + MAX_LINES_PER_CHART + " series draws the first " + MAX_LINES_PER_CHART
         + " (per workload, those that fell short first); pick others from the list under it. Point at a chart for "
-        + "its values; drag across one to zoom every chart to that time, double-click to see the whole run.</p>\n");
+        + "its values; drag across one to zoom every chart to that time, double-click to see the whole run (from the "
+        + "keyboard: Tab to a chart, then the arrows, Home, End, + and -, 0 for the whole run).</p>\n");
     ReportZoom.bar(sb);
     for (String chart : run.charts()) {
       chart(sb, run, chart, run.series().stream().filter(s -> s.chart().equals(chart)).toList());
