@@ -11,12 +11,13 @@ import java.util.Map;
  *
  * <p>The events go into the page as data, not as table rows: a 1,000-node day with pod events has some 140,000 of
  * them, more than a browser lays out as a table. The data is one JavaScript object in the report's script: the
- * distinct times, kinds and objects each once, then four numbers or strings per event (time, kind and object by
- * index, and the message). The script lists the events whose object or kind contains the filter's text, ignoring
+ * distinct times (also in seconds), kinds and objects each once, then four numbers or strings per event (time, kind
+ * and object by index, and the message). The script lists the events whose object or kind contains the filter's text, ignoring
  * case (all of them while it is empty), in time order, the first {@link #PAGE_ROWS}, and a button adds the next
  * page. Every string from the run is written as a JSON string with {@code <}, {@code >}, {@code &} and the line and
  * paragraph separators as {@code \}{@code u} escapes, so nothing in it can close the script element, and the script
- * puts it into the table as text (DOM {@code textContent}), so nothing in it becomes markup.
+ * puts it into the table as text (DOM {@code textContent}), so nothing in it becomes markup. A click on an event's time
+ * zooms the charts to a twelfth of the run about it ({@link ReportZoom}), from the seconds of each distinct time.
  *
  * <p>Stateless; thread-safe.
  */
@@ -35,7 +36,8 @@ final class ReportEventTable {
         .append(" order, ").append(PAGE_ROWS).append(" at a time.</p>\n")
         .append("<noscript><p>The event table needs JavaScript; the same events are in the command's table and JSON")
         .append(" output.</p></noscript>\n")
-        .append("<table id=\"event-table\">\n<thead><tr><th>Time</th><th>Event</th><th>Object</th>")
+        .append("<table id=\"event-table\">\n<thead><tr><th title=\"Click an event's time to zoom the charts to it\">")
+        .append("Time</th><th>Event</th><th>Object</th>")
         .append("<th>Message</th></tr></thead>\n<tbody></tbody>\n</table>\n")
         .append("<p><button id=\"more\" type=\"button\" hidden></button></p>\n</section>\n");
   }
@@ -46,16 +48,23 @@ final class ReportEventTable {
    */
   static void script(StringBuilder sb, List<TimelineEvent> events) {
     Strings times = new Strings();
+    StringBuilder seconds = new StringBuilder();
     Strings kinds = new Strings();
     Strings objects = new Strings();
     StringBuilder rows = new StringBuilder(events.size() * 48);
     for (TimelineEvent e : events) {
-      rows.append(rows.length() == 0 ? "" : ",").append(times.index(HtmlReport.clock(e.at()))).append(',')
+      int known = times.list.size();
+      int time = times.index(HtmlReport.clock(e.at()));
+      if (times.list.size() > known) { // a time not seen before: its seconds, for the zoom to it
+        seconds.append(known == 0 ? "" : ",").append(e.at().toSeconds());
+      }
+      rows.append(rows.length() == 0 ? "" : ",").append(time).append(',')
           .append(kinds.index(e.kind())).append(',').append(objects.index(e.object())).append(',');
       json(rows, e.message());
     }
     sb.append("var D={t:");
     times.append(sb);
+    sb.append(",\ns:[").append(seconds).append("]");
     sb.append(",\nk:");
     kinds.append(sb);
     sb.append(",\nm:[");
@@ -72,7 +81,7 @@ final class ReportEventTable {
         .append("var lower=D.o.map(low),lowerKinds=D.k.map(low),hits=[],at=0;\n")
         .append("function cell(tr,text){var td=document.createElement('td');td.textContent=text;tr.appendChild(td);}\n")
         .append("function row(i){var tr=document.createElement('tr'),k=D.r[i+1],o=D.o[D.r[i+2]];")
-        .append("if(D.m[k]){tr.className='marker';}tr.setAttribute('data-object',o);")
+        .append("if(D.m[k]){tr.className='marker';}tr.setAttribute('data-object',o);tr.fkRow=i;")
         .append("cell(tr,D.t[D.r[i]]);cell(tr,D.k[k]);cell(tr,o);cell(tr,D.r[i+3]);return tr;}\n")
         .append("function page(){var end=Math.min(hits.length,at+PAGE),rows=document.createDocumentFragment();")
         .append("for(;at<end;at++){rows.appendChild(row(hits[at]));}body.appendChild(rows);var left=hits.length-at;")
@@ -82,7 +91,11 @@ final class ReportEventTable {
         .append("if(hit[D.r[i+2]]||hitKind[D.r[i+1]]){hits.push(i);}}n.textContent=String(hits.length);")
         .append("body.textContent='';at=0;page();}\n")
         .append("var h=location.hash;if(h.indexOf('#filter=')===0){f.value=decodeURIComponent(h.substring(8));}\n")
-        .append("f.addEventListener('input',apply);more.addEventListener('click',page);apply();\n");
+        .append("f.addEventListener('input',apply);more.addEventListener('click',page);apply();\n")
+        // a click on an event's time asks the charts to zoom to it (ReportZoom)
+        .append("body.addEventListener('click',function(e){var td=e.target.closest('td');")
+        .append("if(!td||td.cellIndex!==0){return;}document.dispatchEvent(new CustomEvent('fleetkit:zoom-at',")
+        .append("{detail:D.s[D.r[td.parentNode.fkRow]]}));});\n");
   }
 
   /**

@@ -4,7 +4,8 @@ package io.fleetkit.simulator;
  * The HTML report's time zoom: dragging a mouse across a chart's plot zooms every chart to that span of the run, so
  * that, say, the first hours of a day in which the autoscaler made hundreds of decisions fill the charts' width;
  * double-clicking a chart, or the "Whole run" button that stays at the top of the window while zoomed, shows the whole
- * run again.
+ * run again. A click on an event's time in the event table zooms to a twelfth of the run about it (two hours of a day,
+ * at least 6 seconds), marks that time with a blue line on every chart and brings the charts into view.
  *
  * <p>What a chart draws against time (its lines, the fault and scaling marks, the readout's guide) sits in a nested
  * SVG over the plot's columns ({@link #openPlot}); zooming sets that view's {@code viewBox} to the span dragged
@@ -29,10 +30,15 @@ final class ReportZoom {
         .append(' ').append(height).append("\" preserveAspectRatio=\"none\">\n");
   }
 
-  /** Closes the view with the span being dragged, hidden until a drag: the plot's rows {@code top} on, {@code height}. */
+  /**
+   * Closes the view with the span being dragged, hidden until a drag, and the mark of a time zoomed to from the event
+   * table, hidden until then: the plot's rows {@code top} on, {@code height}.
+   */
   static void closePlot(StringBuilder sb, int top, int height) {
     sb.append("<rect class=\"drag\" x=\"0\" width=\"0\" y=\"").append(top).append("\" height=\"").append(height)
-        .append("\" fill=\"#1f77b4\" fill-opacity=\"0.15\" visibility=\"hidden\"/>\n</svg>\n");
+        .append("\" fill=\"#1f77b4\" fill-opacity=\"0.15\" visibility=\"hidden\"/>\n")
+        .append("<line class=\"at\" x1=\"0\" x2=\"0\" y1=\"").append(top).append("\" y2=\"").append(top + height)
+        .append("\" stroke=\"#1f77b4\" stroke-width=\"1.5\" visibility=\"hidden\"/>\n</svg>\n");
   }
 
   /** The bar with the "Whole run" button and the span shown, hidden while the charts show the whole run. */
@@ -45,7 +51,8 @@ final class ReportZoom {
   static void style(StringBuilder sb) {
     sb.append("svg.plot *{vector-effect:non-scaling-stroke}#zoom{position:sticky;top:0;z-index:2;background:#fff;")
         .append("margin:0;padding:4px 0}figure.chart > svg{cursor:crosshair;user-select:none}")
-        .append("figure.chart > svg:focus{outline:2px solid #1f77b4;outline-offset:1px}\n");
+        .append("figure.chart > svg:focus{outline:2px solid #1f77b4;outline-offset:1px}")
+        .append("#event-table tbody td:first-child{cursor:zoom-in;color:#1f77b4}\n");
   }
 
   /**
@@ -85,7 +92,14 @@ final class ReportZoom {
         .append("r.hidden=true;});Array.prototype.forEach.call(document.querySelectorAll('svg.plot line.guide'),")
         .append("function(g){g.setAttribute('visibility','hidden');});")
         .append("zbar.hidden=all;zspan.textContent=all?'':'Showing '+clock(Math.round(seconds(a)))+' to '+")
-        .append("clock(Math.round(seconds(b)));}\n")
+        .append("clock(Math.round(seconds(b)));if(all){mark(null);}}\n")
+        .append("function mark(x){Array.prototype.forEach.call(document.querySelectorAll('svg.plot line.at'),")
+        .append("function(l){if(x===null){l.setAttribute('visibility','hidden');return;}l.setAttribute('x1',String(x));")
+        .append("l.setAttribute('x2',String(x));l.setAttribute('visibility','visible');});}\n")
+        // an event's time from the table: a twelfth of the run about it (at least 6 s), marked, the charts in view
+        .append("document.addEventListener('fleetkit:zoom-at',function(e){var x=ZL+e.detail*1000/ZSPAN*ZW,")
+        .append("w=Math.min(ZW,Math.max(ZW/12,6000/ZSPAN*ZW)),a=Math.max(ZL,Math.min(ZL+ZW-w,x-w/2));zoom(a,a+w);")
+        .append("mark(x);var c=document.getElementById('charts');if(c){c.scrollIntoView();}});\n")
         .append("document.getElementById('zoom-out').addEventListener('click',function(){zoom(ZL,ZL+ZW);});\n")
         .append("var drag=null;\n")
         .append("function at(d,e){var m=d.svg.getScreenCTM(),x=Math.max(ZL,Math.min(ZL+ZW,(e.clientX-m.e)/m.a)),")

@@ -335,6 +335,32 @@ final class HtmlReportBrowserTest {
     }
   }
 
+  /**
+   * A click on an event's time in the table (the NodeFailed at 0:01 of the 2-minute run) zooms every chart to a
+   * twelfth of the run about it, 0:00:55-0:01:05, and marks 0:01 on each; a click on another cell zooms nothing; the
+   * whole run again hides the mark.
+   */
+  @Test
+  void eventTime_click_zoomsTheChartsToIt_andMarksIt() throws Exception {
+    String html = HtmlReport.render(HtmlReportTest.tiny("web-1"));
+    String rows = "var rows=document.querySelectorAll('#event-table tbody tr');";
+    String other = dumpWith(html, "event-click-other.html", rows + "rows[1].cells[2].click();");
+    assertThat(other).contains("<p id=\"zoom\" hidden=\"\">");
+    String zoomed = dumpWith(html, "event-click.html", rows + "rows[1].cells[0].click();");
+    assertThat(tableRows(zoomed).get(1)).contains("<td>NodeFailed</td>");
+    assertThat(zoomed).contains("<span id=\"zoom-span\">Showing 0:00:55 to 0:01:05</span>");
+    List<String> views = Pattern.compile("<svg class=\"plot\"[^>]* viewBox=\"([^\"]*)\"").matcher(zoomed).results()
+        .map(r -> r.group(1)).toList();
+    assertThat(views).hasSize(3).allMatch(v -> v.matches("430\\.6+\\d* 0 66\\.6+\\d* 260"));
+    List<String> marks = Pattern.compile("<line class=\"at\"[^>]*>").matcher(zoomed).results().map(r -> r.group())
+        .toList();
+    assertThat(marks).hasSize(3).allMatch(l -> l.contains("x1=\"464\"") && l.contains("visibility=\"visible\""));
+    String whole = dumpWith(html, "event-click-whole.html", rows + "rows[1].cells[0].click();"
+        + "document.getElementById('zoom-out').click();");
+    assertThat(Pattern.compile("<line class=\"at\"[^>]*>").matcher(whole).results().map(r -> r.group()))
+        .hasSize(3).allMatch(l -> l.contains("visibility=\"hidden\""));
+  }
+
   /** A mouse's pointer event of {@code type} at column {@code x} of chart {@code chart}, as page script. */
   private static String mouse(String chart, String type, int x) {
     return pointer(chart, type, x, "mouse");

@@ -37,7 +37,9 @@ final class ReportEventTableTest {
         new TimelineEvent(Duration.ofMinutes(1), "PodCreated", "Pod/default/b", "created"));
     StringBuilder sb = new StringBuilder();
     ReportEventTable.script(sb, events);
+    // each distinct time also in seconds (s), for the zoom to it
     assertThat(sb.toString()).startsWith("var D={t:[\"0:00:05\",\"0:01\"],\n"
+        + "s:[5,60],\n"
         + "k:[\"PodCreated\",\"PodScheduled\",\"NodeFailed\"],\n"
         + "m:[0,0,1],\n"
         + "o:[\"Pod/default/a\",\"Node/n1\",\"Pod/default/b\"],\n"
@@ -49,7 +51,7 @@ final class ReportEventTableTest {
   void script_noEvents_emptyData() {
     StringBuilder sb = new StringBuilder();
     ReportEventTable.script(sb, List.of());
-    assertThat(sb.toString()).startsWith("var D={t:[],\nk:[],\nm:[],\no:[],\nr:[]};\n");
+    assertThat(sb.toString()).startsWith("var D={t:[],\ns:[],\nk:[],\nm:[],\no:[],\nr:[]};\n");
   }
 
   @Test
