@@ -12,12 +12,13 @@ import java.util.Map;
  * <p>The events go into the page as data, not as table rows: a 1,000-node day with pod events has some 140,000 of
  * them, more than a browser lays out as a table. The data is one JavaScript object in the report's script: the
  * distinct times (also in seconds), kinds and objects each once, then four numbers or strings per event (time, kind
- * and object by index, and the message). The script lists the events whose object or kind contains the filter's text, ignoring
- * case (all of them while it is empty), in time order, the first {@link #PAGE_ROWS}, and a button adds the next
- * page. Every string from the run is written as a JSON string with {@code <}, {@code >}, {@code &} and the line and
- * paragraph separators as {@code \}{@code u} escapes, so nothing in it can close the script element, and the script
- * puts it into the table as text (DOM {@code textContent}), so nothing in it becomes markup. A click on an event's time
- * zooms the charts to a twelfth of the run about it ({@link ReportZoom}), from the seconds of each distinct time.
+ * and object by index, and the message). The script lists the events whose object or kind contains the filter's
+ * text, ignoring case (all of them while it is empty), in time order, the first {@link #PAGE_ROWS}, and a button adds
+ * the next page. Every string from the run is written as a JSON string with {@code <}, {@code >}, {@code &} and the
+ * line and paragraph separators as {@code \}{@code u} escapes, so nothing in it can close the script element, and the
+ * script puts it into the table as text (DOM {@code textContent}), so nothing in it becomes markup. A click on an
+ * event's time zooms the charts to a twelfth of the run about it ({@link ReportZoom}), from the seconds of each
+ * distinct time.
  *
  * <p>Stateless; thread-safe.
  */
@@ -33,7 +34,8 @@ final class ReportEventTable {
         .append("</label><input id=\"filter\" type=\"search\" placeholder=\"e.g. Node/, web or ScaleDown\"> ")
         .append("<span id=\"shown\">")
         .append(events).append("</span> of ").append(events).append(" events match; the table lists them in time")
-        .append(" order, ").append(PAGE_ROWS).append(" at a time.</p>\n")
+        .append(" order, ").append(PAGE_ROWS).append(" at a time. Click an event's time to zoom the charts")
+        .append(" to it.</p>\n")
         .append("<noscript><p>The event table needs JavaScript; the same events are in the command's table and JSON")
         .append(" output.</p></noscript>\n")
         .append("<table id=\"event-table\">\n<thead><tr><th title=\"Click an event's time to zoom the charts to it\">")

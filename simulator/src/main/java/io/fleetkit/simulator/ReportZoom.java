@@ -38,7 +38,8 @@ final class ReportZoom {
     sb.append("<rect class=\"drag\" x=\"0\" width=\"0\" y=\"").append(top).append("\" height=\"").append(height)
         .append("\" fill=\"#1f77b4\" fill-opacity=\"0.15\" visibility=\"hidden\"/>\n")
         .append("<line class=\"at\" x1=\"0\" x2=\"0\" y1=\"").append(top).append("\" y2=\"").append(top + height)
-        .append("\" stroke=\"#1f77b4\" stroke-width=\"1.5\" visibility=\"hidden\"/>\n</svg>\n");
+        .append("\" stroke=\"#1f77b4\" stroke-width=\"1.5\" stroke-opacity=\"0.6\" visibility=\"hidden\"/>\n")
+        .append("</svg>\n");
   }
 
   /** The bar with the "Whole run" button and the span shown, hidden while the charts show the whole run. */
@@ -94,7 +95,8 @@ final class ReportZoom {
         .append("zbar.hidden=all;zspan.textContent=all?'':'Showing '+clock(Math.round(seconds(a)))+' to '+")
         .append("clock(Math.round(seconds(b)));if(all){mark(null);}}\n")
         .append("function mark(x){Array.prototype.forEach.call(document.querySelectorAll('svg.plot line.at'),")
-        .append("function(l){if(x===null){l.setAttribute('visibility','hidden');return;}l.setAttribute('x1',String(x));")
+        .append("function(l){if(x===null){l.setAttribute('visibility','hidden');return;}")
+        .append("l.setAttribute('x1',String(x));")
         .append("l.setAttribute('x2',String(x));l.setAttribute('visibility','visible');});}\n")
         // an event's time from the table: a twelfth of the run about it (at least 6 s), marked, the charts in view
         .append("document.addEventListener('fleetkit:zoom-at',function(e){var x=ZL+e.detail*1000/ZSPAN*ZW,")
