@@ -4,6 +4,7 @@ import static io.fleetkit.simulator.HtmlReport.clock;
 import static io.fleetkit.simulator.HtmlReport.esc;
 import static io.fleetkit.simulator.HtmlReport.num;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,7 +14,8 @@ import java.util.TreeMap;
 /**
  * The HTML report's summary: the worst moments (most pending pods, requests beyond capacity, highest cost), the total
  * cost, the faults with their spans, the number of scaling decisions, the workloads and Jobs at the end and the pods
- * still pending, each as a line that a reader takes in at once, however large the run. Stateless; thread-safe.
+ * still pending, each as a line that a reader takes in at once, however large the run. Every moment it names (a worst
+ * moment, a fault, a load's worst minute) is a link that zooms the charts to it. Stateless; thread-safe.
  */
 final class ReportSummary {
   /**
@@ -48,9 +50,13 @@ final class ReportSummary {
         scaling++;
       }
     }
-    List<String> faults = faultLines(run.markers());
-    sb.append("<li>").append(faults.isEmpty() ? "No faults" : "Faults: " + esc(String.join("; ", faults)))
-        .append("</li>\n<li>").append(scaling).append(" scaling decision(s)</li>\n");
+    List<Fault> faults = faults(run.markers());
+    sb.append("<li>").append(faults.isEmpty() ? "No faults" : "Faults: ");
+    for (int i = 0; i < faults.size(); i++) {
+      sb.append(i == 0 ? "" : "; ");
+      at(sb, faults.get(i).at(), faults.get(i).text());
+    }
+    sb.append("</li>\n<li>").append(scaling).append(" scaling decision(s)</li>\n");
     List<String> end = new ArrayList<>();
     workloads(end, "Deployment", run.summary().deployments());
     workloads(end, "StatefulSet", run.summary().statefulSets());
@@ -134,7 +140,22 @@ final class ReportSummary {
   }
 
   private static void load(StringBuilder sb, LoadOutcome l) {
-    sb.append("<li>Load on ").append(esc(l.target())).append(": <b>").append(esc(l.summary())).append("</b></li>\n");
+    sb.append("<li>Load on ").append(esc(l.target())).append(": <b>");
+    if (l.worstMinute() == null) {
+      sb.append(esc(l.summary()));
+    } else {
+      at(sb, l.worstMinute(), l.summary());
+    }
+    sb.append("</b></li>\n");
+  }
+
+  /**
+   * {@code text} as a link to the moment {@code at}: it leads to the charts, which the page's script zooms to that
+   * moment ({@link ReportZoom}).
+   */
+  private static void at(StringBuilder sb, Duration at, String text) {
+    sb.append("<a class=\"at\" href=\"#charts\" data-s=\"").append(at.toSeconds()).append("\">").append(esc(text))
+        .append("</a>");
   }
 
   /**
@@ -174,7 +195,8 @@ final class ReportSummary {
     int i = s.argMax();
     sb.append("<li>").append(esc(label)).append(": <b>").append(num(s.max())).append(esc(unit)).append("</b>");
     if (s.max() > 0 && i > 0) {
-      sb.append(" at ").append(esc(clock(run.sampleTimes().get(i))));
+      sb.append(" at ");
+      at(sb, run.sampleTimes().get(i), clock(run.sampleTimes().get(i)));
     } else if (s.max() > 0) {
       int end = 0; // the last sample of the start's stretch at that value
       while (end + 1 < v.size() && v.get(end + 1) >= v.get(0)) {
@@ -183,9 +205,11 @@ final class ReportSummary {
       if (end == v.size() - 1) {
         sb.append(" throughout the run");
       } else {
-        sb.append(" at the start (").append(esc(clock(run.sampleTimes().get(0))));
+        sb.append(" at the start (");
+        at(sb, run.sampleTimes().get(0), clock(run.sampleTimes().get(0)));
         if (end > 0) {
-          sb.append(" to ").append(esc(clock(run.sampleTimes().get(end))));
+          sb.append(" to ");
+          at(sb, run.sampleTimes().get(end), clock(run.sampleTimes().get(end)));
         }
         sb.append(')');
         int later = end + 1;
@@ -195,8 +219,8 @@ final class ReportSummary {
           }
         }
         if (v.get(later) > 0) {
-          sb.append("; later at most <b>").append(num(v.get(later))).append(esc(unit)).append("</b> at ")
-              .append(esc(clock(run.sampleTimes().get(later))));
+          sb.append("; later at most <b>").append(num(v.get(later))).append(esc(unit)).append("</b> at ");
+          at(sb, run.sampleTimes().get(later), clock(run.sampleTimes().get(later)));
         } else {
           sb.append("; none later");
         }
@@ -211,7 +235,15 @@ final class ReportSummary {
    * own; a fault that never ended says {@code from 15:00 on}.
    */
   static List<String> faultLines(List<TimelineEvent> markers) {
-    List<String> out = new ArrayList<>();
+    return faults(markers).stream().map(Fault::text).toList();
+  }
+
+  /** A fault's line and when it began. */
+  private record Fault(String text, Duration at) {}
+
+  /** The faults of {@link #faultLines}, each with its time. */
+  private static List<Fault> faults(List<TimelineEvent> markers) {
+    List<Fault> out = new ArrayList<>();
     java.util.Set<String> inZone = new java.util.HashSet<>(); // "at|Node/x" of the nodes a zone failure stopped
     for (int i = 0; i < markers.size(); i++) {
       TimelineEvent e = markers.get(i);
@@ -252,7 +284,7 @@ final class ReportSummary {
             + " restarted at " + clock(e.at());
         default -> what = e.kind() + " " + e.object() + " at " + clock(e.at());
       }
-      out.add(what);
+      out.add(new Fault(what, e.at()));
     }
     return out;
   }

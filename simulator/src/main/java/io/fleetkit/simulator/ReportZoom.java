@@ -4,8 +4,9 @@ package io.fleetkit.simulator;
  * The HTML report's time zoom: dragging a mouse across a chart's plot zooms every chart to that span of the run, so
  * that, say, the first hours of a day in which the autoscaler made hundreds of decisions fill the charts' width;
  * double-clicking a chart, or the "Whole run" button that stays at the top of the window while zoomed, shows the whole
- * run again. A click on an event's time in the event table zooms to a twelfth of the run about it (two hours of a day,
- * at least 6 seconds), marks that time with a blue line on every chart and brings the charts into view.
+ * run again. A click on an event's time in the event table, or on a moment the summary names ({@link ReportSummary}),
+ * zooms to a twelfth of the run about it (two hours of a day, at least 6 seconds), marks that time with a blue line on
+ * every chart and brings the charts into view.
  *
  * <p>What a chart draws against time (its lines, the fault and scaling marks, the readout's guide) sits in a nested
  * SVG over the plot's columns ({@link #openPlot}); zooming sets that view's {@code viewBox} to the span dragged
@@ -99,9 +100,13 @@ final class ReportZoom {
         .append("l.setAttribute('x1',String(x));")
         .append("l.setAttribute('x2',String(x));l.setAttribute('visibility','visible');});}\n")
         // an event's time from the table: a twelfth of the run about it (at least 6 s), marked, the charts in view
-        .append("document.addEventListener('fleetkit:zoom-at',function(e){var x=ZL+e.detail*1000/ZSPAN*ZW,")
+        .append("function zoomAt(t){var x=ZL+t*1000/ZSPAN*ZW,")
         .append("w=Math.min(ZW,Math.max(ZW/12,6000/ZSPAN*ZW)),a=Math.max(ZL,Math.min(ZL+ZW-w,x-w/2));zoom(a,a+w);")
-        .append("mark(x);var c=document.getElementById('charts');if(c){c.scrollIntoView();}});\n")
+        .append("mark(x);var c=document.getElementById('charts');if(c){c.scrollIntoView();}}\n")
+        .append("document.addEventListener('fleetkit:zoom-at',function(e){zoomAt(e.detail);});\n")
+        // the summary's moments: links to the charts, zoomed to the moment
+        .append("document.addEventListener('click',function(e){var l=e.target.closest?e.target.closest('a.at'):null;")
+        .append("if(l){e.preventDefault();zoomAt(Number(l.getAttribute('data-s')));}});\n")
         .append("document.getElementById('zoom-out').addEventListener('click',function(){zoom(ZL,ZL+ZW);});\n")
         .append("var drag=null;\n")
         .append("function at(d,e){var m=d.svg.getScreenCTM(),x=Math.max(ZL,Math.min(ZL+ZW,(e.clientX-m.e)/m.a)),")

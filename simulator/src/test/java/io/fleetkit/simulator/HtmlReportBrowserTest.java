@@ -337,8 +337,8 @@ final class HtmlReportBrowserTest {
 
   /**
    * A click on an event's time in the table (the NodeFailed at 0:01 of the 2-minute run) zooms every chart to a
-   * twelfth of the run about it, 0:00:55-0:01:05, and marks 0:01 on each; a click on another cell zooms nothing; the
-   * whole run again hides the mark.
+   * twelfth of the run about it, 0:00:55-0:01:05, and marks 0:01 on each; a click on another cell zooms nothing; a
+   * click on a moment the summary names does as the event's time; the whole run again hides the mark.
    */
   @Test
   void eventTime_click_zoomsTheChartsToIt_andMarksIt() throws Exception {
@@ -355,6 +355,11 @@ final class HtmlReportBrowserTest {
     List<String> marks = Pattern.compile("<line class=\"at\"[^>]*>").matcher(zoomed).results().map(r -> r.group())
         .toList();
     assertThat(marks).hasSize(3).allMatch(l -> l.contains("x1=\"464\"") && l.contains("visibility=\"visible\""));
+    // the summary's moments do the same: its first link is the most pending pods' 0:01
+    String summary = dumpWith(html, "summary-click.html", "document.querySelector('#summary a.at').click();");
+    assertThat(summary).contains("<span id=\"zoom-span\">Showing 0:00:55 to 0:01:05</span>");
+    assertThat(Pattern.compile("<line class=\"at\"[^>]*>").matcher(summary).results().map(r -> r.group()))
+        .hasSize(3).allMatch(l -> l.contains("x1=\"464\"") && l.contains("visibility=\"visible\""));
     String whole = dumpWith(html, "event-click-whole.html", rows + "rows[1].cells[0].click();"
         + "document.getElementById('zoom-out').click();");
     assertThat(Pattern.compile("<line class=\"at\"[^>]*>").matcher(whole).results().map(r -> r.group()))

@@ -92,8 +92,9 @@ final class HtmlReportTest {
     String html = HtmlReport.render(tiny("web-1"));
     assertThat(html).contains("Pending at the end: <b>2 pod(s)</b>: default/web-1 (Unschedulable: 0/3 nodes are "
         + "available: 3 Insufficient nvidia.com/gpu.); default/q</li>");
-    assertThat(html).contains("Most pending pods: <b>3</b> at 0:01").contains("Total cost: <b>0.05 $</b>")
-        .contains("<li>Faults: node n1 failed from 0:01 on</li>\n<li>0 scaling decision(s)</li>");
+    // every moment named is a link that zooms the charts to it
+    assertThat(html).contains("Most pending pods: <b>3</b> at <a class=\"at\" href=\"#charts\" data-s=\"60\">0:01</a>").contains("Total cost: <b>0.05 $</b>")
+        .contains("<li>Faults: <a class=\"at\" href=\"#charts\" data-s=\"60\">node n1 failed from 0:01 on</a></li>\n<li>0 scaling decision(s)</li>");
   }
 
   /**
@@ -136,7 +137,13 @@ final class HtmlReportTest {
   }
 
   /** A run whose only series is {@code pending pods}, one sample a minute. */
+  /** The pending-pods line of a run of {@code pending}, one sample a minute, with its links as their text. */
   private static String pendingLine(Double... pending) {
+    return pendingLink(pending).replaceAll("<a class=\"at\" href=\"#charts\" data-s=\"\\d+\">([^<]*)</a>", "$1");
+  }
+
+  /** The pending-pods line of a run of {@code pending}, one sample a minute, as the page has it. */
+  private static String pendingLink(Double... pending) {
     List<Duration> times = new java.util.ArrayList<>();
     for (int i = 0; i < pending.length; i++) {
       times.add(Duration.ofMinutes(i));
@@ -157,6 +164,10 @@ final class HtmlReportTest {
   void render_worstMomentAtTheStart_saidSoWithTheWorstAfterIt() {
     assertThat(pendingLine(4.0, 4.0, 0.0, 2.0, 1.0)).isEqualTo("<li>Most pending pods: <b>4</b> at the start (0:00 to"
         + " 0:01); later at most <b>2</b> at 0:03</li>");
+    // each time named is a link that zooms the charts to it
+    assertThat(pendingLink(4.0, 4.0, 0.0, 2.0, 1.0)).isEqualTo("<li>Most pending pods: <b>4</b> at the start ("
+        + "<a class=\"at\" href=\"#charts\" data-s=\"0\">0:00</a> to <a class=\"at\" href=\"#charts\" data-s=\"60\">"
+        + "0:01</a>); later at most <b>2</b> at <a class=\"at\" href=\"#charts\" data-s=\"180\">0:03</a></li>");
     assertThat(pendingLine(4.0, 0.0, 0.0)).isEqualTo("<li>Most pending pods: <b>4</b> at the start (0:00); none later"
         + "</li>");
     assertThat(pendingLine(3.0, 3.0, 3.0)).isEqualTo("<li>Most pending pods: <b>3</b> throughout the run</li>");
@@ -237,8 +248,9 @@ final class HtmlReportTest {
             new LoadOutcome("Deployment/default/api", 1000, 10, Duration.ofMinutes(1), 10)),
         List.of(new WorkloadSummary("default/web", 2, 2), new WorkloadSummary("default/api", 2, 1))));
     assertThat(html).contains("<li>Load on Deployment/default/web: <b>1,000 requests, none beyond capacity</b></li>\n"
-        + "<li>Load on Deployment/default/api: <b>10 of 1,000 requests beyond capacity (1.00 %), the most in the "
-        + "minute from 0:01 (10)</b></li>\n")
+        // a load with a worst minute: a link that zooms the charts to it
+        + "<li>Load on Deployment/default/api: <b><a class=\"at\" href=\"#charts\" data-s=\"60\">10 of 1,000 requests "
+        + "beyond capacity (1.00 %), the most in the minute from 0:01 (10)</a></b></li>\n")
         .contains("<li>At the end: Deployment default/web 2/2 ready; Deployment default/api 1/2 ready</li>");
   }
 
