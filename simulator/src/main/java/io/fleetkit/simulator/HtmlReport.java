@@ -111,7 +111,7 @@ public final class HtmlReport {
     sb.append("})();\n(function(){\n");
     ReportReadout.script(sb, run.sampleTimes(), LEFT, W - RIGHT, COLORS.length, DASHES.length);
     sb.append("})();\n(function(){\n");
-    ReportZoom.script(sb, LEFT, W - LEFT - RIGHT, Math.max(1, run.duration().toMillis()));
+    ReportZoom.script(sb, LEFT, W - LEFT - RIGHT, Math.max(1, run.duration().toMillis()), TOP, H - BOTTOM);
     sb.append("})();\n</script>\n</body>\n</html>\n");
     return sb.toString();
   }
@@ -160,9 +160,9 @@ public final class HtmlReport {
     // grid and y labels
     for (int g = 0; g <= axis.intervals(); g++) {
       double y = TOP + plotH - plotH * g / (double) axis.intervals();
-      sb.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(W - RIGHT).append("\" y1=\"").append(fmt(y))
-          .append("\" y2=\"").append(fmt(y)).append("\" stroke=\"#eee\"/>")
-          .append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(fmt(y + 4))
+      sb.append("<line class=\"ygrid\" x1=\"").append(LEFT).append("\" x2=\"").append(W - RIGHT).append("\" y1=\"")
+          .append(fmt(y)).append("\" y2=\"").append(fmt(y)).append("\" stroke=\"#eee\"/>")
+          .append("<text class=\"ylabel\" x=\"").append(LEFT - 6).append("\" y=\"").append(fmt(y + 4))
           .append("\" font-size=\"11\" text-anchor=\"end\" fill=\"#555\">").append(num(axis.tick(g)))
           .append("</text>\n");
     }
@@ -203,6 +203,7 @@ public final class HtmlReport {
     if (!column.isEmpty()) {
       scalingTick(sb, columnX, column);
     }
+    ReportZoom.openLines(sb, top, whole);
     for (int k = 0; k < inPage.size(); k++) {
       TimeSeries s = inPage.get(k);
       int[] kept = kept(run.sampleTimes(), s.values(), span);
@@ -215,6 +216,7 @@ public final class HtmlReport {
       points(sb, run.sampleTimes(), s.values(), kept, span, top);
       sb.append("\"><title>").append(esc(s.name())).append("</title></polyline>\n");
     }
+    sb.append("</g>\n");
     List<String> labels = inPage.stream().map(s -> s.name() + (units.size() > 1 ? " (" + s.unit() + ")" : ""))
         .toList();
     ReportReadout.guide(sb, TOP, TOP + plotH);

@@ -12,7 +12,9 @@ package io.fleetkit.simulator;
  * SVG over the plot's columns ({@link #openPlot}); zooming sets that view's {@code viewBox} to the span dragged
  * (stretched to the plot's width, strokes kept as thick as before), which also clips what lies outside, and labels
  * the time axis for the new span at whole steps (1, 2, 5, 10, 15 or 30 seconds or minutes, 1, 2, 3, 4, 6 or 12
- * hours, days: the first that gives at most six intervals). The y axes stay as they are. A drag under 4 pixels wide is
+ * hours, days: the first that gives at most six intervals). Each chart's y axis is fitted to the lines it draws in
+ * that span ({@link #Y_AXIS}): a quiet stretch of a run whose line peaked elsewhere no longer reads flat; picking
+ * lines from a crowded chart's list ({@link ReportSeriesPicker}) fits it again. A drag under 4 pixels wide is
  * a click, and one under 6 seconds of the run zooms nothing. Touch and pen keep their readout ({@link ReportReadout})
  * rather than zoom. From the keyboard, on a chart that has the focus, {@code +} halves the span shown (about the
  * readout's time while it shows one, else about the middle), {@code -} doubles it and {@code 0} shows the whole run.
@@ -20,6 +22,42 @@ package io.fleetkit.simulator;
  */
 final class ReportZoom {
   private ReportZoom() {}
+
+  /**
+   * The code that fits a zoomed chart's y axis to what it shows: {@code yfit(p, k, a, b)} takes the highest value of
+   * the lines drawn in plot {@code p} (chart {@code k}) between columns {@code a} and {@code b} (with the samples just
+   * outside, whose segments cross into the span) and, when an axis chosen as {@link HtmlReport.Axis} chooses it (the
+   * steps 1, 2, 2.5 and 5 × 10^k; whole ones for whole numbers) tops out lower than the page's, stretches the lines'
+   * group upwards to it ({@code YB}, the plot's bottom row, stays put) and writes the gridlines and their labels for
+   * it; {@code a == null}, or nothing lower, restores the page's axis.
+   */
+  private static final String Y_AXIS = ""
+      + "var yfirst=[];Array.prototype.forEach.call(plots,function(p){yfirst.push(Array.prototype.map.call("
+      + "p.parentNode.querySelectorAll('line.ygrid,text.ylabel'),function(e){return e.cloneNode(true);}));});\n"
+      + "function prec(v){return Number(v.toPrecision(10));}\n"
+      + "function axisOf(max,whole){var v=max>0?max:1,best=null;"
+      + "for(var e=Math.floor(Math.log10(v/5));e<=Math.floor(Math.log10(v))+1;e++){[1,2,2.5,5].forEach(function(m){"
+      + "var step=prec(m*Math.pow(10,e));if(whole&&step!==Math.round(step)){return;}var n=Math.ceil(v/step-1e-9);"
+      + "if(n<1||n>5){return;}var top=prec(n*step);if(!best||top<best.top-1e-9*v||"
+      + "(Math.abs(top-best.top)<=1e-9*v&&step<best.step)){best={step:step,n:n,top:top};}});}return best;}\n"
+      + "function ynum(v){return v===Math.round(v)?String(v):v.toFixed(2);}\n"
+      + "function regrid(p,k,ax){var svg=p.parentNode,old=svg.querySelectorAll('line.ygrid,text.ylabel'),"
+      + "at=old[old.length-1].nextSibling,made=[];"
+      + "if(ax===null){made=yfirst[k].map(function(e){return e.cloneNode(true);});}else{"
+      + "var gl=yfirst[k][0],tl=yfirst[k][1];for(var g=0;g<=ax.n;g++){var y=YB-(YB-YT)*g/ax.n,"
+      + "l=gl.cloneNode(false),t=tl.cloneNode(false);l.setAttribute('y1',String(y));l.setAttribute('y2',String(y));"
+      + "t.setAttribute('y',String(y+4));t.textContent=ynum(prec(g*ax.step));made.push(l,t);}}"
+      + "Array.prototype.forEach.call(old,function(e){e.remove();});"
+      + "made.forEach(function(e){svg.insertBefore(e,at);});}\n"
+      + "function yfit(p,k,a,b){var g=p.querySelector('g.lines'),top=Number(g.getAttribute('data-top')),max=-1;"
+      + "if(a!==null){Array.prototype.forEach.call(g.querySelectorAll('polyline.series:not(.off)'),function(l){"
+      + "var xs=l.getAttribute('points').split(' ').map(parseFloat),vs=l.getAttribute('data-v').split(' ');"
+      + "for(var j=0;j<xs.length;j++){if((xs[j]>=a&&xs[j]<=b)||(xs[j]<a&&j+1<xs.length&&xs[j+1]>a)||"
+      + "(xs[j]>b&&j>0&&xs[j-1]<b)){max=Math.max(max,Number(vs[j]));}}});}"
+      + "var ax=max<0?null:axisOf(max,g.getAttribute('data-whole')==='true');"
+      + "if(ax!==null&&ax.top>=top){ax=null;}if(ax===null){g.removeAttribute('transform');}"
+      + "else{var s=top/ax.top;g.setAttribute('transform','matrix(1 0 0 '+s+' 0 '+(YB*(1-s))+')');}"
+      + "regrid(p,k,ax);}\n";
 
   /**
    * Opens a chart's view of its plot: columns {@code left} to {@code left + width} of a chart {@code height} high, in
@@ -43,6 +81,14 @@ final class ReportZoom {
         .append("</svg>\n");
   }
 
+  /**
+   * Opens the group of a chart's lines, drawn on an axis from 0 to {@code top}; {@code whole} when every value is a
+   * whole number (the axis's steps then are too).
+   */
+  static void openLines(StringBuilder sb, double top, boolean whole) {
+    sb.append("<g class=\"lines\" data-top=\"").append(top).append("\" data-whole=\"").append(whole).append("\">\n");
+  }
+
   /** The bar with the "Whole run" button and the span shown, hidden while the charts show the whole run. */
   static void bar(StringBuilder sb) {
     sb.append("<p id=\"zoom\" hidden><button id=\"zoom-out\" type=\"button\">Whole run</button> ")
@@ -62,8 +108,9 @@ final class ReportZoom {
    * {@code spanMillis} of simulated time. Times are written as the report writes them ({@link HtmlReport#clock}:
    * {@code H:MM}, or {@code H:MM:SS} off the minute); the whole run's labels are the page's own.
    */
-  static void script(StringBuilder sb, int left, int width, long spanMillis) {
-    sb.append("var ZL=").append(left).append(",ZW=").append(width).append(",ZSPAN=").append(spanMillis).append(";\n")
+  static void script(StringBuilder sb, int left, int width, long spanMillis, int top, int bottom) {
+    sb.append("var ZL=").append(left).append(",ZW=").append(width).append(",ZSPAN=").append(spanMillis)
+        .append(",YT=").append(top).append(",YB=").append(bottom).append(";\n")
         .append("var plots=document.querySelectorAll('figure.chart > svg > svg.plot'),")
         .append("zbar=document.getElementById('zoom'),zspan=document.getElementById('zoom-span');\n")
         // label steps in seconds: the first that gives at most six intervals, doubled beyond a day
@@ -86,9 +133,11 @@ final class ReportZoom {
         .append("while((s1-s0)/step>6){step*=2;}}var out=[];")
         .append("for(var t=Math.ceil(s0/step-1e-9)*step;t<=s1+1e-9;t+=step){")
         .append("out.push([String(Math.round((ZL+(t*1000/ZSPAN*ZW-(a-ZL))*ZW/(b-a))*10)/10),clock(t)]);}return out;}\n")
+        .append(Y_AXIS)
         .append("function zoom(a,b){var all=whole(a,b);if(all){a=ZL;b=ZL+ZW;}var labels=all?null:ticks(a,b);")
         .append("Array.prototype.forEach.call(plots,function(p,k){var h=p.viewBox.baseVal.height;")
-        .append("p.setAttribute('viewBox',a+' 0 '+(b-a)+' '+h);relabel(p,all?first[k]:labels);});")
+        .append("p.setAttribute('viewBox',a+' 0 '+(b-a)+' '+h);relabel(p,all?first[k]:labels);")
+        .append("yfit(p,k,all?null:a,b);});")
         // a readout shown before the zoom reads a time no longer where it was
         .append("Array.prototype.forEach.call(document.querySelectorAll('figure.chart .readout'),function(r){")
         .append("r.hidden=true;});Array.prototype.forEach.call(document.querySelectorAll('svg.plot line.guide'),")
@@ -108,6 +157,10 @@ final class ReportZoom {
         .append("document.addEventListener('click',function(e){var l=e.target.closest?e.target.closest('a.at'):null;")
         .append("if(l){e.preventDefault();zoomAt(Number(l.getAttribute('data-s')));}});\n")
         .append("document.getElementById('zoom-out').addEventListener('click',function(){zoom(ZL,ZL+ZW);});\n")
+        // a line drawn or hidden from a chart's list while zoomed: the y axes fitted again to the lines drawn
+        .append("document.addEventListener('fleetkit:lines',function(){if(zbar.hidden){return;}")
+        .append("Array.prototype.forEach.call(plots,function(p,k){var vb=p.viewBox.baseVal;")
+        .append("yfit(p,k,vb.x,vb.x+vb.width);});});\n")
         .append("var drag=null;\n")
         .append("function at(d,e){var m=d.svg.getScreenCTM(),x=Math.max(ZL,Math.min(ZL+ZW,(e.clientX-m.e)/m.a)),")
         .append("vb=d.plot.viewBox.baseVal;return vb.x+(x-ZL)*vb.width/ZW;}\n")

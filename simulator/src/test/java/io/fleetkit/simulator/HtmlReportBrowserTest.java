@@ -447,6 +447,81 @@ final class HtmlReportBrowserTest {
     assertThat(day).contains("<span id=\"zoom-span\">Showing 0:00 to 6:00</span>");
   }
 
+  /**
+   * A zoom fits each chart's y axis to what the chart draws in the span: a 2-hour run whose lines peak in its first
+   * ten minutes, zoomed to 1:00-1:30, gets the axis 0-4 pods (whole steps) on the Pods chart and 0-0.30 on the Cost
+   * chart, its lines stretched to it with the bottom row kept; on a crowded chart the hidden line at 50 does not count
+   * until it is ticked in the list, which brings back the page's axis. The whole run restores every page axis.
+   */
+  @Test
+  void zoom_fitsEachChartsYAxisToTheLinesItDrawsInTheSpan() throws Exception {
+    SimulationRun tiny = HtmlReportTest.tiny("web-1");
+    List<Duration> times = new ArrayList<>();
+    List<Double> pods = new ArrayList<>();
+    List<Double> cost = new ArrayList<>();
+    for (int i = 0; i <= 120; i++) {
+      times.add(Duration.ofMinutes(i));
+      pods.add(i <= 10 ? 100.0 : i % 5);
+      cost.add(i <= 10 ? 10.0 : 0.1 * (i % 4));
+    }
+    List<TimeSeries> series = new ArrayList<>(List.of(new TimeSeries("pending pods", "Pods", "pods", pods),
+        new TimeSeries("cost per hour", "Cost", "$/h", cost)));
+    for (int i = 0; i <= HtmlReport.MAX_LINES_PER_CHART; i++) {
+      series.add(new TimeSeries("ready default/app-" + i, "Ready vs desired per workload", "replicas",
+          java.util.Collections.nCopies(times.size(), i < HtmlReport.MAX_LINES_PER_CHART ? 2.0 : 50.0)));
+    }
+    String html = HtmlReport.render(new SimulationRun("quiet", 1, Duration.ofHours(2), times, series, List.of(),
+        List.of(), tiny.summary()));
+    // 1:00 and 1:30 of the 2 hours drawn over columns 64-864
+    String drag = mouse("Pods", "pointerdown", 464) + mouse("Pods", "pointerup", 664);
+    String zoomed = dumpWith(html, "zoom-y.html", drag);
+    assertThat(zoomed).contains("<span id=\"zoom-span\">Showing 1:00 to 1:30</span>");
+    assertThat(yLabels(zoomed, "Pods")).containsExactly("0", "1", "2", "3", "4");
+    assertThat(Pattern.compile("<line class=\"ygrid\"[^>]* y1=\"([^\"]*)\"").matcher(figure(zoomed, "Pods"))
+        .results().map(r -> r.group(1)).toList()).containsExactly("224", "172", "120", "68", "16");
+    // the page's axis is 0-100: stretched 25 times about row 224
+    assertThat(linesTransform(zoomed, "Pods")).isEqualTo("matrix(1 0 0 25 0 -5376)");
+    assertThat(yLabels(zoomed, "Cost")).containsExactly("0", "0.10", "0.20", "0.30");
+    assertThat(linesTransform(zoomed, "Cost")).startsWith("matrix(1 0 0 33.33");
+    assertThat(yLabels(zoomed, "Ready vs desired per workload")).containsExactly("0", "1", "2");
+
+    String tick = "(function(){var b=document.querySelectorAll('details.pick .pick-list input')["
+        + HtmlReport.MAX_LINES_PER_CHART + "];b.checked=true;b.dispatchEvent(new Event('change',{bubbles:true}));})();";
+    String picked = dumpWith(html, "zoom-y-pick.html", drag + tick);
+    assertThat(yLabels(picked, "Ready vs desired per workload")).containsExactly("0", "10", "20", "30", "40", "50");
+    assertThat(linesTransform(picked, "Ready vs desired per workload")).isNull();
+    assertThat(yLabels(picked, "Pods")).containsExactly("0", "1", "2", "3", "4");
+
+    String whole = dumpWith(html, "zoom-y-out.html", drag + "document.getElementById('zoom-out').click();");
+    assertThat(yLabels(whole, "Pods")).containsExactly("0", "20", "40", "60", "80", "100");
+    assertThat(yLabels(whole, "Cost")).containsExactly("0", "2", "4", "6", "8", "10");
+    assertThat(linesTransform(whole, "Pods")).isNull();
+    assertThat(linesTransform(whole, "Cost")).isNull();
+    assertThat(yLabels(html, "Pods")).containsExactly("0", "20", "40", "60", "80", "100");
+  }
+
+  /** The figure of chart {@code chart} in {@code dom}. */
+  private static String figure(String dom, String chart) {
+    Matcher m = Pattern.compile("<figure class=\"chart\" data-chart=\"" + Pattern.quote(chart)
+        + "\">(.*?)</figure>", Pattern.DOTALL).matcher(dom);
+    assertThat(m.find()).as("chart %s", chart).isTrue();
+    return m.group(1);
+  }
+
+  /** The y labels of chart {@code chart} in {@code dom}, from the bottom up. */
+  private static List<String> yLabels(String dom, String chart) {
+    return Pattern.compile("<text class=\"ylabel\"[^>]*>([^<]*)</text>").matcher(figure(dom, chart)).results()
+        .map(r -> r.group(1)).toList();
+  }
+
+  /** The transform of chart {@code chart}'s lines in {@code dom}, or null. */
+  private static String linesTransform(String dom, String chart) {
+    Matcher g = Pattern.compile("<g class=\"lines\"[^>]*>").matcher(figure(dom, chart));
+    assertThat(g.find()).isTrue();
+    Matcher t = Pattern.compile(" transform=\"([^\"]*)\"").matcher(g.group());
+    return t.find() ? t.group(1) : null;
+  }
+
   /** A 24-hour run sampled every 5 minutes, one series. */
   private static SimulationRun day() {
     SimulationRun t = HtmlReportTest.tiny("web-1");
