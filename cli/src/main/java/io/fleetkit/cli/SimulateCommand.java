@@ -67,7 +67,7 @@ import picocli.CommandLine.Spec;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code fleetkit simulate DIR... [--duration 30m] [--fail-node NODE@MM:SS]... [--apply FILE@MM:SS]...
+ * {@code fleetkit simulate DIR... [--duration 30m] [--fail-node NODE@TIME]... [--apply FILE@TIME]...
  * [--output table|json] [--seed N] [--report FILE.html] [--quiet] [--store memory|etcd://HOST:PORT|etcds://HOST:PORT [--etcd-ca ..]]}: runs the manifests through the store, the
  * controllers, the scheduler and simulated nodes in simulated time and prints the timeline and the workloads' final
  * state (Deployments, StatefulSets, Jobs, Rollouts). {@code --apply} creates or updates the objects of a file at a
@@ -97,8 +97,8 @@ public final class SimulateCommand implements Callable<Integer> {
   /** Output formats. */
   enum Format { table, json }
 
-  /** A node failure from {@code --fail-node NODE@MM:SS}. */
-  record NodeFailure(String node, Duration at) {}
+  /** A node failure from {@code --fail-node NODE@TIME}; {@code given} is the option's value as typed. */
+  record NodeFailure(String node, Duration at, String given) {}
 
   /** What the two runs of a comparison differ in, as the table output's heading names it. */
   enum Compared {
@@ -111,12 +111,16 @@ public final class SimulateCommand implements Callable<Integer> {
     }
   }
 
-  /** A file to apply from {@code --apply FILE@MM:SS}; {@code given} is the option's value as typed. */
+  /** A file to apply from {@code --apply FILE@TIME}; {@code given} is the option's value as typed. */
   record TimedApply(Path file, Duration at, String given) {}
 
-  private static final Pattern FAILURE = Pattern.compile("([^@]+)@(\\d+):([0-5]\\d)");
+  private static final Pattern FAILURE = Pattern.compile("([^@]+)@([^@]+)");
   /** The file is everything before the last {@code @} (a path may hold one). */
-  private static final Pattern APPLY = Pattern.compile("(.+)@(\\d+):([0-5]\\d)");
+  private static final Pattern APPLY = Pattern.compile("(.+)@([^@]+)");
+  /** A simulated time of {@code --fail-node} and {@code --apply}, as their help and errors name its forms. */
+  static final String TIME_FORMS = "MM:SS, H:MM:SS as the timeline prints it, or a duration such as 90s, 15h or 1h30m";
+  private static final Pattern MINUTES_SECONDS = Pattern.compile("(\\d+):([0-5]\\d)");
+  private static final Pattern HOURS_MINUTES_SECONDS = Pattern.compile("(\\d+):([0-5]\\d):([0-5]\\d)");
   /** The longest simulation accepted: the simulated clock counts nanoseconds in a long (292 years). */
   static final Duration MAX_DURATION = Duration.ofDays(36_500);
 
@@ -130,13 +134,13 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Simulated time to run, e.g. 90s, 30m, 1h30m (default: ${DEFAULT-VALUE}).")
   private Duration duration;
 
-  @Option(names = "--fail-node", paramLabel = "NODE@MM:SS", converter = FailureConverter.class,
-      description = "Kill NODE at simulated time MM:SS (repeatable).")
+  @Option(names = "--fail-node", paramLabel = "NODE@TIME", converter = FailureConverter.class,
+      description = "Kill NODE at simulated TIME (" + TIME_FORMS + "), e.g. node-2@05:00 or node-2@15h (repeatable).")
   private List<NodeFailure> failures = new ArrayList<>();
 
-  @Option(names = "--apply", paramLabel = "FILE@MM:SS", converter = ApplyConverter.class,
-      description = {"Create or update the objects in FILE at simulated time MM:SS, through the store like",
-          "kubectl apply (repeatable), e.g. a Rollout with a new image."})
+  @Option(names = "--apply", paramLabel = "FILE@TIME", converter = ApplyConverter.class,
+      description = "Create or update the objects in FILE at simulated TIME (as --fail-node), through the store like "
+          + "kubectl apply (repeatable), e.g. a Rollout with a new image.")
   private List<TimedApply> applies = new ArrayList<>();
 
   @Option(names = "--output", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
@@ -253,7 +257,7 @@ public final class SimulateCommand implements Callable<Integer> {
       return runScenario(loaded, applied, scenarios.isEmpty() ? null : scenarios.get(0), otherLoaded, storeFactory,
           out, err);
     }
-    if (!appliesWithin(duration, err)) {
+    if (!timesWithin(duration, err)) {
       return 2;
     }
     List<TimelineEvent> timeline;
@@ -368,7 +372,7 @@ public final class SimulateCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
-    if (!appliesWithin(scenario.spec().duration(), err)) {
+    if (!timesWithin(scenario.spec().duration(), err)) {
       return 2;
     }
     // The second run, if any: FILE's scenario with the same overrides, or this one under the other GPU policy.
@@ -588,10 +592,8 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     for (NodeFailure f : failures) {
       if (!nodes.contains(f.node())) {
-        long s = f.at().toSeconds();
-        err.println(CliText.clipLine(String.format(java.util.Locale.ROOT,
-            "simulate: --fail-node %s@%02d:%02d: no node %s among the manifests (nodes: %s)", f.node(), s / 60,
-            s % 60, f.node(), String.join(", ", nodes))));
+        err.println(CliText.clipLine("simulate: --fail-node " + f.given() + ": no node " + f.node()
+            + " among the manifests (nodes: " + String.join(", ", nodes) + ")"));
         err.flush();
         return false;
       }
@@ -599,13 +601,25 @@ public final class SimulateCommand implements Callable<Integer> {
     return true;
   }
 
-  /** Whether every {@code --apply} falls within a run of {@code d}; prints the first that does not. */
-  private boolean appliesWithin(Duration d, PrintWriter err) {
+  /**
+   * Whether every {@code --fail-node} and {@code --apply} falls within a run of {@code d}; prints the first that does
+   * not.
+   */
+  private boolean timesWithin(Duration d, PrintWriter err) {
+    for (NodeFailure f : failures) {
+      if (f.at().compareTo(d) > 0) {
+        err.println(CliText.clipLine("simulate: --fail-node " + f.given() + ": "
+            + TimelineEvent.clock(f.at()) + " is after the end of the run (" + TimelineEvent.clock(d)
+            + "); the node would never fail"));
+        err.flush();
+        return false;
+      }
+    }
     for (TimedApply a : applies) {
       if (a.at().compareTo(d) > 0) {
         err.println(CliText.clipLine("simulate: --apply " + a.given() + ": "
-            + new TimelineEvent(a.at(), "-", "-", "").clock() + " is after the end of the run ("
-            + new TimelineEvent(d, "-", "-", "").clock() + "); it would never be applied"));
+            + TimelineEvent.clock(a.at()) + " is after the end of the run (" + TimelineEvent.clock(d)
+            + "); it would never be applied"));
         err.flush();
         return false;
       }
@@ -640,7 +654,7 @@ public final class SimulateCommand implements Callable<Integer> {
       return; // runs shorter than a second show nothing
     }
     err.printf("\rsimulated %s of %s, %.1f s wall, %.0f events/s\033[K",
-        new TimelineEvent(p.simulated(), "-", "-", "").clock(), new TimelineEvent(p.total(), "-", "-", "").clock(),
+        TimelineEvent.clock(p.simulated()), TimelineEvent.clock(p.total()),
         p.wallNanos() / 1e9, p.eventsPerSecond());
     err.flush();
   }
@@ -805,7 +819,7 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     fin.put("pending", pending);
     Map<String, Object> root = new LinkedHashMap<>();
-    root.put("simulated", new TimelineEvent(summary.at(), "-", "-", "").clock());
+    root.put("simulated", TimelineEvent.clock(summary.at()));
     root.put("timeline", events);
     root.put("final", fin);
     return root;
@@ -835,7 +849,7 @@ public final class SimulateCommand implements Callable<Integer> {
     for (TimelineEvent e : timeline) {
       out.printf(fmt, e.clock(), e.kind(), e.object(), e.message());
     }
-    out.printf("%nAfter %s simulated:%n", new TimelineEvent(summary.at(), "-", "-", "").clock());
+    out.printf("%nAfter %s simulated:%n", TimelineEvent.clock(summary.at()));
     for (WorkloadSummary w : summary.deployments()) {
       out.printf("  Deployment  %s  %d/%d ready%n", w.name(), w.ready(), w.replicas());
     }
@@ -898,15 +912,59 @@ public final class SimulateCommand implements Callable<Integer> {
     }
   }
 
-  /** Parses {@code FILE@MM:SS}; the file must be readable. */
+  /**
+   * Parses the simulated time of {@code value}'s {@code text} ({@link #TIME_FORMS}); {@code form} and {@code example}
+   * name the option's value in the error.
+   */
+  static Duration simulatedTime(String value, String text, String form, String example) {
+    String t = text.trim();
+    Duration d = null;
+    try {
+      Matcher hms = HOURS_MINUTES_SECONDS.matcher(t);
+      Matcher ms = MINUTES_SECONDS.matcher(t);
+      if (hms.matches()) {
+        d = Duration.ofHours(Long.parseLong(hms.group(1))).plusMinutes(Long.parseLong(hms.group(2)))
+            .plusSeconds(Long.parseLong(hms.group(3)));
+      } else if (ms.matches()) {
+        d = Duration.ofMinutes(Long.parseLong(ms.group(1))).plusSeconds(Long.parseLong(ms.group(2)));
+      } else if (!t.isEmpty() && (Character.isDigit(t.charAt(0)) || t.charAt(0) == '.')) {
+        d = GoDurations.parse(t);
+      }
+    } catch (InvalidGoDurationException e) {
+      if (e.outOfRange()) {
+        throw tooLate(value);
+      }
+    } catch (ArithmeticException | NumberFormatException e) {
+      throw tooLate(value);
+    }
+    if (d == null) {
+      throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "' is not " + form + " (TIME: "
+          + TIME_FORMS + "), e.g. " + example);
+    }
+    if (d.compareTo(MAX_DURATION) > 0) {
+      throw tooLate(value);
+    }
+    return d;
+  }
+
+  private static CommandLine.TypeConversionException tooLate(String value) {
+    return new CommandLine.TypeConversionException("'" + CliText.clip(value) + "': the time is past the longest run ("
+        + MAX_DURATION.toHours() + "h)");
+  }
+
+  /** Parses {@code FILE@TIME}; the file must be readable. */
   static final class ApplyConverter implements CommandLine.ITypeConverter<TimedApply> {
+    private static final String FORM = "FILE@TIME";
+    private static final String EXAMPLE = "web-v3.yaml@02:00";
+
     @Override
     public TimedApply convert(String value) {
       Matcher m = APPLY.matcher(value.trim());
       if (!m.matches()) {
-        throw new CommandLine.TypeConversionException("'" + CliText.clip(value)
-            + "' is not FILE@MM:SS (a manifest file, '@', minutes, ':', two-digit seconds), e.g. web-v3.yaml@02:00");
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "' is not " + FORM
+            + " (a manifest file, '@', TIME: " + TIME_FORMS + "), e.g. " + EXAMPLE);
       }
+      Duration at = simulatedTime(value, m.group(2), FORM, EXAMPLE);
       Path file;
       try {
         file = Path.of(m.group(1));
@@ -918,31 +976,23 @@ public final class SimulateCommand implements Callable<Integer> {
         throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "': " + CliText.clip(m.group(1))
             + " is not a readable file");
       }
-      try {
-        return new TimedApply(file, Duration.ofMinutes(Long.parseLong(m.group(2)))
-            .plusSeconds(Long.parseLong(m.group(3))), value.trim());
-      } catch (ArithmeticException | NumberFormatException e) {
-        throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "': the time is too large");
-      }
+      return new TimedApply(file, at, value.trim());
     }
   }
 
-  /** Parses {@code NODE@MM:SS}. */
+  /** Parses {@code NODE@TIME}. */
   static final class FailureConverter implements CommandLine.ITypeConverter<NodeFailure> {
+    private static final String FORM = "NODE@TIME";
+    private static final String EXAMPLE = "node-2@05:00";
+
     @Override
     public NodeFailure convert(String value) {
       Matcher m = FAILURE.matcher(value.trim());
       if (!m.matches()) {
-        throw new CommandLine.TypeConversionException("'" + CliText.clip(value)
-            + "' is not NODE@MM:SS (a node name, '@', minutes, ':', two-digit seconds), e.g. node-2@05:00");
+        throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "' is not " + FORM
+            + " (a node name, '@', TIME: " + TIME_FORMS + "), e.g. " + EXAMPLE);
       }
-      try {
-        return new NodeFailure(m.group(1), Duration.ofMinutes(Long.parseLong(m.group(2)))
-            .plusSeconds(Long.parseLong(m.group(3))));
-      } catch (ArithmeticException | NumberFormatException e) {
-        throw new CommandLine.TypeConversionException("'" + CliText.clip(value) + "': the failure time is too"
-            + " large");
-      }
+      return new NodeFailure(m.group(1), simulatedTime(value, m.group(2), FORM, EXAMPLE), value.trim());
     }
   }
 }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** {@code fleetkit simulate --apply FILE@MM:SS}: a new version rolled out mid-run, and the Rollouts' final state. */
+/** {@code fleetkit simulate --apply FILE@TIME}: a new version rolled out mid-run, and the Rollouts' final state. */
 final class SimulateApplyTest {
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
@@ -177,6 +177,13 @@ final class SimulateApplyTest {
     out.getBuffer().setLength(0);
     assertThat(run(args)).isZero();
     assertThat(out.toString()).isEqualTo(first);
+    // the same time as H:MM:SS and as a duration: the same run
+    for (String at : List.of("0:00:20", "20s")) {
+      out.getBuffer().setLength(0);
+      args[args.length - 1] = v3 + "@" + at;
+      assertThat(run(args)).as(at).isZero();
+      assertThat(out.toString()).as(at).isEqualTo(first);
+    }
   }
 
   @Test
@@ -184,7 +191,7 @@ final class SimulateApplyTest {
     int code = run("simulate", rollouts().toString(), "--apply", "web.yaml");
 
     assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).contains("'web.yaml' is not FILE@MM:SS").doesNotContain("Exception");
+    assertThat(err.toString()).contains("'web.yaml' is not FILE@TIME (a manifest file, '@', TIME: MM:SS, H:MM:SS").doesNotContain("Exception");
   }
 
   @Test

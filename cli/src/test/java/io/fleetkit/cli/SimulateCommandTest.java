@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -148,8 +150,58 @@ final class SimulateCommandTest {
     int code = run("simulate", example().toString(), "--fail-node", "node-1");
 
     assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).contains("Invalid value for option '--fail-node'").contains("NODE@MM:SS")
+    assertThat(err.toString()).contains("Invalid value for option '--fail-node'")
+        .contains("'node-1' is not NODE@TIME (a node name, '@', TIME: MM:SS, H:MM:SS as the timeline prints it, or a "
+            + "duration such as 90s, 15h or 1h30m), e.g. node-2@05:00")
         .doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  /** A failure's time as MM:SS, as H:MM:SS (the timeline's form past the first hour) or as a Go duration: one run. */
+  @Test
+  void simulate_failNodeTimeForms_sameRun() {
+    String first = null;
+    for (String at : List.of("00:30", "0:00:30", "30s", "0.5m")) {
+      out.getBuffer().setLength(0);
+      assertThat(run("simulate", example().toString(), "--duration", "6m", "--fail-node", "node-3@" + at, "--output",
+          "json")).as(at).isZero();
+      assertThat(out.toString()).as(at).contains("\"NodeFailed\"");
+      if (first == null) {
+        first = out.toString();
+      }
+      assertThat(out.toString()).as(at).isEqualTo(first);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"node-3@1:60", "node-3@0:60:00", "node-3@-5s", "node-3@soon", "node-3@5", "node-3@",
+      "node-3@1:2:3:4", "@01:00"})
+  void simulate_badFailNodeTime_exit2NamingTheForms(String value) {
+    assertThat(run("simulate", example().toString(), "--fail-node", value)).isEqualTo(2);
+    assertThat(err.toString()).contains("Invalid value for option '--fail-node'").contains("is not NODE@TIME")
+        .contains("H:MM:SS").doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  @Test
+  void simulate_failNodeTimePastTheLongestRun_exit2() {
+    assertThat(run("simulate", example().toString(), "--fail-node", "node-3@9999999999999999h")).isEqualTo(2);
+    assertThat(err.toString()).contains("'node-3@9999999999999999h': the time is past the longest run (876000h)")
+        .doesNotContain("\tat ");
+    err.getBuffer().setLength(0);
+    assertThat(run("simulate", example().toString(), "--fail-node", "node-3@99999999999999999999:00")).isEqualTo(2);
+    assertThat(err.toString()).contains("the time is past the longest run").doesNotContain("\tat ");
+  }
+
+  /** A failure after the end of the run would never happen: refused, as a file applied then is. */
+  @Test
+  void simulate_failNodeAfterTheEnd_exit2() {
+    assertThat(run("simulate", example().toString(), "--duration", "6m", "--fail-node", "node-3@6:01"))
+        .isEqualTo(2);
+    assertThat(err.toString()).isEqualTo("simulate: --fail-node node-3@6:01: 06:01 is after the end of the run "
+        + "(06:00); the node would never fail" + System.lineSeparator());
+    err.getBuffer().setLength(0);
+    assertThat(run("simulate", cluster().toString(), "--fail-node", "c-2@25h")).isEqualTo(2);
+    assertThat(err.toString()).startsWith("simulate: --fail-node c-2@25h: 25:00:00 is after the end of the run "
+        + "(24:00:00)");
   }
 
   @Test

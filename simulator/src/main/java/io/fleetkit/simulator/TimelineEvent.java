@@ -19,8 +19,13 @@ public record TimelineEvent(Duration at, String kind, String object, String mess
     Objects.requireNonNull(message, "message");
   }
 
-  /** {@code at} as {@code MM:SS} (hours added in front when needed). */
+  /** {@code at} as the timeline writes it ({@link #clock(Duration)}). */
   public String clock() {
+    return clock(at);
+  }
+
+  /** {@code at} as the timeline writes it: {@code MM:SS} in the first hour, {@code H:MM:SS} after. */
+  public static String clock(Duration at) {
     long s = at.toSeconds();
     return s >= 3600 ? String.format("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
         : String.format("%02d:%02d", s / 60, s % 60);
