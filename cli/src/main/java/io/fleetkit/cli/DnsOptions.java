@@ -26,13 +26,13 @@ import picocli.CommandLine.Option;
  */
 final class DnsOptions {
   @Option(names = "--pods", paramLabel = "disabled|insecure|verified", defaultValue = "disabled",
-      description = {"Pod names (1-2-3-4.NAMESPACE.pod.cluster.local), as CoreDNS's pods option: disabled (default,",
-          "NXDOMAIN), insecure (any dashed IP) or verified (only a running pod's IP in that namespace)."})
+      description = "Pod names (1-2-3-4.NAMESPACE.pod.cluster.local), as CoreDNS's pods option: disabled (default, "
+          + "NXDOMAIN), insecure (any dashed IP) or verified (only a running pod's IP in that namespace).")
   String pods = "disabled";
 
   @Option(names = "--external-zone", paramLabel = "ZONE",
-      description = {"Also answer this zone as CoreDNS's k8s_external plugin (repeatable): SERVICE.NAMESPACE.ZONE is",
-          "the Service's external IPs and load balancer addresses."})
+      description = "Also answer this zone as CoreDNS's k8s_external plugin (repeatable): SERVICE.NAMESPACE.ZONE is "
+          + "the Service's external IPs and load balancer addresses.")
   List<String> externalZones = new ArrayList<>();
 
   @Option(names = "--external-headless",
@@ -40,8 +40,8 @@ final class DnsOptions {
   boolean externalHeadless;
 
   @Option(names = "--upstream", paramLabel = "IP[:PORT]",
-      description = {"Forward names outside cluster.local and the reverse zones to this resolver (repeatable, at most",
-          "15; port 53 by default), as CoreDNS's forward plugin. Without it they are REFUSED."})
+      description = "Forward names outside cluster.local and the reverse zones to this resolver (repeatable, at most "
+          + "15; port 53 by default), as CoreDNS's forward plugin. Without it they are REFUSED.")
   List<String> upstreams = new ArrayList<>();
 
   @Option(names = "--forward-policy", paramLabel = "random|round_robin|sequential",
@@ -53,8 +53,8 @@ final class DnsOptions {
   @Nullable Duration readTimeout;
 
   @Option(names = "--forward-max-fails", paramLabel = "N",
-      description = {"Failed health checks after which an upstream is down and skipped, as CoreDNS's max_fails",
-          "(default: 2; 0: never down, never checked)."})
+      description = "Failed health checks after which an upstream is down and skipped, as CoreDNS's max_fails "
+          + "(default: 2; 0: never down, never checked).")
   @Nullable Integer maxFails;
 
   @Option(names = "--forward-health-check", paramLabel = "DURATION",
@@ -74,8 +74,8 @@ final class DnsOptions {
   boolean forceTcp;
 
   @Option(names = "--forward-prefer-udp",
-      description = {"Ask upstreams over UDP first, whatever the client used, and again over TCP when the answer",
-          "is truncated (--forward-force-tcp wins when both are given)."})
+      description = "Ask upstreams over UDP first, whatever the client used, and again over TCP when the answer "
+          + "is truncated (--forward-force-tcp wins when both are given).")
   boolean preferUdp;
 
   @Option(names = "--forward-except", paramLabel = "NAME",

@@ -159,15 +159,15 @@ public final class SimulateCommand implements Callable<Integer> {
   private Path report;
 
   @Option(names = "--gpu-policy", paramLabel = "POLICY",
-      description = {"Schedule GPUs with this placement policy (BestFit, DotProduct, GpuPacking, GpuClustering,",
-          "Random, FGD, FgdBalanced, GapFill, ModelGapFill, AdaptiveGapFill, ReservingGapFill), in place of the",
-          "Scenario's spec.scheduler.gpuPolicy."})
+      description = "Schedule GPUs with this placement policy (BestFit, DotProduct, GpuPacking, GpuClustering, "
+          + "Random, FGD, FgdBalanced, GapFill, ModelGapFill, AdaptiveGapFill, ReservingGapFill), in place of the "
+          + "Scenario's spec.scheduler.gpuPolicy.")
   private String gpuPolicy;
 
   @Option(names = "--compare-gpu-policy", paramLabel = "POLICY",
-      description = {"Run the scenario a second time with this GPU placement policy and show both: a table of",
-          "figures (pending pods, GPUs requested, used and stranded, latency, cost, Jobs), \"comparison\" in",
-          "JSON, and a comparison section with overlaid charts in the --report.",
+      description = {"Run the scenario a second time with this GPU placement policy and show both: a table of "
+          + "figures (pending pods, GPUs requested, used and stranded, latency, cost, Jobs), \"comparison\" in "
+          + "JSON, and a comparison section with overlaid charts in the --report.",
           "--duration, --seed, --fail-node and --apply apply to both runs."})
   private String compareGpuPolicy;
 
@@ -179,8 +179,8 @@ public final class SimulateCommand implements Callable<Integer> {
           "--duration, --seed, --fail-node, --apply and --gpu-policy apply to both runs."})
   private Path compareWith;
 
-  @Option(names = "--quiet", description = {"No progress on stderr (progress is shown only when stderr is a terminal)",
-      "and no warnings of manifest fields FleetKit does not model."})
+  @Option(names = "--quiet", description = "No progress on stderr (progress is shown only when stderr is a terminal) "
+      + "and no warnings of manifest fields FleetKit does not model.")
   private boolean quiet;
 
   @Option(names = "--metrics", paramLabel = "FILE",

@@ -16,8 +16,8 @@ import picocli.CommandLine.Option;
  */
 final class StoreOptions {
   @Option(names = "--store", paramLabel = "memory|etcd://HOST:PORT|etcds://HOST:PORT", defaultValue = "memory",
-      description = {"Where the state lives: memory (default) or an etcd cluster, etcd://HOST:PORT in clear or",
-          "etcds://HOST:PORT over TLS (several endpoints: comma-separated)."})
+      description = "Where the state lives: memory (default) or an etcd cluster, etcd://HOST:PORT in clear or "
+          + "etcds://HOST:PORT over TLS (several endpoints: comma-separated).")
   String store = "memory";
 
   @Option(names = "--etcd-ca", paramLabel = "CA.pem",

@@ -85,6 +85,30 @@ final class FleetKitCliTest {
     assertThat(cut).as("summaries that are not a whole sentence").isEmpty();
   }
 
+  @Test
+  void everyOptionsDescriptionLinesAreWholeSentences() {
+    // picocli starts a new line at each description line and wraps each to the help's width; a line cut where the
+    // source wrapped it printed ragged help ("... GpuPacking, GpuClustering," then "Random, FGD, ...")
+    List<String> cut = new ArrayList<>();
+    int lines = 0;
+    List<CommandLine> todo = new ArrayList<>(FleetKitCli.commandLine().getSubcommands().values());
+    while (!todo.isEmpty()) {
+      CommandLine c = todo.remove(todo.size() - 1);
+      todo.addAll(c.getCommandSpec().subcommands().values());
+      for (CommandLine.Model.ArgSpec a : c.getCommandSpec().args()) {
+        for (String line : a.description()) {
+          lines++;
+          if (!(line.endsWith(".") || line.endsWith(".)")) || line.chars().filter(ch -> ch == '(').count()
+              != line.chars().filter(ch -> ch == ')').count()) {
+            cut.add(c.getCommandSpec().qualifiedName() + " " + a.paramLabel() + ": " + line);
+          }
+        }
+      }
+    }
+    assertThat(lines).as("description lines read").isGreaterThan(100);
+    assertThat(cut).as("option description lines that are not whole sentences").isEmpty();
+  }
+
   private static String usage(CommandLine c) {
     StringWriter w = new StringWriter();
     c.usage(new PrintWriter(w, true), CommandLine.Help.Ansi.OFF);
