@@ -4,8 +4,9 @@
  * provisioning with backoff, over an {@link io.fleetkit.api.store.ObjectStore}),
  * {@link io.fleetkit.storage.EphemeralVolumeController} (the claims of generic ephemeral volumes, with
  * {@link io.fleetkit.storage.EphemeralVolumes}), {@link io.fleetkit.storage.StatefulSetClaims} (per-replica
- * claims from volumeClaimTemplates) and {@link io.fleetkit.storage.Topology} (topology label keys). Provisioners are in
- * {@link io.fleetkit.storage.provision}, the scheduler plugins in {@link io.fleetkit.storage.scheduling}.
+ * claims from volumeClaimTemplates) and {@link io.fleetkit.storage.TopologyLabels} (topology label keys).
+ * Provisioners are in {@link io.fleetkit.storage.provision}, the scheduler plugins in
+ * {@link io.fleetkit.storage.scheduling}.
  *
  * <p>Thread-safety: every public type here is thread-safe or stateless.
  */

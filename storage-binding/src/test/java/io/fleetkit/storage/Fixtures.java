@@ -65,7 +65,7 @@ public final class Fixtures {
   }
 
   public static VolumeNodeAffinity affinity(String key, String value) {
-    return Topology.affinity(key, value);
+    return TopologyLabels.affinity(key, value);
   }
 
   public static UnaryOperator<PersistentVolumeSpec.Builder> mode(PersistentVolumeMode m) {

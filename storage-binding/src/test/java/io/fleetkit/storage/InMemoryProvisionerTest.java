@@ -24,7 +24,7 @@ final class InMemoryProvisionerTest {
   private final StorageClass any = StorageClass.of(ObjectMeta.of("any"), StorageClassSpec.of("mem.io"));
   private final StorageClass onlyA = StorageClass.of(ObjectMeta.of("only-a"), StorageClassSpec.builder()
       .provisioner("mem.io").allowedTopology(TopologySelectorTerm.of(
-          TopologySelectorLabelRequirement.of(Topology.ZONE, "zone-a"))).build());
+          TopologySelectorLabelRequirement.of(TopologyLabels.ZONE, "zone-a"))).build());
 
   private static PersistentVolumeClaim claim(String size) {
     return Fixtures.pvc("ns", "c", size, b -> b.accessModes(List.of(Fixtures.RWO)));
@@ -35,19 +35,19 @@ final class InMemoryProvisionerTest {
     ProvisionResult r = p.provision(new ProvisionRequest(claim("5Gi"), any, "pv-1", null));
 
     PersistentVolume pv = ((ProvisionResult.Provisioned) r).volume();
-    assertThat(pv.metadata().labels()).containsEntry(Topology.ZONE, "zone-b");
-    assertThat(VolumeMatching.nodeAffinityMatches(pv, "n", Map.of(Topology.ZONE, "zone-b"))).isTrue();
-    assertThat(VolumeMatching.nodeAffinityMatches(pv, "n", Map.of(Topology.ZONE, "zone-a"))).isFalse();
+    assertThat(pv.metadata().labels()).containsEntry(TopologyLabels.ZONE, "zone-b");
+    assertThat(VolumeMatching.nodeAffinityMatches(pv, "n", Map.of(TopologyLabels.ZONE, "zone-b"))).isTrue();
+    assertThat(VolumeMatching.nodeAffinityMatches(pv, "n", Map.of(TopologyLabels.ZONE, "zone-a"))).isFalse();
     assertThat(p.free("zone-b")).isEqualTo(15L << 30);
 
     PersistentVolume inA = ((ProvisionResult.Provisioned) p.provision(
         new ProvisionRequest(claim("5Gi"), onlyA, "pv-2", null))).volume();
-    assertThat(inA.metadata().labels()).containsEntry(Topology.ZONE, "zone-a");
+    assertThat(inA.metadata().labels()).containsEntry(TopologyLabels.ZONE, "zone-a");
   }
 
   @Test
   void provision_selectedNodeZoneFull_failsNamingZoneAndSizes() {
-    var node = Fixtures.node("n-a", Map.of(Topology.ZONE, "zone-a"));
+    var node = Fixtures.node("n-a", Map.of(TopologyLabels.ZONE, "zone-a"));
     ProvisionResult r = p.provision(new ProvisionRequest(claim("11Gi"), any, "pv-1", node));
 
     assertThat(r).isInstanceOf(ProvisionResult.Failed.class);

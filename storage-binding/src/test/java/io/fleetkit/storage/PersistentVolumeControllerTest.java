@@ -197,7 +197,7 @@ final class PersistentVolumeControllerTest {
     assertThat(claim("data").status().phase()).isEqualTo(PersistentVolumeClaimPhase.Pending);
     assertThat(zonal.volumeCount()).isZero();
 
-    store.create(Fixtures.node("n-b", Map.of(Topology.ZONE, "zone-b")));
+    store.create(Fixtures.node("n-b", Map.of(TopologyLabels.ZONE, "zone-b")));
     PersistentVolumeClaim c = claim("data");
     store.update(c.withMetadata(c.metadata().toBuilder().annotation(StorageAnnotations.SELECTED_NODE, "n-b")
         .build()));
@@ -206,7 +206,7 @@ final class PersistentVolumeControllerTest {
     controller.syncAll();
 
     PersistentVolume pv = volume(claim("data").spec().volumeName());
-    assertThat(pv.metadata().labels()).containsEntry(Topology.ZONE, "zone-b");
+    assertThat(pv.metadata().labels()).containsEntry(TopologyLabels.ZONE, "zone-b");
     assertThat(pv.metadata().annotations()).containsEntry(StorageAnnotations.PROVISIONED_BY, zonal.name());
     assertThat(claim("data").status().phase()).isEqualTo(PersistentVolumeClaimPhase.Bound);
   }

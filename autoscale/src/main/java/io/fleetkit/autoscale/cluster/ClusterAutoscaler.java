@@ -84,7 +84,7 @@ import org.slf4j.LoggerFactory;
  *       {@code maxEmptyBulkDelete}, at most {@code maxDrainParallelism} non-empty ones — never taking a pool under
  *       its min, nor past the deletions already in progress, nor the cluster under a minimum of {@code --cores-total}
  *       or {@code --memory-total} ({@code MinimalResourceLimitExceeded}). The {@link ScaleDownActuator} then taints
- *       the nodes {@value #TO_BE_DELETED_TAINT}, drains them ({@link Evictor}: evictions through the eviction
+ *       the nodes {@value #TO_BE_DELETED_TAINT}, drains them ({@link ScaleDownEvictor}: evictions through the eviction
  *       subresource, so PodDisruptionBudgets hold; retried up to {@code maxPodEvictionTime}; the evicted pods waited
  *       for up to {@code maxGracefulTerminationSec} plus 30 s) and deletes them ({@link NodeDeletionBatcher}); a drain
  *       goes on in the next loops on the autoscaler's clock, and a failed one untaints its node
@@ -196,7 +196,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     this.events = EventRecorder.bestEffort(b.events);
     this.statusEvents = StatusEvents.of(events, b.options);
     this.actuator = new ScaleDownActuator(b.store, b.options,
-        b.evictionTiming != null ? b.evictionTiming : Evictor.Timing.of(b.options), n -> clusterPods.on(n),
+        b.evictionTiming != null ? b.evictionTiming : ScaleDownEvictor.Timing.of(b.options), n -> clusterPods.on(n),
         events);
     this.scaleUp = new ScaleUpPlanner(b.store, b.clock, b.profile, b.registry, b.options, b.expander, b.seed,
         backoffs, searchPosition);
@@ -770,7 +770,7 @@ public final class ClusterAutoscaler implements AutoCloseable {
     private boolean watchPods;
     private java.util.function.@Nullable Predicate<Node> eligibility;
     private @Nullable ActuationStatus actuationStatus;
-    private Evictor.@Nullable Timing evictionTiming;
+    private ScaleDownEvictor.@Nullable Timing evictionTiming;
     private EventRecorder events = EventRecorder.NOOP;
     private boolean sortCandidates = true;
     private java.util.function.@Nullable Consumer<String> afterNodeSimulation;
@@ -870,9 +870,9 @@ public final class ClusterAutoscaler implements AutoCloseable {
 
     /**
      * The drain's timing instead of upstream's (tests: a zero retry time and headroom, as upstream's actuator tests
-     * build their {@code Evictor}).
+     * build their {@code ScaleDownEvictor}).
      */
-    Builder evictionTiming(Evictor.Timing v) {
+    Builder evictionTiming(ScaleDownEvictor.Timing v) {
       evictionTiming = Objects.requireNonNull(v, "evictionTiming");
       return this;
     }

@@ -51,10 +51,10 @@ import org.slf4j.LoggerFactory;
  *       says when the first such wait ends;
  *   <li>the node's pods are checked again ({@link Drainability} with the budgets as they are): a blocking pod, or any
  *       pod to move on a node deleted as empty, fails the deletion ({@link NodeDeleteResult.Type#INTERNAL});
- *   <li>a drained node's pods ({@link Evictor#podsToEvict}: not mirror pods; DaemonSet pods only by
+ *   <li>a drained node's pods ({@link ScaleDownEvictor#podsToEvict}: not mirror pods; DaemonSet pods only by
  *       {@code daemonSetEvictionForOccupiedNodes}, best effort) are evicted through the eviction subresource
- *       ({@link Evictions}, which honours PodDisruptionBudgets), retried and waited for ({@link Evictor}); an empty
- *       node's DaemonSet pods are evicted best effort when {@code daemonSetEvictionForEmptyNodes};
+ *       ({@link Evictions}, which honours PodDisruptionBudgets), retried and waited for ({@link ScaleDownEvictor});
+ *       an empty node's DaemonSet pods are evicted best effort when {@code daemonSetEvictionForEmptyNodes};
  *   <li>the prepared node goes to the {@link NodeDeletionBatcher}; the nodes of an atomic pool
  *       ({@code zeroOrMaxNodeScaling}) started together go together once all are prepared, and when one fails the
  *       others are aborted ({@link NodeDeleteResult.Type#FAILED_TO_DELETE}, upstream's group deletion scheduler);
@@ -80,7 +80,7 @@ final class ScaleDownActuator {
   /** The nodes being deleted, by name, as they were when their deletion started (the events' references). */
   private final Map<String, Node> deleting = new HashMap<>();
   private final AutoscalerOptions options;
-  private final Evictor.Timing timing;
+  private final ScaleDownEvictor.Timing timing;
   private final Function<String, List<Pod>> podsOn;
   private final NodeDeletionBatcher batcher;
   /** The deletions in progress, by node name, in the order started (upstream's {@code NodeDeletionTracker}). */
@@ -101,7 +101,7 @@ final class ScaleDownActuator {
     final @Nullable String group;
     /** When the node's delay after its taint ends: nothing is done to it before. */
     final Instant startAt;
-    Evictor.@Nullable NodeEviction eviction;
+    ScaleDownEvictor.@Nullable NodeEviction eviction;
     boolean prepared;
     boolean batched;
 
@@ -119,7 +119,7 @@ final class ScaleDownActuator {
    *
    * @param podsOn the pods bound to a node, as the autoscaler's last view has them
    */
-  ScaleDownActuator(ObjectStore store, AutoscalerOptions options, Evictor.Timing timing,
+  ScaleDownActuator(ObjectStore store, AutoscalerOptions options, ScaleDownEvictor.Timing timing,
       Function<String, List<Pod>> podsOn) {
     this(store, options, timing, podsOn, EventRecorder.NOOP);
   }
@@ -134,7 +134,7 @@ final class ScaleDownActuator {
    * node is gone ({@link StatusEvents}). The recorder is used as given: the autoscaler passes its best-effort one
    * ({@link EventRecorder#bestEffort}).
    */
-  ScaleDownActuator(ObjectStore store, AutoscalerOptions options, Evictor.Timing timing,
+  ScaleDownActuator(ObjectStore store, AutoscalerOptions options, ScaleDownEvictor.Timing timing,
       Function<String, List<Pod>> podsOn, EventRecorder events) {
     this.events = Objects.requireNonNull(events, "events");
     this.statusEvents = StatusEvents.of(events, options);
@@ -157,7 +157,7 @@ final class ScaleDownActuator {
   }
 
   /** An actuator that reads the pods of a node from the store. */
-  static ScaleDownActuator overStore(ObjectStore store, AutoscalerOptions options, Evictor.Timing timing) {
+  static ScaleDownActuator overStore(ObjectStore store, AutoscalerOptions options, ScaleDownEvictor.Timing timing) {
     return new ScaleDownActuator(store, options, timing,
         node -> store.list(Pod.class, "", (Pod p) -> p.spec().nodeName().equals(node)).items());
   }
@@ -229,7 +229,7 @@ final class ScaleDownActuator {
     List<Pod> pods = podsOn.apply(n.name());
     List<String> evictedPods = new ArrayList<>();
     if (drain) {
-      for (Pod p : Evictor.podsToEvict(pods, options.daemonSetEvictionForOccupiedNodes()).otherPods()) {
+      for (Pod p : ScaleDownEvictor.podsToEvict(pods, options.daemonSetEvictionForOccupiedNodes()).otherPods()) {
         evictedPods.add(p.metadata().key());
       }
       LOG.debug("scale-down: removing node {}, pods to reschedule: {}", n.name(), evictedPods);
@@ -247,7 +247,7 @@ final class ScaleDownActuator {
     out.add(new ScaleDownStatus.ScaleDownNode(n.name(), pool, evictedPods, u));
     if (drain && statusEvents.enabled()) {
       List<String> names = new ArrayList<>(evictedPods.size());
-      for (Pod p : Evictor.podsToEvict(pods, options.daemonSetEvictionForOccupiedNodes()).otherPods()) {
+      for (Pod p : ScaleDownEvictor.podsToEvict(pods, options.daemonSetEvictionForOccupiedNodes()).otherPods()) {
         names.add(p.metadata().name()); // upstream's joinPodNames: the names alone
       }
       statusEvents.removingNode(n.name(), u, names);
@@ -302,7 +302,7 @@ final class ScaleDownActuator {
 
   /** Carries every deletion in progress as far as {@code now} allows. */
   void advance(Instant now) {
-    Evictor.Cluster cluster = new StoreCluster(now);
+    ScaleDownEvictor.Cluster cluster = new StoreCluster(now);
     List<PodDisruptionBudget> pdbs = null;
     for (Deletion d : List.copyOf(inProgress.values())) {
       if (inProgress.get(d.node) != d || d.prepared) {
@@ -319,7 +319,7 @@ final class ScaleDownActuator {
           continue;
         }
       }
-      Evictor.NodeEviction e = Objects.requireNonNull(d.eviction);
+      ScaleDownEvictor.NodeEviction e = Objects.requireNonNull(d.eviction);
       if (!e.advance(now, cluster)) {
         continue;
       }
@@ -376,11 +376,11 @@ final class ScaleDownActuator {
       return false;
     }
     if (d.drain) {
-      Evictor.PodsToEvict p = Evictor.podsToEvict(pods, options.daemonSetEvictionForOccupiedNodes());
-      d.eviction = new Evictor.NodeEviction(d.node, p.otherPods(), p.daemonSetPods(), timing, now);
+      ScaleDownEvictor.PodsToEvict p = ScaleDownEvictor.podsToEvict(pods, options.daemonSetEvictionForOccupiedNodes());
+      d.eviction = new ScaleDownEvictor.NodeEviction(d.node, p.otherPods(), p.daemonSetPods(), timing, now);
     } else {
-      List<Pod> ds = Evictor.podsToEvict(pods, options.daemonSetEvictionForEmptyNodes()).daemonSetPods();
-      d.eviction = new Evictor.NodeEviction(d.node, List.of(), ds, timing, now);
+      List<Pod> ds = ScaleDownEvictor.podsToEvict(pods, options.daemonSetEvictionForEmptyNodes()).daemonSetPods();
+      d.eviction = new ScaleDownEvictor.NodeEviction(d.node, List.of(), ds, timing, now);
     }
     return true;
   }
@@ -465,7 +465,7 @@ final class ScaleDownActuator {
   }
 
   /** The eviction subresource and pod look-ups over the store, at {@code now}. */
-  private final class StoreCluster implements Evictor.Cluster {
+  private final class StoreCluster implements ScaleDownEvictor.Cluster {
     private final Instant now;
 
     StoreCluster(Instant now) {
@@ -505,10 +505,10 @@ final class ScaleDownActuator {
     }
 
     @Override
-    public Evictor.Presence presence(Pod pod, String node) {
+    public ScaleDownEvictor.Presence presence(Pod pod, String node) {
       Optional<Pod> cur = store.get(Pod.class, pod.metadata().namespace(), pod.metadata().name());
-      return cur.isPresent() && cur.get().spec().nodeName().equals(node) ? Evictor.Presence.ON_NODE
-          : Evictor.Presence.GONE;
+      return cur.isPresent() && cur.get().spec().nodeName().equals(node) ? ScaleDownEvictor.Presence.ON_NODE
+          : ScaleDownEvictor.Presence.GONE;
     }
   }
 

@@ -243,7 +243,8 @@ final class ClusterAutoscalerDraTest {
   void scaleDownStatus_reportsTheMostUsedDevicePool() {
     twoNodesOnePodEach(2);
     ScaleDownActuator a = ScaleDownActuator.overStore(store, AutoscalerOptions.defaults(),
-        new Evictor.Timing(60, java.time.Duration.ZERO, java.time.Duration.ZERO, Evictor.POD_EVICTION_HEADROOM));
+        new ScaleDownEvictor.Timing(60, java.time.Duration.ZERO, java.time.Duration.ZERO,
+            ScaleDownEvictor.POD_EVICTION_HEADROOM));
     ScaleDownStatus st = a.startDeletion(List.of(), List.of(store.require(Node.class, "", "gpu-1")), clock.instant());
     assertThat(st.scaledDownNodes()).hasSize(1);
     NodeUtilization u = st.scaledDownNodes().get(0).utilization();

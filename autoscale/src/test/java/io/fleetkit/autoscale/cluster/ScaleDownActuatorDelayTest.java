@@ -26,7 +26,7 @@ final class ScaleDownActuatorDelayTest {
   private ScaleDownActuator actuator(Duration delay, boolean cordon) {
     AutoscalerOptions opts = AutoscalerOptions.defaults().withNodeDeleteDelayAfterTaint(delay)
         .withCordonNodeBeforeTerminating(cordon);
-    return ScaleDownActuator.overStore(f.store, opts, Evictor.Timing.of(opts));
+    return ScaleDownActuator.overStore(f.store, opts, ScaleDownEvictor.Timing.of(opts));
   }
 
   private List<Node> nodes(int count) {

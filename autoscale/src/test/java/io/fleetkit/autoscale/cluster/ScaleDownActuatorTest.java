@@ -376,7 +376,8 @@ final class ScaleDownActuatorTest {
         // upstream's test leaves NodeDeleteDelayAfterTaint and CordonNodeBeforeTerminate at their zero values
         .withNodeDeleteDelayAfterTaint(Duration.ZERO).withCordonNodeBeforeTerminating(false);
     ScaleDownActuator a = ScaleDownActuator.overStore(f.store, opts,
-        new Evictor.Timing(MAX_GRACEFUL_TERMINATION, Duration.ZERO, Duration.ZERO, Evictor.POD_EVICTION_HEADROOM));
+        new ScaleDownEvictor.Timing(MAX_GRACEFUL_TERMINATION, Duration.ZERO, Duration.ZERO,
+            ScaleDownEvictor.POD_EVICTION_HEADROOM));
 
     ScaleDownStatus got = a.startDeletion(empty, drain, f.clock.instant());
     f.runUntilIdle(a);

@@ -38,7 +38,7 @@ final class ScaleDownEventsTest {
         .withDaemonSetEvictionForOccupiedNodes(false).withMaxGracefulTerminationSec(60)
         .withNodeDeleteDelayAfterTaint(Duration.ZERO).withCordonNodeBeforeTerminating(false);
     return new ScaleDownActuator(f.store, opts,
-        new Evictor.Timing(60, Duration.ZERO, Duration.ZERO, Evictor.POD_EVICTION_HEADROOM),
+        new ScaleDownEvictor.Timing(60, Duration.ZERO, Duration.ZERO, ScaleDownEvictor.POD_EVICTION_HEADROOM),
         node -> f.store.list(io.fleetkit.api.core.Pod.class, "",
             (io.fleetkit.api.core.Pod p) -> p.spec().nodeName().equals(node)).items(), recorder);
   }

@@ -32,8 +32,8 @@ final class ScaleDownGracefulDeletionTest {
     AutoscalerOptions opts = AutoscalerOptions.defaults().withMaxGracefulTerminationSec(MAX_GRACEFUL_TERMINATION)
         .withMaxPodEvictionTime(Duration.ofMinutes(5)).withDaemonSetEvictionForEmptyNodes(false)
         .withDaemonSetEvictionForOccupiedNodes(false).withNodeDeleteDelayAfterTaint(Duration.ZERO);
-    return ScaleDownActuator.overStore(f.store, opts, new Evictor.Timing(MAX_GRACEFUL_TERMINATION, Duration.ofMinutes(5),
-        Duration.ZERO, Evictor.POD_EVICTION_HEADROOM));
+    return ScaleDownActuator.overStore(f.store, opts, new ScaleDownEvictor.Timing(MAX_GRACEFUL_TERMINATION,
+        Duration.ofMinutes(5), Duration.ZERO, ScaleDownEvictor.POD_EVICTION_HEADROOM));
   }
 
   private Node node(String name) {

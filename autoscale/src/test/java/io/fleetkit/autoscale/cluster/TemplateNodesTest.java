@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * Ported from kubernetes/autoscaler:
  * <ul>
  *   <li>{@code cluster-autoscaler/utils/daemonset/daemonset_test.go} (stored version 5c22805b): TestGetDaemonSetPodsForNode
- *       (its 5 blocks) and TestEvictedPodsFilter (4 cases, against {@link Evictor#podsToEvict}, FleetKit's
+ *       (its 5 blocks) and TestEvictedPodsFilter (4 cases, against {@link ScaleDownEvictor#podsToEvict}, FleetKit's
  *       {@code PodsToEvict});
  *   <li>{@code cluster-autoscaler/simulator/node_info_utils_test.go} (stored version 1b8c0c8d): the DaemonSet cases of
  *       TestSanitizedTemplateNodeInfoFromNodeGroup (2 of 3) and TestSanitizedTemplateNodeInfoFromNodeInfo (10 of 10),
@@ -130,11 +130,11 @@ final class TemplateNodesTest {
         Pod.Builder b = Pod.builder().name(n).ownerReference(ds)
             .container("app", "pause", ResourceList.ofCpuMemory(100, 0));
         if (!av.isEmpty()) {
-          b.annotation(Evictor.ENABLE_DS_EVICTION, av);
+          b.annotation(ScaleDownEvictor.ENABLE_DS_EVICTION, av);
         }
         dsPods.add(b.build());
       });
-      List<String> got = Evictor.podsToEvict(dsPods, c.evictionDefault()).daemonSetPods().stream()
+      List<String> got = ScaleDownEvictor.podsToEvict(dsPods, c.evictionDefault()).daemonSetPods().stream()
           .map(p -> p.metadata().name()).toList();
       assertThat(got).as(c.name()).containsExactlyInAnyOrderElementsOf(c.expected());
     }

@@ -39,7 +39,7 @@ final class AdmissionCheckStates {
   /** The check controllers by controller name. */
   private final Map<String, AdmissionCheckController> checkControllers = new HashMap<>();
   /** Check states of pending and reserved workloads that have checks. */
-  private final Map<String, WorkloadChecks> checkStates = new HashMap<>();
+  private final Map<String, WorkloadCheckStates> checkStates = new HashMap<>();
   /**
    * Reserved workloads whose checks are not all ready, in reservation order: the only ones a cycle asks the check
    * controllers about (so that queues without checks cost nothing per cycle).
@@ -66,7 +66,7 @@ final class AdmissionCheckStates {
    * to it (with a reservation, those of its flavors; without, those of every flavor of the queue).
    */
   void sync(String key, CqState cq, @Nullable QuotaReservation reservation) {
-    WorkloadChecks wc = checkStates.get(key);
+    WorkloadCheckStates wc = checkStates.get(key);
     List<AdmissionCheckState> current = wc == null ? List.of() : wc.states;
     List<AdmissionCheckState> next = AdmissionChecks.syncStates(current,
         AdmissionChecks.checksForWorkload(cq.spec, reservation), clock.instant());
@@ -78,7 +78,7 @@ final class AdmissionCheckStates {
       return;
     }
     if (wc == null) {
-      wc = new WorkloadChecks();
+      wc = new WorkloadCheckStates();
       checkStates.put(key, wc);
     }
     wc.states = next;
@@ -86,12 +86,12 @@ final class AdmissionCheckStates {
 
   /** The check states of {@code key}; empty if it has none. */
   List<AdmissionCheckState> states(String key) {
-    WorkloadChecks wc = checkStates.get(key);
+    WorkloadCheckStates wc = checkStates.get(key);
     return wc == null ? List.of() : wc.states;
   }
 
   /** The checks of {@code key}, or {@code null} if it has none. */
-  @Nullable WorkloadChecks get(String key) {
+  @Nullable WorkloadCheckStates get(String key) {
     return checkStates.get(key);
   }
 
@@ -106,7 +106,7 @@ final class AdmissionCheckStates {
 
   /** Resets the checks of an evicted workload ({@link AdmissionChecks#resetOnEviction}); it is no longer admitted. */
   void reset(String key, Instant now) {
-    WorkloadChecks wc = checkStates.get(key);
+    WorkloadCheckStates wc = checkStates.get(key);
     if (wc != null) {
       wc.states = AdmissionChecks.resetOnEviction(wc.states, now);
       wc.admitted = false;
@@ -115,7 +115,7 @@ final class AdmissionCheckStates {
 
   /** Marks every check of a restored admitted workload Ready at {@code at}, and the workload admitted. */
   void restoredReady(String key, Instant at) {
-    WorkloadChecks wc = checkStates.get(key);
+    WorkloadCheckStates wc = checkStates.get(key);
     if (wc != null) {
       List<AdmissionCheckState> ready = new ArrayList<>();
       for (AdmissionCheckState st : wc.states) {
@@ -155,7 +155,7 @@ final class AdmissionCheckStates {
     for (Iterator<String> it = awaitingChecks.iterator(); it.hasNext(); ) {
       String key = it.next();
       AdmittedWorkload w = admitted.apply(key);
-      WorkloadChecks wc = checkStates.get(key);
+      WorkloadCheckStates wc = checkStates.get(key);
       if (w == null || wc == null || wc.admitted) {
         it.remove();
       } else {
@@ -171,7 +171,7 @@ final class AdmissionCheckStates {
    * the failure as its message.
    */
   void ask(AdmittedWorkload w, Instant now) {
-    WorkloadChecks wc = checkStates.get(w.key());
+    WorkloadCheckStates wc = checkStates.get(w.key());
     for (AdmissionCheckState st : wc.states) {
       if (st.state() != CheckState.PENDING) {
         continue;
@@ -205,8 +205,8 @@ final class AdmissionCheckStates {
    * @throws IllegalArgumentException if an update names no check of the workload
    * @throws io.fleetkit.api.ValidationException if an update breaks a webhook rule
    */
-  @Nullable WorkloadChecks validate(String key, Workload wl, List<AdmissionCheckState> updates) {
-    WorkloadChecks wc = checkStates.get(key);
+  @Nullable WorkloadCheckStates validate(String key, Workload wl, List<AdmissionCheckState> updates) {
+    WorkloadCheckStates wc = checkStates.get(key);
     for (AdmissionCheckState state : updates) {
       AdmissionCheckState old = wc == null ? null : AdmissionChecks.find(wc.states, state.name());
       if (old == null) {

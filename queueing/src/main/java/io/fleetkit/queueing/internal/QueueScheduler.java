@@ -323,7 +323,7 @@ public final class QueueScheduler {
     }
     for (String key : checks.awaiting()) {
       AdmittedWorkload w = admitted.get(key);
-      WorkloadChecks wc = checks.get(key);
+      WorkloadCheckStates wc = checks.get(key);
       if (w == null || wc == null || wc.admitted || !w.admission.topologyPending()
           || !AdmissionChecks.allReady(wc.states)) {
         continue;
@@ -1076,7 +1076,7 @@ public final class QueueScheduler {
    * status) and reacts to it.
    */
   public @Nullable CheckOutcome setCheckStates(String key, List<AdmissionCheckState> updates) {
-    WorkloadChecks wc = checks.validate(key, workloadOf(key), updates);
+    WorkloadCheckStates wc = checks.validate(key, workloadOf(key), updates);
     if (wc == null) {
       return null; // no updates (every update names one of its checks)
     }

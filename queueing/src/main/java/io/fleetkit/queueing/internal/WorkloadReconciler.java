@@ -99,7 +99,7 @@ final class WorkloadReconciler {
   @Nullable CheckOutcome react(String key, Instant now) {
     AfsAccounting afs = this.afs.get();
     AdmittedWorkload w = admitted.get(key);
-    WorkloadChecks wc = checks.get(key);
+    WorkloadCheckStates wc = checks.get(key);
     if (w == null || wc == null) {
       return null;
     }
@@ -219,7 +219,7 @@ final class WorkloadReconciler {
    * Applies check state {@code updates}, already validated, to the checks {@code wc} of {@code key} (as a check
    * controller writes the Workload's status) and reacts to them.
    */
-  @Nullable CheckOutcome setCheckStates(String key, WorkloadChecks wc, List<AdmissionCheckState> updates) {
+  @Nullable CheckOutcome setCheckStates(String key, WorkloadCheckStates wc, List<AdmissionCheckState> updates) {
     Instant now = clock.instant();
     List<AdmissionCheckState> before = wc.states;
     for (AdmissionCheckState state : updates) {

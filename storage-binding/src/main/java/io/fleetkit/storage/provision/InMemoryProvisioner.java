@@ -11,7 +11,7 @@ import io.fleetkit.api.meta.ObjectMeta;
 import io.fleetkit.api.resource.Quantity;
 import io.fleetkit.api.resource.ResourceList;
 import io.fleetkit.api.storage.StorageClass;
-import io.fleetkit.storage.Topology;
+import io.fleetkit.storage.TopologyLabels;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -52,19 +52,19 @@ public final class InMemoryProvisioner implements VolumeProvisioner {
 
   /** A provisioner with unbounded capacity. */
   public static InMemoryProvisioner unlimited(String name) {
-    return new InMemoryProvisioner(checkName(name), Topology.ZONE, null);
+    return new InMemoryProvisioner(checkName(name), TopologyLabels.ZONE, null);
   }
 
   /**
    * A provisioner with {@code capacityPerZone} (zone to a quantity such as {@code 100Gi}) on the
-   * {@link Topology#ZONE} label.
+   * {@link TopologyLabels#ZONE} label.
    *
    * @throws IllegalArgumentException if a capacity is negative
    */
   public static InMemoryProvisioner withZones(String name, Map<String, String> capacityPerZone) {
     Map<String, Long> caps = new LinkedHashMap<>();
     capacityPerZone.forEach((zone, q) -> caps.put(zone, bytes("zone " + zone, Quantity.parse(q))));
-    return new InMemoryProvisioner(checkName(name), Topology.ZONE, caps);
+    return new InMemoryProvisioner(checkName(name), TopologyLabels.ZONE, caps);
   }
 
   private static String checkName(String name) {
@@ -188,7 +188,7 @@ public final class InMemoryProvisioner implements VolumeProvisioner {
         .source(PersistentVolumeSource.Csi.of(driver, request.volumeName()));
     if (zone != null) {
       meta.label(topologyKey, zone);
-      spec.nodeAffinity(Topology.affinity(topologyKey, zone));
+      spec.nodeAffinity(TopologyLabels.affinity(topologyKey, zone));
     }
     PersistentVolume volume;
     try {

@@ -11,7 +11,7 @@ import io.fleetkit.api.framework.ScorePlugin;
 import io.fleetkit.api.framework.StateKey;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.storage.Topology;
+import io.fleetkit.storage.TopologyLabels;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -124,7 +124,7 @@ public final class DataLocalityPlugin implements PreScorePlugin, ScorePlugin {
       return 0;
     }
     Map<String, String> labels = node.labels();
-    String zone = labels.get(Topology.ZONE);
+    String zone = labels.get(TopologyLabels.ZONE);
     long total = 0;
     for (String d : data.datasets()) {
       if (labels.containsKey(NODE_LABEL_PREFIX + d)) {

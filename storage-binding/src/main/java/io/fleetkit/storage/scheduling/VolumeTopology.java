@@ -5,7 +5,7 @@ import io.fleetkit.api.core.VolumeNodeAffinity;
 import io.fleetkit.api.scheduling.NodeSelectorOperator;
 import io.fleetkit.api.scheduling.NodeSelectorRequirement;
 import io.fleetkit.api.scheduling.NodeSelectorTerm;
-import io.fleetkit.storage.Topology;
+import io.fleetkit.storage.TopologyLabels;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -15,13 +15,13 @@ final class VolumeTopology {
   private VolumeTopology() {}
 
   /**
-   * The zones of {@code pv}: its {@link Topology#ZONE} (or beta) label, split on {@code __}; else the values of a
+   * The zones of {@code pv}: its {@link TopologyLabels#ZONE} (or beta) label, split on {@code __}; else the values of a
    * single-term node affinity's {@code zone In [...]}; else empty (anywhere).
    */
   static Set<String> zones(PersistentVolume pv) {
-    String label = pv.metadata().labels().get(Topology.ZONE);
+    String label = pv.metadata().labels().get(TopologyLabels.ZONE);
     if (label == null) {
-      label = pv.metadata().labels().get(Topology.BETA_ZONE);
+      label = pv.metadata().labels().get(TopologyLabels.BETA_ZONE);
     }
     if (label != null) {
       return Set.of(label.split("__"));
@@ -33,7 +33,7 @@ final class VolumeTopology {
     NodeSelectorTerm term = a.required().nodeSelectorTerms().get(0);
     for (NodeSelectorRequirement r : term.matchExpressions()) {
       if (r.operator() == NodeSelectorOperator.In
-          && (r.key().equals(Topology.ZONE) || r.key().equals(Topology.BETA_ZONE))) {
+          && (r.key().equals(TopologyLabels.ZONE) || r.key().equals(TopologyLabels.BETA_ZONE))) {
         return new LinkedHashSet<>(List.copyOf(r.values()));
       }
     }

@@ -15,7 +15,7 @@ import io.fleetkit.api.framework.Snapshot;
 import io.fleetkit.api.framework.StateKey;
 import io.fleetkit.api.framework.Status;
 import io.fleetkit.api.store.ObjectStore;
-import io.fleetkit.storage.Topology;
+import io.fleetkit.storage.TopologyLabels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +32,8 @@ import java.util.Set;
 public final class VolumeZonePlugin implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   public static final String NAME = "VolumeZone";
   public static final String REASON_CONFLICT = "node(s) had no available volume zone";
-  private static final List<String> KEYS = List.of(Topology.ZONE, Topology.REGION, Topology.BETA_ZONE,
-      Topology.BETA_REGION);
+  private static final List<String> KEYS = List.of(TopologyLabels.ZONE, TopologyLabels.REGION, TopologyLabels.BETA_ZONE,
+      TopologyLabels.BETA_REGION);
   private static final Status CONFLICT = Status.unresolvable(REASON_CONFLICT).withPlugin(NAME);
 
   /** A topology requirement of a bound volume. */

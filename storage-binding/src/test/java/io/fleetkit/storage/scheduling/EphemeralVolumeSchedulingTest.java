@@ -26,7 +26,7 @@ import io.fleetkit.scheduler.Scheduler;
 import io.fleetkit.scheduler.StoreScheduler;
 import io.fleetkit.storage.EphemeralVolumeController;
 import io.fleetkit.storage.PersistentVolumeController;
-import io.fleetkit.storage.Topology;
+import io.fleetkit.storage.TopologyLabels;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
 import java.time.Duration;
 import java.util.List;
@@ -52,7 +52,7 @@ final class EphemeralVolumeSchedulingTest {
 
   private static void cluster(ObjectStore store) {
     for (String zone : List.of("zone-a", "zone-b")) {
-      store.create(Node.builder().name("n-" + zone).label(Topology.ZONE, zone).capacity(CAP).ready().build());
+      store.create(Node.builder().name("n-" + zone).label(TopologyLabels.ZONE, zone).capacity(CAP).ready().build());
     }
     store.create(StorageClass.of(ObjectMeta.of("fast"), StorageClassSpec.builder().provisioner("mem.io")
         .volumeBindingMode(VolumeBindingMode.WaitForFirstConsumer).build()));
@@ -100,7 +100,7 @@ final class EphemeralVolumeSchedulingTest {
       assertThat(claim.metadata().ownerReferences()).containsExactly(OwnerReference.controllerOf(created));
       assertThat(claim.metadata().labels()).isEqualTo(Map.of("app", "web"));
       assertThat(store.require(PersistentVolume.class, "", claim.spec().volumeName()).metadata().labels())
-          .containsEntry(Topology.ZONE, "zone-b");
+          .containsEntry(TopologyLabels.ZONE, "zone-b");
     }
   }
 

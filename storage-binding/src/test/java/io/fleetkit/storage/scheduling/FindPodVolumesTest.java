@@ -29,7 +29,7 @@ import io.fleetkit.api.storage.TopologySelectorTerm;
 import io.fleetkit.api.storage.VolumeBindingMode;
 import io.fleetkit.api.store.ObjectStore;
 import io.fleetkit.storage.PersistentVolumeController;
-import io.fleetkit.storage.Topology;
+import io.fleetkit.storage.TopologyLabels;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
 import io.fleetkit.storage.provision.VolumeProvisioner;
 import java.util.ArrayList;
@@ -325,7 +325,7 @@ final class FindPodVolumesTest {
   private void sc(String name, String provisioner, VolumeBindingMode mode, String zone) {
     StorageClassSpec.Builder b = StorageClassSpec.builder().provisioner(provisioner).volumeBindingMode(mode);
     if (zone != null) {
-      b.allowedTopology(TopologySelectorTerm.of(TopologySelectorLabelRequirement.of(Topology.ZONE, zone)));
+      b.allowedTopology(TopologySelectorTerm.of(TopologySelectorLabelRequirement.of(TopologyLabels.ZONE, zone)));
     }
     store.create(StorageClass.of(ObjectMeta.of(name), b.build()));
   }
@@ -346,7 +346,7 @@ final class FindPodVolumesTest {
   private void createVolume(V v) {
     PersistentVolumeSpec.Builder b = PersistentVolumeSpec.builder().storage(v.size())
         .accessMode(PersistentVolumeAccessMode.ReadWriteOnce).storageClassName(v.cls())
-        .nodeAffinity(Topology.affinity(NODE_KEY, v.node()));
+        .nodeAffinity(TopologyLabels.affinity(NODE_KEY, v.node()));
     PersistentVolumePhase phase = PersistentVolumePhase.Available;
     if (!v.claim().isEmpty()) {
       b.claimRef(new ClaimReference("testns", v.claim(), v.claim()));

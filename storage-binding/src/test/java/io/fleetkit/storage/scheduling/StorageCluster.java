@@ -24,7 +24,7 @@ import io.fleetkit.scheduler.PluginRegistry;
 import io.fleetkit.scheduler.ScheduleResult;
 import io.fleetkit.scheduler.Scheduler;
 import io.fleetkit.storage.PersistentVolumeController;
-import io.fleetkit.storage.Topology;
+import io.fleetkit.storage.TopologyLabels;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
 import io.fleetkit.storage.provision.VolumeProvisioner;
 import java.util.List;
@@ -66,7 +66,7 @@ final class StorageCluster implements AutoCloseable {
   Node node(String name, String zone, Map<String, String> extraAllocatable, Map<String, String> labels) {
     ResourceList.Builder alloc = ResourceList.builder().put("cpu", "4").put("memory", "8Gi").put("pods", "110");
     extraAllocatable.forEach(alloc::put);
-    Node.Builder nb = Node.builder().name(name).labels(labels).label(Topology.ZONE, zone)
+    Node.Builder nb = Node.builder().name(name).labels(labels).label(TopologyLabels.ZONE, zone)
         .label("kubernetes.io/hostname", name).capacity(alloc.build()).ready();
     Node n = nb.build();
     store.create(n);
@@ -81,7 +81,8 @@ final class StorageCluster implements AutoCloseable {
   void storageClass(String name, String provisioner, VolumeBindingMode mode, String... allowedZones) {
     StorageClassSpec.Builder b = StorageClassSpec.builder().provisioner(provisioner).volumeBindingMode(mode);
     if (allowedZones.length > 0) {
-      b.allowedTopology(TopologySelectorTerm.of(TopologySelectorLabelRequirement.of(Topology.ZONE, allowedZones)));
+      b.allowedTopology(TopologySelectorTerm.of(
+          TopologySelectorLabelRequirement.of(TopologyLabels.ZONE, allowedZones)));
     }
     StorageClass sc = StorageClass.of(ObjectMeta.of(name), b.build());
     store.create(sc);
@@ -95,7 +96,7 @@ final class StorageCluster implements AutoCloseable {
         .accessMode(PersistentVolumeAccessMode.ReadWriteOnce).storageClassName(cls)
         .source(PersistentVolumeSource.Csi.of("static.csi.fleetkit.io", name));
     if (zone != null) {
-      b.nodeAffinity(Topology.affinity(Topology.ZONE, zone));
+      b.nodeAffinity(TopologyLabels.affinity(TopologyLabels.ZONE, zone));
     }
     store.create(PersistentVolume.of(ObjectMeta.of(name), spec.apply(b).build()));
     controller.syncVolume(name);

@@ -21,7 +21,7 @@ import io.fleetkit.api.storage.StorageClass;
 import io.fleetkit.api.storage.VolumeBindingMode;
 import io.fleetkit.scheduler.ScheduleResult;
 import io.fleetkit.storage.EphemeralVolumes;
-import io.fleetkit.storage.Topology;
+import io.fleetkit.storage.TopologyLabels;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
 import io.fleetkit.storage.provision.ProvisionRequest;
 import io.fleetkit.storage.provision.ProvisionResult;
@@ -66,7 +66,7 @@ final class StorageSchedulingTest {
 
       assertThat(r.nodeName()).as(r.message()).isEqualTo("b-1");
       PersistentVolume pv = c.volume(c.claim("data").spec().volumeName());
-      assertThat(pv.metadata().labels()).containsEntry(Topology.ZONE, "zone-b");
+      assertThat(pv.metadata().labels()).containsEntry(TopologyLabels.ZONE, "zone-b");
       assertThat(c.claim("data").metadata().annotations()).containsEntry(StorageAnnotations.SELECTED_NODE, "b-1");
       assertThat(p.free("zone-b")).isEqualTo(95L << 30);
     }
@@ -252,7 +252,7 @@ final class StorageSchedulingTest {
       c.storageClass("std", StorageAnnotations.NO_PROVISIONER, VolumeBindingMode.Immediate);
       c.pv("pv", "1Gi", "std", null, b -> b);
       PersistentVolume pv = c.volume("pv");
-      c.store.update(pv.withMetadata(pv.metadata().toBuilder().label(Topology.ZONE, "zone-b").build()));
+      c.store.update(pv.withMetadata(pv.metadata().toBuilder().label(TopologyLabels.ZONE, "zone-b").build()));
       c.pvc("data", "1Gi", "std");
       c.controller.syncAll();
 

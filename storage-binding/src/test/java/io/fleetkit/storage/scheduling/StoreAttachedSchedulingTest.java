@@ -26,7 +26,7 @@ import io.fleetkit.scheduler.PluginRegistry;
 import io.fleetkit.scheduler.Scheduler;
 import io.fleetkit.scheduler.StoreScheduler;
 import io.fleetkit.storage.PersistentVolumeController;
-import io.fleetkit.storage.Topology;
+import io.fleetkit.storage.TopologyLabels;
 import io.fleetkit.storage.provision.InMemoryProvisioner;
 import java.time.Duration;
 import java.util.List;
@@ -47,7 +47,7 @@ final class StoreAttachedSchedulingTest {
           .build();
       ResourceList cap = ResourceList.builder().put("cpu", "4").put("memory", "8Gi").put("pods", "110").build();
       for (String zone : List.of("zone-a", "zone-b")) {
-        store.create(Node.builder().name("n-" + zone).label(Topology.ZONE, zone).capacity(cap).ready().build());
+        store.create(Node.builder().name("n-" + zone).label(TopologyLabels.ZONE, zone).capacity(cap).ready().build());
       }
       store.create(StorageClass.of(ObjectMeta.of("fast"), StorageClassSpec.builder().provisioner("mem.io")
           .volumeBindingMode(VolumeBindingMode.WaitForFirstConsumer).build()));
@@ -70,7 +70,7 @@ final class StoreAttachedSchedulingTest {
       assertThat(pod.spec().nodeName()).isEqualTo("n-zone-b");
       assertThat(claim.status().phase()).isEqualTo(PersistentVolumeClaimPhase.Bound);
       assertThat(store.require(PersistentVolume.class, "", claim.spec().volumeName()).metadata().labels())
-          .containsEntry(Topology.ZONE, "zone-b");
+          .containsEntry(TopologyLabels.ZONE, "zone-b");
     }
   }
 
@@ -86,7 +86,7 @@ final class StoreAttachedSchedulingTest {
     try (ObjectStore store = ObjectStore.builder().clock(clock).directDelivery().build()) {
       PersistentVolumeController volumes = PersistentVolumeController.builder(store).clock(clock).build();
       ResourceList cap = ResourceList.builder().put("cpu", "4").put("memory", "8Gi").put("pods", "110").build();
-      Node node = store.create(Node.builder().name("n1").label(Topology.ZONE, "zone-a").capacity(cap).ready()
+      Node node = store.create(Node.builder().name("n1").label(TopologyLabels.ZONE, "zone-a").capacity(cap).ready()
           .build());
       store.create(StorageClass.of(ObjectMeta.of("manual"), StorageClassSpec.builder()
           .provisioner(StorageAnnotations.NO_PROVISIONER).volumeBindingMode(VolumeBindingMode.Immediate).build()));

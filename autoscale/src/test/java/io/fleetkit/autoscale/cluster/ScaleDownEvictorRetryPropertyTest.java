@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * {@code k} times is evicted exactly when its {@code k}-th retry, at {@code k × retry}, is before the deadline (or
  * {@code k} is 0); the drain fails exactly when one pod is not evicted, and then reports that pod as timed out.
  */
-final class EvictorRetryPropertyTest {
+final class ScaleDownEvictorRetryPropertyTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
   @Property(tries = 300)
@@ -37,7 +37,7 @@ final class EvictorRetryPropertyTest {
       pods.add(Pod.builder().name(name).namespace("default").container("c", "pause", ResourceList.EMPTY).build());
       left.put(name, refusals.get(i));
     }
-    Evictor.Cluster cluster = new Evictor.Cluster() {
+    ScaleDownEvictor.Cluster cluster = new ScaleDownEvictor.Cluster() {
       @Override
       public @Nullable String evict(Pod pod, long graceSeconds) {
         int k = left.get(pod.metadata().name());
@@ -49,12 +49,13 @@ final class EvictorRetryPropertyTest {
       }
 
       @Override
-      public Evictor.Presence presence(Pod pod, String node) {
-        return Evictor.Presence.GONE;
+      public ScaleDownEvictor.Presence presence(Pod pod, String node) {
+        return ScaleDownEvictor.Presence.GONE;
       }
     };
-    Evictor.NodeEviction e = new Evictor.NodeEviction("n", pods, List.of(), new Evictor.Timing(30,
-        Duration.ofSeconds(maxPodEvictionSeconds), Duration.ofSeconds(retrySeconds), Duration.ZERO), T0);
+    ScaleDownEvictor.NodeEviction e = new ScaleDownEvictor.NodeEviction("n", pods, List.of(),
+        new ScaleDownEvictor.Timing(30, Duration.ofSeconds(maxPodEvictionSeconds), Duration.ofSeconds(retrySeconds),
+            Duration.ZERO), T0);
     Instant now = T0;
     for (int i = 0; i < 10_000 && !e.advance(now, cluster); i++) {
       now = now.plusSeconds(stepSeconds);

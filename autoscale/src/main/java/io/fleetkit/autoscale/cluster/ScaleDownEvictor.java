@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Not thread-safe: confined to the autoscaler's loop.
  */
-final class Evictor {
+final class ScaleDownEvictor {
   /** Upstream's {@code DefaultEvictionRetryTime}. */
   static final Duration EVICTION_RETRY_TIME = Duration.ofSeconds(10);
   /** Upstream's {@code DefaultPodEvictionHeadroom}: extra wait for pods that ignore SIGTERM. */
@@ -40,7 +40,7 @@ final class Evictor {
   /** The pod annotation that opts a DaemonSet pod in ({@code "true"}) or out ({@code "false"}) of eviction. */
   static final String ENABLE_DS_EVICTION = "cluster-autoscaler.kubernetes.io/enable-ds-eviction";
 
-  private Evictor() {}
+  private ScaleDownEvictor() {}
 
   /** What the drain does to the cluster: the seam between the drain's timing and the store. */
   interface Cluster {
@@ -98,7 +98,7 @@ final class Evictor {
     return maxTerminationSec > 0 && own > maxTerminationSec ? maxTerminationSec : own;
   }
 
-  /** The timing of a drain: upstream's options and its {@code Evictor} fields. */
+  /** The timing of a drain: upstream's options and its {@code ScaleDownEvictor} fields. */
   record Timing(int maxGracefulTerminationSec, Duration maxPodEvictionTime, Duration evictionRetryTime,
       Duration podEvictionHeadroom) {
     Timing {

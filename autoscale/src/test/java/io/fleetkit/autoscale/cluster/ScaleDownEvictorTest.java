@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * TestDrainNodeWithPodsDaemonSetEvictionFailure, TestDrainNodeWithPodsEvictionFailure,
  * TestDrainWithPodsNodeDisappearanceFailure, TestPodsToEvict 7 of 7.
  */
-final class EvictorTest {
+final class ScaleDownEvictorTest {
   private static final Instant T0 = Instant.parse("2009-11-10T23:00:00Z");
 
   private static Pod pod(String name) {
@@ -37,7 +37,7 @@ final class EvictorTest {
     Pod.Builder b = Pod.builder().name(name).namespace("default").ownerReference(ActuationFixtures.DS).nodeName("n1")
         .container("app", "pause", ResourceList.ofCpuMemory(100, 0));
     if (evictable != null) {
-      b.annotation(Evictor.ENABLE_DS_EVICTION, evictable);
+      b.annotation(ScaleDownEvictor.ENABLE_DS_EVICTION, evictable);
     }
     return b.build();
   }
@@ -48,10 +48,10 @@ final class EvictorTest {
   }
 
   /** Upstream's fake client: an eviction reactor by pod name and a get reactor (default: not found). */
-  private static final class Fake implements Evictor.Cluster {
+  private static final class Fake implements ScaleDownEvictor.Cluster {
     final List<String> evicted = new ArrayList<>();
     Function<String, @Nullable String> evictError = n -> null;
-    Map<String, Evictor.Presence> presence = new HashMap<>();
+    Map<String, ScaleDownEvictor.Presence> presence = new HashMap<>();
 
     @Override
     public @Nullable String evict(Pod pod, long graceSeconds) {
@@ -63,15 +63,15 @@ final class EvictorTest {
     }
 
     @Override
-    public Evictor.Presence presence(Pod pod, String node) {
-      return presence.getOrDefault(pod.metadata().name(), Evictor.Presence.GONE);
+    public ScaleDownEvictor.Presence presence(Pod pod, String node) {
+      return presence.getOrDefault(pod.metadata().name(), ScaleDownEvictor.Presence.GONE);
     }
   }
 
-  private static Evictor.NodeEviction drain(Fake f, List<Pod> full, List<Pod> bestEffort, int maxGraceful,
+  private static ScaleDownEvictor.NodeEviction drain(Fake f, List<Pod> full, List<Pod> bestEffort, int maxGraceful,
       Duration maxPodEvictionTime, Duration headroom) {
-    Evictor.NodeEviction e = new Evictor.NodeEviction("n1", full, bestEffort,
-        new Evictor.Timing(maxGraceful, maxPodEvictionTime, Duration.ZERO, headroom), T0);
+    ScaleDownEvictor.NodeEviction e = new ScaleDownEvictor.NodeEviction("n1", full, bestEffort,
+        new ScaleDownEvictor.Timing(maxGraceful, maxPodEvictionTime, Duration.ZERO, headroom), T0);
     Instant now = T0;
     for (int i = 0; i < 1000 && !e.advance(now, f); i++) {
       now = now.plusSeconds(1);
@@ -83,8 +83,8 @@ final class EvictorTest {
   @Test
   void drainNodeWithPods_allEvicted_noError() { // TestDrainNodeWithPods
     Fake f = new Fake();
-    Evictor.NodeEviction e = drain(f, List.of(pod("p1"), pod("p2")), List.of(pod("d1")), 20, Duration.ofSeconds(5),
-        Evictor.POD_EVICTION_HEADROOM);
+    ScaleDownEvictor.NodeEviction e = drain(f, List.of(pod("p1"), pod("p2")), List.of(pod("d1")), 20,
+        Duration.ofSeconds(5), ScaleDownEvictor.POD_EVICTION_HEADROOM);
     assertThat(e.error()).isNull();
     assertThat(f.evicted).containsExactlyInAnyOrder("d1", "p1", "p2");
   }
@@ -95,8 +95,8 @@ final class EvictorTest {
     Pod p1 = pod("p1").toBuilder().terminationGracePeriodSeconds(45).build();
     Pod p2 = pod("p2").toBuilder().terminationGracePeriodSeconds(60).build();
     Pod p3 = pod("p3").toBuilder().terminationGracePeriodSeconds(75).build();
-    Evictor.NodeEviction e = drain(f, List.of(p1, p2, p3, pod("p4")), List.of(), 60, Duration.ofSeconds(5),
-        Evictor.POD_EVICTION_HEADROOM);
+    ScaleDownEvictor.NodeEviction e = drain(f, List.of(p1, p2, p3, pod("p4")), List.of(), 60, Duration.ofSeconds(5),
+        ScaleDownEvictor.POD_EVICTION_HEADROOM);
     assertThat(e.error()).isNull();
     assertThat(e.results().get("p1").gracePeriodSeconds()).isEqualTo(45);
     assertThat(e.results().get("p2").gracePeriodSeconds()).isEqualTo(60);
@@ -107,9 +107,9 @@ final class EvictorTest {
   @Test
   void drainNodeWithPodsWithRescheduled_podOnOtherNodeCountsAsGone() { // TestDrainNodeWithPodsWithRescheduled
     Fake f = new Fake();
-    f.presence.put("p2", Evictor.Presence.GONE); // p2 got back with node name n2
-    Evictor.NodeEviction e = drain(f, List.of(pod("p1"), pod("p2")), List.of(), 20, Duration.ofSeconds(5),
-        Evictor.POD_EVICTION_HEADROOM);
+    f.presence.put("p2", ScaleDownEvictor.Presence.GONE); // p2 got back with node name n2
+    ScaleDownEvictor.NodeEviction e = drain(f, List.of(pod("p1"), pod("p2")), List.of(), 20, Duration.ofSeconds(5),
+        ScaleDownEvictor.POD_EVICTION_HEADROOM);
     assertThat(e.error()).isNull();
     assertThat(f.evicted).containsExactlyInAnyOrder("p1", "p2");
   }
@@ -126,8 +126,8 @@ final class EvictorTest {
       ticket[0] = true;
       return "too many concurrent evictions";
     };
-    Evictor.NodeEviction e = drain(f, List.of(pod("p1"), pod("p2"), pod("p3")), List.of(pod("d1")), 20,
-        Duration.ofSeconds(5), Evictor.POD_EVICTION_HEADROOM);
+    ScaleDownEvictor.NodeEviction e = drain(f, List.of(pod("p1"), pod("p2"), pod("p3")), List.of(pod("d1")), 20,
+        Duration.ofSeconds(5), ScaleDownEvictor.POD_EVICTION_HEADROOM);
     assertThat(e.error()).isNull();
     assertThat(f.evicted).containsExactlyInAnyOrder("d1", "p1", "p2", "p3");
   }
@@ -139,8 +139,8 @@ final class EvictorTest {
     f.evictError = n -> n.startsWith("d") ? "eviction_error: " + n : null;
     Pod p1 = pod("p1");
     Pod p2 = pod("p2");
-    Evictor.NodeEviction e = drain(f, List.of(p1, p2), List.of(pod("d1"), pod("d2")), 20, Duration.ZERO,
-        Evictor.POD_EVICTION_HEADROOM);
+    ScaleDownEvictor.NodeEviction e = drain(f, List.of(p1, p2), List.of(pod("d1"), pod("d2")), 20, Duration.ZERO,
+        ScaleDownEvictor.POD_EVICTION_HEADROOM);
     assertThat(e.error()).isNull();
     assertThat(e.results()).hasSize(2);
     assertThat(e.results().get("p1").pod()).isEqualTo(p1);
@@ -158,8 +158,8 @@ final class EvictorTest {
   void drainNodeWithPodsEvictionFailure_failedPodsReported() { // TestDrainNodeWithPodsEvictionFailure
     Fake f = new Fake();
     f.evictError = n -> n.equals("p2") || n.equals("p4") ? "eviction_error: " + n : null;
-    Evictor.NodeEviction e = drain(f, List.of(pod("p1"), pod("p2"), pod("p3"), pod("p4")), List.of(), 20,
-        Duration.ZERO, Evictor.POD_EVICTION_HEADROOM);
+    ScaleDownEvictor.NodeEviction e = drain(f, List.of(pod("p1"), pod("p2"), pod("p3"), pod("p4")), List.of(), 20,
+        Duration.ZERO, ScaleDownEvictor.POD_EVICTION_HEADROOM);
     assertThat(e.error()).isNotNull();
     assertThat(e.error().type()).isEqualTo(AutoscalerError.Type.API_CALL_ERROR);
     Map<String, NodeDeleteResult.PodEvictionResult> r = e.results();
@@ -186,9 +186,9 @@ final class EvictorTest {
   void drainWithPodsNodeDisappearanceFailure_podsStillThereFailTheDrain() {
     // TestDrainWithPodsNodeDisappearanceFailure
     Fake f = new Fake();
-    f.presence.put("p2", Evictor.Presence.failed("disappearance_error: p2"));
-    f.presence.put("p4", Evictor.Presence.ON_NODE);
-    Evictor.NodeEviction e = drain(f, List.of(pod("p1"), pod("p2"), pod("p3"), pod("p4")), List.of(), 0,
+    f.presence.put("p2", ScaleDownEvictor.Presence.failed("disappearance_error: p2"));
+    f.presence.put("p4", ScaleDownEvictor.Presence.ON_NODE);
+    ScaleDownEvictor.NodeEviction e = drain(f, List.of(pod("p1"), pod("p2"), pod("p3"), pod("p4")), List.of(), 0,
         Duration.ZERO, Duration.ZERO);
     assertThat(e.error()).isNotNull();
     assertThat(e.error().type()).isEqualTo(AutoscalerError.Type.TRANSIENT_ERROR);
@@ -211,9 +211,9 @@ final class EvictorTest {
   @Test
   void waitForPods_podLingers_failsOnlyAfterGracePlusHeadroom() {
     Fake f = new Fake();
-    f.presence.put("p1", Evictor.Presence.ON_NODE);
-    Evictor.NodeEviction e = new Evictor.NodeEviction("n1", List.of(pod("p1")), List.of(),
-        new Evictor.Timing(20, Duration.ZERO, Duration.ZERO, Evictor.POD_EVICTION_HEADROOM), T0);
+    f.presence.put("p1", ScaleDownEvictor.Presence.ON_NODE);
+    ScaleDownEvictor.NodeEviction e = new ScaleDownEvictor.NodeEviction("n1", List.of(pod("p1")), List.of(),
+        new ScaleDownEvictor.Timing(20, Duration.ZERO, Duration.ZERO, ScaleDownEvictor.POD_EVICTION_HEADROOM), T0);
     assertThat(e.advance(T0, f)).isFalse();
     assertThat(e.advance(T0.plusSeconds(49), f)).isFalse();
     assertThat(e.advance(T0.plusSeconds(50), f)).isTrue();
@@ -230,8 +230,9 @@ final class EvictorTest {
       @Nullable String unused, String expectEvicted) {
     Fake f = new Fake();
     List<Pod> pods = List.of(ds("d1", d1Annotation), ds("d2", null));
-    Evictor.NodeEviction e = drain(f, List.of(), Evictor.podsToEvict(pods, evictByDefault).daemonSetPods(), 1,
-        Duration.ofSeconds(5), Evictor.POD_EVICTION_HEADROOM);
+    ScaleDownEvictor.NodeEviction e = drain(f, List.of(),
+        ScaleDownEvictor.podsToEvict(pods, evictByDefault).daemonSetPods(), 1, Duration.ofSeconds(5),
+        ScaleDownEvictor.POD_EVICTION_HEADROOM);
     assertThat(e.error()).isNull();
     assertThat(f.evicted).containsExactlyInAnyOrder(expectEvicted.split(","));
   }
@@ -263,7 +264,7 @@ final class EvictorTest {
         });
       }
     }
-    Evictor.PodsToEvict got = Evictor.podsToEvict(in, !dsEvictionDisabled);
+    ScaleDownEvictor.PodsToEvict got = ScaleDownEvictor.podsToEvict(in, !dsEvictionDisabled);
     assertThat(got.daemonSetPods()).extracting(p -> p.metadata().name())
         .containsExactly(wantDs == null ? new String[0] : wantDs.split(","));
     assertThat(got.otherPods()).extracting(p -> p.metadata().name())

@@ -8,7 +8,7 @@ import io.fleetkit.api.scheduling.NodeSelectorTerm;
 import java.util.List;
 
 /** Well-known topology label keys and a helper to pin a volume to one topology value. */
-public final class Topology {
+public final class TopologyLabels {
   /** The zone label on nodes and volumes. */
   public static final String ZONE = "topology.kubernetes.io/zone";
   /** The region label on nodes and volumes. */
@@ -18,7 +18,7 @@ public final class Topology {
   /** Deprecated spelling of {@link #REGION}, still honoured by VolumeZone. */
   public static final String BETA_REGION = "failure-domain.beta.kubernetes.io/region";
 
-  private Topology() {}
+  private TopologyLabels() {}
 
   /** Node affinity requiring label {@code key} to be one of {@code values}. */
   public static VolumeNodeAffinity affinity(String key, String... values) {
