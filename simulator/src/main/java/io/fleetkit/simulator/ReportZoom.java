@@ -51,9 +51,11 @@ final class ReportZoom {
       + "made.forEach(function(e){svg.insertBefore(e,at);});}\n"
       + "function yfit(p,k,a,b){var g=p.querySelector('g.lines'),top=Number(g.getAttribute('data-top')),max=-1;"
       + "if(a!==null){Array.prototype.forEach.call(g.querySelectorAll('polyline.series:not(.off)'),function(l){"
-      + "var xs=l.getAttribute('points').split(' ').map(parseFloat),vs=l.getAttribute('data-v').split(' ');"
+      // each line's columns and values parsed once (a day's line is drawn through thousands of samples)
+      + "if(!l.fkY){l.fkY={x:l.getAttribute('points').split(' ').map(parseFloat),"
+      + "v:l.getAttribute('data-v').split(' ').map(Number)};}var xs=l.fkY.x,vs=l.fkY.v;"
       + "for(var j=0;j<xs.length;j++){if((xs[j]>=a&&xs[j]<=b)||(xs[j]<a&&j+1<xs.length&&xs[j+1]>a)||"
-      + "(xs[j]>b&&j>0&&xs[j-1]<b)){max=Math.max(max,Number(vs[j]));}}});}"
+      + "(xs[j]>b&&j>0&&xs[j-1]<b)){max=Math.max(max,vs[j]);}}});}"
       + "var ax=max<0?null:axisOf(max,g.getAttribute('data-whole')==='true');"
       + "if(ax!==null&&ax.top>=top){ax=null;}if(ax===null){g.removeAttribute('transform');}"
       + "else{var s=top/ax.top;g.setAttribute('transform','matrix(1 0 0 '+s+' 0 '+(YB*(1-s))+')');}"
