@@ -104,8 +104,9 @@ public final class HtmlReport {
     sb.append("</section>\n");
     ReportEventTable.section(sb, run.timeline().size());
     // the page's one script: each part in a function of its own, so that none sees another's names
+    ReportEventTable.data(sb, run.timeline());
     sb.append("<script>\n(function(){\n");
-    ReportEventTable.script(sb, run.timeline());
+    ReportEventTable.script(sb);
     sb.append("})();\n(function(){\n");
     ReportSeriesPicker.script(sb, List.of(COLORS), List.of(DASHES));
     sb.append("})();\n(function(){\n");

@@ -53,9 +53,12 @@ final class HtmlReportTest {
         // the event table's data: JSON strings in which nothing reads as markup
         .contains("\"Pod/default/\\u003cscript\\u003ealert(1)\\u003c/script\\u003e\"")
         .contains("\"created by \\\"me\\\" \\u0026 you\"");
-    // exactly one script element, the report's own event table, and nothing in it ends it early
-    assertThat(Pattern.compile("<script").matcher(html).results().count()).isEqualTo(1);
-    assertThat(Pattern.compile("</script").matcher(html).results().count()).isEqualTo(1);
+    // exactly two script elements, the event table's data and the report's script, and nothing in them ends one
+    // early
+    assertThat(Pattern.compile("<script").matcher(html).results().map(r -> html.substring(r.start(),
+        html.indexOf('>', r.start()) + 1))).containsExactly("<script type=\"application/json\" id=\"event-data\">",
+        "<script>");
+    assertThat(Pattern.compile("</script").matcher(html).results().count()).isEqualTo(2);
   }
 
   @Test

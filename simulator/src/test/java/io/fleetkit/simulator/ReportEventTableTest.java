@@ -29,29 +29,35 @@ final class ReportEventTableTest {
   }
 
   @Test
-  void script_eachTimeKindAndObjectOnce_fourValuesPerEvent_markersByKind() {
+  void script_eachTimeKindObjectAndMessageOnce_fourIndicesPerEvent_markersByKind() {
     List<TimelineEvent> events = List.of(
         new TimelineEvent(Duration.ofSeconds(5), "PodCreated", "Pod/default/a", "created"),
         new TimelineEvent(Duration.ofSeconds(5), "PodScheduled", "Pod/default/a", "on n1"),
         new TimelineEvent(Duration.ofMinutes(1), "NodeFailed", "Node/n1", "fault injected"),
         new TimelineEvent(Duration.ofMinutes(1), "PodCreated", "Pod/default/b", "created"));
     StringBuilder sb = new StringBuilder();
-    ReportEventTable.script(sb, events);
+    ReportEventTable.data(sb, events);
     // each distinct time also in seconds (s), for the zoom to it
-    assertThat(sb.toString()).startsWith("var D={t:[\"0:00:05\",\"0:01\"],\n"
-        + "s:[5,60],\n"
-        + "k:[\"PodCreated\",\"PodScheduled\",\"NodeFailed\"],\n"
-        + "m:[0,0,1],\n"
-        + "o:[\"Pod/default/a\",\"Node/n1\",\"Pod/default/b\"],\n"
-        + "r:[0,0,0,\"created\",0,1,0,\"on n1\",1,2,1,\"fault injected\",1,0,2,\"created\"]};\n"
+    assertThat(sb.toString()).isEqualTo("<script type=\"application/json\" id=\"event-data\">"
+        + "{\"t\":[\"0:00:05\",\"0:01\"],\n"
+        + "\"s\":[5,60],\n"
+        + "\"k\":[\"PodCreated\",\"PodScheduled\",\"NodeFailed\"],\n"
+        + "\"m\":[0,0,1],\n"
+        + "\"o\":[\"Pod/default/a\",\"Node/n1\",\"Pod/default/b\"],\n"
+        + "\"g\":[\"created\",\"on n1\",\"fault injected\"],\n"
+        + "\"r\":[0,0,0,0,0,1,0,1,1,2,1,2,1,0,2,0]}</script>\n");
+    StringBuilder script = new StringBuilder();
+    ReportEventTable.script(script);
+    assertThat(script.toString()).startsWith("var D=JSON.parse(document.getElementById('event-data').textContent);\n"
         + "var PAGE=1000;\n");
   }
 
   @Test
   void script_noEvents_emptyData() {
     StringBuilder sb = new StringBuilder();
-    ReportEventTable.script(sb, List.of());
-    assertThat(sb.toString()).startsWith("var D={t:[],\ns:[],\nk:[],\nm:[],\no:[],\nr:[]};\n");
+    ReportEventTable.data(sb, List.of());
+    assertThat(sb.toString()).isEqualTo("<script type=\"application/json\" id=\"event-data\">{\"t\":[],\n\"s\":[],\n"
+        + "\"k\":[],\n\"m\":[],\n\"o\":[],\n\"g\":[],\n\"r\":[]}</script>\n");
   }
 
   @Test
