@@ -7,7 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The HTML report's event table: every timeline event, filterable by object or event kind, listed a page at a time.
+ * The HTML report's event table: every timeline event, filterable by object, event kind or message, listed a page at
+ * a time.
  *
  * <p>The events go into the page as data, not as table rows: a 1,000-node day with pod events has some 140,000 of
  * them, more than a browser lays out as a table. The data is one JSON object in a script element of its own
@@ -15,12 +16,13 @@ import java.util.Map;
  * JSON text faster than the same data as a script's literal): the distinct times (also in seconds), kinds, objects
  * and messages each once, then four numbers per event (its time, kind, object and message by index; a 5,000-node
  * day's 886,504 events have 19,600 distinct messages, which written with each event were half of its 44 MB page).
- * The script lists the events whose object or kind contains the filter's text, ignoring case (all of them while it
- * is empty), in time order, the first {@link #PAGE_ROWS}, and a button adds the next page. Every string from the run is written as a JSON string with {@code <}, {@code >}, {@code &} and the
- * line and paragraph separators as {@code \}{@code u} escapes, so nothing in it can close the script element, and the
- * script puts it into the table as text (DOM {@code textContent}), so nothing in it becomes markup. A click on an
- * event's time zooms the charts to a twelfth of the run about it ({@link ReportZoom}), from the seconds of each
- * distinct time.
+ * The script lists the events whose object, kind or message contains the filter's text, ignoring case (all of them
+ * while it is empty; a node's name finds the pods placed on it, as their messages name it), in time order, the first
+ * {@link #PAGE_ROWS}, and a button adds the next page. Every string from the run is written as a JSON string with
+ * {@code <}, {@code >}, {@code &} and the line and paragraph separators as {@code \}{@code u} escapes, so nothing in
+ * it can close the script element, and the script puts it into the table as text (DOM {@code textContent}), so
+ * nothing in it becomes markup. A click on an event's time zooms the charts to a twelfth of the run about it
+ * ({@link ReportZoom}), from the seconds of each distinct time.
  *
  * <p>Stateless; thread-safe.
  */
@@ -32,8 +34,9 @@ final class ReportEventTable {
 
   /** The table's section: the filter, the count of matching events, the empty table and the button. */
   static void section(StringBuilder sb, int events) {
-    sb.append("<section id=\"events\">\n<h2>Events</h2>\n<p><label for=\"filter\">Filter by object or event: ")
-        .append("</label><input id=\"filter\" type=\"search\" placeholder=\"e.g. Node/, web or ScaleDown\"> ")
+    sb.append("<section id=\"events\">\n<h2>Events</h2>\n<p><label for=\"filter\">Filter by object, event or ")
+        .append("message: </label><input id=\"filter\" type=\"search\" ")
+        .append("placeholder=\"e.g. Node/, web, ScaleDown or exit code\"> ")
         .append("<span id=\"shown\">")
         .append(events).append("</span> of ").append(events).append(" events match; the table lists them in time")
         .append(" order, ").append(PAGE_ROWS).append(" at a time. Click an event's time to zoom the charts")
@@ -90,7 +93,7 @@ final class ReportEventTable {
         .append("var f=document.getElementById('filter'),n=document.getElementById('shown'),")
         .append("body=document.querySelector('#event-table tbody'),more=document.getElementById('more');\n")
         .append("function low(s){return s.toLowerCase();}")
-        .append("var lower=D.o.map(low),lowerKinds=D.k.map(low),hits=[],at=0;\n")
+        .append("var lower=D.o.map(low),lowerKinds=D.k.map(low),lowerMessages=D.g.map(low),hits=[],at=0;\n")
         .append("function cell(tr,text){var td=document.createElement('td');td.textContent=text;tr.appendChild(td);}\n")
         .append("function row(i){var tr=document.createElement('tr'),k=D.r[i+1],o=D.o[D.r[i+2]];")
         .append("if(D.m[k]){tr.className='marker';}tr.setAttribute('data-object',o);tr.fkRow=i;")
@@ -99,8 +102,9 @@ final class ReportEventTable {
         .append("for(;at<end;at++){rows.appendChild(row(hits[at]));}body.appendChild(rows);var left=hits.length-at;")
         .append("more.hidden=left===0;more.textContent='Show '+Math.min(PAGE,left)+' more ('+left+' not listed)';}\n")
         .append("function apply(){var q=f.value.trim().toLowerCase();function has(s){return q===''||s.indexOf(q)>=0;}")
-        .append("var hit=lower.map(has),hitKind=lowerKinds.map(has);hits=[];for(var i=0;i<D.r.length;i+=4){")
-        .append("if(hit[D.r[i+2]]||hitKind[D.r[i+1]]){hits.push(i);}}n.textContent=String(hits.length);")
+        .append("var hit=lower.map(has),hitKind=lowerKinds.map(has),hitMessage=lowerMessages.map(has);hits=[];")
+        .append("for(var i=0;i<D.r.length;i+=4){if(hit[D.r[i+2]]||hitKind[D.r[i+1]]||hitMessage[D.r[i+3]]){")
+        .append("hits.push(i);}}n.textContent=String(hits.length);")
         .append("body.textContent='';at=0;page();}\n")
         .append("var h=location.hash;if(h.indexOf('#filter=')===0){f.value=decodeURIComponent(h.substring(8));}\n")
         .append("f.addEventListener('input',apply);more.addEventListener('click',page);apply();\n")

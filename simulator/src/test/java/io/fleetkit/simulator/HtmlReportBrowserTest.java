@@ -161,7 +161,7 @@ final class HtmlReportBrowserTest {
 
   /**
    * A run with more events than the table lists at once: it lists the first page in time order and offers the rest;
-   * a filter by object or by event kind finds an event far past that page (the last of 12,000: a 1,000-node day has
+   * a filter by object, by event kind or by message finds an event far past that page (the last of 12,000: a 1,000-node day has
    * over 100,000), and text from the run shows as text.
    */
   @Test
@@ -201,6 +201,13 @@ final class HtmlReportBrowserTest {
     assertThat(kind.consoleLines()).isEmpty();
     assertThat(tableRows(kind.stdout())).hasSize(1).allMatch(r -> r.contains("<td>NodeFailed</td>"));
     assertThat(kind.stdout()).contains("<span id=\"shown\">1</span>");
+
+    // by message, case ignored: "</SCRIPT> &" is in the last event's message only
+    HeadlessChromium.Run message = chromium.run("--dump-dom", file.toUri() + "#filter=%3C%2FSCRIPT%3E%20%26");
+    assertThat(message.exit()).as(message.stderr()).isZero();
+    assertThat(message.consoleLines()).isEmpty();
+    assertThat(tableRows(message.stdout())).hasSize(1).allMatch(r -> r.contains("<td>NodeFailed</td>"));
+    assertThat(message.stdout()).contains("<span id=\"shown\">1</span>");
   }
 
   /**
