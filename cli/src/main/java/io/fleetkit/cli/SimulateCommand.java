@@ -31,6 +31,7 @@ import io.fleetkit.simulator.PendingPodSummary;
 import io.fleetkit.simulator.RolloutSummary;
 import io.fleetkit.simulator.Simulation;
 import io.fleetkit.simulator.SimulationSummary;
+import io.fleetkit.simulator.SummaryGroups;
 import io.fleetkit.simulator.TimelineEvent;
 import io.fleetkit.simulator.WorkloadSummary;
 import io.fleetkit.simulator.ClusterSimulation;
@@ -467,9 +468,7 @@ public final class SimulateCommand implements Callable<Integer> {
     } else {
       table(run.timeline(), run.summary(), out);
       services(run.services(), out);
-      for (LoadOutcome l : run.loads()) {
-        out.printf("  Load        %s  %s%n", l.target(), l.summary());
-      }
+      loads(out, run.loads());
       run.series("cumulative cost").ifPresentOrElse(c -> out.printf("  Cost        %.2f $ in total%n", c.last()),
           () -> out.printf("  Cost        %s%n", SimulationRun.NO_PRICE));
       if (comparison != null) {
@@ -837,6 +836,30 @@ public final class SimulateCommand implements Callable<Integer> {
     return out;
   }
 
+  /** The end-of-run lines of one workload kind: one per workload, or one for many ({@link SummaryGroups}). */
+  private static void workloads(PrintWriter out, String kind, List<WorkloadSummary> workloads) {
+    String grouped = SummaryGroups.workloads(kind, workloads);
+    if (grouped != null) {
+      out.printf("  %-11s %s%n", kind, grouped);
+      return;
+    }
+    for (WorkloadSummary w : workloads) {
+      out.printf("  %-11s %s  %d/%d ready%n", kind, w.name(), w.ready(), w.replicas());
+    }
+  }
+
+  /** The loads' lines: one per load, or their sum and those beyond capacity for many ({@link SummaryGroups}). */
+  private static void loads(PrintWriter out, List<LoadOutcome> loads) {
+    SummaryGroups.Loads grouped = SummaryGroups.loads(loads);
+    if (grouped != null) {
+      out.printf("  Load        on %d workloads: %s%s%n", grouped.count(), grouped.all().summary(),
+          grouped.missedClause());
+    }
+    for (LoadOutcome l : grouped == null ? loads : grouped.listed()) {
+      out.printf("  Load        %s  %s%n", l.target(), l.summary());
+    }
+  }
+
   private static void table(List<TimelineEvent> timeline, SimulationSummary summary, PrintWriter out) {
     int kw = "EVENT".length();
     int ow = "OBJECT".length();
@@ -850,14 +873,15 @@ public final class SimulateCommand implements Callable<Integer> {
       out.printf(fmt, e.clock(), e.kind(), e.object(), e.message());
     }
     out.printf("%nAfter %s simulated:%n", TimelineEvent.clock(summary.at()));
-    for (WorkloadSummary w : summary.deployments()) {
-      out.printf("  Deployment  %s  %d/%d ready%n", w.name(), w.ready(), w.replicas());
-    }
-    for (WorkloadSummary w : summary.statefulSets()) {
-      out.printf("  StatefulSet %s  %d/%d ready%n", w.name(), w.ready(), w.replicas());
-    }
-    for (JobSummary j : summary.jobs()) {
-      out.printf("  Job         %s  %s, %d succeeded, %d failed%n", j.name(), j.status(), j.succeeded(), j.failed());
+    workloads(out, "Deployment", summary.deployments());
+    workloads(out, "StatefulSet", summary.statefulSets());
+    String jobs = SummaryGroups.jobs(summary.jobs());
+    if (jobs != null) {
+      out.printf("  Job         %s%n", jobs);
+    } else {
+      for (JobSummary j : summary.jobs()) {
+        out.printf("  Job         %s  %s, %d succeeded, %d failed%n", j.name(), j.status(), j.succeeded(), j.failed());
+      }
     }
     for (RolloutSummary r : summary.rollouts()) {
       out.printf("  Rollout     %s  %s%s, canary weight %d%%, stable %s%s%s%n", r.name(), r.phase(),

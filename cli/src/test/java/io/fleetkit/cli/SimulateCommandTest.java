@@ -230,6 +230,31 @@ final class SimulateCommandTest {
         .contains("a-1, a-2").doesNotContain("spec.faults").doesNotContain("\tat ");
   }
 
+  /**
+   * The table's end-of-run lines stay few with many workloads, as the report's summary: nine Deployments are one line
+   * that counts them; eight are listed one by one.
+   */
+  @Test
+  void simulate_manyDeployments_oneLineCountsThem(@TempDir Path dir) throws Exception {
+    Files.copy(example().resolve("namespace.yaml"), dir.resolve("namespace.yaml"));
+    Files.copy(example().resolve("nodes.yaml"), dir.resolve("nodes.yaml"));
+    String web = Files.readString(example().resolve("web.yaml")).replace("replicas: 10", "replicas: 1");
+    for (int i = 0; i < 9; i++) {
+      Files.writeString(dir.resolve("d-" + i + ".yaml"), web.replace("name: web", "name: d-" + i)
+          .replace("app: web", "app: d-" + i));
+    }
+    assertThat(run("simulate", dir.toString(), "--duration", "1m", "--no-pod-events")).isZero();
+    String nine = out.toString();
+    assertThat(nine).contains(System.lineSeparator() + "  Deployment  9 Deployments, 9 with every replica ready"
+        + System.lineSeparator()).doesNotContain("  Deployment  simulate/d-");
+
+    Files.delete(dir.resolve("d-8.yaml"));
+    out.getBuffer().setLength(0);
+    assertThat(run("simulate", dir.toString(), "--duration", "1m", "--no-pod-events")).isZero();
+    assertThat(out.toString()).contains("  Deployment  simulate/d-0  1/1 ready")
+        .contains("  Deployment  simulate/d-7  1/1 ready").doesNotContain("Deployments,");
+  }
+
   private static Path cluster() {
     return example().resolveSibling("cluster");
   }

@@ -6,10 +6,7 @@ import static io.fleetkit.simulator.HtmlReport.num;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The HTML report's summary: the worst moments (most pending pods, requests beyond capacity, highest cost), the total
@@ -18,14 +15,6 @@ import java.util.TreeMap;
  * moment, a fault, a load's worst minute) is a link that zooms the charts to it. Stateless; thread-safe.
  */
 final class ReportSummary {
-  /**
-   * Loads, Deployments, StatefulSets and Jobs the summary lists one by one. With more loads it sums them and names
-   * those with requests beyond capacity, the most first; with more workloads of a kind it counts those with every
-   * replica ready and names the others; with more Jobs it counts them by status and names the failed ones. Each list
-   * of names stops at this many.
-   */
-  static final int MAX_LISTED = 8;
-
   private ReportSummary() {}
 
   /** Appends the summary section of {@code run}'s page. */
@@ -61,27 +50,13 @@ final class ReportSummary {
     workloads(end, "Deployment", run.summary().deployments());
     workloads(end, "StatefulSet", run.summary().statefulSets());
     List<JobSummary> jobs = run.summary().jobs();
-    if (jobs.size() <= MAX_LISTED) {
+    String jobsLine = SummaryGroups.jobs(jobs);
+    if (jobsLine != null) {
+      end.add(jobsLine);
+    } else {
       for (JobSummary j : jobs) {
         end.add("Job " + j.name() + " " + j.status() + ", " + j.succeeded() + " succeeded, " + j.failed() + " failed");
       }
-    } else {
-      // many Jobs (arrival streams): how many end in each status, and which failed
-      Map<String, Integer> byStatus = new TreeMap<>();
-      List<String> failed = new ArrayList<>();
-      for (JobSummary j : jobs) {
-        byStatus.merge(j.status(), 1, Integer::sum);
-        if (j.status().equals("Failed")) {
-          failed.add(j.name());
-        }
-      }
-      List<String> counts = new ArrayList<>();
-      byStatus.forEach((status, n) -> counts.add(n + " " + status));
-      String line = jobs.size() + " Jobs: " + String.join(", ", counts);
-      if (!failed.isEmpty()) {
-        line += " (failed: " + names(failed) + ")";
-      }
-      end.add(line);
     }
     if (!end.isEmpty()) {
       sb.append("<li>At the end: ");
@@ -110,33 +85,18 @@ final class ReportSummary {
   }
 
   /**
-   * The loads' lines: one per load, or with more than {@link #MAX_LISTED} one line for all of them (their requests
-   * and those beyond capacity summed) and one per load with requests beyond capacity, the most first, up to that many.
+   * The loads' lines: one per load, or for many ({@link SummaryGroups#loads}) one line for all of them and one per
+   * load with requests beyond capacity, the most first.
    */
   private static void loads(StringBuilder sb, List<LoadOutcome> loads) {
-    if (loads.size() <= MAX_LISTED) {
+    SummaryGroups.Loads grouped = SummaryGroups.loads(loads);
+    if (grouped == null) {
       loads.forEach(l -> load(sb, l));
       return;
     }
-    double requests = 0;
-    double unserved = 0;
-    List<LoadOutcome> missed = new ArrayList<>();
-    for (LoadOutcome l : loads) {
-      requests += l.requests();
-      unserved += l.unserved();
-      if (Math.round(l.unserved()) > 0) {
-        missed.add(l);
-      }
-    }
-    missed.sort(Comparator.comparingDouble(LoadOutcome::unserved).reversed().thenComparing(LoadOutcome::target));
-    String all = new LoadOutcome("all", requests, unserved, null, 0).summary();
-    sb.append("<li>Loads on ").append(loads.size()).append(" workloads: <b>").append(esc(all)).append("</b>");
-    if (!missed.isEmpty()) {
-      sb.append(", on ").append(missed.size()).append(" of them")
-          .append(missed.size() > MAX_LISTED ? "; the " + MAX_LISTED + " with the most:" : ":");
-    }
-    sb.append("</li>\n");
-    missed.subList(0, Math.min(missed.size(), MAX_LISTED)).forEach(l -> load(sb, l));
+    sb.append("<li>Loads on ").append(grouped.count()).append(" workloads: <b>").append(esc(grouped.all().summary()))
+        .append("</b>").append(esc(grouped.missedClause())).append("</li>\n");
+    grouped.listed().forEach(l -> load(sb, l));
   }
 
   private static void load(StringBuilder sb, LoadOutcome l) {
@@ -159,30 +119,18 @@ final class ReportSummary {
   }
 
   /**
-   * The end-of-run lines of one workload kind: each workload's ready and desired replicas, or with more than
-   * {@link #MAX_LISTED} how many have every replica ready and which do not.
+   * The end-of-run lines of one workload kind: each workload's ready and desired replicas, or for many
+   * ({@link SummaryGroups#workloads}) how many have every replica ready and which do not.
    */
   private static void workloads(List<String> end, String kind, List<WorkloadSummary> workloads) {
-    if (workloads.size() <= MAX_LISTED) {
-      for (WorkloadSummary w : workloads) {
-        end.add(kind + " " + w.name() + " " + w.ready() + "/" + w.replicas() + " ready");
-      }
+    String grouped = SummaryGroups.workloads(kind, workloads);
+    if (grouped != null) {
+      end.add(grouped);
       return;
     }
-    List<String> notReady = new ArrayList<>();
     for (WorkloadSummary w : workloads) {
-      if (w.ready() != w.replicas()) {
-        notReady.add(w.name() + " " + w.ready() + "/" + w.replicas());
-      }
+      end.add(kind + " " + w.name() + " " + w.ready() + "/" + w.replicas() + " ready");
     }
-    end.add(workloads.size() + " " + kind + "s, " + (workloads.size() - notReady.size()) + " with every replica ready"
-        + (notReady.isEmpty() ? "" : " (not: " + names(notReady) + ")"));
-  }
-
-  /** {@code items} joined with commas, the first {@link #MAX_LISTED}, then how many more. */
-  private static String names(List<String> items) {
-    return String.join(", ", items.subList(0, Math.min(items.size(), MAX_LISTED)))
-        + (items.size() > MAX_LISTED ? " and " + (items.size() - MAX_LISTED) + " more" : "");
   }
 
   /**
