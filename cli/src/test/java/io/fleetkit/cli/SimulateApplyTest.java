@@ -191,7 +191,8 @@ final class SimulateApplyTest {
     int code = run("simulate", rollouts().toString(), "--apply", "web.yaml");
 
     assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).contains("'web.yaml' is not FILE@TIME (a manifest file, '@', TIME: MM:SS, H:MM:SS").doesNotContain("Exception");
+    assertThat(err.toString()).contains("'web.yaml' is not FILE@TIME (a manifest file, '@', TIME: MM:SS, H:MM:SS")
+        .doesNotContain("Exception");
   }
 
   @Test

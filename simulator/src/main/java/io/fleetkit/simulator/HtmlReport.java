@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
  * chart per chart group with the faults and scaling decisions marked on the time axis, a readout of the values
  * under the pointer ({@link ReportReadout}) and, on a crowded one, a list to pick its lines from
  * ({@link ReportSeriesPicker}), and a table of every event with a filter by object, event kind or message, listed
- * 1,000 at a time (a link ending in {@code #filter=TEXT} opens with the filter set; {@link ReportEventTable}). No network access
- * is needed to open it (no external script, style, font or image). Every text taken from the run is
+ * 1,000 at a time (a link ending in {@code #filter=TEXT} opens with the filter set; {@link ReportEventTable}). No
+ * network access is needed to open it (no external script, style, font or image). Every text taken from the run is
  * escaped: HTML-escaped in the page, and written as JSON strings that cannot end the script element in the event
  * table's data. Same run, same bytes. Stateless; thread-safe.
  */

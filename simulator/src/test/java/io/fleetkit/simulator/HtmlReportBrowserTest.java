@@ -161,8 +161,8 @@ final class HtmlReportBrowserTest {
 
   /**
    * A run with more events than the table lists at once: it lists the first page in time order and offers the rest;
-   * a filter by object, by event kind or by message finds an event far past that page (the last of 12,000: a 1,000-node day has
-   * over 100,000), and text from the run shows as text.
+   * a filter by object, by event kind or by message finds an event far past that page (the last of 12,000: a
+   * 1,000-node day has over 100,000), and text from the run shows as text.
    */
   @Test
   void eventTable_moreEventsThanAPage_listsAPage_filterReachesTheLast() throws Exception {
