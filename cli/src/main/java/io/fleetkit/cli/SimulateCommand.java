@@ -376,6 +376,9 @@ public final class SimulateCommand implements Callable<Integer> {
     if (!timesWithin(scenario.spec().duration(), err)) {
       return 2;
     }
+    if (!quiet) {
+      lateFaults(given, givenAt, scenario.spec().duration(), err);
+    }
     // The second run, if any: FILE's scenario with the same overrides, or this one under the other GPU policy.
     Scenario other = null;
     Compared compared = null;
@@ -598,6 +601,28 @@ public final class SimulateCommand implements Callable<Integer> {
       }
     }
     return true;
+  }
+
+  /**
+   * Warns of the faults of the Scenario {@code given} (written at {@code at}) that fall after the end of a run of
+   * {@code d}, as {@code --duration} shorter than the Scenario's leaves them: they do not happen. A warning, not an
+   * error: running the first hours of a day on purpose is what the option is for.
+   */
+  private static void lateFaults(@Nullable Scenario given, @Nullable ManifestLocation at, Duration d,
+      PrintWriter err) {
+    if (given == null) {
+      return;
+    }
+    List<ScenarioFault> faults = given.spec().faults();
+    for (int i = 0; i < faults.size(); i++) {
+      if (faults.get(i).at().compareTo(d) > 0) {
+        String field = "spec.faults[" + i + "].at";
+        err.println(CliText.clipLine("Warning: " + (at == null ? "" : at.source() + ":" + at.lineOf(field) + ": ")
+            + "Scenario " + given.metadata().name() + ": " + field + ": " + TimelineEvent.clock(faults.get(i).at())
+            + " is after the end of the run (" + TimelineEvent.clock(d) + "); the fault does not happen"));
+      }
+    }
+    err.flush();
   }
 
   /**

@@ -255,6 +255,29 @@ final class SimulateCommandTest {
         .contains("  Deployment  simulate/d-7  1/1 ready").doesNotContain("Deployments,");
   }
 
+  /**
+   * A run shortened with {@code --duration} leaves the Scenario's later faults out: a warning names each, with its
+   * file, line and field; {@code --quiet} leaves it out, and a run long enough for the fault has none.
+   */
+  @Test
+  void simulate_shortenedScenario_warnsOfTheFaultsAfterItsEnd() {
+    assertThat(run("simulate", cluster().toString(), "--duration", "1m", "--no-pod-events")).isZero();
+    Path scenario = cluster().resolve("scenario.yaml");
+    assertThat(err.toString()).contains("Warning: " + scenario + ":21: Scenario shop-day: spec.faults[0].at: 15:00:00"
+        + " is after the end of the run (01:00); the fault does not happen" + System.lineSeparator());
+    assertThat(out.toString()).doesNotContain("ZoneFailed");
+
+    err.getBuffer().setLength(0);
+    assertThat(run("simulate", cluster().toString(), "--duration", "1m", "--no-pod-events", "--quiet")).isZero();
+    assertThat(err.toString()).doesNotContain("spec.faults");
+
+    err.getBuffer().setLength(0);
+    out.getBuffer().setLength(0);
+    assertThat(run("simulate", cluster().toString(), "--duration", "15h", "--no-pod-events", "--output", "json"))
+        .isZero();
+    assertThat(err.toString()).doesNotContain("spec.faults");
+  }
+
   private static Path cluster() {
     return example().resolveSibling("cluster");
   }
